@@ -1,0 +1,31 @@
+# The two commands of the README: `make run` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench gallery clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m bot
+
+test: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m pytest -q
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+
+bench: $(STAMP)
+	$(PY) -m bench.engines
+
+gallery: $(STAMP)
+	$(PY) -m render.gallery
+
+clean:
+	rm -rf $(VENV) gallery .pytest_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""The discord.py application: commands, views, services, storage, i18n, local emulator."""

@@ -1,0 +1,29 @@
+"""Pure game rules: no I/O, no Discord, no Pillow, no asyncio (DESIGN.md §3).
+
+``engines.get(name)`` returns a game; ``engines.GAMES`` maps every name to its game.
+"""
+
+from __future__ import annotations
+
+from engines.core import Game, IllegalMove, Move, Option, Outcome
+
+GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    GAMES[game.name] = game
+    return game
+
+
+def get(name: str) -> Game:
+    try:
+        return GAMES[name.strip().lower()]
+    except KeyError:
+        known = ", ".join(GAMES)
+        raise KeyError(f"unknown game {name!r}; games: {known}") from None
+
+
+# Each game module registers itself on import; add a game by importing it here.
+from engines import alak as _alak  # noqa: E402,F401
+
+__all__ = ["GAMES", "Game", "IllegalMove", "Move", "Option", "Outcome", "get", "register"]

@@ -1,0 +1,1 @@
+"""Board images with Pillow (DESIGN.md §4). Imports engines only."""
