@@ -6,7 +6,7 @@ Notation: one letter per point, ``a`` at the left end. Seat 0 = Black moves firs
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from engines import register
@@ -40,7 +40,7 @@ class AlakState:
     last_move: AlakMove | None = None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _adjacency(length: int) -> tuple[tuple[int, ...], ...]:
     return line_adjacency(length)
 

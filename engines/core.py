@@ -48,9 +48,12 @@ class Option:
                 value = True
             elif lowered in ("0", "false", "no", "off"):
                 value = False
-        elif isinstance(self.default, int) and not isinstance(self.default, bool):
-            if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-                value = int(value)
+        elif (
+            isinstance(self.default, int)
+            and isinstance(value, str)
+            and value.strip().lstrip("-").isdigit()
+        ):
+            value = int(value)
         if value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
             raise ValueError(f"option {self.name} must be one of: {allowed} (got {value!r})")

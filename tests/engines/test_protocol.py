@@ -126,7 +126,7 @@ def test_dump_load_round_trip_is_json_safe(name, seed, data):
     game = engines.get(name)
     players = data.draw(st.sampled_from(player_counts(name)))
     states, _ = random_playout(game, players, seed, random.Random(seed))
-    for state in states[:: max(1, len(states) // 6)] + [states[-1]]:
+    for state in [*states[:: max(1, len(states) // 6)], states[-1]]:
         dumped = json.loads(json.dumps(game.dump(state)))
         assert game.load(dumped) == state
         assert game.dump(game.load(dumped)) == dumped
