@@ -1,8 +1,9 @@
 """The one translation layer for every user-facing string of the bot.
 
 Catalogs are TOML files under ``locales/<language>/``; each feature keeps its own file
-(``core.toml``, ``rules.toml``...) so features do not edit the same file. Keys are dotted (``move.not_your_turn``)
-and values are ``str.format`` templates. English is the fallback for a missing key.
+(``core.toml``, ``rules.toml``...) so features do not edit the same file. Keys are dotted
+(``move.not_your_turn``) and values are ``str.format`` templates. English is the fallback for a
+missing key.
 """
 
 from __future__ import annotations
