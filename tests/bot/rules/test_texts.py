@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import rules
+from bot import i18n, rules
 
 #: Discord's hard limits for an embed title and description.
 EMBED_TITLE_LIMIT = 256
@@ -189,3 +189,20 @@ def test_copy_detector_catches_a_copied_sentence():
     copy = "Rappel : le jeu est terminé dès qu'un joueur pose son troisième marqueur."
     assert word_runs(copy) & word_runs(source)
     assert not word_runs("La partie s'arrête au troisième marqueur posé.") & word_runs(source)
+
+
+SLASH = re.compile(r"`/([^\s`]+)")
+
+
+@pytest.mark.parametrize(("game", "language"), PAIRS)
+def test_commands_named_in_texts_are_the_localised_command_names(game, language):
+    """A French reader sees French command names in Discord, so the texts must use them."""
+    names = {
+        value
+        for key, value in i18n.catalog(language).items()
+        if key.startswith("commands.") and key.count(".") == 2 and key.endswith(".name")
+    }
+    text = own_file(game, language)
+    for section in text.sections.values():
+        for command in SLASH.findall(section.body):
+            assert command in names, (section.id, command)
