@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 from engines import register
@@ -127,8 +128,10 @@ class KoloryState:
     outcome: Outcome | None = None
     last_move: KoloryMove | None = None
     #: Visible top card per occupied square (packed key -> card index). Derived from ``cards``
-    #: (so left out of equality and hashing); never mutated once the state exists.
-    top: Mapping[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    #: (so left out of equality and hashing); a read-only view, so the state stays immutable.
+    top: Mapping[int, int] = field(
+        default_factory=lambda: MappingProxyType({}), compare=False, hash=False, repr=False
+    )
     #: How many white squares are still visible (derived likewise).
     white_visible: int = field(default=4, compare=False, hash=False, repr=False)
 
@@ -194,7 +197,7 @@ class Kolory(Game):
         top = {pack(x, y): 0 for x, y in START_CARD.squares}
         return KoloryState(
             players=players, seed=seed, to_move=first, cards=(START_CARD,), round=1,
-            round_first=first, placed_in_round=0, top=top, white_visible=4,
+            round_first=first, placed_in_round=0, top=MappingProxyType(top), white_visible=4,
         )
 
     # ----- moves ------------------------------------------------------------------------------
@@ -288,7 +291,7 @@ class Kolory(Game):
         after = KoloryState(
             players=state.players, seed=state.seed, to_move=to_move,
             cards=(*state.cards, card), round=round_number, round_first=first,
-            placed_in_round=placed, last_move=move, top=new_top,
+            placed_in_round=placed, last_move=move, top=MappingProxyType(new_top),
             white_visible=state.white_visible - white_covered,
         )
         if to_move is None:
@@ -344,7 +347,7 @@ class Kolory(Game):
             placed_in_round=data["placed_in_round"],
             outcome=load_outcome(data.get("outcome")),
             last_move=None if last is None else self._parse(last, None),
-            top=top,
+            top=MappingProxyType(top),
             white_visible=white,
         )
 
