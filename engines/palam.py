@@ -17,6 +17,11 @@ Board
     ``=`` at the west end) are kept doubled so they stay integers: Isis's column c is at
     ``2c`` (x = c), Anubis's at ``11 - 2c`` (x = 5.5 - c).
 
+Duel row
+    After an attack the attacker's piece waits on the duel row (``state.attack``,
+    ``duel_row(state)``); the answer resolves the duel at once, so the renderer shows the result
+    from ``state.last_duel`` and the pieces taken from ``state.captured``.
+
 Notation
     attack / answer: the column letter, ``c``; swap: two of your cells, ``b1 e2`` (canonical order:
     column, then row); draft pick: piece then cell, ``A5 b2``.

@@ -500,3 +500,46 @@ def test_describe_names_the_roles_and_the_duel_result():
     assert "Anubis answers A1 with S1" in words and "Isis wins the duel" in words
     assert GAME.describe(state, Swap(1, 10)) == "Isis swaps b1 and e2"
     assert GAME.describe(draft(1), Pick(P("A5"), 7)).endswith("takes A5 onto b2")
+
+
+# ----- the generic properties, on the draft setup (test_protocol.py covers the default) -------
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**31))
+def test_draft_games_replay_from_their_texts_and_every_listed_move_round_trips(seed):
+    states = playout(seed, "draft")
+    moves = [str(s.last_move) for s in states[1:]]
+    assert GAME.replay(2, seed, {"setup": "draft"}, moves) == states
+    for state in states[:-1:5]:
+        for move in GAME.legal_moves(state)[:6]:
+            assert GAME.parse_move(" /" + str(move).upper(), state) == move
+            GAME.play(state, str(move))
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**31), text=st.text(max_size=8), plies=st.integers(0, 30))
+def test_draft_garbage_raises_and_changes_nothing(seed, text, plies):
+    states = playout(seed, "draft")
+    state = states[min(plies, len(states) - 2)]
+    before = GAME.dump(state)
+    legal = {str(m) for m in GAME.legal_moves(state)}
+    try:
+        GAME.play(state, text)
+    except IllegalMove as error:
+        assert error.reason
+    else:
+        assert str(GAME.parse_move(text, state)) in legal
+    assert GAME.dump(state) == before
+
+
+@SETTINGS
+@given(seed=st.integers(10**12, 2**62))
+def test_draft_views_hide_the_seed_and_the_unrevealed_batch(seed):
+    states = playout(seed, "draft")
+    for state in states[:-1]:
+        for seat in (None, 0, 1):
+            view = GAME.view(state, seat)
+            assert view.seed is None and str(seed) not in json.dumps(GAME.dump(view))
+            if state.picks < 12:
+                assert view.unrevealed is None
