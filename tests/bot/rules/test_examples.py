@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import engines
-from bot import rules
+from bot import i18n, rules
 from engines.core import normalize_text
 
 CASES = [
@@ -60,6 +60,9 @@ def test_variants_mention_every_engine_option(game_name):
     """A player reading *Variants* learns every option `/play` offers for the game."""
     game = engine_or_skip(game_name)
     for language in rules.LANGUAGES:
+        texts = i18n.catalog(language)
         body = rules.section(game_name, "variants", language).body
         for option in game.options:
-            assert f"`{option.name}" in body, (language, option.name)
+            # The option as the reader sees it in Discord: localised when the catalog says so.
+            shown = texts.get(f"commands.play.{game_name}.options.{option.name}.name", option.name)
+            assert f"`{shown}`" in body, (language, shown)
