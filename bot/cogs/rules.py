@@ -21,13 +21,13 @@ from discord.ext import commands
 import engines
 from bot import rules
 from bot.i18n import DEFAULT_LANGUAGE, catalog, language_of, t
+from bot.i18n.translator import CatalogTranslator
 from bot.rules import diagrams
 
 log = logging.getLogger(__name__)
 
-#: A picture that takes longer than this is skipped: the text must arrive well inside Discord's
-#: three-second window even on a cold cache.
-DIAGRAM_TIMEOUT = 1.5
+#: A picture that takes longer than this is skipped (the reply is deferred while it is drawn).
+DIAGRAM_TIMEOUT = 10.0
 #: Autocomplete answers at most this many choices (Discord's limit).
 MAX_CHOICES = 25
 
@@ -143,14 +143,26 @@ class Rules(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self._pictures: dict[tuple[str, str], bytes] = {}
+        self._warming: asyncio.Task | None = None
 
-    async def picture(self, game: str, key: str) -> bytes | None:
-        """The diagram's PNG, drawn in a worker thread the first time; None if unavailable."""
+    async def cog_load(self) -> None:
+        # Draw every picture once in the background, so replies rarely wait for one.
+        self._warming = asyncio.create_task(self._warm_up(), name="rules-diagrams")
+
+    async def cog_unload(self) -> None:
+        if self._warming is not None:
+            self._warming.cancel()
+
+    async def _warm_up(self) -> None:
+        for game, key in diagrams.RECIPES:
+            if diagrams.available(game, key):
+                await self._draw(game, key)
+
+    async def _draw(self, game: str, key: str) -> bytes | None:
+        """The diagram's PNG, drawn in a worker thread the first time; None if it fails."""
         cached = self._pictures.get((game, key))
         if cached is not None:
             return cached
-        if not diagrams.available(game, key):
-            return None
         try:
             data = await asyncio.wait_for(
                 asyncio.to_thread(diagrams.png, game, key), timeout=DIAGRAM_TIMEOUT
@@ -196,14 +208,20 @@ class Rules(commands.Cog):
             )
             return
         key = diagrams.diagram_key(game, section_id)
-        data = await self.picture(game, key) if key else None
+        data = self._pictures.get((game, key)) if key else None
+        send = interaction.response.send_message
+        if key and data is None and diagrams.available(game, key):
+            # Not drawn yet: acknowledge first so the picture never races Discord's 3 s limit.
+            await interaction.response.defer(thinking=True)
+            send = interaction.followup.send
+            data = await self._draw(game, key)
         extra: dict[str, Any] = {}
         picture = None
         if data is not None and key is not None:
             picture = diagrams.filename(game, key)
             extra["file"] = discord.File(io.BytesIO(data), filename=picture)
         embed = section_embed(game, section_id, language, picture=picture)
-        await interaction.response.send_message(embed=embed, **extra)
+        await send(embed=embed, **extra)
 
     @rules_command.autocomplete("section")
     async def section_autocomplete(
@@ -229,4 +247,8 @@ class Rules(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
+    # Command names and descriptions are localised by the catalog translator; install it unless
+    # the application already chose one (it must be set before the tree is synced).
+    if bot.tree.translator is None:
+        await bot.tree.set_translator(CatalogTranslator())
     await bot.add_cog(Rules(bot))

@@ -20,19 +20,34 @@ FAKE_PNG = b"\x89PNG\r\n\x1a\nfake"
 class FakeResponse:
     def __init__(self) -> None:
         self.sent: list[tuple[str | None, dict]] = []
+        self.deferred = False
 
     async def send_message(self, content: str | None = None, **kwargs) -> None:
-        assert not self.sent, "an interaction is answered only once"
+        assert not self.is_done(), "an interaction is answered only once"
         self.sent.append((content, kwargs))
 
+    async def defer(self, **kwargs) -> None:
+        assert not self.is_done()
+        self.deferred = True
+
     def is_done(self) -> bool:
-        return bool(self.sent)
+        return bool(self.sent) or self.deferred
+
+
+class FakeFollowup:
+    def __init__(self, response: FakeResponse) -> None:
+        self.response = response
+
+    async def send(self, content: str | None = None, **kwargs) -> None:
+        assert self.response.deferred, "a follow-up comes after the interaction is acknowledged"
+        self.response.sent.append((content, kwargs))
 
 
 class FakeInteraction:
     def __init__(self, locale: str) -> None:
         self.locale = discord.Locale(locale)
         self.response = FakeResponse()
+        self.followup = FakeFollowup(self.response)
 
     @property
     def reply(self) -> tuple[str | None, dict]:
@@ -51,7 +66,11 @@ async def cog():
 
     bot.tree.add_command(play)
     await cog_module.setup(bot)
-    yield bot.get_cog("Rules")
+    rules_cog = bot.get_cog("Rules")
+    # Let the background warm-up finish, then start every test with no picture drawn.
+    await rules_cog._warming
+    rules_cog._pictures.clear()
+    yield rules_cog
     await bot.close()
 
 
@@ -64,6 +83,21 @@ async def run_rules(cog: Rules, locale: str, game=None, section=None) -> FakeInt
 def test_setup_registers_rules_and_help():
     assert Rules.rules_command.name == "rules"
     assert Rules.help_command.name == "help"
+
+
+async def test_setup_installs_the_catalog_translator(cog):
+    assert isinstance(cog.bot.tree.translator, CatalogTranslator)
+
+
+async def test_warm_up_draws_every_available_picture(monkeypatch):
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    monkeypatch.setattr(diagrams, "available", lambda game, key: game != "alak")
+    monkeypatch.setattr(diagrams, "png", lambda game, key: FAKE_PNG)
+    await cog_module.setup(bot)
+    rules_cog = bot.get_cog("Rules")
+    await rules_cog._warming
+    assert set(rules_cog._pictures) == set(diagrams.RECIPES)
+    await bot.close()
 
 
 async def test_commands_are_in_the_tree(cog):
@@ -128,14 +162,19 @@ async def test_diagram_is_attached_with_its_caption(cog, monkeypatch):
 
     monkeypatch.setattr(diagrams, "available", lambda game, key: True)
     monkeypatch.setattr(diagrams, "png", fake_png)
-    kwargs = (await run_rules(cog, "fr", game="palago", section="end")).reply[1]
+    first = await run_rules(cog, "fr", game="palago", section="end")
+    # Not drawn yet: the reply is deferred, then sent as a follow-up with the picture.
+    assert first.response.deferred
+    kwargs = first.reply[1]
     file, embed = kwargs["file"], kwargs["embed"]
     assert file.filename == "rules-palago-creature.png"
     assert file.fp.read() == FAKE_PNG
     assert embed.image.url == "attachment://rules-palago-creature.png"
     assert t("rules.diagram.palago.creature", "fr") in embed.description
-    # The second request reuses the drawn picture.
-    await run_rules(cog, "fr", game="palago", section="overview")
+    # The second request reuses the drawn picture and answers at once.
+    second = await run_rules(cog, "fr", game="palago", section="overview")
+    assert not second.response.deferred
+    assert second.reply[1]["file"].filename == "rules-palago-creature.png"
     assert calls == [("palago", "creature")]
 
 
