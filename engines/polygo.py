@@ -65,7 +65,7 @@ STONE, PASS, ACCEPT, RESUME, DEAD, ALIVE = "stone", "pass", "accept", "resume", 
 _WORDS = (PASS, ACCEPT, RESUME)
 _MARKS = (DEAD, ALIVE)
 
-_CELL = re.compile(r"([a-z])(\d{1,2})")
+_CELL = re.compile(r"([a-z])0*([0-9]{1,2})")
 _TO_CHAR = {EMPTY: ".", WALL: "#", 0: "b", 1: "w"}
 _FROM_CHAR = {char: value for value, char in _TO_CHAR.items()}
 
@@ -212,13 +212,14 @@ def parse_for_board(text: str, kind: str) -> PolygoMove:
 
 
 def _cell(token: str, geo: Geometry) -> int:
-    if not _CELL.fullmatch(token):
+    match = _CELL.fullmatch(token)
+    if not match:
         raise IllegalMove(
             f"{token!r} is not a cell: type a letter then a number such as {geo.names[0]}, "
             "or pass"
         )
     try:
-        return geo.index[token]
+        return geo.index[match[1] + match[2]]  # leading zeros dropped: e05 is e5
     except KeyError:
         raise IllegalMove(f"there is no cell {token} on this board") from None
 
@@ -510,7 +511,8 @@ class Polygo(Game):
             return f"{who} accepts the count"
         if move.kind == RESUME:
             return f"{who} resumes play"
-        return f"{who} marks the group on {_and(cells)} {move.kind}"
+        groups = "groups" if len(cells) > 1 else "group"
+        return f"{who} marks the {groups} on {_and(cells)} {move.kind}"
 
     def dump(self, state: PolygoState) -> dict:
         names = geometry(state.board_kind).names

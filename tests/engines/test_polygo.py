@@ -94,6 +94,7 @@ def test_notation_letter_is_q_plus_8_and_number_r_plus_9_and_round_trips():
         assert move == PolygoMove(STONE, (geo.index[name],), "star")
         assert str(move) == name
         assert GAME.parse_move(f" /{name.upper()} ", state) == move
+    assert str(GAME.parse_move("I09", state)) == "i9"
     with pytest.raises(IllegalMove, match="no cell"):
         GAME.parse_move("a1", state)  # outside the star
 
@@ -214,6 +215,9 @@ def test_suicide_is_illegal():
 def test_a_stone_without_liberty_is_legal_when_it_captures():
     state = position(black=["e15", "f15", "g15"], white=["e16", "f16"])
     assert "e17" in listed(state)
+    assert GAME.describe(state, GAME.parse_move("e17", state)) == (
+        "Black plays e17 and captures 2 stones"
+    )
     after = GAME.play(state, "e17")
     assert at(after, "e16") == EMPTY and at(after, "f16") == EMPTY
     assert after.captures == (2, 0)
@@ -281,6 +285,9 @@ def scoring_position() -> PolygoState:
 def test_dead_marks_the_whole_group_and_passes_the_turn():
     state = scoring_position()
     assert {"accept", "resume", "dead a1", "dead b5", "dead i9"} == listed(state)
+    assert GAME.describe(state, GAME.parse_move("dead a2 b5", state)) == (
+        "Black marks the groups on a2 and b5 dead"
+    )
     state = GAME.play(state, "dead a2")
     geo = geometry("square9")
     assert state.dead == frozenset({geo.index["a1"], geo.index["a2"]})
