@@ -377,8 +377,9 @@ class Polygo(Game):
             captured |= capture_dead_enemies(board, adjacency, walls, enemy)
         if not has_liberty(board, adjacency, stone):
             if walls:
-                raise IllegalMove(f"these walls would leave your stone on {names[stone]} "
-                                  "without a liberty")
+                raise IllegalMove(
+                    f"these walls would leave your stone on {names[stone]} without a liberty"
+                )
             raise IllegalMove(
                 f"a stone on {names[stone]} would have no liberty and captures nothing"
             )
