@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 pytest.importorskip("bot.emulator", reason="the Discord emulator (bot issue) is not merged yet")
@@ -90,7 +88,6 @@ async def test_bare_rules_lists_the_games_and_help_lists_the_commands(world):
 
 async def test_commands_reach_discord_with_french_localisations(world):
     await ensure_rules_loaded(world)
-    await asyncio.sleep(0)
     synced = [c for commands in world.emu.commands.values() for c in commands]
     by_name = {c["name"]: c for c in synced}
     assert by_name["rules"]["name_localizations"]["fr"] == "règles"
