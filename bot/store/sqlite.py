@@ -418,20 +418,20 @@ class SqliteStore(_SqliteReads, Store):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Writes]:
         async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
+            committed = False
             try:
+                await self._writer.execute("BEGIN IMMEDIATE")
                 yield self._writes
-            except BaseException:
-                # Shielded so a cancelled caller still leaves the connection clean for the
-                # next transaction (statements run in order on the connection's thread).
-                await asyncio.shield(self._writer.rollback())
-                raise
-            try:
                 await asyncio.shield(self._writer.commit())
-            except BaseException:
-                if self._writer.in_transaction:
+                committed = True
+            finally:
+                if not committed:
+                    # Statements run in order on the connection's thread, so this rollback
+                    # comes after anything still in flight (a BEGIN or COMMIT whose caller was
+                    # cancelled) and is a no-op if no transaction is open: the next
+                    # transaction always starts clean. Shielded so a second cancellation
+                    # cannot skip it.
                     await asyncio.shield(self._writer.rollback())
-                raise
 
     async def close(self) -> None:
         await self._conn.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 
 from bot.services import BoardChanged, GameOver, NotYourTurn
@@ -93,3 +94,27 @@ async def test_resign_racing_a_move_always_lands(service, db_path):
     expected_moves = 0 if isinstance(move, Exception) else 1
     assert query(db_path, "SELECT COUNT(*) FROM moves") == [(expected_moves,)]
     assert independent_replay_matches(db_path, info.id)
+
+
+async def test_moves_cancelled_at_any_point_leave_a_consistent_game(service, db_path):
+    """A caller cancelled anywhere (waiting for the read, the lock, BEGIN, a statement or
+    COMMIT) leaves either the whole move or nothing, and the store keeps working."""
+    info = await start_game(service, options={"length": 26})
+    for steps in range(60):
+        current = await service.get_game(info.id)
+        if current.status != "active":
+            break
+        user = current.user_to_move()
+        legal = await service.legal_moves(info.id, user)
+        task = asyncio.create_task(service.move(info.id, user, legal[steps % len(legal)]))
+        for _ in range(steps % 20):
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        after = await service.get_game(info.id)
+        assert after.ply in (current.ply, current.ply + 1)
+        assert independent_replay_matches(db_path, info.id)
+        moves = query(db_path, "SELECT COUNT(*) FROM moves WHERE game_id = ?", (info.id,))
+        outbox = query(db_path, "SELECT COUNT(*) FROM outbox WHERE kind = 'move'")
+        assert moves == outbox == [(after.ply,)]
