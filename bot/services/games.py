@@ -27,7 +27,11 @@ Rulings (not in RULES.md):
   inside a multi-move turn). Every other seated player must agree (any refusal cancels the
   request); a move, a resignation or another undo drops a pending request. The move leaves
   the ``moves`` table for ``undone_moves`` and the state is rebuilt by replay. Allowed in every
-  game, since every opponent consents.
+  game, since every opponent consents; not once the game is over (a finished game stays
+  finished, whether it ended by a move or a resignation).
+* Engine work (load, parse, play, dump) runs on the event loop: measured with ``bench.store``
+  it is a small part of a move's cost for the engines so far (well under a millisecond for
+  Alak and about one for Polygo), so a thread or process hop would cost more than it saves.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ import re
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -58,9 +58,10 @@ def _loads(text: str | None) -> Any:
 
 
 def _time(value: datetime) -> str:
+    """Fixed-width UTC text, so times sort as text (``ORDER BY updated_at``)."""
     if value.tzinfo is None:
-        raise ValueError("store times must be timezone-aware (UTC)")
-    return value.isoformat()
+        raise ValueError("store times must be timezone-aware")
+    return value.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def _parse_time(text: str | None) -> datetime | None:

@@ -42,7 +42,7 @@ async def test_a_move_is_applied_and_recorded(service, db_path, clock):
     assert game.last_move == "f"
     assert game.state.board[5] == 0
     assert game == await service.get_game(info.id)
-    played_at = clock.readings[-1].isoformat()
+    played_at = clock.readings[-1].isoformat(timespec="microseconds")
     assert query(db_path, "SELECT game_id, ply, seat, text, played_at FROM moves") == [
         (info.id, 1, 0, "f", played_at)
     ]

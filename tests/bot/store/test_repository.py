@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -136,3 +136,15 @@ async def test_naive_times_are_refused(store):
     with pytest.raises(ValueError):
         async with store.transaction() as tx:
             await tx.ensure_user(1, datetime(2026, 1, 1))
+
+
+async def test_times_are_stored_as_sortable_utc(store, db_path):
+    paris = timezone(timedelta(hours=2))
+    async with store.transaction() as tx:
+        await tx.ensure_user(1, datetime(2026, 1, 1, 14, 0, tzinfo=paris))
+        await tx.ensure_user(2, datetime(2026, 1, 1, 12, 30, 0, 5, tzinfo=UTC))
+    rows = query(db_path, "SELECT user_id, created_at FROM users ORDER BY created_at")
+    assert rows == [
+        (1, "2026-01-01T12:00:00.000000+00:00"),
+        (2, "2026-01-01T12:30:00.000005+00:00"),
+    ]
