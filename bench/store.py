@@ -4,13 +4,16 @@ played in parallel, and the latency of one move commit (``GameService.move``).
     python -m bench.store [--games 50] [--moves 5000] [--game alak] [--synchronous NORMAL]
 
 Each game is a loop "list my legal moves, play one" for whoever is to move; a finished game is
-replaced by a new one (challenge + accept), so the figures include that work too.
+replaced by a new one (challenge + accept), so the figures include that work too. Last, the
+engine work inside one move (load, play, dump...) per registered game, which runs on the event
+loop: it decides whether that work should move to a thread or a process.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import statistics
 import tempfile
@@ -78,6 +81,29 @@ async def run(path: Path, games: int, moves: int, game: str, synchronous: str,
     }
 
 
+def engine_work(name: str, games: int = 10) -> tuple[float, float]:
+    """p50 and p99 (ms) of the engine work inside one ``move`` call (load the snapshot, parse,
+    play, dump, public view, describe): what would move off the event loop if it had to."""
+    game = engines.get(name)
+    rng = random.Random(0)
+    times = []
+    for seed in range(games):
+        state = game.new(game.allowed_player_counts()[0], seed=seed)
+        while state.to_move is not None:
+            text = str(rng.choice(list(game.legal_moves(state))))
+            snapshot = json.dumps(game.dump(state))
+            start = time.perf_counter()
+            loaded = game.load(json.loads(snapshot))
+            move = game.parse_move(text, loaded)
+            after = game.play(loaded, move)
+            json.dumps(game.dump(after))
+            game.view(after, None)
+            game.describe(loaded, move)
+            times.append(time.perf_counter() - start)
+            state = after
+    return 1000 * statistics.median(times), 1000 * percentile(times, 0.99)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
@@ -103,6 +129,9 @@ def main() -> None:
                 f"{figures['p50_ms']:.2f} ms, p99 {figures['p99_ms']:.2f} ms, "
                 f"max {figures['max_ms']:.2f} ms{verdict}"
             )
+    for name in sorted(engines.GAMES):
+        p50, p99 = engine_work(name)
+        print(f"engine work per move, {name}: p50 {p50:.3f} ms, p99 {p99:.3f} ms")
 
 
 if __name__ == "__main__":
