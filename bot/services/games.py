@@ -725,8 +725,11 @@ class GameService:
 
     # ----- outbox ---------------------------------------------------------------------------
 
-    async def pending_outbox(self, limit: int = 100) -> list[OutboxItem]:
-        rows = await self._store.pending_outbox(limit)
+    async def pending_outbox(
+        self, limit: int = 100, *, game_id: int | None = None
+    ) -> list[OutboxItem]:
+        """Undelivered messages, oldest first; ``game_id`` (added) keeps one game's only."""
+        rows = await self._store.pending_outbox(limit, game_id)
         return [OutboxItem(r.id, r.game_id, r.kind, r.payload, r.created_at) for r in rows]
 
     async def mark_delivered(self, outbox_id: int) -> None:

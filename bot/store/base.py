@@ -137,8 +137,8 @@ class Reads(abc.ABC):
     async def last_move(self, game_id: int) -> MoveRow | None: ...
 
     @abc.abstractmethod
-    async def pending_outbox(self, limit: int) -> list[OutboxRow]:
-        """Undelivered outbox rows, oldest first."""
+    async def pending_outbox(self, limit: int, game_id: int | None = None) -> list[OutboxRow]:
+        """Undelivered outbox rows, oldest first (only that game's if ``game_id`` is given)."""
 
     @abc.abstractmethod
     async def guild_settings(self, guild_id: int) -> tuple[str | None, dict[str, Any]] | None:

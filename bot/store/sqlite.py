@@ -211,11 +211,12 @@ class _SqliteReads(Reads):
         return MoveRow(row["game_id"], row["ply"], row["seat"], row["text"],
                        _parse_time(row["played_at"]))
 
-    async def pending_outbox(self, limit: int) -> list[OutboxRow]:
+    async def pending_outbox(self, limit: int, game_id: int | None = None) -> list[OutboxRow]:
+        game_filter = "" if game_id is None else "AND game_id = ? "
         rows = await self._all(
             "SELECT id, game_id, kind, payload, created_at, delivered_at FROM outbox "
-            "WHERE delivered_at IS NULL ORDER BY id LIMIT ?",
-            (limit,),
+            f"WHERE delivered_at IS NULL {game_filter}ORDER BY id LIMIT ?",
+            (limit,) if game_id is None else (game_id, limit),
         )
         return [
             OutboxRow(row["id"], row["game_id"], row["kind"], _loads(row["payload"]),

@@ -210,6 +210,9 @@ async def test_outbox_delivery(service):
     await service.mark_delivered(pending[0].id)  # twice is harmless
     assert [item.id for item in await service.pending_outbox()] == [pending[1].id]
     assert len(await service.pending_outbox(limit=0)) == 0
+    other = await start_game(service, users=(3, 4))
+    assert [i.game_id for i in await service.pending_outbox(game_id=other.id)] == [other.id]
+    assert [i.id for i in await service.pending_outbox(game_id=info.id)] == [pending[1].id]
     with pytest.raises(NotFound) as error:
         await service.mark_delivered(12345)
     assert error.value.key == "errors.outbox_not_found"
