@@ -244,3 +244,30 @@ def test_errors_render_their_parameters():
     assert "point f is already taken" in error.message
     assert "point f is already taken" in i18n.t(error.key, "fr", **error.params)
     assert isinstance(error, ServiceError) and str(error) == error.message
+
+
+async def test_a_restart_loses_nothing(db_path, clock):
+    from bot.services import GameService
+    from bot.store import open_store
+
+    store = await open_store(str(db_path))
+    service = GameService(store, clock=clock, seeds=lambda: SEED)
+    info = await start_game(service)
+    await service.move(info.id, 1, "c")
+    await service.set_thread(info.id, 42)
+    await service.request_undo(info.id, 1)
+    before = await service.get_game(info.id)
+    pending = await service.pending_outbox()
+    await store.close()
+
+    store = await open_store(str(db_path))
+    try:
+        service = GameService(store, clock=clock)
+        assert await service.get_game(info.id) == before
+        assert await service.game_for_thread(42) == before
+        assert await service.pending_outbox() == pending
+        done = await service.answer_undo(info.id, 2, True)  # the request survived too
+        assert done.ply == 0
+        assert (await service.move(info.id, 1, "d")).game.ply == 1
+    finally:
+        await store.close()
