@@ -11,12 +11,14 @@ from bot import i18n
 from bot.services import (
     BoardChanged,
     GameOver,
+    GameService,
     IllegalMoveError,
     NotAPlayer,
     NotFound,
     NotYourTurn,
     ServiceError,
 )
+from bot.store import open_store
 from tests.bot.services.conftest import SEED, start_game
 from tests.bot.store.dbutil import db_dump, query
 
@@ -140,8 +142,6 @@ async def test_the_seed_is_shown_once_the_game_is_over(service):
 
 
 async def test_seeds_are_secret_random_by_default(store):
-    from bot.services import GameService
-
     service = GameService(store)
     seeds = set()
     for host in range(5):
@@ -247,9 +247,6 @@ def test_errors_render_their_parameters():
 
 
 async def test_a_restart_loses_nothing(db_path, clock):
-    from bot.services import GameService
-    from bot.store import open_store
-
     store = await open_store(str(db_path))
     service = GameService(store, clock=clock, seeds=lambda: SEED)
     info = await start_game(service)
