@@ -370,6 +370,8 @@ class Palago(Game):
         if not board.cells:
             return _opening_moves()
         cells, border = board.cells, board.border
+        # Only reachable in a hand-built position with an odd tile count: no room for a pair.
+        pairs_fit = len(state.tiles) + 2 <= TOTAL_TILES
         singles: list[Tile] = []
         blocks: list[tuple[tuple[Tile, ...], tuple[Tile, ...]]] = []
         append = blocks.append
@@ -381,7 +383,7 @@ class Palago(Game):
             else:
                 singles.extend(cell_tiles[o] for o in range(3) if colours[o])
                 first_tiles = tuple(cell_tiles[o] for o in range(3) if not colours[o])
-            if occupied == 6:
+            if occupied == 6 or not pairs_fit:
                 continue  # a hole: only a single game-ending tile may go there
             for delta in _DELTA:
                 partner = cell + delta
@@ -423,6 +425,8 @@ class Palago(Game):
                 raise IllegalMove("a tile's orientation is 0, 1 or 2")
             if abs(q) > _REACH or abs(r) > _REACH:
                 raise IllegalMove(f"{q},{r} is too far from the tiles on the table")
+        if len(state.tiles) + len(tiles) > TOTAL_TILES:
+            raise IllegalMove(f"only {TOTAL_TILES - len(state.tiles)} tile(s) remain")
         board = state._board
         ids = [_cell_id(q, r) for q, r, _ in tiles]
         for tile, cell in zip(tiles, ids, strict=True):
@@ -553,12 +557,15 @@ class LegalMoves(Sequence[PalagoMove]):
         return PalagoMove((firsts[first], seconds[second]))
 
     def __iter__(self) -> Iterator[PalagoMove]:
-        for tile in self._singles:
-            yield PalagoMove((tile,))
-        for firsts, seconds in self._blocks:
-            for first in firsts:
-                for second in seconds:
-                    yield PalagoMove((first, second))
+        # One comprehension is much faster than a generator when the caller wants them all.
+        moves = [PalagoMove((tile,)) for tile in self._singles]
+        moves += [
+            PalagoMove((first, second))
+            for firsts, seconds in self._blocks
+            for first in firsts
+            for second in seconds
+        ]
+        return iter(moves)
 
     def __contains__(self, move: object) -> bool:
         if not isinstance(move, PalagoMove):

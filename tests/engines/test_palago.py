@@ -332,6 +332,18 @@ def test_tiebreak_counts_the_largest_open_shape_in_arches():
     assert len(verdicts) >= 2  # the sample exercises more than one verdict
 
 
+def test_no_move_may_lay_more_than_48_tiles():
+    # Unreachable in play (tiles go down in pairs), so hand-built: 47 tiles, one left.
+    [moves] = full_board_games(1)
+    full = GAME.replay(2, 1, None, moves)[-1]
+    state = position(full.tiles[:47], to_move=WHITE_SEAT)
+    assert all(len(m.tiles) == 1 for m in GAME.legal_moves(state))
+    last_cell = full.tiles[47][:2]
+    partner = next(n for n in neighbours(last_cell) if n not in {t[:2] for t in full.tiles})
+    with pytest.raises(IllegalMove):
+        GAME.play(state, text(full.tiles[47], (*partner, 0)))
+
+
 def test_tiebreak_option_leaves_a_creature_win_scored_one_to_zero():
     state = position(BLUE_CREATURE[:4], to_move=WHITE_SEAT, tiebreak=True)
     final = GAME.play(state, text(BLUE_CREATURE[4]))
@@ -429,6 +441,25 @@ def test_incremental_detection_matches_the_reference_after_every_tile(seed):
             assert after.outcome.winners == frozenset(expected)
         elif len(after.tiles) < 48:
             assert after.outcome is None
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**31), tiebreak=st.booleans())
+def test_random_playouts_end_by_a_creature_or_a_full_table(seed, tiebreak):
+    states, moves = random_game(seed, tiebreak)
+    final = states[-1]
+    assert len(final.tiles) <= 48
+    assert sum(len(m.tiles) for m in moves) == len(final.tiles)
+    assert all(len(m.tiles) == 2 for m in moves[:-1])  # a single tile always ends the game
+    if reference_creature_colours(final.tiles):
+        assert len(final.outcome.winners) == 1 and sorted(final.outcome.scores) == [0.0, 1.0]
+    else:
+        assert len(final.tiles) == 48
+        if not tiebreak:
+            assert final.outcome.winners == frozenset()
+    replayed = GAME.replay(2, seed, {"tiebreak": tiebreak}, [str(m) for m in moves])
+    assert replayed == states
+    assert GAME.load(json.loads(json.dumps(GAME.dump(final)))) == final
 
 
 def brute_force_legal(state) -> set[PalagoMove]:
