@@ -37,7 +37,9 @@ creature (a closed ring of tips, an "eye", has no arch and is not one). Each che
 cell and how many of their half-edges face it do not depend on the orientation, and a component
 can only close through this cell if *all* its open half-edges face it ("closable"). Cells with no
 closable neighbour component are skipped at once; for the others, the closed groups of each
-orientation are worked out from the regions' half-edges (see ``_ending_colours``).
+orientation are worked out from the regions' half-edges (see ``_Board.ending_colours``).
+The listing itself is lazy (``LegalMoves``): blocks of "these first tiles x these second tiles",
+made into move values only when indexed or iterated.
 
 States are immutable: the board structure above is copied (a handful of small dicts and lists)
 before a move changes it, so ``play`` never touches its input. It is derived from ``tiles`` alone
@@ -77,8 +79,6 @@ COLOUR_NAMES = ("blue", "white")
 SEAT_OF_COLOUR = (1, 0)
 COLOUR_OF_SEAT = (WHITE, BLUE)
 
-TIP_KINDS = (0, 2)
-ARCH_KINDS = (1, 3)
 IS_ARCH = (0, 1, 0, 1)
 
 Tile = tuple[int, int, int]  # (q, r, orientation)
