@@ -63,7 +63,7 @@ from bot.services.models import (
     RecordedMove,
     utcnow,
 )
-from bot.store import ChallengeRow, GameRow, GameUpdate, NewGame, Store, Writes
+from bot.store import ChallengeRow, GameRow, GameUpdate, NewGame, Reads, Store, Writes
 from engines import Game, IllegalMove, Outcome
 from engines.core import dump_outcome, load_outcome
 
@@ -154,7 +154,7 @@ class GameService:
     def _engine(name: str) -> Game:
         return engines.get(name)
 
-    async def _game_row(self, game_id: int, reads: Any = None) -> GameRow:
+    async def _game_row(self, game_id: int, reads: Reads | None = None) -> GameRow:
         row = await (reads or self._store).get_game(game_id)
         if row is None:
             raise NotFound("errors.not_found", game_id=game_id)
@@ -174,42 +174,46 @@ class GameService:
             raise NotAPlayer("errors.not_a_player", game_id=row.id) from None
 
     @staticmethod
-    def _info(row: GameRow, game: Game, state: Any, **changes: Any) -> GameInfo:
-        """The public description of a game; ``changes`` override row fields after a write."""
-        fields = {
-            "status": row.status,
-            "ply": row.ply,
-            "version": row.version,
-            "last_move": row.last_move,
-            "updated_at": row.updated_at,
-            "undo_seat": row.undo_seat,
-            "undo_consents": row.undo_consents,
-            "forced_outcome": row.forced_outcome,
-            "thread_id": row.thread_id,
-        }
-        fields.update(changes)
-        undo_seat = fields["undo_seat"]
-        forced = fields["forced_outcome"]
+    def _info(row: GameRow, game: Game, state: Any) -> GameInfo:
+        """The public description of a game (``state`` is the full state of ``row``)."""
+        forced = row.forced_outcome
         return GameInfo(
             id=row.id,
             game=row.game,
             options=row.options,
             seats=row.seats,
-            status=fields["status"],
+            status=row.status,
             to_move=state.to_move,
-            ply=fields["ply"],
-            version=fields["version"],
+            ply=row.ply,
+            version=row.version,
             state=game.view(state, None),
             outcome=state.outcome,
-            last_move=fields["last_move"],
-            thread_id=fields["thread_id"],
+            last_move=row.last_move,
+            thread_id=row.thread_id,
             guild_id=row.guild_id,
             channel_id=row.channel_id,
             created_at=row.created_at,
-            updated_at=fields["updated_at"],
-            undo_requested_by=None if undo_seat is None else row.seats[undo_seat],
-            undo_accepted_by=tuple(row.seats[s] for s in fields["undo_consents"]),
+            updated_at=row.updated_at,
+            undo_requested_by=None if row.undo_seat is None else row.seats[row.undo_seat],
+            undo_accepted_by=tuple(row.seats[s] for s in row.undo_consents),
             resigned_seat=None if not forced else forced.get("seat"),
+        )
+
+    @staticmethod
+    def _written(row: GameRow, update: GameUpdate) -> GameRow:
+        """The row as ``update_game`` left it (saves reading it back)."""
+        return dataclasses.replace(
+            row,
+            snapshot=update.snapshot,
+            ply=update.ply,
+            to_move=update.to_move,
+            status=update.status,
+            last_move=update.last_move,
+            forced_outcome=update.forced_outcome,
+            updated_at=update.updated_at,
+            version=row.version + 1,
+            undo_seat=None,
+            undo_consents=(),
         )
 
     def _row_info(self, row: GameRow) -> GameInfo:
@@ -544,10 +548,7 @@ class GameService:
             )
             if finished:
                 await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now)
-        info = self._info(
-            row, game, after, status=status, ply=ply, version=row.version + 1,
-            last_move=canonical, updated_at=now, undo_seat=None, undo_consents=(),
-        )
+        info = self._info(self._written(row, update), game, after)
         return MoveResult(game=info, move=canonical, description=description, seat=seat)
 
     async def resign(self, game_id: int, user_id: int) -> GameInfo:
@@ -581,10 +582,7 @@ class GameService:
                     now,
                 )
                 await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now)
-            return self._info(
-                row, game, after, status=FINISHED, version=row.version + 1, updated_at=now,
-                undo_seat=None, undo_consents=(), forced_outcome=forced,
-            )
+            return self._info(self._written(row, update), game, after)
         raise BoardChanged("errors.board_changed", game_id=game_id)
 
     # ----- undo -----------------------------------------------------------------------------
