@@ -30,8 +30,8 @@ Rulings (not in RULES.md):
   game, since every opponent consents; not once the game is over (a finished game stays
   finished, whether it ended by a move or a resignation).
 * Engine work (load, parse, play, dump, view) runs on the event loop: ``bench.store`` measures
-  it at a p99 of about 0.15 ms per move for the engines so far, far below a move's database
-  cost, so a thread or process hop would cost more than it saves.
+  it per move at a p99 of 0.1–0.5 ms for the engines so far (a few ms at worst on a busy
+  machine), below a move's database cost, so a thread or process hop would not pay for itself.
 """
 
 from __future__ import annotations
