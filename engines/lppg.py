@@ -256,13 +256,24 @@ class _Geometry:
     """What the placed cards alone determine: the visible colour of every covered square and
     the white components with their open/closed status."""
 
-    __slots__ = ("colour", "comp_of", "comp_open", "comps", "max_x", "max_y", "min_x", "min_y")
+    __slots__ = (
+        "colour",
+        "comp_liberties",
+        "comp_of",
+        "comp_open",
+        "comps",
+        "max_x",
+        "max_y",
+        "min_x",
+        "min_y",
+    )
 
     def __init__(self, colour: dict[int, int]) -> None:
         self.colour = colour
         comp_of: dict[int, int] = {}
         comps: list[list[int]] = []
         comp_open: list[bool] = []
+        comp_liberties: list[set[int]] = []
         for k, c in colour.items():
             if c != WHITE or k in comp_of:
                 continue
@@ -270,22 +281,25 @@ class _Geometry:
             comp_of[k] = index
             squares = [k]
             stack = [k]
-            is_open = False
+            liberties = set()
             while stack:
                 a = stack.pop()
                 for n in (a + 1, a - 1, a + W, a - W):
                     cn = colour.get(n)
                     if cn is None:
-                        is_open = True
+                        liberties.add(n)
                     elif cn == WHITE and n not in comp_of:
                         comp_of[n] = index
                         squares.append(n)
                         stack.append(n)
             comps.append(squares)
-            comp_open.append(is_open)
+            comp_open.append(bool(liberties))
+            comp_liberties.append(liberties)
         self.comp_of = comp_of
         self.comps = comps
         self.comp_open = comp_open
+        #: The outside squares next to each component.
+        self.comp_liberties = comp_liberties
         xs = [k % W for k in colour]
         ys = [k // W for k in colour]
         self.min_x, self.max_x = min(xs) - OFF, max(xs) - OFF
@@ -385,6 +399,138 @@ class _Positions:
             self.by_shape.append(entries)
 
 
+def _outside_neighbour_offsets(width: int, height: int) -> tuple[tuple[int, ...], ...]:
+    """Per square of a box (bit order), its neighbours outside the box, as offsets from the
+    box's top-left square."""
+    out = []
+    for dy in range(height):
+        for dx in range(width):
+            offsets = []
+            for nx, ny in ((dx + 1, dy), (dx - 1, dy), (dx, dy + 1), (dx, dy - 1)):
+                if not (0 <= nx < width and 0 <= ny < height):
+                    offsets.append(ny * W + nx)
+            out.append(tuple(offsets))
+    return tuple(out)
+
+
+_OUTSIDE_NEIGHBOURS = tuple(_outside_neighbour_offsets(w, h) for w, h in _DIMS)
+
+
+def _ring_bits(width: int, height: int) -> tuple[int, ...]:
+    """For each ring square (in ``_RING`` order), the bit of the box square it touches."""
+    bits = []
+    for dy in range(-1, height + 1):
+        for dx in range(-1, width + 1):
+            if (0 <= dx < width) != (0 <= dy < height):
+                bx = min(max(dx, 0), width - 1)
+                by = min(max(dy, 0), height - 1)
+                bits.append(by * width + bx)
+    return tuple(bits)
+
+
+_RING_BITS = tuple(_ring_bits(w, h) for w, h in _DIMS)
+
+_OPEN, _CLOSED, _TERRITORY = 0, 1, 2
+
+
+class _Surroundings:
+    """What lies around one box position once the box is covered, whatever the card: the white
+    pieces next to the box (open regions, closed regions, territories) with the box squares
+    they touch, the box squares next to the outside, and the far closed regions. A card's
+    consequences then follow from its white squares alone, with a few bit operations."""
+
+    __slots__ = ("edge", "far_closed", "pieces")
+
+    def __init__(self, board: _Board, base: int, shape: int) -> None:
+        geo = board.geo
+        colour = geo.colour
+        comp_of = geo.comp_of
+        comp_liberties = geo.comp_liberties
+        box_offsets = _BOX[shape]
+        box = {base + dk for dk in box_offsets}
+        self.edge = 0
+        for bit, offsets in enumerate(_OUTSIDE_NEIGHBOURS[shape]):
+            for d in offsets:
+                if base + d not in colour:
+                    self.edge |= 1 << bit
+                    break
+        cut = {comp_of[k] for k in box if k in comp_of}
+        # pieces: [touched box bits, kind, size, component (territories: for owner lookups)]
+        pieces: list[list[int]] = []
+        piece_of_comp: dict[int, int] = {}
+        piece_of_square: dict[int, int] = {}
+        for dk, bit in zip(_RING[shape], _RING_BITS[shape], strict=True):
+            r = base + dk
+            if colour.get(r) != WHITE:
+                continue
+            comp = comp_of[r]
+            if comp not in cut:
+                index = piece_of_comp.get(comp)
+                if index is None:
+                    index = piece_of_comp[comp] = len(pieces)
+                    size = len(geo.comps[comp])
+                    if comp in board.comp_owner:
+                        pieces.append([0, _TERRITORY, size, comp])
+                    elif any(lib not in box for lib in comp_liberties[comp]):
+                        pieces.append([0, _OPEN, 0, comp])
+                    else:
+                        pieces.append([0, _CLOSED, size, comp])
+                pieces[index][0] |= 1 << bit
+                continue
+            index = piece_of_square.get(r)
+            if index is None:
+                index = self._fragment(r, colour, box, pieces, piece_of_square)
+            pieces[index][0] |= 1 << bit
+        self.pieces = pieces
+        self.far_closed = [
+            len(geo.comps[comp])
+            for comp in board.closed_regions
+            if comp not in cut and comp not in piece_of_comp
+        ]
+
+    @staticmethod
+    def _fragment(
+        start: int,
+        colour: dict[int, int],
+        box: set[int],
+        pieces: list[list[int]],
+        piece_of_square: dict[int, int],
+    ) -> int:
+        """Explore the part of a component the box cuts off around ``start``; stop as soon as
+        it is known to be open."""
+        local = [start]
+        seen = {start}
+        is_open = False
+        index = -1
+        stack = [start]
+        while stack and not is_open:
+            a = stack.pop()
+            for n in (a + 1, a - 1, a + W, a - W):
+                if n in seen or n in box:
+                    continue
+                c = colour.get(n)
+                if c is None:
+                    is_open = True
+                    break
+                if c != WHITE:
+                    continue
+                known = piece_of_square.get(n)
+                if known is not None:
+                    # Reached a piece stopped early, so an open one: this is part of it.
+                    is_open = True
+                    index = known
+                    break
+                seen.add(n)
+                local.append(n)
+                stack.append(n)
+        if index < 0:
+            index = len(pieces)
+            pieces.append([0, _OPEN if is_open else _CLOSED, 0 if is_open else len(local), -1])
+        for k in local:
+            piece_of_square[k] = index
+        return index
+
+
 # ----- state -------------------------------------------------------------------------------------
 
 
@@ -425,6 +571,11 @@ class LppgState:
     @cached_property
     def positions(self) -> _Positions:
         return _Positions(self.board)
+
+    @cached_property
+    def surroundings(self) -> dict[tuple[int, int], _Surroundings]:
+        """Filled lazily by the legal-move search, per (shape, box position)."""
+        return {}
 
 
 def _derive(state: LppgState, **changes: Any) -> LppgState:
@@ -554,13 +705,12 @@ class Lppg(Game):
                 continue  # a view's hidden placeholder
             for r in range(4):
                 shape, white_mask, colour_mask, colour = _MASKS[card][r]
-                cells = _CELLS[card][r]
                 rot = ROTATIONS[r]
                 for base, x, y, masks, grow in positions[shape]:
                     if not (masks[WHITE] & white_mask or masks[colour] & colour_mask):
                         continue
                     if (check_end or grow & white_mask) and not self._consequences_allowed(
-                        state, cells, base, shape, check_end
+                        state, base, shape, white_mask, check_end
                     ):
                         continue
                     out.append(PlayMove(slot, x, y, rot))
@@ -569,56 +719,30 @@ class Lppg(Game):
         return out
 
     def _consequences_allowed(
-        self,
-        state: LppgState,
-        cells: tuple[tuple[int, int], ...],
-        base: int,
-        shape: int,
-        check_end: bool,
+        self, state: LppgState, base: int, shape: int, white_mask: int, check_end: bool
     ) -> bool:
-        """Fast, local version of the checks in ``_place``: only the white components near the
-        new card can change, so only those are explored (and open ones only until they are
-        found open). ``test_fast_and_full_placement_checks_agree`` keeps the two in step."""
+        """Fast version of the checks in ``_place``, from the surroundings of the box (shared
+        by every card placed there). ``test_fast_and_full_placement_checks_agree`` keeps the
+        two in step."""
+        cache = state.surroundings
+        around = cache.get((shape, base))
+        if around is None:
+            around = cache[(shape, base)] = _Surroundings(state.board, base, shape)
         board = state.board
-        colour = board.geo.colour
-        territory_of = board.territory_of
-        overlay = {base + dk: c for dk, c in cells}
-        whites = [k for k, c in overlay.items() if c == WHITE]
-        touched = set()
-        for k in whites:
-            for n in (k + 1, k - 1, k + W, k - W):
-                comp = territory_of.get(n)
-                if comp is not None:
-                    touched.add(comp)
+        opened = bool(white_mask & around.edge)
+        card_size = white_mask.bit_count()
+        touched = []
+        for mask, kind, size, comp in around.pieces:
+            if mask & white_mask:
+                if kind == _OPEN:
+                    opened = True
+                else:
+                    card_size += size
+                    if kind == _TERRITORY:
+                        touched.append(comp)
         owners = {board.comp_owner[comp] for comp in touched}
         if len(owners) > 1:
             return False
-        visited: set[int] = set()
-
-        def explore(start: int) -> int:
-            """Size of the white component of ``start`` after the placement, 0 if open."""
-            local = {start}
-            stack = [start]
-            while stack:
-                a = stack.pop()
-                for n in (a + 1, a - 1, a + W, a - W):
-                    if n in local:
-                        continue
-                    c = overlay.get(n, -1)
-                    if c == -1:
-                        c = colour.get(n, -1)
-                    if c == -1 or n in visited:
-                        # Outside, or part of a component already found open.
-                        visited.update(local)
-                        return 0
-                    if c == WHITE:
-                        local.add(n)
-                        stack.append(n)
-            visited.update(local)
-            return len(local)
-
-        card_size = explore(whites[0])
-        opened = card_size == 0
         if touched and opened and any(board.comp_permanent[comp] for comp in touched):
             return False
         if not check_end:
@@ -629,22 +753,14 @@ class Lppg(Game):
             count -= len(touched) if opened else len(touched) - 1
         if count != 2:
             return True
-        closed = []
-        if card_size and not touched:
+        closed = [
+            size
+            for mask, kind, size, _ in around.pieces
+            if kind == _CLOSED and not mask & white_mask
+        ]
+        closed.extend(around.far_closed)
+        if not opened and not touched:
             closed.append(card_size)
-        for dk in _RING[shape]:
-            k = base + dk
-            if k in visited or colour.get(k) != WHITE or k in territory_of:
-                continue
-            size = explore(k)
-            if size:
-                closed.append(size)
-        if board.closed_regions:
-            zone = {base + dk for dk in _ZONE[shape]}
-            comps = board.geo.comps
-            for comp in board.closed_regions:
-                if zone.isdisjoint(comps[comp]):
-                    closed.append(len(comps[comp]))
         if not closed:
             return True
         entries = [
