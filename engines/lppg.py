@@ -28,6 +28,14 @@ Rulings where RULES.md is silent (each has a test):
 - Option ``deck`` (not offered by ``/play``: it is for tests and for replaying a physical game):
   the 76 card ids in dealing order, as a list or one string separated by spaces or commas.
 
+Storage and views: ``dump()`` names cards by their ids (``R1``..``Y19``). In a view, a card the
+viewer may not see is ``?`` and the top card of a draw pile shows only its colour (``R?``), so
+pile sizes stay visible; ``view(state, seat)`` keeps that seat's hand only (``None``, a
+spectator, sees no hand).
+
+Helpers for rendering: ``terrain``, ``territories``, ``closed_regions``, ``card_squares``,
+``card_id``; ``LppgMatch`` scores a match of several rounds.
+
 Squares are kept as integers (``(y + OFF) * W + (x + OFF)``) so neighbours are ``k ± 1`` and
 ``k ± W``: the legal-move search runs thousands of times per playout and stays free of tuples
 and strings.
@@ -165,7 +173,6 @@ _RING = tuple(
     )
     for w, h in _DIMS
 )
-_ZONE = tuple(box + ring for box, ring in zip(_BOX, _RING, strict=True))
 
 
 def _build_card_tables():

@@ -285,6 +285,26 @@ def test_territories_of_different_players_may_not_be_joined():
     assert "play 1 2,0 0" not in texts(GAME.legal_moves(state))
 
 
+def test_joining_territories_of_different_players_is_illegal_even_into_an_open_area():
+    # Ruling: R15 "rrr / www" at 2,0 joins (1,1) and (2,2) through (2,1) and reaches the
+    # outside at (4,1): the joined area would be open, but the join itself is forbidden.
+    state = painted(
+        TWO_TERRITORIES,
+        markers=[(0, "o", 1, 1), (1, "o", 2, 2)],
+        hands=(("R15", "R1"), ("G1", "G2")),
+    )
+    with pytest.raises(IllegalMove, match="different players"):
+        GAME.play(state, "play 1 2,0 0")
+    # Two ordinary territories of one player joined into an open area: both markers return.
+    own = painted(
+        TWO_TERRITORIES,
+        markers=[(0, "o", 1, 1), (0, "o", 2, 2)],
+        hands=(("R15", "R1"), ("G1", "G2")),
+    )
+    after = GAME.play(own, "play 1 2,0 0")
+    assert after.markers == () and after.pending == "draw"
+
+
 def test_joining_two_territories_of_one_player_lets_their_owner_choose_the_marker():
     # East (seat 1) joins two territories of North (seat 0): North picks the marker to keep.
     state = painted(
@@ -568,6 +588,13 @@ def test_the_last_round_may_end_with_no_winner():
     state = GAME.play(state, "play 1 0,1 0")
     assert state.outcome == Outcome(frozenset(), (0.0, 0.0), state.outcome.reason)
     assert "nobody" in state.outcome.reason
+
+
+def test_a_pass_in_the_last_round_ends_the_turn_without_drawing():
+    state = painted("rrr\nrrr", hands=(("B1", "B14"), ("R14", "R15")), final_turns=2)
+    after = GAME.play(state, "pass")
+    assert (after.to_move, after.pending, after.final_turns) == (1, "play", 1)
+    assert after.hands[0] == ()
 
 
 # ----- passing ----------------------------------------------------------------------------------
