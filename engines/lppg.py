@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -618,9 +617,14 @@ def closed_regions(state: LppgState) -> list[tuple[tuple[int, int], ...]]:
 
 def _smallest_unique(entries: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
     """(size, owner) of the smallest territory whose size no other territory shares."""
-    counts = Counter(size for size, _ in entries)
-    unique = [entry for entry in entries if counts[entry[0]] == 1]
-    return min(unique) if unique else None
+    counts: dict[int, int] = {}
+    for size, _ in entries:
+        counts[size] = counts.get(size, 0) + 1
+    best = None
+    for entry in entries:
+        if counts[entry[0]] == 1 and (best is None or entry < best):
+            best = entry
+    return best
 
 
 def _side(players: int, seat: int) -> int:
@@ -1145,7 +1149,7 @@ class Lppg(Game):
             turned = f", turned {move.rot}°" if move.rot else ""
             return f"{who} places {what} at {move.x},{move.y}{turned}"
         if isinstance(move, PassMove):
-            return f"{who} cannot place either card, discards both and will draw two"
+            return f"{who} cannot place either card and discards both"
         if isinstance(move, KeepMove):
             return f"{who} keeps the marker on {move.x},{move.y} and takes the other back"
         if isinstance(move, MarkMove):

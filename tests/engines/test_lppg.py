@@ -798,6 +798,7 @@ def test_a_view_shows_only_the_own_hand_pile_sizes_and_top_colours(seed, players
                     assert shown[0] == CARD_IDS[pile[0]][0] + "?"
                     assert set(shown[1:]) <= {"?"}
             assert dumped["discard"] == ["?"] * len(state.discard)
+            assert GAME.load(dumped) == GAME.view(state, seat)
             assert dumped["placed"] == GAME.dump(state)["placed"]
             assert dumped["markers"] == GAME.dump(state)["markers"]
 
