@@ -1,1 +1,191 @@
-"""Board images with Pillow (DESIGN.md §4). Imports engines only."""
+"""Board images with Pillow (DESIGN.md §4). Imports engines only.
+
+    render.board("alak", state, viewer=None, last_move=None, players=["Ann", "Bob"])  # PNG bytes
+    render.hand("lppg", state, seat)                                                 # PNG bytes
+    render.replay("alak", states, players=[...])                                      # GIF bytes
+
+Each game draws in its own module ``render/<game>.py`` (loaded on first use) over the shared
+primitives. Every image is drawn from ``engines.get(game).view(state, viewer)``, never from the
+state the caller passes, so a caller handing over a full state cannot leak a hidden hand.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from PIL import Image
+
+import engines
+from engines.core import IllegalMove, Move
+from render.primitives import png_bytes
+from render.theme import Theme, get_theme
+
+__all__ = ["Options", "board", "board_image", "hand", "replay", "supported_games"]
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a game module needs besides the state."""
+
+    theme: Theme
+    players: tuple[str, ...] | None = None
+    last_move: Move | None = None
+    #: Supersampling factor: 2 for smooth PNGs, 1 for GIF frames.
+    ss: int = 2
+    #: For unbounded boards in a replay: the grid area every frame shows (module-specific).
+    extent: Any = None
+    #: The seat the image is drawn for (None = a spectator); only changes what is labelled.
+    viewer: int | None = None
+
+
+def _module(game_name: str) -> ModuleType:
+    name = engines.get(game_name).name
+    return importlib.import_module(f"render.{name}")
+
+
+def supported_games() -> list[str]:
+    """Registered games that have a drawing module."""
+    found = []
+    for name in engines.GAMES:
+        try:
+            _module(name)
+        except ModuleNotFoundError:
+            continue
+        found.append(name)
+    return found
+
+
+def _resolve_last_move(game: engines.Game, state: Any, last_move: Move | str | None) -> Move | None:
+    if last_move is None:
+        last_move = getattr(state, "last_move", None)
+    if isinstance(last_move, str):
+        try:
+            last_move = game.parse_move(last_move, state)
+        except IllegalMove:
+            return None  # a caller's stale text is not worth failing the whole image for
+    return last_move
+
+
+def board_image(
+    game_name: str,
+    state: Any,
+    *,
+    viewer: int | None = None,
+    last_move: Move | str | None = None,
+    players: Sequence[str] | None = None,
+    theme: str | Theme = "dark",
+    ss: int = 2,
+    extent: Any = None,
+) -> Image.Image:
+    """The board as a Pillow image (``board`` encodes it); see ``board``."""
+    game = engines.get(game_name)
+    seen = game.view(state, viewer)
+    options = Options(
+        theme=get_theme(theme),
+        players=tuple(players) if players else None,
+        last_move=_resolve_last_move(game, seen, last_move),
+        ss=ss,
+        extent=extent,
+        viewer=viewer,
+    )
+    return _module(game.name).draw(game, seen, options)
+
+
+def board(
+    game_name: str,
+    state: Any,
+    *,
+    viewer: int | None = None,
+    last_move: Move | str | None = None,
+    players: Sequence[str] | None = None,
+    theme: str | Theme = "dark",
+) -> bytes:
+    """PNG of the board as ``viewer`` (a seat, or None for everyone) may see it.
+
+    ``last_move`` defaults to the state's own last-move field; ``players`` are display names per
+    seat (seat names are used when absent)."""
+    image = board_image(
+        game_name, state, viewer=viewer, last_move=last_move, players=players, theme=theme
+    )
+    return png_bytes(image)
+
+
+def hand(
+    game_name: str,
+    state: Any,
+    seat: int,
+    *,
+    players: Sequence[str] | None = None,
+    theme: str | Theme = "dark",
+) -> bytes:
+    """PNG of one seat's private cards (LPPG), for an ephemeral message to that seat only."""
+    game = engines.get(game_name)
+    module = _module(game.name)
+    draw_hand = getattr(module, "draw_hand", None)
+    if draw_hand is None:
+        raise ValueError(f"{game.title} has no hidden hand to show")
+    seen = game.view(state, seat)
+    options = Options(theme=get_theme(theme), players=tuple(players) if players else None,
+                      viewer=seat)
+    return png_bytes(draw_hand(game, seen, seat, options))
+
+
+# A replay frame stays this long; the final position stays longer so the result can be read.
+FRAME_MS = 700
+LAST_FRAME_MS = 4000
+MAX_FRAMES = 240
+
+
+def replay(
+    game_name: str,
+    states: Sequence[Any],
+    players: Sequence[str] | None = None,
+    *,
+    theme: str | Theme = "dark",
+) -> bytes:
+    """Animated GIF of a whole game, one frame per state, as a spectator sees it.
+
+    Frames are drawn without supersampling and share one palette (taken from the final position,
+    which holds the most pieces), so encoding stays fast and small. Unbounded boards use the
+    area of the final position for every frame so the picture does not jump. States whose
+    spectator image does not change (e.g. an LPPG draw seen from outside) are merged into one
+    frame, and very long games are sampled down to ``MAX_FRAMES``."""
+    if not states:
+        raise ValueError("a replay needs at least one state")
+    game = engines.get(game_name)
+    module = _module(game.name)
+    extent = None
+    if hasattr(module, "extent"):
+        extent = module.extent([game.view(s, None) for s in states])
+    picked = list(states)
+    if len(picked) > MAX_FRAMES:
+        step = (len(picked) - 1) / (MAX_FRAMES - 1)
+        picked = [picked[round(i * step)] for i in range(MAX_FRAMES)]
+    rgb_frames = [
+        board_image(game.name, s, players=players, theme=theme, ss=1, extent=extent)
+        for s in picked
+    ]
+    palette_source = rgb_frames[-1].quantize(colors=128, method=Image.Quantize.MEDIANCUT)
+    frames: list[Image.Image] = []
+    durations: list[int] = []
+    previous = None
+    for image in rgb_frames:
+        raw = image.tobytes()
+        if raw == previous:
+            durations[-1] += FRAME_MS
+            continue
+        previous = raw
+        frames.append(image.quantize(palette=palette_source, dither=Image.Dither.NONE))
+        durations.append(FRAME_MS)
+    durations[-1] = LAST_FRAME_MS
+    buffer = io.BytesIO()
+    frames[0].save(
+        buffer, "GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0,
+        optimize=False, disposal=1,
+    )
+    return buffer.getvalue()

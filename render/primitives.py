@@ -1,0 +1,363 @@
+"""Drawing primitives shared by every game module.
+
+Game modules draw in *logical* pixels (the size of the final image) on a ``Canvas``; the canvas
+draws ``ss`` times bigger and shrinks the result at the end, which is how circles and slanted
+edges get smooth borders (Pillow's ImageDraw does not antialias shapes). Replays use ``ss=1``:
+GIF frames are cheaper and compress better without the in-between colours.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from render.theme import RGB, Theme, mix
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+WIDTH = 800  # every board image is this wide (Discord shows ~400 px: text sizes assume half)
+MARGIN = 24
+
+Point = tuple[float, float]
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The bundled DejaVu font (never a system font) at a pixel size."""
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+def text_width(text: str, size: int, bold: bool = False) -> float:
+    return font(size, bold).getlength(text)
+
+
+def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
+    """``text`` shortened with an ellipsis so it fits ``max_width`` logical pixels."""
+    if text_width(text, size, bold) <= max_width:
+        return text
+    while text and text_width(text + "…", size, bold) > max_width:
+        text = text[:-1]
+    return text + "…"
+
+
+class Canvas:
+    """An RGB image drawn at ``ss`` times the logical size, shrunk by ``finish()``."""
+
+    def __init__(self, width: int, height: int, theme: Theme, ss: int = 2) -> None:
+        self.width = width
+        self.height = height
+        self.theme = theme
+        self.ss = ss
+        self.image = Image.new("RGB", (width * ss, height * ss), theme.background)
+        self.draw = ImageDraw.Draw(self.image)
+
+    # -- coordinates ---------------------------------------------------------------------------
+
+    def _p(self, x: float, y: float) -> tuple[float, float]:
+        return (x * self.ss, y * self.ss)
+
+    def _w(self, width: float) -> int:
+        return max(1, round(width * self.ss))
+
+    # -- shapes --------------------------------------------------------------------------------
+
+    def rect(
+        self,
+        box: tuple[float, float, float, float],
+        fill: RGB | None = None,
+        outline: RGB | None = None,
+        width: float = 1,
+        radius: float = 0,
+    ) -> None:
+        x0, y0, x1, y1 = box
+        scaled = (*self._p(x0, y0), *self._p(x1, y1))
+        if radius:
+            self.draw.rounded_rectangle(
+                scaled, radius=radius * self.ss, fill=fill, outline=outline,
+                width=self._w(width) if outline else 0,
+            )
+        else:
+            self.draw.rectangle(
+                scaled, fill=fill, outline=outline, width=self._w(width) if outline else 0
+            )
+
+    def circle(
+        self,
+        x: float,
+        y: float,
+        r: float,
+        fill: RGB | None = None,
+        outline: RGB | None = None,
+        width: float = 1,
+    ) -> None:
+        s = self.ss
+        self.draw.ellipse(
+            ((x - r) * s, (y - r) * s, (x + r) * s, (y + r) * s),
+            fill=fill,
+            outline=outline,
+            width=self._w(width) if outline else 0,
+        )
+
+    def ring(self, x: float, y: float, r: float, colour: RGB, width: float) -> None:
+        self.circle(x, y, r, outline=colour, width=width)
+
+    def line(self, points: Sequence[Point], fill: RGB, width: float = 1) -> None:
+        self.draw.line([self._p(x, y) for x, y in points], fill=fill, width=self._w(width))
+
+    def polygon(
+        self,
+        points: Sequence[Point],
+        fill: RGB | None = None,
+        outline: RGB | None = None,
+        width: float = 1,
+    ) -> None:
+        scaled = [self._p(x, y) for x, y in points]
+        self.draw.polygon(
+            scaled, fill=fill, outline=outline, width=self._w(width) if outline else 0
+        )
+
+    def pieslice(
+        self, x: float, y: float, r: float, start: float, end: float, fill: RGB
+    ) -> None:
+        """A filled circular sector; angles in degrees, clockwise from +x (Pillow's convention,
+        y pointing down)."""
+        s = self.ss
+        self.draw.pieslice(((x - r) * s, (y - r) * s, (x + r) * s, (y + r) * s), start, end, fill)
+
+    def arc(
+        self, x: float, y: float, r: float, start: float, end: float, fill: RGB, width: float
+    ) -> None:
+        s = self.ss
+        self.draw.arc(
+            ((x - r) * s, (y - r) * s, (x + r) * s, (y + r) * s), start, end, fill,
+            width=self._w(width),
+        )
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        size: int,
+        fill: RGB,
+        bold: bool = False,
+        anchor: str = "la",
+    ) -> None:
+        self.draw.text(self._p(x, y), text, fill=fill, font=font(size * self.ss, bold),
+                       anchor=anchor)
+
+    # -- output --------------------------------------------------------------------------------
+
+    def finish(self) -> Image.Image:
+        if self.ss == 1:
+            return self.image
+        return self.image.reduce(self.ss)
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """PNG with fast settings: no optimisation pass, light zlib level (DESIGN.md §10 budget)."""
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", optimize=False, compress_level=3)
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# Header: title, whose turn or the result, the players with their colours and counts
+# ---------------------------------------------------------------------------------------------
+
+Swatch = Callable[[Canvas, float, float, float], None]  # draws a seat's piece at (x, y), radius
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    name: str  # the player's display name (or the seat name when no player names are given)
+    role: str  # the seat name in the game (Black, Isis, Red...), shown when it differs from name
+    swatch: Swatch
+    stats: str = ""  # "captures 3", "12 points", "markers 2 left"
+
+
+def stone_swatch(fill: RGB, edge: RGB) -> Swatch:
+    def draw(canvas: Canvas, x: float, y: float, r: float) -> None:
+        # The theme's line colour keeps a black stone visible on the dark header.
+        canvas.circle(x, y, r, fill=fill, outline=canvas.theme.line, width=1.5)
+
+    return draw
+
+
+def square_swatch(fill: RGB, edge: RGB) -> Swatch:
+    def draw(canvas: Canvas, x: float, y: float, r: float) -> None:
+        canvas.rect((x - r, y - r, x + r, y + r), fill=fill, outline=edge, width=1.5, radius=3)
+
+    return draw
+
+
+TITLE_SIZE = 26
+STATUS_SIZE = 24
+SEAT_SIZE = 20
+SEAT_ROW = 52
+SMALL_SIZE = 16
+
+
+def seat_columns(count: int) -> int:
+    return 1 if count == 1 else 2 if count <= 4 else 3
+
+
+def header_height(seat_count: int) -> int:
+    """Depends only on the number of seats so every replay frame has the same layout."""
+    rows = math.ceil(seat_count / seat_columns(seat_count))
+    return 14 + 34 + 34 + rows * SEAT_ROW + 12
+
+
+def seat_labels(game, state, players: Sequence[str] | None) -> list[tuple[str, str]]:
+    """(display name, seat name) per seat."""
+    labels = []
+    for seat in range(state.players):
+        role = game.seat_name(state, seat)
+        name = players[seat] if players and seat < len(players) and players[seat] else role
+        labels.append((str(name), role))
+    return labels
+
+
+def status_line(state, seats: Sequence[SeatInfo], pending: str = "") -> str:
+    """Whose turn it is, or who won."""
+    outcome = state.outcome
+    if outcome is not None:
+        winners = sorted(outcome.winners)
+        if not winners:
+            return "Game over: draw"
+        names = " & ".join(seats[w].name for w in winners)
+        return f"Game over: {names} {'wins' if len(winners) == 1 else 'win'}"
+    if state.to_move is None:
+        return ""
+    text = f"{seats[state.to_move].name} to play"
+    return f"{text}: {pending}" if pending else text
+
+
+def draw_header(
+    canvas: Canvas,
+    title: str,
+    state,
+    seats: Sequence[SeatInfo],
+    *,
+    subtitle: str = "",
+    pending: str = "",
+    top: float = 0,
+) -> float:
+    """Draw the header band; returns its bottom y. Layout: title and subtitle (move number,
+    options) on the first line; whose turn or the result on the second, in the accent colour,
+    with the engine's reason when the game is over; then one cell per seat."""
+    theme = canvas.theme
+    height = header_height(len(seats))
+    width = canvas.width
+    canvas.rect((0, top, width, top + height), fill=theme.panel)
+    y = top + 14
+    canvas.text(MARGIN, y, title, TITLE_SIZE, theme.text, bold=True)
+    if subtitle:
+        canvas.text(width - MARGIN, y + 4, subtitle, SMALL_SIZE + 2, theme.muted, anchor="ra")
+    y += 34
+    status = status_line(state, seats, pending)
+    if state.outcome is not None and state.outcome.reason:
+        head = fit_text(status, STATUS_SIZE, width * 0.55, bold=True)
+        canvas.text(MARGIN, y, head, STATUS_SIZE, theme.accent, bold=True)
+        used = text_width(head, STATUS_SIZE, bold=True) + 14
+        reason = fit_text(f"({state.outcome.reason})", SMALL_SIZE + 2,
+                          width - 2 * MARGIN - used)
+        canvas.text(MARGIN + used, y + 5, reason, SMALL_SIZE + 2, theme.muted)
+    else:
+        status = fit_text(status, STATUS_SIZE, width - 2 * MARGIN, bold=True)
+        canvas.text(MARGIN, y, status, STATUS_SIZE, theme.accent, bold=True)
+    y += 34
+    columns = seat_columns(len(seats))
+    column_width = (width - 2 * MARGIN) / columns
+    winners = state.outcome.winners if state.outcome is not None else frozenset()
+    for index, seat in enumerate(seats):
+        row, column = divmod(index, columns)
+        x = MARGIN + column * column_width
+        cy = y + row * SEAT_ROW + SEAT_ROW / 2
+        active = state.to_move == index or index in winners
+        if active:
+            half = SEAT_ROW / 2 - 2
+            canvas.rect((x - 8, cy - half, x + column_width - 10, cy + half),
+                        fill=mix(theme.panel, theme.accent, 0.22), radius=8)
+        seat.swatch(canvas, x + 12, cy, 12)
+        marker = "★ " if index in winners else "▶ " if state.to_move == index else ""
+        label = marker + seat.name
+        if seat.role and seat.role.lower() != seat.name.lower():
+            label += f" ({seat.role})"
+        room = column_width - 50
+        label = fit_text(label, SEAT_SIZE, room, bold=True)
+        canvas.text(x + 34, cy - 11, label, SEAT_SIZE, theme.text, bold=True, anchor="lm")
+        if seat.stats:
+            stats = fit_text(seat.stats, SMALL_SIZE + 1, room)
+            canvas.text(x + 34, cy + 12, stats, SMALL_SIZE + 1, theme.muted, anchor="lm")
+    return top + height
+
+
+# ---------------------------------------------------------------------------------------------
+# Shapes used by several games
+# ---------------------------------------------------------------------------------------------
+
+
+def hexagon_points(cx: float, cy: float, size: float, pointy: bool = True) -> list[Point]:
+    """Corners of a hexagon of circumradius ``size``. Pointy-top hexagons (used by Polygo and
+    Palago) have their first corner at 30° above +x... the order matches RULES.md §3 when
+    ``pointy``: corner k lies between edge k and edge k+1 (see render/palago.py)."""
+    offset = 30 if pointy else 0
+    return [
+        (
+            cx + size * math.cos(math.radians(offset - 60 * k)),
+            cy + size * math.sin(math.radians(offset - 60 * k)),
+        )
+        for k in range(6)
+    ]
+
+
+def highlight_ring(canvas: Canvas, x: float, y: float, r: float) -> None:
+    """The last-move mark around a round piece."""
+    canvas.ring(x, y, r, canvas.theme.highlight, width=max(3, r * 0.14))
+
+
+def label_box(
+    canvas: Canvas, x: float, y: float, text: str, size: int, fill: RGB, background: RGB
+) -> None:
+    """Centred text on a small rounded plate (coordinates printed over busy boards)."""
+    half_w = text_width(text, size) / 2 + 3
+    half_h = size * 0.62
+    canvas.rect((x - half_w, y - half_h, x + half_w, y + half_h), fill=background, radius=3)
+    canvas.text(x, y, text, size, fill, anchor="mm")
+
+
+@dataclass(frozen=True)
+class Fit:
+    """Maps grid units to logical pixels so a bounded box of the grid fits an area (the
+    crop-and-scale for unbounded boards)."""
+
+    scale: float
+    offset_x: float
+    offset_y: float
+
+    def __call__(self, x: float, y: float) -> Point:
+        return (self.offset_x + x * self.scale, self.offset_y + y * self.scale)
+
+
+def fit_box(
+    box: tuple[float, float, float, float],
+    area: tuple[float, float, float, float],
+    max_scale: float,
+) -> Fit:
+    """Scale and centre ``box`` (grid units: min_x, min_y, max_x, max_y) in ``area`` (pixels),
+    never magnifying beyond ``max_scale`` pixels per unit."""
+    bx0, by0, bx1, by1 = box
+    ax0, ay0, ax1, ay1 = area
+    width_units = max(bx1 - bx0, 1e-9)
+    height_units = max(by1 - by0, 1e-9)
+    scale = min((ax1 - ax0) / width_units, (ay1 - ay0) / height_units, max_scale)
+    offset_x = ax0 + ((ax1 - ax0) - width_units * scale) / 2 - bx0 * scale
+    offset_y = ay0 + ((ay1 - ay0) - height_units * scale) / 2 - by0 * scale
+    return Fit(scale, offset_x, offset_y)
