@@ -25,5 +25,7 @@ def get(name: str) -> Game:
 
 # Each game module registers itself on import; add a game by importing it here.
 from engines import alak as _alak  # noqa: E402,F401
+from engines import kolory as _kolory  # noqa: E402,F401
+from engines import palam as _palam  # noqa: E402,F401
 
 __all__ = ["GAMES", "Game", "IllegalMove", "Move", "Option", "Outcome", "get", "register"]
