@@ -19,11 +19,20 @@ import render
 SAMPLE_NAMES = ("Alice", "Bob", "Chloé", "Dmitri", "Eun-ji")
 
 
-def playout(game_name: str, players: int, seed: int) -> list[Any]:
+#: Option sets worth a look besides the defaults.
+VARIANTS: dict[str, tuple[dict[str, Any], ...]] = {
+    "palam": ({"setup": "draft"},),
+    "alak": ({"length": 26},),
+}
+
+
+def playout(
+    game_name: str, players: int, seed: int, options: dict[str, Any] | None = None
+) -> list[Any]:
     """Every state of a seeded random game (the same seed gives the same game)."""
     game = engines.get(game_name)
     rng = random.Random(seed)
-    state = game.new(players, seed=seed)
+    state = game.new(players, seed=seed, options=options)
     states = [state]
     while state.to_move is not None:
         state = game.play(state, rng.choice(list(game.legal_moves(state))))
@@ -59,6 +68,14 @@ def write_gallery(out: Path, games: list[str], seed: int = 7) -> list[Path]:
             path = out / f"{name}-{count}p-replay.gif"
             path.write_bytes(render.replay(name, states, players=names))
             written.append(path)
+        for options in VARIANTS.get(name, ()):
+            tag = "-".join(f"{key}={value}" for key, value in options.items())
+            count = player_counts(name)[0]
+            states = playout(name, count, seed, options)
+            for phase, state in phases(states).items():
+                path = out / f"{name}-{tag}-{phase}.png"
+                path.write_bytes(render.board(name, state, players=SAMPLE_NAMES[:count]))
+                written.append(path)
     return written
 
 

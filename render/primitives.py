@@ -184,8 +184,11 @@ class SeatInfo:
 
 def stone_swatch(fill: RGB, edge: RGB) -> Swatch:
     def draw(canvas: Canvas, x: float, y: float, r: float) -> None:
-        # The theme's line colour keeps a black stone visible on the dark header.
-        canvas.circle(x, y, r, fill=fill, outline=canvas.theme.line, width=1.5)
+        # On a wood tile, as on the board, so a black stone reads on the dark header too.
+        pad = r * 0.45
+        canvas.rect((x - r - pad, y - r - pad, x + r + pad, y + r + pad),
+                    fill=canvas.theme.wood, radius=4)
+        canvas.circle(x, y, r, fill=fill, outline=edge, width=1.5)
 
     return draw
 
@@ -292,10 +295,10 @@ def draw_header(
             label += f" ({seat.role})"
         room = column_width - 50
         label = fit_text(label, SEAT_SIZE, room, bold=True)
-        canvas.text(x + 34, cy - 11, label, SEAT_SIZE, theme.text, bold=True, anchor="lm")
+        canvas.text(x + 38, cy - 11, label, SEAT_SIZE, theme.text, bold=True, anchor="lm")
         if seat.stats:
             stats = fit_text(seat.stats, SMALL_SIZE + 1, room)
-            canvas.text(x + 34, cy + 12, stats, SMALL_SIZE + 1, theme.muted, anchor="lm")
+            canvas.text(x + 38, cy + 12, stats, SMALL_SIZE + 1, theme.muted, anchor="lm")
     return top + height
 
 
@@ -304,18 +307,32 @@ def draw_header(
 # ---------------------------------------------------------------------------------------------
 
 
-def hexagon_points(cx: float, cy: float, size: float, pointy: bool = True) -> list[Point]:
-    """Corners of a hexagon of circumradius ``size``. Pointy-top hexagons (used by Polygo and
-    Palago) have their first corner at 30° above +x... the order matches RULES.md §3 when
-    ``pointy``: corner k lies between edge k and edge k+1 (see render/palago.py)."""
-    offset = 30 if pointy else 0
-    return [
-        (
-            cx + size * math.cos(math.radians(offset - 60 * k)),
-            cy + size * math.sin(math.radians(offset - 60 * k)),
-        )
-        for k in range(6)
-    ]
+SQRT3 = math.sqrt(3)
+
+
+def hex_center(q: float, r: float, size: float) -> Point:
+    """Centre of axial cell (q, r) for pointy-top hexagons of circumradius ``size``, origin at
+    (0, 0): direction 0 (+1, 0) points east, 1 (+1, -1) north-east, 2 (0, -1) north-west, and so
+    on counter-clockwise on screen (engines/hexgrid.py directions)."""
+    return (size * SQRT3 * (q + r / 2), size * 1.5 * r)
+
+
+def hex_corner(cx: float, cy: float, size: float, k: int) -> Point:
+    """Corner k of a pointy-top hexagon, between edge k and edge k+1 (RULES.md §3): corner 0 is
+    up-right of the east edge, corner 1 the top, and so on counter-clockwise."""
+    angle = math.radians(60 * k + 30)
+    return (cx + size * math.cos(angle), cy - size * math.sin(angle))
+
+
+def hex_edge_mid(cx: float, cy: float, size: float, d: int) -> Point:
+    """Middle of edge d, the edge shared with the neighbour in direction d."""
+    angle = math.radians(60 * d)
+    apothem = size * SQRT3 / 2
+    return (cx + apothem * math.cos(angle), cy - apothem * math.sin(angle))
+
+
+def hexagon_points(cx: float, cy: float, size: float) -> list[Point]:
+    return [hex_corner(cx, cy, size, k) for k in range(6)]
 
 
 def highlight_ring(canvas: Canvas, x: float, y: float, r: float) -> None:
@@ -361,3 +378,101 @@ def fit_box(
     offset_x = ax0 + ((ax1 - ax0) - width_units * scale) / 2 - bx0 * scale
     offset_y = ay0 + ((ay1 - ay0) - height_units * scale) / 2 - by0 * scale
     return Fit(scale, offset_x, offset_y)
+
+
+# ---------------------------------------------------------------------------------------------
+# Unbounded square grids (LPPG, Kolory): crop to what is in play, scale to fit, x/y guides
+# ---------------------------------------------------------------------------------------------
+
+Extent = tuple[int, int, int, int]  # min_x, min_y, max_x, max_y squares, inclusive
+
+
+def grow(extent: Extent, margin: int) -> Extent:
+    x0, y0, x1, y1 = extent
+    return (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
+
+
+def union(extents: Sequence[Extent]) -> Extent:
+    return (
+        min(e[0] for e in extents),
+        min(e[1] for e in extents),
+        max(e[2] for e in extents),
+        max(e[3] for e in extents),
+    )
+
+
+@dataclass(frozen=True)
+class GridView:
+    """A window on an unbounded square grid drawn at ``cell`` pixels per square."""
+
+    extent: Extent
+    cell: float
+    left: float  # pixel x of the left edge of square min_x
+    top: float  # pixel y of the top edge of square min_y
+
+    def corner(self, x: float, y: float) -> Point:
+        """Pixel position of the top-left corner of square (x, y) (fractions allowed)."""
+        return (self.left + (x - self.extent[0]) * self.cell,
+                self.top + (y - self.extent[1]) * self.cell)
+
+    def box(self, x: int, y: int, w: int = 1, h: int = 1) -> tuple[float, float, float, float]:
+        x0, y0 = self.corner(x, y)
+        return (x0, y0, x0 + w * self.cell, y0 + h * self.cell)
+
+    def center(self, x: float, y: float) -> Point:
+        return self.corner(x + 0.5, y + 0.5)
+
+    @property
+    def columns(self) -> int:
+        return self.extent[2] - self.extent[0] + 1
+
+    @property
+    def rows(self) -> int:
+        return self.extent[3] - self.extent[1] + 1
+
+    @property
+    def pixel_width(self) -> float:
+        return self.columns * self.cell
+
+    @property
+    def pixel_height(self) -> float:
+        return self.rows * self.cell
+
+
+GUIDE = 30  # room for the x numbers above and the y numbers left of the grid
+
+
+def grid_view(extent: Extent, top: float, max_width: float, max_height: float,
+              max_cell: float) -> GridView:
+    """Fit ``extent`` under ``top`` (guides included), centred horizontally in the image."""
+    x0, y0, x1, y1 = extent
+    columns, rows = x1 - x0 + 1, y1 - y0 + 1
+    cell = min((max_width - GUIDE) / columns, (max_height - GUIDE) / rows, max_cell)
+    width = columns * cell + GUIDE
+    left = (WIDTH - width) / 2 + GUIDE
+    return GridView(extent, cell, left, top + GUIDE)
+
+
+def draw_guides(canvas: Canvas, view: GridView, lines: bool = True) -> None:
+    """The x numbers above each column, the y numbers left of each row, and faint grid lines
+    (the coordinates a player types). Labels thin out when squares get small."""
+    theme = canvas.theme
+    x0, y0, x1, y1 = view.extent
+    size = max(11, min(17, int(view.cell * 0.5)))
+    step = 1 if view.cell >= size * 1.6 else 2
+    if lines:
+        faint = mix(theme.background, theme.line, 0.35)
+        for x in range(x0, x1 + 2):
+            px, _ = view.corner(x, y0)
+            canvas.line([(px, view.top), (px, view.top + view.pixel_height)], faint, 1)
+        for y in range(y0, y1 + 2):
+            _, py = view.corner(x0, y)
+            canvas.line([(view.left, py), (view.left + view.pixel_width, py)], faint, 1)
+    for x in range(x0, x1 + 1):
+        if x % step == 0:
+            cx, _ = view.center(x, y0)
+            canvas.text(cx, view.top - 8, str(x), size, theme.muted, bold=x == 0, anchor="ms")
+    for y in range(y0, y1 + 1):
+        if y % step == 0:
+            _, cy = view.center(x0, y)
+            canvas.text(view.left - 6, cy, str(y), size, theme.muted, bold=y == 0, anchor="rm")
