@@ -113,8 +113,12 @@ def draw(game, state: KoloryState, options) -> Image.Image:
     last = options.last_move
     if last is not None:
         x0, y0, x1, y1 = view.box(last.x, last.y, 2, 2)
-        canvas.rect((x0 - 1, y0 - 1, x1 + 1, y1 + 1), outline=theme.highlight,
-                    width=max(3, cell * 0.1), radius=cell * 0.14)
+        # Two rings, the theme's text colour outside the highlight, because the highlight
+        # alone is too close to the orange and yellow cards.
+        ring = max(3, cell * 0.08)
+        canvas.rect((x0 - ring, y0 - ring, x1 + ring, y1 + ring), outline=theme.text,
+                    width=ring, radius=cell * 0.16)
+        canvas.rect((x0, y0, x1, y1), outline=theme.highlight, width=ring, radius=cell * 0.14)
         size = max(11, min(16, int(cell * 0.3)))
         label_box(canvas, x0 + text_width(str(last), size) / 2 + 5, y0 + size * 0.7, str(last),
                   size, theme.background, theme.highlight)

@@ -46,6 +46,20 @@ def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
     return text + "…"
 
 
+@lru_cache(maxsize=8192)
+def _text_sprite(
+    text: str, px: int, bold: bool, fill: RGB, anchor: str
+) -> tuple[Image.Image, int, int]:
+    """Text drawn once on a transparent tile and reused: the same labels (coordinates, names,
+    guides) come back in every image and every replay frame, and FreeType rendering is the
+    slowest part of a board otherwise. Returns the tile and its offset from the anchor point."""
+    face = font(px, bold)
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    sprite = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (*fill, 0))
+    ImageDraw.Draw(sprite).text((-left, -top), text, fill=(*fill, 255), font=face, anchor=anchor)
+    return sprite, left, top
+
+
 class Canvas:
     """An RGB image drawn at ``ss`` times the logical size, shrunk by ``finish()``."""
 
@@ -149,8 +163,9 @@ class Canvas:
         bold: bool = False,
         anchor: str = "la",
     ) -> None:
-        self.draw.text(self._p(x, y), text, fill=fill, font=font(size * self.ss, bold),
-                       anchor=anchor)
+        sprite, left, top = _text_sprite(text, size * self.ss, bold, tuple(fill), anchor)
+        px, py = self._p(x, y)
+        self.image.paste(sprite, (round(px) + left, round(py) + top), sprite)
 
     # -- output --------------------------------------------------------------------------------
 
@@ -161,9 +176,13 @@ class Canvas:
 
 
 def png_bytes(image: Image.Image) -> bytes:
-    """PNG with fast settings: no optimisation pass, light zlib level (DESIGN.md §10 budget)."""
+    """A palette PNG with fast settings (DESIGN.md §10 budget). Boards have a few flat colours
+    plus antialiased edges, so 256 colours from the fast octree quantizer look the same as RGB,
+    and encoding a palette image costs about half as much and weighs less than half."""
+    paletted = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE,
+                              dither=Image.Dither.NONE)
     buffer = io.BytesIO()
-    image.save(buffer, "PNG", optimize=False, compress_level=3)
+    paletted.save(buffer, "PNG", optimize=False, compress_level=3)
     return buffer.getvalue()
 
 

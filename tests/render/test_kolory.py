@@ -52,7 +52,8 @@ def test_last_card_is_outlined_in_the_highlight_colour():
     view = kolory_render.layout(state)
     image = decode(render.board("kolory", state))
     x0, y0, x1, y1 = view.box(1, 1, 2, 2)
-    assert close(pixel(image, ((x0 + x1) / 2, y1 - 1)), DARK.highlight, 40)
+    assert close(pixel(image, ((x0 + x1) / 2, y1 - 2)), DARK.highlight, 40)
+    assert close(pixel(image, ((x0 + x1) / 2, y1 + 2)), DARK.text, 40)
     # The white card is not outlined that way.
     x0, y0, x1, y1 = view.box(0, 0, 2, 2)
     assert not close(pixel(image, ((x0 + x1) / 2, y0 + 1)), DARK.highlight, 60)
