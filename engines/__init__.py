@@ -27,5 +27,6 @@ def get(name: str) -> Game:
 from engines import alak as _alak  # noqa: E402,F401
 from engines import kolory as _kolory  # noqa: E402,F401
 from engines import palam as _palam  # noqa: E402,F401
+from engines import polygo as _polygo  # noqa: E402,F401
 
 __all__ = ["GAMES", "Game", "IllegalMove", "Move", "Option", "Outcome", "get", "register"]
