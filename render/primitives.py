@@ -386,16 +386,19 @@ def fit_box(
     box: tuple[float, float, float, float],
     area: tuple[float, float, float, float],
     max_scale: float,
+    align_top: bool = True,
 ) -> Fit:
-    """Scale and centre ``box`` (grid units: min_x, min_y, max_x, max_y) in ``area`` (pixels),
-    never magnifying beyond ``max_scale`` pixels per unit."""
+    """Scale ``box`` (grid units: min_x, min_y, max_x, max_y) into ``area`` (pixels), centred
+    horizontally and at the top of the area (the image then ends below the board), never
+    magnifying beyond ``max_scale`` pixels per unit."""
     bx0, by0, bx1, by1 = box
     ax0, ay0, ax1, ay1 = area
     width_units = max(bx1 - bx0, 1e-9)
     height_units = max(by1 - by0, 1e-9)
     scale = min((ax1 - ax0) / width_units, (ay1 - ay0) / height_units, max_scale)
     offset_x = ax0 + ((ax1 - ax0) - width_units * scale) / 2 - bx0 * scale
-    offset_y = ay0 + ((ay1 - ay0) - height_units * scale) / 2 - by0 * scale
+    spare_y = 0 if align_top else ((ay1 - ay0) - height_units * scale) / 2
+    offset_y = ay0 + spare_y - by0 * scale
     return Fit(scale, offset_x, offset_y)
 
 
