@@ -170,6 +170,15 @@ def replay(
         board_image(game.name, s, players=players, theme=theme, ss=1, extent=extent)
         for s in picked
     ]
+    # The final frame may be taller (the result is written in the header): pad the others at
+    # the bottom with the background so every frame has one size.
+    height = max(image.height for image in rgb_frames)
+    background = get_theme(theme).background
+    for index, image in enumerate(rgb_frames):
+        if image.height < height:
+            padded = Image.new("RGB", (image.width, height), background)
+            padded.paste(image, (0, 0))
+            rgb_frames[index] = padded
     palette_source = rgb_frames[-1].quantize(colors=128, method=Image.Quantize.MEDIANCUT)
     frames: list[Image.Image] = []
     durations: list[int] = []

@@ -44,7 +44,7 @@ def layout(state) -> Layout:
     usable = WIDTH - 2 * (MARGIN + 36)
     spacing = min(MAX_SPACING, usable / max(1, state.length - 1))
     first_x = (WIDTH - spacing * (state.length - 1)) / 2
-    top = header_height(state.players) + 28
+    top = header_height(state) + 28
     line_y = top + BAR_HEIGHT / 2
     height = int(top + BAR_HEIGHT + 40 + 40)
     return Layout(spacing, first_x, line_y, spacing * 0.45, height)

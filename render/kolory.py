@@ -59,7 +59,7 @@ def extent(states: Sequence[KoloryState]) -> Extent:
 
 
 def layout(state: KoloryState, fixed: Extent | None = None) -> GridView:
-    top = header_height(state.players) + 16
+    top = header_height(state) + 16
     return grid_view(fixed or _state_extent(state), top, WIDTH - 2 * MARGIN, BOARD_HEIGHT,
                      MAX_CELL)
 

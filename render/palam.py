@@ -81,7 +81,7 @@ class Layout:
 
 def layout(state) -> Layout:
     left = (WIDTH - 6.5 * CELL) / 2
-    top = header_height(state.players) + 34  # room for Anubis's column letters
+    top = header_height(state) + 34  # room for Anubis's column letters
     anubis_rows = (top + CELL * 1.5, top + CELL * 0.5)
     duel_top = top + 2 * CELL + 8
     isis_top = duel_top + DUEL_ROW + 8

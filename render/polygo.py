@@ -107,7 +107,7 @@ def board_geometry(kind: str) -> Board:
 def layout(state) -> tuple[Fit, Board]:
     """The unit-to-pixel map and the board geometry (tests use it to find cells)."""
     board = board_geometry(state.board_kind)
-    top = header_height(state.players) + 8
+    top = header_height(state) + 8
     fit = fit_box(board.box, (MARGIN, top, WIDTH - MARGIN, top + BOARD_HEIGHT), MAX_SIZE)
     return fit, board
 

@@ -230,10 +230,40 @@ def seat_columns(count: int) -> int:
     return 1 if count == 1 else 2 if count <= 4 else 3
 
 
-def header_height(seat_count: int) -> int:
-    """Depends only on the number of seats so every replay frame has the same layout."""
+REASON_SIZE = 17
+REASON_LINE = 22
+
+
+def wrap_text(text: str, size: int, max_width: float, bold: bool = False) -> list[str]:
+    """Greedy word wrap to ``max_width`` logical pixels."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if current and text_width(candidate, size, bold) > max_width:
+            lines.append(current)
+            current = word
+        else:
+            current = candidate
+    if current:
+        lines.append(current)
+    return lines
+
+
+def _reason_lines(state) -> list[str]:
+    outcome = getattr(state, "outcome", None)
+    if outcome is None or not outcome.reason:
+        return []
+    reason = outcome.reason[0].upper() + outcome.reason[1:]
+    return wrap_text(reason + ".", REASON_SIZE, WIDTH - 2 * MARGIN)[:3]
+
+
+def header_height(state) -> int:
+    """Height of the header band: it depends on the number of seats, plus the lines of the
+    engine's reason once the game is over (replays pad every frame to the tallest)."""
+    seat_count = state.players
     rows = math.ceil(seat_count / seat_columns(seat_count))
-    return 14 + 34 + 34 + rows * SEAT_ROW + 12
+    return 14 + 34 + 34 + len(_reason_lines(state)) * REASON_LINE + rows * SEAT_ROW + 12
 
 
 def seat_labels(game, state, players: Sequence[str] | None) -> list[tuple[str, str]]:
@@ -275,7 +305,7 @@ def draw_header(
     options) on the first line; whose turn or the result on the second, in the accent colour,
     with the engine's reason when the game is over; then one cell per seat."""
     theme = canvas.theme
-    height = header_height(len(seats))
+    height = header_height(state)
     width = canvas.width
     canvas.rect((0, top, width, top + height), fill=theme.panel)
     y = top + 14
@@ -283,18 +313,13 @@ def draw_header(
     if subtitle:
         canvas.text(width - MARGIN, y + 4, subtitle, SMALL_SIZE + 2, theme.muted, anchor="ra")
     y += 34
-    status = status_line(state, seats, pending)
-    if state.outcome is not None and state.outcome.reason:
-        head = fit_text(status, STATUS_SIZE, width * 0.55, bold=True)
-        canvas.text(MARGIN, y, head, STATUS_SIZE, theme.accent, bold=True)
-        used = text_width(head, STATUS_SIZE, bold=True) + 14
-        reason = fit_text(f"({state.outcome.reason})", SMALL_SIZE + 2,
-                          width - 2 * MARGIN - used)
-        canvas.text(MARGIN + used, y + 5, reason, SMALL_SIZE + 2, theme.muted)
-    else:
-        status = fit_text(status, STATUS_SIZE, width - 2 * MARGIN, bold=True)
-        canvas.text(MARGIN, y, status, STATUS_SIZE, theme.accent, bold=True)
+    status = fit_text(status_line(state, seats, pending), STATUS_SIZE, width - 2 * MARGIN,
+                      bold=True)
+    canvas.text(MARGIN, y, status, STATUS_SIZE, theme.accent, bold=True)
     y += 34
+    for line in _reason_lines(state):
+        canvas.text(MARGIN, y - 4, line, REASON_SIZE, theme.muted)
+        y += REASON_LINE
     columns = seat_columns(len(seats))
     column_width = (width - 2 * MARGIN) / columns
     winners = state.outcome.winners if state.outcome is not None else frozenset()
