@@ -8,7 +8,7 @@ import pytest
 import engines
 import render
 from render.gallery import SAMPLE_NAMES, phases, player_counts, playout
-from render.primitives import WIDTH
+from render.primitives import WIDTH, header_height
 from render.theme import DARK, LIGHT
 from tests.render.helpers import close, decode, pixel
 
@@ -39,11 +39,12 @@ def test_themes_differ_in_background(game_name):
     state = playout(game_name, player_counts(game_name)[0], seed=3)[0]
     dark = decode(render.board(game_name, state, theme="dark"))
     light = decode(render.board(game_name, state, theme="light"))
-    # The header band is the theme's panel colour; the bottom-left corner its background.
+    # The header band is the theme's panel colour; just below it, the theme's background.
+    below = header_height(state) + 3
     assert close(pixel(dark, (2, 2)), DARK.panel, 2)
     assert close(pixel(light, (2, 2)), LIGHT.panel, 2)
-    assert close(pixel(dark, (2, dark.height - 3)), DARK.background, 2)
-    assert close(pixel(light, (2, light.height - 3)), LIGHT.background, 2)
+    assert close(pixel(dark, (2, below)), DARK.background, 2)
+    assert close(pixel(light, (2, below)), LIGHT.background, 2)
 
 
 @pytest.mark.parametrize("game_name", GAMES)
