@@ -3,7 +3,8 @@ over positions from seeded random games, the largest PNG, and one replay GIF of 
 
     python -m bench.render [game ...] [--games N]
 
-Budgets: a board ≤ 50 ms and ≤ 250 KB; a replay ≤ 2 s and ≤ 5 MB. Runs on one thread.
+Budgets: a board ≤ 50 ms and ≤ 250 KB; a replay ≤ 2 s and ≤ 5 MB. Times are CPU time of this
+(single-threaded) process, so other programs sharing the machine do not inflate them.
 """
 
 from __future__ import annotations
@@ -35,14 +36,14 @@ def measure(name: str, games: int) -> dict:
     times, sizes = [], []
     for index, state in enumerate(positions):
         theme = "dark" if index % 2 == 0 else "light"
-        start = time.perf_counter()
+        start = time.process_time()
         data = render.board(name, state, players=names, theme=theme)
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
         sizes.append(len(data))
     times.sort()
-    start = time.perf_counter()
+    start = time.process_time()
     gif = render.replay(name, longest, players=names)
-    replay_s = time.perf_counter() - start
+    replay_s = time.process_time() - start
     return {
         "game": name,
         "players": count,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 import engines
 from engines.core import IllegalMove, Move
@@ -41,6 +41,9 @@ class Options:
     extent: Any = None
     #: The seat the image is drawn for (None = a spectator); only changes what is labelled.
     viewer: int | None = None
+    #: A replay frame: leave out what only helps typing a move (e.g. Polygo's cell names), which
+    #: also keeps the GIF small.
+    replay: bool = False
 
 
 def _module(game_name: str) -> ModuleType:
@@ -81,6 +84,7 @@ def board_image(
     theme: str | Theme = "dark",
     ss: int = 2,
     extent: Any = None,
+    for_replay: bool = False,
 ) -> Image.Image:
     """The board as a Pillow image (``board`` encodes it); see ``board``."""
     game = engines.get(game_name)
@@ -92,6 +96,7 @@ def board_image(
         ss=ss,
         extent=extent,
         viewer=viewer,
+        replay=for_replay,
     )
     return _module(game.name).draw(game, seen, options)
 
@@ -139,6 +144,26 @@ def hand(
 FRAME_MS = 700
 LAST_FRAME_MS = 4000
 MAX_FRAMES = 240
+UNCHANGED = 255  # the palette index of a pixel that shows the previous frame
+
+
+def _changes_only(previous: Image.Image, current: Image.Image, raw: bytes) -> Image.Image:
+    """``current`` with every pixel equal to ``previous`` made transparent: a frame then
+    carries only what moved (a stone, the turn marker), which LZW packs into almost nothing."""
+    size = current.size
+    before = Image.frombytes("L", size, previous.tobytes())
+    after = Image.frombytes("L", size, raw)
+    frame = Image.new("P", size, UNCHANGED)
+    frame.putpalette(current.getpalette())
+    box = ImageChops.difference(before, after).getbbox()
+    if box is None:
+        return frame
+    # Only the box around the changes needs the pixel-by-pixel comparison.
+    changed = ImageChops.difference(before.crop(box), after.crop(box)).point(
+        lambda v: 255 if v else 0
+    )
+    frame.paste(current.crop(box), box[:2], changed)
+    return frame
 
 
 def replay(
@@ -167,7 +192,8 @@ def replay(
         step = (len(picked) - 1) / (MAX_FRAMES - 1)
         picked = [picked[round(i * step)] for i in range(MAX_FRAMES)]
     rgb_frames = [
-        board_image(game.name, s, players=players, theme=theme, ss=1, extent=extent)
+        board_image(game.name, s, players=players, theme=theme, ss=1, extent=extent,
+                    for_replay=True)
         for s in picked
     ]
     # The final frame may be taller (the result is written in the header): pad the others at
@@ -179,22 +205,32 @@ def replay(
             padded = Image.new("RGB", (image.width, height), background)
             padded.paste(image, (0, 0))
             rgb_frames[index] = padded
-    palette_source = rgb_frames[-1].quantize(colors=128, method=Image.Quantize.MEDIANCUT)
+    # One palette for all frames, from the final position (it holds the most pieces); one
+    # index is kept free to mean "unchanged since the previous frame".
+    # The final frame alone may lack a colour (no last-move ring after a pass), so a frame
+    # from the middle of the game joins it.
+    last, middle = rgb_frames[-1], rgb_frames[len(rgb_frames) // 2]
+    sample = Image.new("RGB", (last.width, last.height + middle.height))
+    sample.paste(last, (0, 0))
+    sample.paste(middle, (0, last.height))
+    palette_source = sample.quantize(colors=255, method=Image.Quantize.MEDIANCUT)
     frames: list[Image.Image] = []
     durations: list[int] = []
-    previous = None
+    previous: Image.Image | None = None
+    previous_bytes = b""
     for image in rgb_frames:
-        raw = image.tobytes()
-        if raw == previous:
+        paletted = image.quantize(palette=palette_source, dither=Image.Dither.NONE)
+        raw = paletted.tobytes()
+        if raw == previous_bytes:
             durations[-1] += FRAME_MS
             continue
-        previous = raw
-        frames.append(image.quantize(palette=palette_source, dither=Image.Dither.NONE))
+        frames.append(paletted if previous is None else _changes_only(previous, paletted, raw))
         durations.append(FRAME_MS)
+        previous, previous_bytes = paletted, raw
     durations[-1] = LAST_FRAME_MS
     buffer = io.BytesIO()
     frames[0].save(
         buffer, "GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0,
-        optimize=False, disposal=1,
+        optimize=False, disposal=1, transparency=UNCHANGED,
     )
     return buffer.getvalue()

@@ -8,6 +8,7 @@ colour."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image
 
@@ -125,6 +126,40 @@ def _cell_shape(board: Board, x: float, y: float, size: float, shrink: float = 1
     return hexagon_points(x, y, size * shrink)
 
 
+@lru_cache(maxsize=4)
+def _empty_board(kind: str, theme, ss: int, fit: Fit, names: bool) -> tuple[Image.Image, int]:
+    """The wood, the edge labels and (for boards to play on) every cell's name, drawn once per
+    board kind, theme and size and pasted under the pieces: most of a Polygo image never
+    changes. Returns the layer (at supersampled size) and the logical y of its top."""
+    board = board_geometry(kind)
+    top = int(fit(0, board.box[1])[1])
+    bottom = int(fit(0, board.box[3])[1]) + 2
+    canvas = Canvas(WIDTH, bottom - top, theme, ss)
+    shifted = Fit(fit.scale, fit.offset_x, fit.offset_y - top)
+    size = fit.scale
+    # The wood: every cell, slightly larger so neighbouring cells join into one surface.
+    for x, y in board.centres:
+        px, py = shifted(x, y)
+        canvas.polygon(_cell_shape(board, px, py, size, 1.04), fill=theme.wood)
+    for x, y in board.centres:
+        px, py = shifted(x, y)
+        canvas.polygon(_cell_shape(board, px, py, size, 1.0), outline=theme.wood_line, width=1)
+    label_size = max(11, min(20, int(size * 0.55)))
+    for (x, y), text in board.labels:
+        px, py = shifted(x, y)
+        canvas.text(px, py, text, label_size, theme.text, bold=True, anchor="mm")
+    if names:
+        # Every cell also carries its name, faintly (pieces cover it): finding k7 along a
+        # slanting line of letters is hard on the star otherwise.
+        cell_names = geometry(kind).names
+        name_size = max(9, min(14, int(size * 0.42)))
+        name_colour = mix(theme.wood, theme.wood_line, 0.7)
+        for index, (x, y) in enumerate(board.centres):
+            px, py = shifted(x, y)
+            canvas.text(px, py, cell_names[index], name_size, name_colour, anchor="mm")
+    return canvas.image, top
+
+
 def draw(game, state, options) -> Image.Image:
     theme = options.theme
     fit, board = layout(state)
@@ -156,28 +191,9 @@ def draw(game, state, options) -> Image.Image:
         subtitle = "scoring"
     draw_header(canvas, game.title, state, seats, subtitle=subtitle, pending=pending)
 
-    # The wood: every cell, slightly larger so neighbouring cells join into one surface.
-    for x, y in board.centres:
-        px, py = fit(x, y)
-        canvas.polygon(_cell_shape(board, px, py, size, 1.04), fill=theme.wood)
-    for x, y in board.centres:
-        px, py = fit(x, y)
-        canvas.polygon(_cell_shape(board, px, py, size, 1.0), outline=theme.wood_line, width=1)
-
-    label_size = max(11, min(20, int(size * 0.55)))
-    for (x, y), text in board.labels:
-        px, py = fit(x, y)
-        canvas.text(px, py, text, label_size, theme.text, bold=True, anchor="mm")
-
-    # Every empty cell also carries its name, faintly: finding k7 along a slanting line of
-    # letters is hard on the star otherwise.
-    names = geometry(state.board_kind).names
-    name_size = max(9, min(14, int(size * 0.42)))
-    name_colour = mix(theme.wood, theme.wood_line, 0.7)
-    for index, value in enumerate(state.board):
-        if value == EMPTY:
-            px, py = fit(*board.centres[index])
-            canvas.text(px, py, names[index], name_size, name_colour, anchor="mm")
+    layer, layer_top = _empty_board(state.board_kind, theme, options.ss, fit,
+                                    not options.replay)
+    canvas.image.paste(layer, (0, layer_top * options.ss))
 
     radius = size * (0.44 if board.square else 0.78)
     territory = counted.territory_cells if counted is not None else (frozenset(), frozenset())
@@ -209,9 +225,13 @@ def draw(game, state, options) -> Image.Image:
         px, py = fit(*board.centres[stone])
         highlight_ring(canvas, px, py, radius + 3)
         for wall in walls:
+            # The theme's text colour around the highlight: orange alone is weak on red.
             px, py = fit(*board.centres[wall])
-            canvas.polygon(_cell_shape(board, px, py, size, 0.96), outline=theme.highlight,
-                           width=max(3, size * 0.12))
+            ring = max(3, size * 0.12)
+            canvas.polygon(_cell_shape(board, px, py, size, 1.02), outline=theme.text,
+                           width=ring)
+            canvas.polygon(_cell_shape(board, px, py, size, 1.02 - ring / size * 1.4),
+                           outline=theme.highlight, width=ring)
     elif last is not None and last.kind in (DEAD, ALIVE):
         for cell in last.cells:
             px, py = fit(*board.centres[cell])
