@@ -770,9 +770,10 @@ def test_views_do_not_depend_on_hidden_cards():
         partner = next(i for i in range(start, len(other)) if other[i][0] == colour)
         other[position], other[partner] = other[partner], other[position]
 
-    # Seat 1's cards (positions 4, 5) swapped with cards deep in piles A and B.
-    swap_with_same_colour(4, 20)
-    swap_with_same_colour(5, 60)
+    # Seat 1's cards (positions 4, 5) swapped with cards below the top of pile A (which starts
+    # at position 6), and two cards inside the piles swapped with each other.
+    swap_with_same_colour(4, 8)
+    swap_with_same_colour(5, 12)
     swap_with_same_colour(30, 32)
     a = GAME.new(2, seed=1, options={"deck": base})
     b = GAME.new(2, seed=1, options={"deck": other})
