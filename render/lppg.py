@@ -7,6 +7,7 @@ for that seat only. RULES.md §5."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from PIL import Image
@@ -191,18 +192,28 @@ def draw(game, state, options) -> Image.Image:
                     width=ring)
         canvas.rect((x0, y0, x1, y1), outline=theme.highlight, width=ring)
 
+    owned = territories(state)
+    size_count = Counter(len(region) for _, _, region in owned)
     for seat, kind, x, y in state.markers:
-        size = next((len(region) for s, k, region in territories(state)
+        size = next((len(region) for s, k, region in owned
                      if s == seat and k == kind and (x, y) in region), 0)
         cx, cy = view.center(x, y)
         draw_marker(canvas, cx, cy, cell * 0.36, _seat_colour(state, seat), kind,
                     str(size) if size else "")
+        if state.outcome is not None and size_count[size] > 1:
+            # Cancelled at the end: another territory has the same size (RULES.md §5).
+            d = cell * 0.42
+            width = max(2, cell * 0.09)
+            canvas.line([(cx - d, cy - d), (cx + d, cy + d)], theme.highlight, width)
+            canvas.line([(cx - d, cy + d), (cx + d, cy - d)], theme.highlight, width)
         if isinstance(last, MarkMove | KeepMove) and (last.x, last.y) == (x, y):
             canvas.ring(cx, cy, cell * 0.62, theme.highlight, max(3, cell * 0.1))
 
     _draw_piles(canvas, state, board_bottom + 14, labels)
     legend = ("Number on a marker = territory size; ◆ permanent, ● ordinary; "
-              "green outline = closed region to mark.")
+              "outlined squares = closed region to mark.")
+    if state.outcome is not None:
+        legend = "Number on a marker = territory size; × = cancelled (another has its size)."
     canvas.text(MARGIN, height - 18, legend, SMALL_SIZE - 2, theme.muted, anchor="lm")
     return canvas.finish()
 
