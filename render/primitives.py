@@ -46,7 +46,10 @@ def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
     return text + "…"
 
 
-@lru_cache(maxsize=8192)
+SPRITE_MAX_CHARS = 12  # cache tiles for short labels only (coordinates, counts, letters)
+
+
+@lru_cache(maxsize=4096)
 def _text_sprite(
     text: str, px: int, bold: bool, fill: RGB, anchor: str
 ) -> tuple[Image.Image, int, int]:
@@ -171,8 +174,14 @@ class Canvas:
         bold: bool = False,
         anchor: str = "la",
     ) -> None:
-        sprite, left, top = _text_sprite(text, size * self.ss, bold, tuple(fill), anchor)
         px, py = self._p(x, y)
+        if len(text) > SPRITE_MAX_CHARS:
+            # Long texts (names, status, legends) rarely repeat: draw them directly rather than
+            # filling the cache with large tiles.
+            self.draw.text((px, py), text, fill=fill, font=font(size * self.ss, bold),
+                           anchor=anchor)
+            return
+        sprite, left, top = _text_sprite(text, size * self.ss, bold, tuple(fill), anchor)
         self.image.paste(sprite, (round(px) + left, round(py) + top), sprite)
 
     # -- output --------------------------------------------------------------------------------
