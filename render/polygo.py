@@ -144,7 +144,7 @@ def _empty_board(kind: str, theme, ss: int, fit: Fit, names: bool) -> tuple[Imag
     for x, y in board.centres:
         px, py = shifted(x, y)
         canvas.polygon(_cell_shape(board, px, py, size, 1.0), outline=theme.wood_line, width=1)
-    label_size = max(11, min(20, int(size * 0.55)))
+    label_size = max(12, min(22, int(size * 0.68)))
     for (x, y), text in board.labels:
         px, py = shifted(x, y)
         canvas.text(px, py, text, label_size, theme.text, bold=True, anchor="mm")

@@ -70,3 +70,15 @@ def test_draft_start_renders_the_pool():
     image = decode(render.board("palam", state, players=["Ann", "Bob"]))
     assert image.width == 800
     assert len(state.pool) == 12
+
+
+def test_draft_hidden_batch_never_changes_the_image():
+    import dataclasses
+
+    state = GAME.new(2, seed=9, options={"setup": "draft"})
+    assert state.unrevealed  # the second batch is still face down
+    shuffled = dataclasses.replace(state, unrevealed=tuple(reversed(state.unrevealed)))
+    for viewer in (None, 0, 1):
+        assert render.board("palam", state, viewer=viewer) == render.board(
+            "palam", shuffled, viewer=viewer
+        )
