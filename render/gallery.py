@@ -23,6 +23,8 @@ SAMPLE_NAMES = ("Alice", "Bob", "Chloé", "Dmitri", "Eun-ji")
 VARIANTS: dict[str, tuple[dict[str, Any], ...]] = {
     "palam": ({"setup": "draft"},),
     "alak": ({"length": 26},),
+    "polygo": ({"board": "hex5"}, {"board": "square9"}),
+    "palago": ({"tiebreak": True},),
 }
 
 
