@@ -44,6 +44,7 @@ PIECE = 80
 DUEL_PIECE = 58
 DUEL_ROW = 136
 CHIP = 28
+DRAFT_PIECE = 54
 
 DARK_PIECE = hex_colour("4a3b2f")
 LIGHT_PIECE = hex_colour("f3e3bf")
@@ -178,9 +179,7 @@ def draw(game, state, options) -> Image.Image:
     theme = options.theme
     geo = layout(state)
     chips_top = geo.bottom + 6
-    extra = 2 * 58
-    if state.phase == DRAFT:
-        extra += 58
+    extra = DRAFT_PIECE + 40 if state.phase == DRAFT else 2 * 58
     height = int(chips_top + extra + 36)
     canvas = Canvas(WIDTH, height, theme, options.ss)
 
@@ -315,8 +314,22 @@ def _draw_duel_row(canvas: Canvas, geo: Layout, state, last_move) -> None:
 
 
 def _draw_captured(canvas: Canvas, geo: Layout, state, labels, top: float) -> None:
+    """Pieces each player took; during the draft, the revealed pieces to pick instead, big
+    enough to read their codes."""
     theme = canvas.theme
     y = top
+    if state.phase == DRAFT:
+        on_board = sum(1 for piece in state.board if piece != EMPTY)
+        face_down = 24 - len(state.pool) - on_board
+        text = "Pieces to pick"
+        if face_down:
+            text += f" ({face_down} more stay face down until these are placed)"
+        canvas.text(MARGIN, y + 10, text + ":", SMALL_SIZE, theme.muted, anchor="lm")
+        x = MARGIN + DRAFT_PIECE / 2
+        for piece in state.pool:
+            draw_piece(canvas, x, y + 24 + DRAFT_PIECE / 2, DRAFT_PIECE, piece)
+            x += DRAFT_PIECE + 6
+        return
     for seat in (state.isis, state.anubis):
         name = labels[seat][0]
         taken = state.captured[seat]
@@ -327,14 +340,6 @@ def _draw_captured(canvas: Canvas, geo: Layout, state, labels, top: float) -> No
             draw_piece(canvas, x, y + 10 + 26, CHIP, piece, label=False)
             x += CHIP + 3
         y += 58
-    if state.phase == DRAFT:
-        hidden = "?" if state.unrevealed is None else len(state.unrevealed)
-        canvas.text(MARGIN, y + 10, f"Revealed pieces to pick ({hidden} still face down):",
-                    SMALL_SIZE, theme.muted, anchor="lm")
-        x = MARGIN + CHIP / 2
-        for piece in state.pool:
-            draw_piece(canvas, x, y + 36, CHIP, piece, label=False)
-            x += CHIP + 3
 
 
 def _legend(state) -> str:
