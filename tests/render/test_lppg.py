@@ -110,3 +110,27 @@ def test_hand_refuses_games_without_hands():
     state = engines.get("alak").new(2, seed=1)
     with pytest.raises(ValueError):
         render.hand("alak", state, 0)
+
+
+def test_cancelled_territories_are_crossed_at_the_end():
+    from collections import Counter
+
+    from render.theme import DARK
+
+    for seed in range(40):
+        final = playout("lppg", 4, seed)[-1]
+        sizes = Counter(len(region) for _, _, region in territories(final))
+        if final.outcome is not None and any(n > 1 for n in sizes.values()):
+            break
+    else:
+        pytest.fail("no finished game with two territories of one size in 40 seeded games")
+    view = lppg_render.layout(final)
+    image = decode(render.board("lppg", final))
+    for seat, kind, x, y in final.markers:
+        size = next(len(r) for s, k, r in territories(final)
+                    if s == seat and k == kind and (x, y) in r)
+        cx, cy = view.center(x, y)
+        # On the cross's diagonal, just outside the marker disc.
+        spot = (cx + view.cell * 0.39, cy + view.cell * 0.39)
+        crossed = close(pixel(image, spot), DARK.highlight, 40)
+        assert crossed == (sizes[size] > 1), (seat, kind, size)
