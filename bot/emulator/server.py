@@ -86,7 +86,7 @@ class EmuUser:
 @dataclass
 class Attachment:
     filename: str
-    data: bytes
+    data: bytes = field(repr=False)
     content_type: str
 
     @property
@@ -788,9 +788,17 @@ class Emulator:
                 return await self._interaction_callback(int(iid), token, payload, files)
             case ("POST", ["webhooks", _, token]):
                 interaction = self._interaction_for(token)
-                message = self._create_message(
-                    interaction.channel_id, payload or {}, files, interaction=interaction
-                )
+                original = self.messages.get(interaction.original_id or 0)
+                if interaction.callback_type == 5 and original and original.flags & LOADING:
+                    # Discord: the first follow-up after a deferred reply replaces the
+                    # "thinking…" placeholder, which keeps the deferral's ephemeral flag.
+                    body = dict(payload or {})
+                    body["flags"] = original.flags & EPHEMERAL
+                    message = self._edit_message(original, body, files, interaction)
+                else:
+                    message = self._create_message(
+                        interaction.channel_id, payload or {}, files, interaction=interaction
+                    )
                 if request.query.get("wait") in ("true", "1", "True"):
                     return _json(message.data)
                 return web.Response(status=204)
@@ -807,6 +815,11 @@ class Emulator:
                 self.messages.pop(message.id, None)
                 self._record("delete", message)
                 return web.Response(status=204)
+            case ("GET", ["users", uid]):
+                found = [u for u in (self.bot_user, *self.users.values()) if str(u.id) == uid]
+                if not found:
+                    raise LookupError(f"user {uid}")
+                return _json(found[0].payload())
             case ("GET", ["channels", cid]):
                 return _json(self._channel_payload(int(cid)))
             case ("POST", ["channels", cid, "messages"]):

@@ -1,0 +1,216 @@
+"""Outbox delivery: turns the rows the services wrote (in the same transaction as a move) into
+Discord messages in the game's thread, then marks them delivered.
+
+Handlers call ``flush(game_id, interaction)`` right after a service call, so the player's own
+interaction carries the new board (the fastest answer); a background task delivers everything
+else, and on start whatever an earlier run left pending. A per-game lock keeps the two from
+delivering one row twice while games progress in parallel. Delivery is at-least-once: a crash
+between posting and marking posts that message again after the restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+import engines
+import render
+from bot.i18n import t
+from bot.services.models import GameInfo, OutboxItem
+from bot.views.game import move_view, undo_view
+
+if TYPE_CHECKING:
+    from bot.app import BoardGamesBot
+
+log = logging.getLogger(__name__)
+
+#: Above this many legal moves the board gets no move buttons (use /move and its autocomplete).
+MAX_MOVE_BUTTONS = 20
+#: How often the background task looks for rows it was not told about (other processes).
+POLL_SECONDS = 5.0
+
+
+def mention(user_id: int | None) -> str:
+    return "" if user_id is None else f"<@{user_id}>"
+
+
+class Delivery:
+    def __init__(self, bot: BoardGamesBot) -> None:
+        self.bot = bot
+        self._locks: defaultdict[int | None, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task | None = None
+
+    # ----- the background sender ----------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="outbox-delivery")
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.flush_all()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("outbox delivery pass failed; retrying")
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
+
+    async def flush_all(self) -> None:
+        items = await self.bot.services.pending_outbox()
+        for game_id in dict.fromkeys(item.game_id for item in items):
+            await self.flush(game_id)
+
+    # ----- delivering one game's rows -----------------------------------------------------------
+
+    async def flush(
+        self, game_id: int | None, interaction: discord.Interaction | None = None
+    ) -> bool:
+        """Deliver the pending rows of ``game_id`` in order; the first rows that belong where the
+        interaction happened answer it. Returns whether ``interaction`` was used."""
+        used = False
+        async with self._locks[game_id]:
+            items = [i for i in await self.bot.services.pending_outbox() if i.game_id == game_id]
+            for item in items:
+                try:
+                    used |= await self.deliver(item, interaction)
+                except (discord.NotFound, discord.Forbidden):
+                    # The thread or channel is gone or closed to us: retrying cannot help.
+                    log.warning("outbox row %s (%s) undeliverable; dropped", item.id, item.kind)
+                except discord.HTTPException:
+                    log.warning("outbox row %s (%s) failed; will retry", item.id, item.kind,
+                                exc_info=True)
+                    break
+                await self.bot.services.mark_delivered(item.id)
+        return used
+
+    async def deliver(self, item: OutboxItem, interaction: discord.Interaction | None) -> bool:
+        game = await self.bot.services.get_game(int(item.payload["game_id"]))
+        if game.thread_id is None:
+            await self._open_thread(game, interaction)
+            game = await self.bot.services.get_game(game.id)
+        locale: Any = interaction.locale if interaction else self.bot.config.default_language
+        content, with_board, view = await self._compose(item, game, locale)
+        in_place = interaction is not None and interaction.channel_id == game.thread_id
+        kwargs: dict[str, Any] = {"content": content}
+        if view is not None:
+            kwargs["view"] = view
+        if with_board:
+            kwargs["file"] = await self.board_file(game)
+        if in_place:
+            assert interaction is not None
+            await interaction.followup.send(**kwargs, wait=True)
+        else:
+            thread = self.bot.get_partial_messageable(game.thread_id, guild_id=game.guild_id)
+            await thread.send(**kwargs)
+        return in_place
+
+    async def _open_thread(self, game: GameInfo, interaction: discord.Interaction | None) -> None:
+        """Give the game its own thread: from the challenge message when a click started it."""
+        names = [await self.bot.display_name(uid) for uid in game.seats]
+        title = engines.get(game.game).title
+        name = t("bot.thread.name", self.bot.config.default_language,
+                 game=title, id=game.id, players=" – ".join(names))[:100]
+        if interaction is not None and interaction.message is not None:
+            thread = await interaction.message.create_thread(name=name)
+            await interaction.edit_original_response(
+                content=t("bot.challenge.started", interaction.locale, game=title,
+                          thread=thread.mention), view=None,
+            )
+        else:
+            channel = self.bot.get_channel(game.channel_id) or await self.bot.fetch_channel(
+                game.channel_id
+            )
+            thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
+        await self.bot.services.set_thread(game.id, thread.id)
+
+    # ----- what each row says -------------------------------------------------------------------
+
+    async def _compose(
+        self, item: OutboxItem, game: GameInfo, locale: Any
+    ) -> tuple[str, bool, discord.ui.View | None]:
+        """(text, whether the board image goes with it, buttons)."""
+        kind = item.kind
+        payload = item.payload
+        if kind == "game_started":
+            seat_list = ", ".join(
+                f"{mention(uid)} ({engines.get(game.game).seat_name(game.state, seat)})"
+                for seat, uid in enumerate(game.seats)
+            )
+            text = t("bot.game.started", locale, game=engines.get(game.game).title,
+                     players=seat_list)
+            return await self._with_turn(text, game, locale)
+        if kind == "move":
+            seat = int(payload["seat"])
+            description = payload.get("description") or ""
+            if description and description != payload["move"]:
+                text = t("bot.game.moved_described", locale, player=mention(game.seats[seat]),
+                         move=payload["move"], description=description)
+            else:
+                text = t("bot.game.moved", locale, player=mention(game.seats[seat]),
+                         move=payload["move"])
+            return await self._with_turn(text, game, locale)
+        if kind == "undo_done":
+            return await self._with_turn(t("bot.game.undone", locale), game, locale)
+        if kind == "resigned":
+            seat = int(payload["seat"])
+            return t("bot.game.resigned", locale, player=mention(game.seats[seat])), False, None
+        if kind == "undo_requested":
+            by = int(payload["by"])
+            others = " ".join(mention(uid) for uid in game.seats if uid != by)
+            text = t("bot.undo.requested", locale, player=mention(by), others=others)
+            return text, False, undo_view(game.id, game.version, locale)
+        if kind == "game_over":
+            return self._result(game, locale), False, None
+        log.warning("unknown outbox kind %r; delivering it as plain text", kind)
+        return kind, False, None
+
+    async def _with_turn(
+        self, text: str, game: GameInfo, locale: Any
+    ) -> tuple[str, bool, discord.ui.View | None]:
+        user = game.user_to_move()
+        if game.status != "active" or user is None:
+            return text, True, None
+        text += "\n" + t("bot.game.your_turn", locale, player=mention(user))
+        moves = await self.bot.services.legal_moves(game.id, user)
+        view = None
+        if 0 < len(moves) <= MAX_MOVE_BUTTONS:
+            view = move_view(game.id, game.version, moves)
+        return text, True, view
+
+    def _result(self, game: GameInfo, locale: Any) -> str:
+        outcome = game.outcome
+        if outcome is None:
+            return t("bot.game.over", locale, reason="")
+        winners = " ".join(mention(game.seats[s]) for s in sorted(outcome.winners))
+        if winners:
+            return t("bot.game.won", locale, winners=winners, reason=outcome.reason)
+        return t("bot.game.drawn", locale, reason=outcome.reason)
+
+    async def board_file(self, game: GameInfo, *, viewer: int | None = None) -> discord.File:
+        """The board as a PNG attachment, rendered off the event loop."""
+        names = [await self.bot.display_name(uid) for uid in game.seats]
+        png = await asyncio.to_thread(
+            render.board, game.game, game.state, viewer=viewer, last_move=game.last_move,
+            players=names,
+        )
+        return discord.File(io.BytesIO(png), filename=f"{game.game}-{game.id}-{game.ply}.png")
