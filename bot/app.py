@@ -71,7 +71,20 @@ class BoardGamesBot(commands.Bot):
 
     async def close(self) -> None:
         await self.delivery.stop()
+        await self._finish_interactions()
         await super().close()
+
+    async def _finish_interactions(self, timeout: float = 10.0) -> None:
+        """Let interactions already being handled finish (a restart must not cut a move's
+        answer in half); discord.py runs each in a task named after its dispatcher."""
+        prefixes = ("CommandTree-invoker", "discord-ui-")
+        current = asyncio.current_task()
+        running = [
+            task for task in asyncio.all_tasks()
+            if task is not current and not task.done() and task.get_name().startswith(prefixes)
+        ]
+        if running:
+            await asyncio.wait(running, timeout=timeout)
 
     async def sync_commands(self, scope: str) -> list[str]:
         """Publish the command tree: "global" (up to an hour to show everywhere) or "guilds"
