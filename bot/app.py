@@ -27,6 +27,10 @@ from bot.views import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
+# A board-game bot never joins voice: skip discord.py's start-up warnings about voice libraries.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
 #: One extension per feature; each module has ``async def setup(bot)``.
 EXTENSIONS = ("bot.cogs.play", "bot.cogs.game", "bot.cogs.hand", "bot.cogs.admin")
 

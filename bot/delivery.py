@@ -46,6 +46,9 @@ class Delivery:
         self._locks: defaultdict[int | None, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
+        #: The newest board message of each game (this run only), and tasks editing old ones.
+        self._boards: dict[int, int] = {}
+        self._background: set[asyncio.Task] = set()
 
     # ----- the background sender ----------------------------------------------------------------
 
@@ -118,11 +121,33 @@ class Delivery:
             kwargs["file"] = await self.board_file(game)
         if in_place:
             assert interaction is not None
-            await interaction.followup.send(**kwargs, wait=True)
+            sent = await interaction.followup.send(**kwargs, wait=True)
         else:
             thread = self.bot.get_partial_messageable(game.thread_id, guild_id=game.guild_id)
-            await thread.send(**kwargs)
+            sent = await thread.send(**kwargs)
+        if view is not None and with_board:
+            self._remember_board(game, sent, interaction)
         return in_place
+
+    def _remember_board(
+        self, game: GameInfo, sent: discord.Message, interaction: discord.Interaction | None
+    ) -> None:
+        """Only the newest board keeps move buttons: take them off the previous one (best
+        effort, in the background; after a restart a pressed old board clears itself)."""
+        previous = self._boards.get(game.id)
+        self._boards[game.id] = sent.id
+        pressed = interaction.message.id if interaction and interaction.message else None
+        if previous is None or previous == pressed or game.thread_id is None:
+            return
+        thread = self.bot.get_partial_messageable(game.thread_id, guild_id=game.guild_id)
+
+        async def strip() -> None:
+            with contextlib.suppress(discord.HTTPException):
+                await thread.get_partial_message(previous).edit(view=None)
+
+        task = asyncio.create_task(strip(), name=f"strip-board-{previous}")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _open_thread(self, game: GameInfo, interaction: discord.Interaction | None) -> None:
         """Give the game its own thread: from the challenge message when a click started it."""

@@ -116,10 +116,9 @@ async def test_illegal_move_and_out_of_turn_are_private_and_change_nothing(world
     # Carol is not playing at all.
     stranger = await emu.click("carol", board, label="d")
     assert (await stranger.reply()).flags & EPHEMERAL
-    # A button of an older board cannot play on the new one.
-    old = board_messages(world, thread)[0]
-    stale = await emu.click("bob", old, label="e")
-    assert (await stale.reply()).flags & EPHEMERAL
+    # Only the newest board keeps its buttons.
+    await emu.wait_for(lambda e: e.kind == "edit" and e.data.files and not e.data.buttons())
+    assert [bool(m.buttons()) for m in board_messages(world, thread)] == [False, True]
 
     after = await world.services.get_game(game_id)
     assert (after.version, after.ply, after.last_move) == (before.version, before.ply, "c")
@@ -236,3 +235,20 @@ async def test_sync_is_for_the_owner_only(world):
     done = await (await emu.slash("alice", "sync", {"scope": "global"})).reply()
     assert done.ephemeral and "global" in done.content
     assert any(e.kind == "sync" for e in emu.events[mark:])
+
+
+async def test_two_quick_clicks_play_one_move(world):
+    """Bob double-clicks two points of the same board: one move is played, the other click is
+    told privately that the board changed (optimistic locking), never two moves for one ply."""
+    emu = world.emu
+    game_id, thread = await start_alak(world)
+    await (await emu.slash("alice", "move", {"text": "a"}, channel=thread)).reply()
+    board = latest_board(world, thread)
+    first = await emu.click("bob", board, label="j")
+    second = await emu.click("bob", board, label="k")
+    answers = [await first.reply(), await second.reply()]
+    assert sorted(a.ephemeral for a in answers) == [False, True]
+    private = next(a for a in answers if a.ephemeral)
+    assert "changed" in private.content
+    game = await world.services.get_game(game_id)
+    assert game.ply == 2 and game.last_move in ("j", "k")

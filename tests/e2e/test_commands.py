@@ -1,0 +1,35 @@
+"""The command tree is built from engine metadata; suggestions are ranked and bounded."""
+
+from __future__ import annotations
+
+import engines
+from bot.cogs.game import MAX_SUGGESTIONS, rank_moves
+
+
+def test_ranking_puts_prefix_matches_first_and_caps_at_25():
+    moves = ["a1", "b1", "ab", "ba", "c"]
+    assert rank_moves(moves, "a") == ["a1", "ab", "ba"]
+    assert rank_moves(moves, " /A ") == ["a1", "ab", "ba"], "typed text is normalised"
+    many = [f"m{i}" for i in range(100)]
+    assert len(rank_moves(many, "")) == MAX_SUGGESTIONS
+    assert rank_moves(many, "m9")[:2] == ["m9", "m90"]
+
+
+async def test_play_has_a_sub_command_per_game_with_its_options(world):
+    play = next(c for c in world.emu.commands[None] if c["name"] == "play")
+    subs = {o["name"]: o for o in play["options"]}
+    assert set(subs) == set(engines.GAMES)
+    for name, sub in subs.items():
+        game = engines.get(name)
+        params = {o["name"]: o for o in sub.get("options", [])}
+        assert params["opponent"]["type"] == 6 and not params["opponent"].get("required")
+        assert ("players" in params) == (len(game.allowed_player_counts()) > 1)
+        for option in game.options:
+            param = params[option.name]
+            if param.get("choices"):
+                values = [c["value"] for c in param["choices"]]
+                expected = [v if isinstance(v, int) else str(v) for v in option.choices]
+                assert values == expected[:25]
+            elif param["type"] == 4:
+                assert param["min_value"] == min(option.choices)
+                assert param["max_value"] == max(option.choices)
