@@ -81,3 +81,15 @@ def test_python_m_bot_never_prints_the_token(tmp_path):
     output = done.stdout + done.stderr
     assert "cannot reach the Discord API (http://127.0.0.1:9/api/v10)" in output
     assert TOKEN not in output
+
+
+def test_the_example_documents_every_setting_with_its_default():
+    from dataclasses import fields
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "config.example.toml"
+    text = example.read_text()
+    keys = {"database": "path", "emulator_users": "users"}
+    for setting in fields(Config):
+        assert f"\n{keys.get(setting.name, setting.name)} = " in text, setting.name
+    assert load_config(example, env={}) == Config()
