@@ -86,16 +86,21 @@ class Delivery:
     # ----- delivering one game's rows -----------------------------------------------------------
 
     async def flush(
-        self, game_id: int | None, interaction: discord.Interaction | None = None
+        self,
+        game_id: int | None,
+        interaction: discord.Interaction | None = None,
+        *,
+        game: GameInfo | None = None,
     ) -> bool:
-        """Deliver the pending rows of ``game_id`` in order; the first rows that belong where the
-        interaction happened answer it. Returns whether ``interaction`` was used."""
+        """Deliver the pending rows of ``game_id`` in order; the rows that belong where the
+        interaction happened answer it. ``game`` is the game as the caller's service call left
+        it (saves reading it again). Returns whether ``interaction`` was used."""
         used = False
         async with self._locks[game_id]:
             items = [i for i in await self.bot.services.pending_outbox() if i.game_id == game_id]
             for item in items:
                 try:
-                    used |= await self.deliver(item, interaction)
+                    used |= await self.deliver(item, interaction, game)
                 except (discord.NotFound, discord.Forbidden):
                     # The thread or channel is gone or closed to us: retrying cannot help.
                     log.warning("outbox row %s (%s) undeliverable; dropped", item.id, item.kind)
@@ -106,8 +111,17 @@ class Delivery:
                 await self.bot.services.mark_delivered(item.id)
         return used
 
-    async def deliver(self, item: OutboxItem, interaction: discord.Interaction | None) -> bool:
-        game = await self.bot.services.get_game(int(item.payload["game_id"]))
+    async def deliver(
+        self,
+        item: OutboxItem,
+        interaction: discord.Interaction | None,
+        known: GameInfo | None = None,
+    ) -> bool:
+        game_id = int(item.payload["game_id"])
+        if known is not None and known.id == game_id and known.thread_id is not None:
+            game = known
+        else:
+            game = await self.bot.services.get_game(game_id)
         if game.thread_id is None:
             await self._open_thread(game, interaction)
             game = await self.bot.services.get_game(game.id)
@@ -216,7 +230,12 @@ class Delivery:
         if game.status != "active" or user is None:
             return text, True, None
         text += "\n" + t("bot.game.your_turn", locale, player=mention(user))
-        moves = await self.bot.services.legal_moves(game.id, user)
+        engine = engines.get(game.game)
+        if engine.hidden_information or engine.chance:
+            # The public view lacks what may decide the moves (hidden cards, the pile order).
+            moves = await self.bot.services.legal_moves(game.id, user)
+        else:
+            moves = [str(m) for m in engine.legal_moves(game.state)]
         view = None
         if 0 < len(moves) <= MAX_MOVE_BUTTONS:
             view = move_view(game.id, game.version, moves)

@@ -63,12 +63,12 @@ class Game(commands.Cog):
         try:
             # The service decides (turn, seat, legality) before we acknowledge, so a refusal is
             # an ephemeral reply and nothing is posted; it answers in milliseconds.
-            await self.bot.services.move(game.id, interaction.user.id, text)
+            result = await self.bot.services.move(game.id, interaction.user.id, text)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
         await interaction.response.defer(thinking=True)
-        if not await self.bot.delivery.flush(game.id, interaction):
+        if not await self.bot.delivery.flush(game.id, interaction, game=result.game):
             await interaction.edit_original_response(content=t("bot.game.done", interaction.locale))
 
     @move.autocomplete("text")

@@ -47,7 +47,7 @@ class MoveButton(
 
         bot: BoardGamesBot = interaction.client  # type: ignore[assignment]
         try:
-            await bot.services.move(
+            result = await bot.services.move(
                 self.game_id, interaction.user.id, self.move, expected_version=self.version
             )
         except ServiceError as error:
@@ -56,7 +56,7 @@ class MoveButton(
         # A deferred update: the new board comes as a follow-up in the thread, and the pressed
         # board loses its buttons (they belong to a position that is gone).
         await interaction.response.defer()
-        await bot.delivery.flush(self.game_id, interaction)
+        await bot.delivery.flush(self.game_id, interaction, game=result.game)
         await interaction.edit_original_response(view=None)
 
 
