@@ -11,7 +11,7 @@ from typing import Any
 
 from engines import register
 from engines.core import Game, IllegalMove, Move, Option, Outcome, dump_outcome, load_outcome
-from engines.graphgo import EMPTY, dead_enemy_groups, line_adjacency
+from engines.graphgo import EMPTY, capture_dead_enemies, line_adjacency
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -97,9 +97,7 @@ class Alak(Game):
         board[p] = seat
         # Only enemy groups next to the new stone can lose their last liberty to it; our own
         # group is never removed (suicide is allowed and the group is then "safe").
-        doomed = dead_enemy_groups(board, _adjacency(state.length), (p,), enemy)
-        for q in doomed:
-            board[q] = EMPTY
+        doomed = capture_dead_enemies(board, _adjacency(state.length), (p,), enemy)
         captures = list(state.captures)
         captures[seat] += len(doomed)
         after = replace(

@@ -1,0 +1,138 @@
+"""Storage speed (DESIGN.md §10): committed moves per second on one SQLite file with many games
+played in parallel, and the latency of one move commit (``GameService.move``).
+
+    python -m bench.store [--games 50] [--moves 5000] [--game alak] [--synchronous NORMAL]
+
+Each game is a loop "list my legal moves, play one" for whoever is to move; a finished game is
+replaced by a new one (challenge + accept), so the figures include that work too. Last, the
+engine work inside one move (load, play, dump...) per registered game, which runs on the event
+loop: it decides whether that work should move to a thread or a process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import engines
+from bot.services import GameService
+from bot.store import open_store
+
+TARGET_MOVES_PER_SECOND = 500
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def run(path: Path, games: int, moves: int, game: str, synchronous: str,
+              options: dict) -> dict:
+    store = await open_store(str(path), synchronous=synchronous)
+    service = GameService(store)
+    players = engines.get(game).allowed_player_counts()[0]
+    latencies: list[float] = []
+    remaining = moves
+
+    async def new_game(index: int):
+        users = [index * 10 + seat + 1 for seat in range(players)]
+        if players == 2:
+            challenge = await service.challenge(game, users[0], opponent_id=users[1],
+                                                options=options)
+            return await service.accept(challenge.id, users[1])
+        challenge = await service.challenge(game, users[0], players=players, options=options)
+        for user in users[1:]:
+            await service.join(challenge.id, user)
+        return await service.start(challenge.id, users[0])
+
+    async def player(index: int) -> None:
+        nonlocal remaining
+        rng = random.Random(index)
+        info = await new_game(index)
+        while remaining > 0:
+            remaining -= 1  # claimed before any await, so exactly ``moves`` are played
+            while info.status != "active":
+                info = await new_game(index)
+            user = info.user_to_move()
+            legal = await service.legal_moves(info.id, user)
+            start = time.perf_counter()
+            result = await service.move(info.id, user, rng.choice(legal),
+                                        expected_version=info.version)
+            latencies.append(time.perf_counter() - start)
+            info = result.game
+
+    began = time.perf_counter()
+    await asyncio.gather(*(player(i) for i in range(games)))
+    elapsed = time.perf_counter() - began
+    await store.close()
+    return {
+        "moves": len(latencies),
+        "seconds": elapsed,
+        "per_second": len(latencies) / elapsed,
+        "p50_ms": 1000 * statistics.median(latencies),
+        "p99_ms": 1000 * percentile(latencies, 0.99),
+        "max_ms": 1000 * max(latencies),
+    }
+
+
+def engine_work(name: str, games: int = 10) -> tuple[float, float]:
+    """p50 and p99 (ms) of the engine work inside one ``move`` call (load the snapshot, parse,
+    play, dump, public view, describe): what would move off the event loop if it had to."""
+    game = engines.get(name)
+    rng = random.Random(0)
+    times = []
+    for seed in range(games):
+        state = game.new(game.allowed_player_counts()[0], seed=seed)
+        while state.to_move is not None:
+            text = str(rng.choice(list(game.legal_moves(state))))
+            snapshot = json.dumps(game.dump(state))
+            start = time.perf_counter()
+            loaded = game.load(json.loads(snapshot))
+            move = game.parse_move(text, loaded)
+            after = game.play(loaded, move)
+            json.dumps(game.dump(after))
+            game.view(after, None)
+            game.describe(loaded, move)
+            times.append(time.perf_counter() - start)
+            state = after
+    return 1000 * statistics.median(times), 1000 * percentile(times, 0.99)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--moves", type=int, default=5000)
+    parser.add_argument("--game", default="alak")
+    parser.add_argument("--synchronous", default="NORMAL", choices=["NORMAL", "FULL"])
+    parser.add_argument("--dir", default=None, help="where to put the database (default: tmp)")
+    args = parser.parse_args()
+    options = {"length": 26} if args.game == "alak" else {}  # longer games, fewer restarts
+    with tempfile.TemporaryDirectory(dir=args.dir) as directory:
+        for label, games in (("1 game, sequential", 1), (f"{args.games} games", args.games)):
+            figures = asyncio.run(run(Path(directory) / f"bench-{games}.sqlite3", games,
+                                      args.moves if games > 1 else args.moves // 5,
+                                      args.game, args.synchronous, options))
+            verdict = ""
+            if games > 1:
+                ok = figures["per_second"] >= TARGET_MOVES_PER_SECOND
+                verdict = f"  [{'ok' if ok else 'BELOW'} target {TARGET_MOVES_PER_SECOND}/s]"
+            print(
+                f"{args.game} {label}, synchronous={args.synchronous}: "
+                f"{figures['moves']} moves in {figures['seconds']:.2f} s = "
+                f"{figures['per_second']:.0f} moves/s; move latency p50 "
+                f"{figures['p50_ms']:.2f} ms, p99 {figures['p99_ms']:.2f} ms, "
+                f"max {figures['max_ms']:.2f} ms{verdict}"
+            )
+    for name in sorted(engines.GAMES):
+        p50, p99 = engine_work(name)
+        print(f"engine work per move, {name}: p50 {p50:.3f} ms, p99 {p99:.3f} ms")
+
+
+if __name__ == "__main__":
+    main()

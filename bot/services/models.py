@@ -1,0 +1,131 @@
+"""Values the services return to the Discord layer (frozen dataclasses, no database types)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
+
+from engines import Outcome
+
+
+def utcnow() -> datetime:
+    """The default clock of the services: now, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class Challenge:
+    id: int
+    game: str
+    options: dict
+    host_id: int
+    opponent_id: int | None  # None = open to anyone (and every lobby)
+    players: int
+    joined: tuple[int, ...]  # in joining order; joined[0] is the host
+    status: str  # open | accepted | declined | cancelled | started
+    guild_id: int | None
+    channel_id: int | None
+    message_id: int | None
+    created_at: datetime
+    #: Added: the game this challenge became (accepted or started), else None.
+    game_id: int | None = None
+
+    @property
+    def is_lobby(self) -> bool:
+        """More than two players: filled with join/leave and started by the host."""
+        return self.players > 2
+
+    @property
+    def is_full(self) -> bool:
+        return len(self.joined) >= self.players
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: int
+    game: str
+    options: dict
+    seats: tuple[int, ...]  # seat -> user id
+    status: str  # "active" | "finished"
+    to_move: int | None  # seat
+    ply: int  # moves played so far
+    version: int
+    state: object  # the PUBLIC view (engine view(state, None)): never the seed while running
+    outcome: Outcome | None
+    last_move: str | None
+    thread_id: int | None
+    guild_id: int | None
+    channel_id: int | None
+    created_at: datetime
+    updated_at: datetime
+    #: Added: the user who asked to take their last move back, while the request is pending.
+    undo_requested_by: int | None = None
+    #: Added: users who already agreed to the pending undo.
+    undo_accepted_by: tuple[int, ...] = field(default=())
+    #: Added: the seat that resigned, if the game ended by resignation.
+    resigned_seat: int | None = None
+
+    def user_to_move(self) -> int | None:
+        return None if self.to_move is None else self.seats[self.to_move]
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The user's seat, or None for a spectator."""
+        try:
+            return self.seats.index(user_id)
+        except ValueError:
+            return None
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    game: GameInfo  # after the move
+    move: str  # canonical text
+    description: str  # the engine's describe() of the move
+    seat: int
+
+
+@dataclass(frozen=True)
+class OutboxItem:
+    id: int
+    game_id: int | None
+    kind: str
+    payload: dict
+    created_at: datetime
+
+
+class RecordedMove(NamedTuple):
+    """One move of a game record: unpacks as ``(ply, seat, text, time)``."""
+
+    ply: int  # 1 for the first move
+    seat: int
+    text: str
+    time: datetime
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Header and moves of a game. ``seed`` is None while the game runs (it is secret); once
+    the game is over it is given so anyone can replay (seed, options, moves)."""
+
+    game: GameInfo
+    moves: tuple[RecordedMove, ...]
+    seed: int | None
+
+    @property
+    def header(self) -> dict[str, Any]:
+        info = self.game
+        return {
+            "id": info.id,
+            "game": info.game,
+            "options": info.options,
+            "seats": list(info.seats),
+            "status": info.status,
+            "result": None if info.outcome is None else info.outcome.reason,
+            "created_at": info.created_at.isoformat(),
+            "seed": self.seed,
+        }

@@ -1,0 +1,245 @@
+"""The repository interface the services use (DESIGN.md §6), independent of any database.
+
+Rows are plain frozen dataclasses with decoded JSON and timezone-aware datetimes. A backend
+implements ``Reads`` (committed data, no locking) on its ``Store`` and ``Writes`` inside
+``Store.transaction()``: every write happens in a transaction that either commits as a whole or
+leaves nothing behind. The SQLite backend lives in ``bot/store/sqlite.py``; a PostgreSQL backend
+would implement the same two classes.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ChallengeRow:
+    id: int
+    game: str
+    options: dict[str, Any]
+    host_id: int
+    opponent_id: int | None
+    players: int
+    joined: tuple[int, ...]  # in joining order, the host first
+    status: str
+    guild_id: int | None
+    channel_id: int | None
+    message_id: int | None
+    game_id: int | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What a new game row holds (the store assigns id and version 0)."""
+
+    game: str
+    options: dict[str, Any]
+    seed: int
+    seats: tuple[int, ...]
+    status: str
+    to_move: int | None
+    snapshot: dict[str, Any]
+    challenge_id: int | None
+    guild_id: int | None
+    channel_id: int | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    seats: tuple[int, ...]
+    status: str
+    ply: int
+    to_move: int | None
+    version: int
+    snapshot: dict[str, Any]
+    last_move: str | None
+    forced_outcome: dict[str, Any] | None
+    undo_seat: int | None
+    undo_consents: tuple[int, ...]
+    challenge_id: int | None
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class GameUpdate:
+    """A new board for a game: written only if the version is still the expected one; the
+    version then goes up by one and any pending undo request is dropped."""
+
+    snapshot: dict[str, Any]
+    ply: int
+    to_move: int | None
+    status: str
+    last_move: str | None
+    forced_outcome: dict[str, Any] | None
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    game_id: int
+    ply: int
+    seat: int
+    text: str
+    played_at: datetime
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    id: int
+    game_id: int | None
+    kind: str
+    payload: dict[str, Any]
+    created_at: datetime
+    delivered_at: datetime | None
+
+
+class Reads(abc.ABC):
+    """Queries that only read committed data."""
+
+    @abc.abstractmethod
+    async def get_game(self, game_id: int) -> GameRow | None: ...
+
+    @abc.abstractmethod
+    async def game_for_thread(self, thread_id: int) -> GameRow | None: ...
+
+    @abc.abstractmethod
+    async def games_of(self, user_id: int, *, active_only: bool, limit: int) -> list[GameRow]:
+        """The user's games, most recently updated first."""
+
+    @abc.abstractmethod
+    async def get_challenge(self, challenge_id: int) -> ChallengeRow | None: ...
+
+    @abc.abstractmethod
+    async def open_challenges(self, guild_id: int | None, limit: int) -> list[ChallengeRow]:
+        """Challenges still open, oldest first (all guilds when ``guild_id`` is None)."""
+
+    @abc.abstractmethod
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        """Every move of a game in ply order."""
+
+    @abc.abstractmethod
+    async def last_move(self, game_id: int) -> MoveRow | None: ...
+
+    @abc.abstractmethod
+    async def pending_outbox(self, limit: int, game_id: int | None = None) -> list[OutboxRow]:
+        """Undelivered outbox rows, oldest first (only that game's if ``game_id`` is given)."""
+
+    @abc.abstractmethod
+    async def guild_settings(self, guild_id: int) -> tuple[str | None, dict[str, Any]] | None:
+        """(locale, settings) of a guild, or None if it never saved any."""
+
+    @abc.abstractmethod
+    async def user_locale(self, user_id: int) -> str | None: ...
+
+
+class Writes(Reads):
+    """Reads and writes inside one transaction (reads see the transaction's own writes)."""
+
+    @abc.abstractmethod
+    async def ensure_user(self, user_id: int, now: datetime) -> None: ...
+
+    @abc.abstractmethod
+    async def set_user_locale(self, user_id: int, locale: str | None, now: datetime) -> None: ...
+
+    @abc.abstractmethod
+    async def set_guild_settings(
+        self, guild_id: int, locale: str | None, settings: dict[str, Any], now: datetime
+    ) -> None: ...
+
+    @abc.abstractmethod
+    async def insert_challenge(
+        self,
+        *,
+        game: str,
+        options: dict[str, Any],
+        host_id: int,
+        opponent_id: int | None,
+        players: int,
+        guild_id: int | None,
+        channel_id: int | None,
+        now: datetime,
+    ) -> int:
+        """A new open challenge with its host joined; returns its id."""
+
+    @abc.abstractmethod
+    async def add_challenge_player(self, challenge_id: int, user_id: int, now: datetime) -> None:
+        """Append a user at the end of the joining order."""
+
+    @abc.abstractmethod
+    async def remove_challenge_player(self, challenge_id: int, user_id: int) -> None: ...
+
+    @abc.abstractmethod
+    async def set_challenge_status(
+        self, challenge_id: int, status: str, now: datetime, *, game_id: int | None = None
+    ) -> None: ...
+
+    @abc.abstractmethod
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> bool: ...
+
+    @abc.abstractmethod
+    async def insert_game(self, game: NewGame) -> int: ...
+
+    @abc.abstractmethod
+    async def update_game(self, game_id: int, expected_version: int, update: GameUpdate) -> bool:
+        """Compare-and-set on the version: False (and nothing written) if it moved on."""
+
+    @abc.abstractmethod
+    async def set_undo_request(
+        self,
+        game_id: int,
+        expected_version: int,
+        seat: int | None,
+        consents: Sequence[int],
+        now: datetime,
+    ) -> bool:
+        """Set (or clear, with ``seat=None``) the pending undo request without changing the
+        version; False if the version moved on."""
+
+    @abc.abstractmethod
+    async def set_thread(self, game_id: int, thread_id: int | None) -> bool: ...
+
+    @abc.abstractmethod
+    async def insert_move(
+        self, game_id: int, ply: int, seat: int, text: str, now: datetime
+    ) -> None: ...
+
+    @abc.abstractmethod
+    async def remove_last_move(self, game_id: int, ply: int, now: datetime) -> bool:
+        """Move the row of ``ply`` (which must be the last) to the undone moves."""
+
+    @abc.abstractmethod
+    async def insert_outbox(
+        self, game_id: int | None, kind: str, payload: dict[str, Any], now: datetime
+    ) -> int: ...
+
+    @abc.abstractmethod
+    async def mark_delivered(self, outbox_id: int, now: datetime) -> bool:
+        """False if there is no such row (marking twice is harmless)."""
+
+
+class Store(Reads):
+    """A database: reads of committed data, and ``transaction()`` for writes."""
+
+    @abc.abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Writes]:
+        """``async with store.transaction() as tx``: commit on success, roll back on error.
+        Transactions are serialised, so keep them short (no slow work inside)."""
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...

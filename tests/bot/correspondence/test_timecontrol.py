@@ -1,0 +1,57 @@
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.correspondence.timecontrol import Clock, TimeControl
+
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+DAY = timedelta(days=1)
+
+
+@pytest.mark.parametrize("text", ["untimed", "1d", "3d", "14d", "3d+1d", "7d+2d"])
+def test_notation_round_trips(text):
+    assert str(TimeControl.parse(text)) == text
+    assert TimeControl.parse(text.upper().replace("+", " + ")) == TimeControl.parse(text)
+
+
+@pytest.mark.parametrize("text", ["4d", "0d+1d", "3d+0d", "3d+4d", "tomorrow", "-1d", "99d+1d"])
+def test_bad_time_controls_are_refused_with_a_reason(text):
+    with pytest.raises(ValueError, match=r"\w"):
+        TimeControl.parse(text)
+
+
+def test_untimed_has_no_deadline():
+    clock = Clock.start(TimeControl.parse("untimed"), 2, T0, 0)
+    assert clock.deadline() is None
+    assert clock.after_move(T0 + 40 * DAY, 1).deadline() is None
+
+
+def test_days_per_move_give_every_move_the_same_time():
+    clock = Clock.start(TimeControl.parse("3d"), 2, T0, 0)
+    assert clock.deadline() == T0 + 3 * DAY
+    clock = clock.after_move(T0 + 2 * DAY, 1)
+    assert clock.deadline() == T0 + 5 * DAY
+    clock = clock.after_move(T0 + 2 * DAY + timedelta(hours=1), 0)
+    assert clock.deadline() == T0 + 5 * DAY + timedelta(hours=1)
+
+
+def test_fischer_bank_spends_time_and_adds_the_increment_up_to_the_start_bank():
+    clock = Clock.start(TimeControl.parse("3d+1d"), 2, T0, 0)
+    clock = clock.after_move(T0 + 2 * DAY, 1)  # seat 0 used 2 days: 3 - 2 + 1 = 2 days left
+    assert clock.banks[0] == 2 * DAY
+    assert clock.deadline() == T0 + 5 * DAY  # seat 1 still has its 3 days
+    clock = clock.after_move(T0 + 2 * DAY + timedelta(hours=1), 0)
+    assert clock.banks[1] == 3 * DAY  # capped at the starting bank
+    assert clock.deadline() == T0 + 2 * DAY + timedelta(hours=1) + 2 * DAY
+
+
+def test_vacation_time_is_not_counted():
+    clock = Clock.start(TimeControl.parse("3d+1d"), 2, T0, 0)
+    assert clock.deadline(paused=2 * DAY) == T0 + 5 * DAY
+    clock = clock.after_move(T0 + 4 * DAY, 1, paused=2 * DAY)  # 2 days really used
+    assert clock.banks[0] == 2 * DAY
+
+
+def test_game_over_has_no_deadline():
+    clock = Clock.start(TimeControl.parse("1d"), 2, T0, 0).after_move(T0, None)
+    assert clock.deadline() is None

@@ -1,0 +1,50 @@
+import pytest
+
+import engines
+from bot.services import GameService
+from bot.store import open_store
+from tests.bot.services.fakegame import TALLY
+from tests.bot.store.dbutil import FakeClock
+
+SEED = 987_654_321_987_654_321  # distinctive, so a leak would show in any text
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return tmp_path / "bot.sqlite3"
+
+
+@pytest.fixture
+async def store(db_path):
+    opened = await open_store(str(db_path))
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def service(store, clock):
+    return GameService(store, clock=clock, seeds=lambda: SEED)
+
+
+@pytest.fixture
+def tally(monkeypatch):
+    """Register the test-only multi-player game for one test."""
+    monkeypatch.setitem(engines.GAMES, TALLY.name, TALLY)
+    return TALLY
+
+
+async def start_game(service, game="alak", users=(1, 2), options=None):
+    """A started game between ``users`` (seat order = users order)."""
+    host, *others = users
+    if len(users) == 2:
+        challenge = await service.challenge(game, host, opponent_id=others[0], options=options)
+        return await service.accept(challenge.id, others[0])
+    challenge = await service.challenge(game, host, players=len(users), options=options)
+    for user in others:
+        await service.join(challenge.id, user)
+    return await service.start(challenge.id, host)

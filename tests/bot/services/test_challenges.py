@@ -1,0 +1,244 @@
+"""Challenges, open challenges and lobbies: who may do what, and refusals change nothing."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.services import ChallengeError, NotFound
+from tests.bot.services.conftest import SEED
+from tests.bot.store.dbutil import db_dump, query
+
+
+async def test_direct_challenge_accepted_starts_a_game(service, db_path):
+    challenge = await service.challenge("alak", 10, opponent_id=20, guild_id=5, channel_id=6)
+    assert challenge.status == "open"
+    assert challenge.joined == (10,)
+    assert challenge.options == {"length": 11}  # defaults filled in
+    info = await service.accept(challenge.id, 20)
+    assert info.seats == (10, 20)  # the host is seat 0 and moves first
+    assert info.status == "active" and info.to_move == 0 and info.ply == 0
+    assert info.user_to_move() == 10
+    assert (info.guild_id, info.channel_id) == (5, 6)
+    after = await service.get_challenge(challenge.id)
+    assert after.status == "accepted" and after.game_id == info.id
+    assert after.joined == (10, 20)
+    outbox = await service.pending_outbox()
+    assert [(o.kind, o.payload) for o in outbox] == [("game_started", {"game_id": info.id})]
+    assert query(db_path, "SELECT seed FROM games") == [(SEED,)]
+
+
+async def test_open_challenge_can_be_accepted_by_anyone_but_not_declined(service, db_path):
+    challenge = await service.challenge("alak", 10)
+    assert challenge.opponent_id is None
+    before = db_dump(db_path)
+    with pytest.raises(ChallengeError) as error:
+        await service.decline(challenge.id, 30)
+    assert error.value.key == "errors.decline_open"
+    assert db_dump(db_path) == before
+    info = await service.accept(challenge.id, 30)
+    assert info.seats == (10, 30)
+
+
+async def test_decline_by_the_opponent(service):
+    challenge = await service.challenge("alak", 10, opponent_id=20)
+    declined = await service.decline(challenge.id, 20)
+    assert declined.status == "declined"
+    with pytest.raises(ChallengeError) as error:
+        await service.accept(challenge.id, 20)
+    assert error.value.key == "errors.challenge_closed"
+
+
+async def test_cancel_by_the_host_only(service, db_path):
+    challenge = await service.challenge("alak", 10, opponent_id=20)
+    before = db_dump(db_path)
+    with pytest.raises(ChallengeError) as error:
+        await service.cancel(challenge.id, 20)
+    assert error.value.key == "errors.not_the_host"
+    assert db_dump(db_path) == before
+    assert (await service.cancel(challenge.id, 10)).status == "cancelled"
+
+
+async def test_challenge_message_is_saved(service):
+    challenge = await service.challenge("alak", 10)
+    await service.set_challenge_message(challenge.id, 777)
+    assert (await service.get_challenge(challenge.id)).message_id == 777
+    with pytest.raises(NotFound):
+        await service.set_challenge_message(999, 1)
+
+
+def _refusals():
+    """(name, action, expected key): each must leave the database as it was."""
+
+    async def own(service, cid):
+        await service.accept(cid, 10)
+
+    async def not_for_you(service, cid):
+        await service.accept(cid, 30)
+
+    async def decline_not_for_you(service, cid):
+        await service.decline(cid, 30)
+
+    async def unknown(service, cid):
+        await service.accept(cid + 100, 20)
+
+    async def accept_again(service, cid):
+        await service.accept(cid, 20)
+
+    async def join_direct_by_other(service, cid):
+        await service.join(cid, 30)
+
+    async def leave_not_joined(service, cid):
+        await service.leave(cid, 30)
+
+    async def host_leaves(service, cid):
+        await service.leave(cid, 10)
+
+    async def start_not_full(service, cid):
+        await service.start(cid, 10)
+
+    return [
+        ("accept_own", own, "errors.challenge_own"),
+        ("accept_not_for_you", not_for_you, "errors.challenge_not_for_you"),
+        ("decline_not_for_you", decline_not_for_you, "errors.challenge_not_for_you"),
+        ("unknown_id", unknown, "errors.challenge_not_found"),
+        ("accept_twice", accept_again, "errors.challenge_closed"),
+        ("join_direct_by_other", join_direct_by_other, "errors.challenge_not_for_you"),
+        ("leave_not_joined", leave_not_joined, "errors.not_joined"),
+        ("host_leaves", host_leaves, "errors.host_cannot_leave"),
+        ("start_not_full", start_not_full, "errors.lobby_not_full"),
+    ]
+
+
+@pytest.mark.parametrize("name,action,key", _refusals(), ids=[r[0] for r in _refusals()])
+async def test_refused_challenge_actions_change_nothing(service, db_path, name, action, key):
+    challenge = await service.challenge("alak", 10, opponent_id=20)
+    if name == "accept_twice":
+        await service.accept(challenge.id, 20)
+    before = db_dump(db_path)
+    with pytest.raises((ChallengeError, NotFound)) as error:
+        await action(service, challenge.id)
+    assert error.value.key == key
+    assert error.value.message  # an English text for the logs
+    assert db_dump(db_path) == before
+
+
+@pytest.mark.parametrize(
+    "kwargs,key",
+    [
+        ({"game": "chess"}, "errors.unknown_game"),
+        ({"players": 3}, "errors.bad_player_count"),
+        ({"options": {"colour": "red"}}, "errors.unknown_option"),
+        ({"options": {"length": 99}}, "errors.bad_option"),
+        ({"opponent_id": 10}, "errors.challenge_self"),
+    ],
+)
+async def test_invalid_challenges_create_nothing(service, db_path, kwargs, key):
+    before = db_dump(db_path)
+    arguments = {"game": "alak", "host_id": 10, **kwargs}
+    with pytest.raises(ChallengeError) as error:
+        await service.challenge(**arguments)
+    assert error.value.key == key
+    assert db_dump(db_path) == before
+
+
+async def test_options_given_as_text_are_validated_and_stored(service):
+    challenge = await service.challenge("alak", 10, options={"length": "15"})
+    assert challenge.options == {"length": 15}
+    info = await service.accept(challenge.id, 20)
+    assert info.state.length == 15
+
+
+# ----- lobbies (the test-only game "tally" takes 2 to 5 players) --------------------------
+
+
+async def test_lobby_fills_and_the_host_starts(service, tally):
+    lobby = await service.challenge("tally", 1, players=4, options={"target": 15})
+    assert lobby.is_lobby and not lobby.is_full
+    await service.join(lobby.id, 3)
+    await service.join(lobby.id, 2)
+    lobby = await service.join(lobby.id, 4)
+    assert lobby.joined == (1, 3, 2, 4) and lobby.is_full
+    info = await service.start(lobby.id, 1)
+    assert info.seats == (1, 3, 2, 4)  # joining order
+    assert info.options == {"target": 15}
+    assert (await service.get_challenge(lobby.id)).status == "started"
+
+
+async def test_lobby_leave_frees_the_place(service, tally):
+    lobby = await service.challenge("tally", 1, players=3)
+    await service.join(lobby.id, 2)
+    await service.join(lobby.id, 3)
+    left = await service.leave(lobby.id, 2)
+    assert left.joined == (1, 3)
+    lobby = await service.join(lobby.id, 4)
+    assert lobby.joined == (1, 3, 4)
+    info = await service.start(lobby.id, 1)
+    assert info.seats == (1, 3, 4)
+
+
+@pytest.mark.parametrize(
+    "action,key",
+    [
+        ("join_full", "errors.lobby_full"),
+        ("join_twice", "errors.already_joined"),
+        ("accept_lobby", "errors.challenge_is_lobby"),
+        ("start_not_host", "errors.not_the_host"),
+        ("start_not_full", "errors.lobby_not_full"),
+        ("join_cancelled", "errors.challenge_closed"),
+    ],
+)
+async def test_lobby_refusals_change_nothing(service, db_path, tally, action, key):
+    lobby = await service.challenge("tally", 1, players=3)
+    await service.join(lobby.id, 2)
+    if action == "join_full":
+        await service.join(lobby.id, 3)
+    if action == "join_cancelled":
+        await service.cancel(lobby.id, 1)
+    before = db_dump(db_path)
+    with pytest.raises(ChallengeError) as error:
+        if action in ("join_full", "join_cancelled"):
+            await service.join(lobby.id, 4)
+        elif action == "join_twice":
+            await service.join(lobby.id, 2)
+        elif action == "accept_lobby":
+            await service.accept(lobby.id, 3)
+        elif action == "start_not_host":
+            await service.start(lobby.id, 2)
+        else:
+            await service.start(lobby.id, 1)
+    assert error.value.key == key
+    assert db_dump(db_path) == before
+
+
+async def test_a_lobby_cannot_name_one_opponent(service, tally, db_path):
+    before = db_dump(db_path)
+    with pytest.raises(ChallengeError) as error:
+        await service.challenge("tally", 1, players=3, opponent_id=2)
+    assert error.value.key == "errors.invite_needs_two"
+    assert db_dump(db_path) == before
+
+
+async def test_open_challenges_lists_only_open_ones(service, tally):
+    first = await service.challenge("alak", 1, guild_id=7)
+    second = await service.challenge("tally", 2, players=3, guild_id=7)
+    other_guild = await service.challenge("alak", 3, guild_id=8)
+    await service.join(second.id, 5)
+    await service.accept(first.id, 4)
+    listed = await service.open_challenges(7)
+    assert [c.id for c in listed] == [second.id]
+    assert listed[0].joined == (2, 5)
+    assert {c.id for c in await service.open_challenges()} == {second.id, other_guild.id}
+
+
+async def test_two_accepts_racing_start_one_game(service, db_path):
+    challenge = await service.challenge("alak", 1)
+    results = await asyncio.gather(
+        service.accept(challenge.id, 2), service.accept(challenge.id, 3),
+        return_exceptions=True,
+    )
+    started = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, ChallengeError)]
+    assert len(started) == 1 and len(refused) == 1
+    assert query(db_path, "SELECT COUNT(*) FROM games") == [(1,)]

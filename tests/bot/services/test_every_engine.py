@@ -1,0 +1,52 @@
+"""The service is generic: for every registered engine, refusals change nothing and the public
+state never carries the seed while the game runs."""
+
+from __future__ import annotations
+
+import pytest
+
+import engines
+from bot.services import IllegalMoveError, NotAPlayer, NotYourTurn
+from tests.bot.services.conftest import SEED, start_game
+from tests.bot.store.dbutil import db_dump
+
+GAME_NAMES = sorted(engines.GAMES)
+
+
+def users_for(name: str) -> tuple[int, ...]:
+    players = engines.get(name).allowed_player_counts()[0]
+    return tuple(range(1, players + 1))
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+async def test_refused_moves_change_nothing_in_every_game(service, db_path, name):
+    info = await start_game(service, game=name, users=users_for(name))
+    mover = info.user_to_move()
+    waiting = next(user for user in info.seats if user != mover)
+    legal = await service.legal_moves(info.id, mover)
+    assert legal and await service.legal_moves(info.id, waiting) == []
+    before = db_dump(db_path)
+    with pytest.raises(IllegalMoveError) as error:
+        await service.move(info.id, mover, "this is not a move ###")
+    assert error.value.params["reason"]
+    with pytest.raises(NotYourTurn):
+        await service.move(info.id, waiting, legal[0])
+    with pytest.raises(NotAPlayer):
+        await service.move(info.id, 999, legal[0])
+    assert db_dump(db_path) == before
+    result = await service.move(info.id, mover, legal[0])
+    assert result.move == legal[0]  # listed moves are canonical and play as given
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+async def test_public_state_never_holds_the_seed_in_every_game(service, name):
+    info = await start_game(service, game=name, users=users_for(name))
+    assert getattr(info.state, "seed", None) is None
+    assert str(SEED) not in repr(info)
+    user = info.user_to_move()
+    result = await service.move(info.id, user, (await service.legal_moves(info.id, user))[0])
+    if result.game.status == "active":
+        assert getattr(result.game.state, "seed", None) is None
+        assert str(SEED) not in repr(result)
+        for seat_user in info.seats:
+            assert str(SEED) not in repr(await service.player_view(info.id, seat_user))

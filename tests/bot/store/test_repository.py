@@ -1,0 +1,150 @@
+"""The SQLite repository: transactions, compare-and-set, constraints, read isolation."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from bot.store import GameUpdate, NewGame
+from tests.bot.store.dbutil import db_dump, query
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+async def new_game(tx, seats=(1, 2)) -> int:
+    for user in seats:
+        await tx.ensure_user(user, NOW)
+    return await tx.insert_game(NewGame(
+        game="alak", options={"length": 11}, seed=5, seats=seats, status="active", to_move=0,
+        snapshot={"x": 1}, challenge_id=None, guild_id=None, channel_id=None, created_at=NOW,
+    ))
+
+
+def update(ply: int) -> GameUpdate:
+    return GameUpdate(snapshot={"x": ply}, ply=ply, to_move=ply % 2, status="active",
+                      last_move="a", forced_outcome=None, updated_at=NOW)
+
+
+async def test_a_failed_transaction_leaves_nothing(store, db_path):
+    before = db_dump(db_path)
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as tx:
+            await new_game(tx)
+            raise RuntimeError("boom")
+    assert db_dump(db_path) == before
+    async with store.transaction() as tx:  # and the next transaction works
+        await new_game(tx)
+    assert query(db_path, "SELECT COUNT(*) FROM games") == [(1,)]
+
+
+async def test_update_game_is_a_compare_and_set_on_the_version(store):
+    async with store.transaction() as tx:
+        game_id = await new_game(tx)
+    async with store.transaction() as tx:
+        assert await tx.update_game(game_id, 0, update(1))
+        assert not await tx.update_game(game_id, 0, update(2))  # stale version: no write
+    row = await store.get_game(game_id)
+    assert (row.version, row.ply, row.snapshot) == (1, 1, {"x": 1})
+
+
+async def test_one_move_per_ply_and_foreign_keys(store):
+    async with store.transaction() as tx:
+        game_id = await new_game(tx)
+    async with store.transaction() as tx:
+        await tx.insert_move(game_id, 1, 0, "a", NOW)
+    with pytest.raises(sqlite3.IntegrityError):
+        async with store.transaction() as tx:
+            await tx.insert_move(game_id, 1, 1, "b", NOW)
+    with pytest.raises(sqlite3.IntegrityError):
+        async with store.transaction() as tx:
+            await tx.insert_move(game_id + 1, 1, 0, "a", NOW)  # no such game
+    assert [m.text for m in await store.moves(game_id)] == ["a"]
+
+
+async def test_reads_never_see_an_uncommitted_transaction(store):
+    async with store.transaction() as tx:
+        game_id = await new_game(tx)
+    async with store.transaction() as tx:
+        await tx.update_game(game_id, 0, update(1))
+        assert (await tx.get_game(game_id)).version == 1  # the transaction sees its write
+        assert (await store.get_game(game_id)).version == 0  # readers do not, yet
+    assert (await store.get_game(game_id)).version == 1
+
+
+async def test_a_cancelled_transaction_rolls_back_and_frees_the_lock(store, db_path):
+    async with store.transaction() as tx:
+        game_id = await new_game(tx)
+    entered = asyncio.Event()
+
+    async def slow_writer():
+        async with store.transaction() as tx:
+            await tx.update_game(game_id, 0, update(1))
+            entered.set()
+            await asyncio.sleep(3600)
+
+    task = asyncio.create_task(slow_writer())
+    await entered.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert (await store.get_game(game_id)).version == 0
+    async with store.transaction() as tx:
+        assert await tx.update_game(game_id, 0, update(1))
+
+
+async def test_transactions_are_serialised(store):
+    async with store.transaction() as tx:
+        game_id = await new_game(tx)
+
+    async def bump(version):
+        async with store.transaction() as tx:
+            row = await tx.get_game(game_id)
+            await asyncio.sleep(0)  # let the others try to interleave
+            return await tx.update_game(game_id, row.version, update(row.ply + 1))
+
+    results = await asyncio.gather(*(bump(v) for v in range(20)))
+    assert all(results)  # each read-then-write saw the previous commit
+    assert (await store.get_game(game_id)).version == 20
+
+
+async def test_outbox_pending_and_delivered(store):
+    async with store.transaction() as tx:
+        first = await tx.insert_outbox(None, "note", {"a": 1}, NOW)
+        second = await tx.insert_outbox(None, "note", {"a": 2}, NOW)
+    assert [r.id for r in await store.pending_outbox(10)] == [first, second]
+    async with store.transaction() as tx:
+        assert await tx.mark_delivered(first, NOW)
+        assert not await tx.mark_delivered(second + 1, NOW)
+    assert [(r.id, r.payload) for r in await store.pending_outbox(10)] == [(second, {"a": 2})]
+
+
+async def test_remove_last_move_keeps_it_in_undone_moves(store, db_path):
+    async with store.transaction() as tx:
+        game_id = await new_game(tx)
+        await tx.insert_move(game_id, 1, 0, "a", NOW)
+        await tx.insert_move(game_id, 2, 1, "b", NOW)
+    async with store.transaction() as tx:
+        assert await tx.remove_last_move(game_id, 2, NOW)
+    assert (await store.last_move(game_id)).text == "a"
+    assert query(db_path, "SELECT ply, text FROM undone_moves") == [(2, "b")]
+
+
+async def test_naive_times_are_refused(store):
+    with pytest.raises(ValueError):
+        async with store.transaction() as tx:
+            await tx.ensure_user(1, datetime(2026, 1, 1))
+
+
+async def test_times_are_stored_as_sortable_utc(store, db_path):
+    paris = timezone(timedelta(hours=2))
+    async with store.transaction() as tx:
+        await tx.ensure_user(1, datetime(2026, 1, 1, 14, 0, tzinfo=paris))
+        await tx.ensure_user(2, datetime(2026, 1, 1, 12, 30, 0, 5, tzinfo=UTC))
+    rows = query(db_path, "SELECT user_id, created_at FROM users ORDER BY created_at")
+    assert rows == [
+        (1, "2026-01-01T12:00:00.000000+00:00"),
+        (2, "2026-01-01T12:30:00.000005+00:00"),
+    ]
