@@ -15,6 +15,7 @@ import contextlib
 import io
 import logging
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -97,7 +98,11 @@ class Delivery:
         it (saves reading it again). Returns whether ``interaction`` was used."""
         used = False
         async with self._locks[game_id]:
-            items = [i for i in await self.bot.services.pending_outbox() if i.game_id == game_id]
+            if game_id is None:
+                pending = await self.bot.services.pending_outbox()
+                items = [i for i in pending if i.game_id is None]
+            else:
+                items = await self.bot.services.pending_outbox(game_id=game_id)
             for item in items:
                 try:
                     used |= await self.deliver(item, interaction, game)
@@ -231,14 +236,15 @@ class Delivery:
             return text, True, None
         text += "\n" + t("bot.game.your_turn", locale, player=mention(user))
         engine = engines.get(game.game)
+        moves: Sequence[Any]
         if engine.hidden_information or engine.chance:
             # The public view lacks what may decide the moves (hidden cards, the pile order).
             moves = await self.bot.services.legal_moves(game.id, user)
         else:
-            moves = [str(m) for m in engine.legal_moves(game.state)]
+            moves = engine.legal_moves(game.state)  # may be lazy: only counted unless few
         view = None
         if 0 < len(moves) <= MAX_MOVE_BUTTONS:
-            view = move_view(game.id, game.version, moves)
+            view = move_view(game.id, game.version, [str(m) for m in moves])
         return text, True, view
 
     def _result(self, game: GameInfo, locale: Any) -> str:
