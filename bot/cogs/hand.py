@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import engines
 import render
 from bot.app import reply_error, send_ephemeral
 from bot.i18n import t
@@ -17,9 +18,6 @@ from bot.services.errors import ServiceError
 
 if TYPE_CHECKING:
     from bot.app import BoardGamesBot
-
-GAMES_WITH_HANDS = ("lppg",)
-
 
 class Hand(commands.Cog):
     def __init__(self, bot: BoardGamesBot) -> None:
@@ -34,7 +32,7 @@ class Hand(commands.Cog):
         if game is None:
             await send_ephemeral(interaction, t("bot.game.no_game_here", locale))
             return
-        if game.game not in GAMES_WITH_HANDS:
+        if not engines.get(game.game).hidden_information:
             await send_ephemeral(interaction, t("bot.hand.no_hands", locale))
             return
         user = interaction.user.id
@@ -49,7 +47,8 @@ class Hand(commands.Cog):
             return
         # Ephemeral from the first byte: the deferred answer is only ever visible to this user.
         await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await asyncio.to_thread(render.hand, game.game, view, seat)
+        names = [await self.bot.display_name(uid) for uid in game.seats]
+        png = await asyncio.to_thread(render.hand, game.game, view, seat, players=names)
         await interaction.followup.send(
             t("bot.hand.yours", locale), ephemeral=True,
             file=discord.File(io.BytesIO(png), filename="hand.png"),
