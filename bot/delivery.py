@@ -35,6 +35,12 @@ log = logging.getLogger(__name__)
 MAX_MOVE_BUTTONS = 20
 #: How often the background task looks for rows it was not told about (other processes).
 POLL_SECONDS = 5.0
+#: The outbox kinds this sender posts (DESIGN: written by the game service).
+KINDS = frozenset(
+    {"game_started", "move", "undo_requested", "undo_done", "resigned", "game_over"}
+)
+#: Games last days: a thread stays open a week without messages (Discord's longest).
+THREAD_ARCHIVE_MINUTES = 10080
 
 
 def mention(user_id: int | None) -> str:
@@ -82,7 +88,11 @@ class Delivery:
     async def flush_all(self) -> None:
         items = await self.bot.services.pending_outbox()
         for game_id in dict.fromkeys(item.game_id for item in items):
-            await self.flush(game_id)
+            try:
+                await self.flush(game_id)
+            except Exception:
+                # One game's trouble must not hold the others' messages back.
+                log.exception("delivering the outbox of game %s failed; will retry", game_id)
 
     # ----- delivering one game's rows -----------------------------------------------------------
 
@@ -122,6 +132,10 @@ class Delivery:
         interaction: discord.Interaction | None,
         known: GameInfo | None = None,
     ) -> bool:
+        if item.kind not in KINDS or "game_id" not in item.payload:
+            log.warning("outbox row %s has a kind we do not post (%r); skipped", item.id,
+                        item.kind)
+            return False
         game_id = int(item.payload["game_id"])
         if known is not None and known.id == game_id and known.thread_id is not None:
             game = known
@@ -174,18 +188,32 @@ class Delivery:
         title = engines.get(game.game).title
         name = t("bot.thread.name", self.bot.config.default_language,
                  game=title, id=game.id, players=" – ".join(names))[:100]
+        from_message = (
+            interaction is not None
+            and interaction.message is not None
+            and isinstance(interaction.channel, discord.TextChannel)
+        )
+        if from_message:
+            assert interaction is not None and interaction.message is not None
+            thread = await interaction.message.create_thread(
+                name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+        else:
+            # No challenge message to hang it on (a restart delivered this), or the challenge
+            # was itself posted in a thread: a new thread in the game's channel.
+            channel = self.bot.get_channel(game.channel_id) or await self.bot.fetch_channel(
+                game.channel_id
+            )
+            thread = await channel.create_thread(
+                name=name, type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
+        await self.bot.services.set_thread(game.id, thread.id)
         if interaction is not None and interaction.message is not None:
-            thread = await interaction.message.create_thread(name=name)
             await interaction.edit_original_response(
                 content=t("bot.challenge.started", interaction.locale, game=title,
                           thread=thread.mention), view=None,
             )
-        else:
-            channel = self.bot.get_channel(game.channel_id) or await self.bot.fetch_channel(
-                game.channel_id
-            )
-            thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
-        await self.bot.services.set_thread(game.id, thread.id)
 
     # ----- what each row says -------------------------------------------------------------------
 
@@ -225,8 +253,7 @@ class Delivery:
             return text, False, undo_view(game.id, game.version, locale)
         if kind == "game_over":
             return self._result(game, locale), False, None
-        log.warning("unknown outbox kind %r; delivering it as plain text", kind)
-        return kind, False, None
+        raise AssertionError(f"unhandled outbox kind {kind!r}")  # KINDS lists what we post
 
     async def _with_turn(
         self, text: str, game: GameInfo, locale: Any

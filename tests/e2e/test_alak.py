@@ -252,3 +252,21 @@ async def test_two_quick_clicks_play_one_move(world):
     assert "changed" in private.content
     game = await world.services.get_game(game_id)
     assert game.ply == 2 and game.last_move in ("j", "k")
+
+
+async def test_a_challenge_made_inside_a_game_thread_starts_a_thread_in_the_channel(world):
+    emu = world.emu
+    _, thread = await start_alak(world)
+    rematch = await (await emu.slash("bob", "play alak", {"opponent": "alice"},
+                                     channel=thread)).reply()
+    assert rematch.channel_id == thread
+    mark = emu.mark()
+    await emu.click("alice", rematch, label="Accept")
+    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    new_thread = emu.channels[board.channel_id]
+    assert board.channel_id != thread and new_thread["parent_id"] == str(emu.channel_id)
+    assert new_thread["thread_metadata"]["auto_archive_duration"] == 10080
+    edited = emu.messages[rematch.id]
+    assert f"<#{board.channel_id}>" in edited.content and not edited.buttons()
+    game = await world.services.game_for_thread(board.channel_id)
+    assert game.seats == (emu.user("bob").id, emu.user("alice").id)
