@@ -16,6 +16,7 @@ import io
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -35,12 +36,18 @@ log = logging.getLogger(__name__)
 MAX_MOVE_BUTTONS = 20
 #: How often the background task looks for rows it was not told about (other processes).
 POLL_SECONDS = 5.0
+#: The background sender leaves rows this young to the handler that wrote them.
+HANDLER_GRACE_SECONDS = 10.0
 #: The outbox kinds this sender posts (DESIGN: written by the game service).
 KINDS = frozenset(
     {"game_started", "move", "undo_requested", "undo_done", "resigned", "game_over"}
 )
 #: Games last days: a thread stays open a week without messages (Discord's longest).
 THREAD_ARCHIVE_MINUTES = 10080
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def mention(user_id: int | None) -> str:
@@ -74,20 +81,31 @@ class Delivery:
             self._task = None
 
     async def _run(self) -> None:
+        grace = 0.0  # the first pass (at start) delivers everything left pending
         while True:
             try:
-                await self.flush_all()
+                await self.flush_all(older_than=grace)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("outbox delivery pass failed; retrying")
+            grace = HANDLER_GRACE_SECONDS
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
 
-    async def flush_all(self) -> None:
+    async def flush_all(self, older_than: float = 0.0) -> None:
+        """Deliver every game's pending rows; with ``older_than``, only games whose oldest row
+        waited that long (younger rows are being answered by the handler that wrote them, which
+        replies to its own interaction with them)."""
         items = await self.bot.services.pending_outbox()
-        for game_id in dict.fromkeys(item.game_id for item in items):
+        now = datetime.now(UTC)
+        oldest: dict[int | None, datetime] = {}
+        for item in items:
+            oldest.setdefault(item.game_id, item.created_at)
+        for game_id, created in oldest.items():
+            if older_than and (now - _aware(created)).total_seconds() < older_than:
+                continue
             try:
                 await self.flush(game_id)
             except Exception:

@@ -270,3 +270,18 @@ async def test_a_challenge_made_inside_a_game_thread_starts_a_thread_in_the_chan
     assert f"<#{board.channel_id}>" in edited.content and not edited.buttons()
     game = await world.services.game_for_thread(board.channel_id)
     assert game.seats == (emu.user("bob").id, emu.user("alice").id)
+
+
+async def test_background_sender_leaves_fresh_rows_to_their_handler(world):
+    """The poller must not steal a move's rows from the handler answering the player (who would
+    then get no board in their reply); rows left behind are delivered once they are old."""
+    emu = world.emu
+    game_id, thread = await start_alak(world)
+    await world.services.move(game_id, emu.user("alice").id, "e")  # as a handler would
+    await world.bot.delivery.flush_all(older_than=60)
+    assert [i.kind for i in await world.services.pending_outbox(game_id=game_id)] == ["move"]
+    mark = emu.mark()
+    await world.bot.delivery.flush_all()
+    posted = await emu.wait_for_message(channel_id=thread, since=mark)
+    assert "played **e**" in posted.content and posted.files[0].is_png
+    assert await world.services.pending_outbox(game_id=game_id) == []
