@@ -30,6 +30,19 @@ async def test_play_has_a_sub_command_per_game_with_its_options(world):
                 values = [c["value"] for c in param["choices"]]
                 expected = [v if isinstance(v, int) else str(v) for v in option.choices]
                 assert values == expected[:25]
-            elif param["type"] == 4:
+            elif isinstance(option.default, bool):
+                assert param["type"] == 5
+            else:
+                assert param["type"] == 4
                 assert param["min_value"] == min(option.choices)
                 assert param["max_value"] == max(option.choices)
+
+
+async def test_options_reach_the_game(world):
+    emu = world.emu
+    offer = await world.challenge("alice", "palago", {"opponent": "bob", "tiebreak": True})
+    assert "(tiebreak True)" in offer.content
+    await emu.click("bob", offer, label="Accept")
+    board = await emu.wait_for_message(lambda m: bool(m.files))
+    game = await world.services.game_for_thread(board.channel_id)
+    assert game.options["tiebreak"] is True
