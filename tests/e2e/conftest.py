@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-import render
 from bot.app import RunningBot, launch
 from bot.config import Config
 from bot.emulator import Emulator, Message
@@ -70,10 +69,6 @@ def make_config(emu: Emulator, tmp_path: Path) -> Config:
 
 @pytest.fixture
 async def world(tmp_path, caplog):
-    if not hasattr(render, "board"):
-        # The bot posts real board images; until the render package is merged there are none
-        # to post (and faking them would prove nothing).
-        pytest.skip("render.board is not merged into this branch yet")
     caplog.set_level(logging.DEBUG)
     emu = Emulator(token=TOKEN)
     await emu.start()
