@@ -46,3 +46,31 @@ async def test_options_reach_the_game(world):
     board = await emu.wait_for_message(lambda m: bool(m.files))
     game = await world.services.game_for_thread(board.channel_id)
     assert game.options["tiebreak"] is True
+
+
+async def test_replies_follow_the_users_language(world):
+    emu = world.emu
+    offer = await (await emu.slash("alice", "play alak", {"opponent": "bob"},
+                                   locale="fr")).reply()
+    assert [b["label"] for b in offer.buttons()] == ["Accepter", "Refuser"]
+    assert "défie" in offer.content
+    refused = await (await emu.click("carol", offer, label="Refuser", locale="fr")).reply()
+    assert refused.ephemeral and refused.content != ""
+    english = await (await emu.click("carol", offer, label="Refuser")).reply()
+    assert english.content != refused.content
+
+
+async def test_a_refused_take_back_changes_nothing(world):
+    emu = world.emu
+    offer = await world.challenge("alice", "alak", {"opponent": "bob"})
+    await emu.click("bob", offer, label="Accept")
+    board = await emu.wait_for_message(lambda m: bool(m.files))
+    thread = board.channel_id
+    await (await emu.slash("alice", "move", {"text": "c"}, channel=thread)).reply()
+    request = await (await emu.slash("alice", "undo", channel=thread)).reply()
+    own = await emu.click("alice", request, label="Agree")
+    assert (await own.reply()).ephemeral, "one does not agree to one's own request"
+    refused = await (await emu.click("bob", request, label="Refuse")).reply()
+    assert "refused" in refused.content and not refused.buttons()
+    game = await world.services.game_for_thread(thread)
+    assert game.ply == 1 and game.last_move == "c"
