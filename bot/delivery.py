@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections import defaultdict
+import weakref
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -24,6 +24,7 @@ import discord
 import engines
 import render
 from bot.i18n import t
+from bot.services.errors import NotFound
 from bot.services.models import GameInfo, OutboxItem
 from bot.views.game import move_view, undo_view
 
@@ -57,7 +58,10 @@ def mention(user_id: int | None) -> str:
 class Delivery:
     def __init__(self, bot: BoardGamesBot) -> None:
         self.bot = bot
-        self._locks: defaultdict[int | None, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # A lock lives as long as someone delivers for its game (weak values: no growth).
+        self._locks: weakref.WeakValueDictionary[int | None, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
         #: The newest board message of each game (this run only), and tasks editing old ones.
@@ -125,7 +129,10 @@ class Delivery:
         interaction happened answer it. ``game`` is the game as the caller's service call left
         it (saves reading it again). Returns whether ``interaction`` was used."""
         used = False
-        async with self._locks[game_id]:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        async with lock:
             if game_id is None:
                 pending = await self.bot.services.pending_outbox()
                 items = [i for i in pending if i.game_id is None]
@@ -141,7 +148,8 @@ class Delivery:
                     log.warning("outbox row %s (%s) failed; will retry", item.id, item.kind,
                                 exc_info=True)
                     break
-                await self.bot.services.mark_delivered(item.id)
+                with contextlib.suppress(NotFound):  # another process marked it meanwhile
+                    await self.bot.services.mark_delivered(item.id)
         return used
 
     async def deliver(
@@ -176,17 +184,22 @@ class Delivery:
         else:
             thread = self.bot.get_partial_messageable(game.thread_id, guild_id=game.guild_id)
             sent = await thread.send(**kwargs)
-        if view is not None and with_board:
-            self._remember_board(game, sent, interaction)
+        if with_board:
+            self._replace_board(game, sent if view is not None else None, interaction)
         return in_place
 
-    def _remember_board(
-        self, game: GameInfo, sent: discord.Message, interaction: discord.Interaction | None
+    def _replace_board(
+        self,
+        game: GameInfo,
+        sent: discord.Message | None,
+        interaction: discord.Interaction | None,
     ) -> None:
-        """Only the newest board keeps move buttons: take them off the previous one (best
-        effort, in the background; after a restart a pressed old board clears itself)."""
-        previous = self._boards.get(game.id)
-        self._boards[game.id] = sent.id
+        """Only the newest board keeps move buttons (``sent``, None when it has none): take
+        them off the previous one, in the background and on a best-effort basis (this run's
+        boards only; after a restart a pressed old board clears itself)."""
+        previous = self._boards.pop(game.id, None)
+        if sent is not None:
+            self._boards[game.id] = sent.id
         pressed = interaction.message.id if interaction and interaction.message else None
         if previous is None or previous == pressed or game.thread_id is None:
             return

@@ -87,8 +87,8 @@ async def test_whole_game_by_slash_and_buttons(world):
     for message in emu.channel_messages(thread):
         if "your turn" in message.content or "played **" in message.content:
             assert message.files and message.files[0].is_png, message.content
-    # The last board has no move buttons left to press.
-    assert not latest_board(world, thread).buttons()
+    # No board is left with move buttons to press.
+    await emu.wait_for(lambda _: not any(m.buttons() for m in emu.channel_messages(thread)))
 
 
 async def test_illegal_move_and_out_of_turn_are_private_and_change_nothing(world):
