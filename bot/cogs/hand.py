@@ -48,7 +48,13 @@ class Hand(commands.Cog):
         # Ephemeral from the first byte: the deferred answer is only ever visible to this user.
         await interaction.response.defer(ephemeral=True, thinking=True)
         names = [await self.bot.display_name(uid) for uid in game.seats]
-        png = await asyncio.to_thread(render.hand, game.game, view, seat, players=names)
+        try:
+            png = await asyncio.to_thread(render.hand, game.game, view, seat, players=names)
+        except ValueError:
+            # Hidden information that is not a hand (Palam's undealt draft batch): nothing of
+            # it is the player's to see, and the board shows the rest.
+            await interaction.followup.send(t("bot.hand.no_hands", locale), ephemeral=True)
+            return
         await interaction.followup.send(
             t("bot.hand.yours", locale), ephemeral=True,
             file=discord.File(io.BytesIO(png), filename="hand.png"),

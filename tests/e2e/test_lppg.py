@@ -40,4 +40,14 @@ async def test_hand_in_a_game_without_hidden_cards(world):
     await emu.click("bob", challenge, label="Accept")
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     answer = await (await emu.slash("alice", "hand", channel=first.channel_id)).reply()
-    assert answer.flags & EPHEMERAL and "no hidden cards" in answer.content
+    assert answer.flags & EPHEMERAL and "no hand to show" in answer.content
+
+
+async def test_hand_in_palam_whose_hidden_part_is_no_hand(world):
+    emu = world.emu
+    challenge = await world.challenge("alice", "palam", {"opponent": "bob"})
+    mark = emu.mark()
+    await emu.click("bob", challenge, label="Accept")
+    first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    answer = await (await emu.slash("alice", "hand", channel=first.channel_id)).reply()
+    assert answer.flags & EPHEMERAL and "no hand to show" in answer.content
