@@ -35,6 +35,10 @@ log = logging.getLogger(__name__)
 
 #: Above this many legal moves the board gets no move buttons (use /move and its autocomplete).
 MAX_MOVE_BUTTONS = 20
+#: Beyond this many moves we do not look for a subset worth buttons (formatting costs time).
+MAX_SCANNED_MOVES = 400
+#: One-word moves get buttons only if they are at least this share of all moves.
+MIN_BUTTON_SHARE = 0.05
 #: How often the background task looks for rows it was not told about (other processes).
 POLL_SECONDS = 5.0
 #: The background sender leaves rows this young to the handler that wrote them.
@@ -45,6 +49,21 @@ KINDS = frozenset(
 )
 #: Games last days: a thread stays open a week without messages (Discord's longest).
 THREAD_ARCHIVE_MINUTES = 10080
+
+
+def button_moves(moves: Sequence[Any]) -> list[str]:
+    """The moves that get a button under the board: all of them when there are few (Alak's
+    points); otherwise the one-word moves when they are few and a fair share of the whole
+    (Palam's six column drops among its swaps). Games with hundreds of moves get none: their
+    players type with the autocomplete."""
+    if len(moves) <= MAX_MOVE_BUTTONS:
+        return [str(m) for m in moves]
+    if len(moves) > MAX_SCANNED_MOVES:
+        return []
+    one_word = [text for text in map(str, moves) if " " not in text]
+    if len(one_word) <= MAX_MOVE_BUTTONS and len(one_word) >= MIN_BUTTON_SHARE * len(moves):
+        return one_word
+    return []
 
 
 def _aware(moment: datetime) -> datetime:
@@ -300,9 +319,8 @@ class Delivery:
             moves = await self.bot.services.legal_moves(game.id, user)
         else:
             moves = engine.legal_moves(game.state)  # may be lazy: only counted unless few
-        view = None
-        if 0 < len(moves) <= MAX_MOVE_BUTTONS:
-            view = move_view(game.id, game.version, [str(m) for m in moves])
+        shown = button_moves(moves)
+        view = move_view(game.id, game.version, shown) if shown else None
         return text, True, view
 
     def _result(self, game: GameInfo, locale: Any) -> str:

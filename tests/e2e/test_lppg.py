@@ -41,6 +41,13 @@ async def test_hand_in_a_game_without_hidden_cards(world):
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     answer = await (await emu.slash("alice", "hand", channel=first.channel_id)).reply()
     assert answer.flags & EPHEMERAL and "no hand to show" in answer.content
+    # Palam's one-word moves are buttons (its two-square swaps are typed with /move).
+    labels = [b["label"] for b in first.buttons()]
+    assert labels and all(" " not in label for label in labels)
+    game = await world.services.game_for_thread(first.channel_id)
+    mover = next(u for u in emu.users.values() if u.id == game.user_to_move())
+    reply = await (await emu.click(mover, first, label=labels[0])).reply()
+    assert f"played **{labels[0]}**" in reply.content and reply.files[0].is_png
 
 
 async def test_hand_in_palam_whose_hidden_part_is_no_hand(world):
@@ -51,3 +58,10 @@ async def test_hand_in_palam_whose_hidden_part_is_no_hand(world):
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     answer = await (await emu.slash("alice", "hand", channel=first.channel_id)).reply()
     assert answer.flags & EPHEMERAL and "no hand to show" in answer.content
+    # Palam's one-word moves are buttons (its two-square swaps are typed with /move).
+    labels = [b["label"] for b in first.buttons()]
+    assert labels and all(" " not in label for label in labels)
+    game = await world.services.game_for_thread(first.channel_id)
+    mover = next(u for u in emu.users.values() if u.id == game.user_to_move())
+    reply = await (await emu.click(mover, first, label=labels[0])).reply()
+    assert f"played **{labels[0]}**" in reply.content and reply.files[0].is_png
