@@ -28,10 +28,10 @@ MAX_CHOICES = 25
 RESERVED = ("opponent", "players")
 
 
-def _option_parameter(option: engines.Option) -> tuple[inspect.Parameter, list | None, dict]:
-    """The slash-command parameter for an engine option: its annotation, choices and range."""
+def _option_parameter(option: engines.Option) -> tuple[inspect.Parameter, list | None]:
+    """The slash-command parameter for an engine option (its annotation carries an integer
+    range when there are too many values for choices), and its choices."""
     values = list(option.choices)
-    extra: dict[str, Any] = {}
     if isinstance(option.default, bool):
         annotation: Any = bool
         choices = None
@@ -48,7 +48,7 @@ def _option_parameter(option: engines.Option) -> tuple[inspect.Parameter, list |
     parameter = inspect.Parameter(
         option.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation | None
     )
-    return parameter, choices, extra
+    return parameter, choices
 
 
 class Play(commands.Cog):
@@ -98,7 +98,7 @@ class Play(commands.Cog):
         for option in game.options:
             if option.name in RESERVED:
                 continue
-            parameter, option_choices, _ = _option_parameter(option)
+            parameter, option_choices = _option_parameter(option)
             parameters.append(parameter)
             descriptions[option.name] = (option.description or option.name)[:100]
             if option_choices:
