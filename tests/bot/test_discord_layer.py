@@ -1,4 +1,4 @@
-"""Which moves get buttons under the board."""
+"""Pure parts of the Discord layer: move buttons and /play parameters from engine metadata."""
 
 from __future__ import annotations
 
@@ -37,3 +37,21 @@ def test_on_the_real_engines():
             assert len(shown) <= MAX_MOVE_BUTTONS
             assert set(shown) <= {str(m) for m in moves}
             state = game.play(state, rng.choice(list(moves)))
+
+
+def test_option_parameters_from_engine_metadata():
+    from discord import app_commands
+
+    from bot.cogs.play import _option_parameter
+    from engines import Option
+
+    _, few_choices = _option_parameter(Option("length", 11, tuple(range(7, 27))))
+    assert [c.value for c in few_choices] == list(range(7, 27))
+    many, many_choices = _option_parameter(Option("size", 10, tuple(range(1, 41))))
+    assert many_choices is None
+    transformer = app_commands.transformers.annotation_to_parameter(many.annotation, many)
+    assert (transformer.min_value, transformer.max_value) == (1, 40)
+    _, word_choices = _option_parameter(Option("board", "star", ("star", "hex")))
+    assert [c.value for c in word_choices] == ["star", "hex"]
+    flag, flag_choices = _option_parameter(Option("tiebreak", False, (False, True)))
+    assert flag_choices is None and flag.default is None
