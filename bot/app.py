@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import pkgutil
 from dataclasses import dataclass
 
 import discord
@@ -31,8 +32,15 @@ log = logging.getLogger(__name__)
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
-#: One extension per feature; each module has ``async def setup(bot)``.
-EXTENSIONS = ("bot.cogs.play", "bot.cogs.game", "bot.cogs.hand", "bot.cogs.admin")
+
+
+def extensions() -> list[str]:
+    """Every module of ``bot.cogs``: one extension per feature, each with ``async def
+    setup(bot)``, so a feature joins the bot by adding its module."""
+    from bot import cogs
+
+    modules = pkgutil.iter_modules(cogs.__path__)
+    return sorted(f"bot.cogs.{m.name}" for m in modules if not m.name.startswith("_"))
 
 
 class BoardGamesBot(commands.Bot):
@@ -61,7 +69,7 @@ class BoardGamesBot(commands.Bot):
         self._names: dict[int, str] = {}
 
     async def setup_hook(self) -> None:
-        for extension in EXTENSIONS:
+        for extension in extensions():
             await self.load_extension(extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.on_error = self.on_app_command_error

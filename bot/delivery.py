@@ -15,7 +15,7 @@ import contextlib
 import io
 import logging
 import weakref
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from bot.app import BoardGamesBot
 
 log = logging.getLogger(__name__)
+
+#: ``await poster(bot, item)`` posts an outbox row of a kind another feature owns.
+Poster = Callable[["BoardGamesBot", OutboxItem], Awaitable[None]]
 
 #: Above this many legal moves the board gets no move buttons (use /move and its autocomplete).
 MAX_MOVE_BUTTONS = 20
@@ -83,9 +86,20 @@ class Delivery:
         )
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
+        #: Senders of outbox kinds other features write (``register_poster``).
+        self._posters: dict[str, Poster] = {}
         #: The newest board message of each game (this run only), and tasks editing old ones.
         self._boards: dict[int, int] = {}
         self._background: set[asyncio.Task] = set()
+
+    def register_poster(self, kinds: Iterable[str], poster: Poster) -> None:
+        """Let another feature post its own outbox kinds (a tournament's round pairings...):
+        ``await poster(bot, item)`` sends the row's message; the row is then marked delivered
+        like ours (a ``discord.HTTPException`` leaves it pending for a retry)."""
+        for kind in kinds:
+            if kind in KINDS:
+                raise ValueError(f"outbox kind {kind!r} is the game delivery's own")
+            self._posters[kind] = poster
 
     # ----- the background sender ----------------------------------------------------------------
 
@@ -177,8 +191,14 @@ class Delivery:
         interaction: discord.Interaction | None,
         known: GameInfo | None = None,
     ) -> bool:
+        poster = self._posters.get(item.kind)
+        if poster is not None:
+            await poster(self.bot, item)
+            return False
         if item.kind not in KINDS or "game_id" not in item.payload:
-            log.warning("outbox row %s has a kind we do not post (%r); skipped", item.id,
+            # Marked as delivered all the same: left pending, such rows would pile up at the
+            # head of the outbox and hide the others.
+            log.warning("outbox row %s has a kind nobody posts (%r); skipped", item.id,
                         item.kind)
             return False
         game_id = int(item.payload["game_id"])
