@@ -19,6 +19,8 @@ class Admin(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="sync", description="Publish the bot's commands (owner only)")
+    # Hidden from members who are not admins; the owner check below is what guards it.
+    @app_commands.default_permissions(administrator=True)
     @app_commands.describe(scope="global: everywhere (slow to appear); guilds: configured guilds")
     async def sync(
         self, interaction: discord.Interaction, scope: Literal["global", "guilds"] = "guilds"
