@@ -235,6 +235,21 @@ async def test_sync_is_for_the_owner_only(world):
     done = await (await emu.slash("alice", "sync", {"scope": "global"})).reply()
     assert done.ephemeral and "global" in done.content
     assert any(e.kind == "sync" for e in emu.events[mark:])
+    no_guilds = await (await emu.slash("alice", "sync", {"scope": "guilds"})).reply()
+    assert no_guilds.ephemeral and "guild_ids" in no_guilds.content
+
+
+async def test_sync_to_the_configured_guilds(world):
+    from dataclasses import replace
+
+    emu = world.emu
+    await world.stop()
+    world.config = replace(world.config, guild_ids=(emu.guild_id,), sync_on_start="off")
+    await world.start()
+    done = await (await emu.slash("alice", "sync", {"scope": "guilds"})).reply()
+    assert str(emu.guild_id) in done.content
+    names = {c["name"] for c in emu.commands[emu.guild_id]}
+    assert {"play", "move", "board", "sync"} <= names
 
 
 async def test_two_quick_clicks_play_one_move(world):
