@@ -136,9 +136,16 @@ async def test_buttons_work_after_a_restart(world):
     first = await emu.slash("alice", "move", {"text": "a"}, channel=thread)
     board = await first.reply()
     assert board.buttons()
+    pending_challenge = await world.challenge("carol", "alak", {"opponent": "dave"})
 
     await world.restart()
     assert emu.identified_count == 2
+
+    # A challenge posted before the restart can still be accepted.
+    mark = emu.mark()
+    await emu.click("dave", pending_challenge, label="Accept")
+    started = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    assert emu.user("carol").mention in started.content
 
     click = await emu.click("bob", board, label="k")
     reply = await click.reply()
