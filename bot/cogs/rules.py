@@ -31,6 +31,9 @@ DIAGRAM_TIMEOUT = 10.0
 #: Autocomplete answers at most this many choices (Discord's limit).
 MAX_CHOICES = 25
 
+#: /help lists these first, in the order a newcomer needs them; other commands follow by name.
+HELP_ORDER = ("play", "move", "board", "games", "hand", "resign", "undo", "rules", "help")
+
 GAME_COLOURS = {
     "alak": 0x2B2D31,
     "polygo": 0xB03A2E,
@@ -55,7 +58,9 @@ def players_text(game: str, language: str) -> str | None:
     elif list(counts) == list(range(counts[0], counts[-1] + 1)):
         span = f"{counts[0]}–{counts[-1]}"
     else:
-        span = ", ".join(str(n) for n in counts)
+        span = t("rules.or", language).join(
+            (", ".join(str(n) for n in counts[:-1]), str(counts[-1]))
+        )
     return t("rules.players", language, players=span)
 
 
@@ -125,8 +130,15 @@ def command_lines(tree_commands: list[Any], language: str) -> list[str]:
             texts.get(f"{key}.description", default_description),
         )
 
+    def order(command: Any) -> tuple[int, str]:
+        name = command.name
+        rank = HELP_ORDER.index(name) if name in HELP_ORDER else len(HELP_ORDER)
+        return rank, name
+
     lines = []
-    for command in tree_commands:
+    for command in sorted(tree_commands, key=order):
+        if getattr(command, "default_permissions", None) is not None:
+            continue  # admin commands are hidden from other members: do not advertise them
         name, description = shown(command.qualified_name, command.name, command.description)
         if isinstance(command, app_commands.Group):
             subs = [

@@ -11,7 +11,7 @@ from bot.rules import diagrams
 
 
 async def ensure_rules_loaded(world) -> None:
-    """The rules extension is normally in the bot's extension list; load it if not."""
+    """The rules cog is discovered with every module of bot.cogs; load it if it was not."""
     if world.bot.get_cog("Rules") is None:
         await world.bot.load_extension("bot.cogs.rules")
         await world.bot.sync_commands("global")

@@ -65,6 +65,13 @@ async def cog():
         """Never called."""
 
     bot.tree.add_command(play)
+
+    @app_commands.command(name="sync", description="Publish the commands (owner only)")
+    @app_commands.default_permissions(administrator=True)
+    async def sync(interaction: discord.Interaction) -> None:
+        """Never called."""
+
+    bot.tree.add_command(sync)
     await cog_module.setup(bot)
     rules_cog = bot.get_cog("Rules")
     # Let the background warm-up finish, then start every test with no picture drawn.
@@ -122,6 +129,13 @@ async def test_player_counts_come_from_the_engines(cog):
     embed = (await run_rules(cog, "en-GB")).reply[1]["embed"]
     alak = next(f for f in embed.fields if f.name.startswith("Alak"))
     assert "2 players" in alak.name
+
+
+def test_player_counts_read_naturally():
+    assert cog_module.players_text("alak", "en") == "2 players"
+    assert cog_module.players_text("kolory", "fr") == "2–5 joueurs"
+    assert cog_module.players_text("lppg", "en") == "2 or 4 players"
+    assert cog_module.players_text("lppg", "fr") == "2 ou 4 joueurs"
 
 
 async def test_a_game_without_section_shows_its_overview_in_french(cog, monkeypatch):
@@ -223,6 +237,9 @@ async def test_help_in_english_uses_the_registered_names(cog):
     await cog.help_command.callback(cog, interaction)
     text = interaction.reply[1]["embed"].description
     assert "`/rules`" in text and "`/help`" in text and "`/play alak`" in text
+    # A newcomer reads how to play first; admin-only commands are not advertised.
+    assert text.index("`/play") < text.index("`/rules`") < text.index("`/help`")
+    assert "/sync" not in text
 
 
 async def test_the_rules_command_is_localised_for_discord(cog):
