@@ -21,6 +21,7 @@ from bot.config import Config
 from bot.delivery import Delivery
 from bot.endpoints import use_endpoints
 from bot.i18n import t
+from bot.i18n.translator import CatalogTranslator
 from bot.services.errors import ServiceError
 from bot.services.games import GameService
 from bot.store import Store, open_store
@@ -69,6 +70,8 @@ class BoardGamesBot(commands.Bot):
         self._names: dict[int, str] = {}
 
     async def setup_hook(self) -> None:
+        # Command names, descriptions and choices are localised from the i18n catalogs.
+        await self.tree.set_translator(CatalogTranslator())
         for extension in extensions():
             await self.load_extension(extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -21,7 +21,6 @@ from discord.ext import commands
 import engines
 from bot import rules
 from bot.i18n import DEFAULT_LANGUAGE, catalog, language_of, t
-from bot.i18n.translator import CatalogTranslator
 from bot.rules import diagrams
 
 log = logging.getLogger(__name__)
@@ -259,8 +258,4 @@ class Rules(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    # Command names and descriptions are localised by the catalog translator; install it unless
-    # the application already chose one (it must be set before the tree is synced).
-    if bot.tree.translator is None:
-        await bot.tree.set_translator(CatalogTranslator())
     await bot.add_cog(Rules(bot))
