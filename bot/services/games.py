@@ -44,6 +44,8 @@ from datetime import datetime
 from typing import Any
 
 import engines
+from bot.correspondence.timecontrol import TimeControl
+from bot.services import clockstate
 from bot.services.errors import (
     BoardChanged,
     ChallengeError,
@@ -64,6 +66,7 @@ from bot.services.models import (
     utcnow,
 )
 from bot.store import ChallengeRow, GameRow, GameUpdate, NewGame, Reads, Store, Writes
+from bot.store.clocks import clock_writes
 from engines import Game, IllegalMove, Outcome
 from engines.core import dump_outcome, load_outcome
 
@@ -143,10 +146,18 @@ class GameService:
         *,
         clock: Callable[[], datetime] = utcnow,
         seeds: Callable[[], int] = secret_seed,
+        on_change: Callable[[], None] | None = None,
     ) -> None:
         self._store = store
         self._clock = clock
         self._seeds = seeds
+        #: Called after each committed change that may move a deadline (a game created, a move,
+        #: a resignation, an undo): the bot points it at the correspondence scheduler's poke.
+        self.on_change = on_change
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
 
     # ----- helpers --------------------------------------------------------------------------
 
@@ -196,7 +207,10 @@ class GameService:
             updated_at=row.updated_at,
             undo_requested_by=None if row.undo_seat is None else row.seats[row.undo_seat],
             undo_accepted_by=tuple(row.seats[s] for s in row.undo_consents),
-            resigned_seat=None if not forced else forced.get("seat"),
+            resigned_seat=forced.get("seat") if forced and forced.get("kind") == "resign"
+            else None,
+            timed_out_seat=forced.get("seat") if forced and forced.get("kind") == "timeout"
+            else None,
         )
 
     @staticmethod
@@ -271,9 +285,11 @@ class GameService:
         options: dict | None = None,
         guild_id: int | None = None,
         channel_id: int | None = None,
+        time_control: str | None = None,
     ) -> Challenge:
         """A challenge to ``opponent_id`` (2 players), an open challenge (no opponent) or a
-        lobby (more than 2 players; filled with ``join`` and started by the host)."""
+        lobby (more than 2 players; filled with ``join`` and started by the host).
+        ``time_control``: ``untimed`` (the default), ``3d`` or ``3d+1d``."""
         try:
             engine = self._engine(game)
         except KeyError:
@@ -298,6 +314,7 @@ class GameService:
                 raise ChallengeError("errors.challenge_self")
             if players != 2:
                 raise ChallengeError("errors.invite_needs_two")
+        control = self._time_control(time_control)
         now = self._clock()
         async with self._store.transaction() as tx:
             await tx.ensure_user(host_id, now)
@@ -313,8 +330,17 @@ class GameService:
                 channel_id=channel_id,
                 now=now,
             )
+            if time_control is not None:
+                await clock_writes(tx).set_challenge_time_control(challenge_id, str(control))
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)
+
+    @staticmethod
+    def _time_control(text: str | None) -> TimeControl:
+        try:
+            return clockstate.parse_time_control(text)
+        except ValueError as error:
+            raise ChallengeError("errors.bad_time_control", reason=str(error)) from None
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
         """(Added.) A challenge by id."""
@@ -360,7 +386,9 @@ class GameService:
                 await tx.ensure_user(user_id, now)
                 await tx.add_challenge_player(row.id, user_id, now)
                 seats = (*seats, user_id)
-            return await self._create_game(tx, row, seats, "accepted", now)
+            info = await self._create_game(tx, row, seats, "accepted", now)
+        self._changed()
+        return info
 
     async def decline(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenged player says no (open challenges and lobbies cannot be declined)."""
@@ -430,32 +458,108 @@ class GameService:
                 raise ChallengeError(
                     "errors.lobby_not_full", joined=len(row.joined), players=row.players
                 )
-            return await self._create_game(tx, row, row.joined, "started", now)
+            info = await self._create_game(tx, row, row.joined, "started", now)
+        self._changed()
+        return info
 
     async def _create_game(
         self, tx: Writes, row: ChallengeRow, seats: tuple[int, ...], status: str, now: datetime
     ) -> GameInfo:
-        game = self._engine(row.game)
+        control = TimeControl.parse(
+            await clock_writes(tx).challenge_time_control(row.id) or "untimed"
+        )
+        info = await self._insert_game(
+            tx, self._engine(row.game), row.options, tuple(seats), control, now,
+            challenge_id=row.id, guild_id=row.guild_id, channel_id=row.channel_id,
+        )
+        await tx.set_challenge_status(row.id, status, now, game_id=info.id)
+        return info
+
+    async def _insert_game(
+        self,
+        tx: Writes,
+        game: Game,
+        options: dict[str, Any],
+        seats: tuple[int, ...],
+        control: TimeControl,
+        now: datetime,
+        *,
+        challenge_id: int | None,
+        guild_id: int | None,
+        channel_id: int | None,
+        source: str | None = None,
+    ) -> GameInfo:
+        """The game row, its seats, its clock and the ``game_started`` outbox row."""
         seed = self._seeds()
-        state = game.new(row.players, seed=seed, options=row.options)
+        state = game.new(len(seats), seed=seed, options=options)
         game_id = await tx.insert_game(
             NewGame(
                 game=game.name,
-                options=row.options,
+                options=options,
                 seed=seed,
-                seats=tuple(seats),
+                seats=seats,
                 status=ACTIVE if state.outcome is None else FINISHED,
                 to_move=state.to_move,
                 snapshot=game.dump(state),
-                challenge_id=row.id,
-                guild_id=row.guild_id,
-                channel_id=row.channel_id,
+                challenge_id=challenge_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
                 created_at=now,
             )
         )
-        await tx.set_challenge_status(row.id, status, now, game_id=game_id)
-        await tx.insert_outbox(game_id, "game_started", {"game_id": game_id}, now)
+        await clockstate.start_clock(tx, game_id, seats, state.to_move, control, now)
+        payload: dict[str, Any] = {"game_id": game_id}
+        if source is not None:
+            payload["source"] = source
+        await tx.insert_outbox(game_id, "game_started", payload, now)
         return self._info(await self._game_row(game_id, tx), game, state)
+
+    async def create_game(
+        self,
+        game: str,
+        seats: Sequence[int],
+        options: dict | None = None,
+        *,
+        time_control: str | None = None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        source: str | None = None,
+    ) -> GameInfo:
+        """(Added, for tournaments.) Start a game between ``seats`` (user ids, seat order)
+        without a challenge. ``source`` (e.g. ``"tournament:3"``) goes into the
+        ``game_started`` payload so the bot can tell where the game comes from."""
+        try:
+            engine = self._engine(game)
+        except KeyError:
+            raise ChallengeError(
+                "errors.unknown_game", game=game, games=", ".join(sorted(engines.GAMES))
+            ) from None
+        seats = tuple(seats)
+        if len(set(seats)) != len(seats):
+            raise ChallengeError("errors.duplicate_seats")
+        if len(seats) not in engine.allowed_player_counts():
+            raise ChallengeError(
+                "errors.bad_player_count",
+                game=engine.title,
+                players=len(seats),
+                allowed=", ".join(str(n) for n in engine.allowed_player_counts()),
+            )
+        resolved = self._resolve_options(engine, options)
+        try:
+            engine.new(len(seats), seed=0, options=resolved)
+        except ValueError as error:
+            raise ChallengeError("errors.bad_options", reason=str(error)) from None
+        control = self._time_control(time_control)
+        now = self._clock()
+        async with self._store.transaction() as tx:
+            for user in seats:
+                await tx.ensure_user(user, now)
+            info = await self._insert_game(
+                tx, engine, resolved, seats, control, now,
+                challenge_id=None, guild_id=guild_id, channel_id=channel_id, source=source,
+            )
+        self._changed()
+        return info
 
     # ----- games ----------------------------------------------------------------------------
 
@@ -548,6 +652,8 @@ class GameService:
             )
             if finished:
                 await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now)
+            await clockstate.turn_changed(tx, game_id, row.seats, ply, after.to_move, now)
+        self._changed()
         info = self._info(self._written(row, update), game, after)
         return MoveResult(game=info, move=canonical, description=description, seat=seat)
 
@@ -582,6 +688,8 @@ class GameService:
                     now,
                 )
                 await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now)
+                await clockstate.turn_changed(tx, game_id, row.seats, row.ply, None, now)
+            self._changed()
             return self._info(self._written(row, update), game, after)
         raise BoardChanged("errors.board_changed", game_id=game_id)
 
@@ -657,7 +765,12 @@ class GameService:
                 game_id, "undo_done",
                 {"game_id": game_id, "ply": fresh.ply, "seat": fresh.undo_seat}, now,
             )
-            return self._row_info(await self._game_row(game_id, tx))
+            await clockstate.turn_changed(
+                tx, game_id, fresh.seats, fresh.ply - 1, state.to_move, now, undone=True
+            )
+            info = self._row_info(await self._game_row(game_id, tx))
+        self._changed()
+        return info
 
     @staticmethod
     def _check_undo_answer(row: GameRow, seat: int) -> None:

@@ -139,6 +139,13 @@ def _challenge_rows(rows: Sequence[sqlite3.Row]) -> list[ChallengeRow]:
 class _SqliteReads(Reads):
     _conn: aiosqlite.Connection
 
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        """The connection under these reads (or this transaction), for feature stores that
+        keep their SQL in their own module (``bot.store.clocks``) and must run it in the same
+        transaction as the core writes."""
+        return self._conn
+
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         # execute_fetchall is one round trip to the connection's thread.
         return list(await self._conn.execute_fetchall(sql, params))

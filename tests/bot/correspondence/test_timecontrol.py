@@ -2,7 +2,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.correspondence.timecontrol import Clock, TimeControl
+from bot.correspondence.timecontrol import (
+    Clock,
+    TimeControl,
+    merge_intervals,
+    paused_between,
+    paused_until_spent,
+)
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -55,3 +61,32 @@ def test_vacation_time_is_not_counted():
 def test_game_over_has_no_deadline():
     clock = Clock.start(TimeControl.parse("1d"), 2, T0, 0).after_move(T0, None)
     assert clock.deadline() is None
+
+
+# ----- pauses (vacations) -------------------------------------------------------------------
+
+
+def test_overlapping_pauses_merge():
+    assert merge_intervals([(T0 + 2 * DAY, T0 + 4 * DAY), (T0, T0 + 3 * DAY)]) == [
+        (T0, T0 + 4 * DAY)
+    ]
+
+
+def test_paused_between_counts_only_the_overlap():
+    pauses = [(T0 - DAY, T0 + DAY), (T0 + 5 * DAY, T0 + 9 * DAY)]
+    assert paused_between(pauses, T0, T0 + 6 * DAY) == 2 * DAY
+
+
+def test_a_pause_during_the_turn_pushes_the_end_back_by_its_length():
+    pauses = [(T0 + DAY, T0 + 3 * DAY)]
+    assert paused_until_spent(pauses, T0, 3 * DAY) == 2 * DAY
+
+
+def test_a_pause_reached_only_thanks_to_an_earlier_one_also_counts():
+    # Bank 2 days: the first pause pushes the end to day 4, so the pause at day 3 counts too.
+    pauses = [(T0 + DAY, T0 + 3 * DAY), (T0 + 3 * DAY + DAY / 2, T0 + 5 * DAY)]
+    assert paused_until_spent(pauses, T0, 2 * DAY) == 2 * DAY + DAY + DAY / 2
+
+
+def test_a_pause_after_the_clock_ran_out_does_not_count():
+    assert paused_until_spent([(T0 + 4 * DAY, T0 + 6 * DAY)], T0, 3 * DAY) == timedelta(0)
