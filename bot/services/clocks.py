@@ -27,6 +27,10 @@ Outbox kinds written here (same transaction as their cause, like the game servic
 
 Rulings:
 
+* Reminders: "due in 24 hours" and "overdue", once per turn (the turn is keyed by its ply). A
+  turn of 24 hours or less gets no "due in 24 hours" (the move notice said as much), and after
+  downtime past both thresholds only "overdue" goes out. A vacation declared after a reminder
+  moves the deadline but does not repeat the reminder.
 * Claiming: once the deadline has passed, any seated player not on the side of the player to
   move may claim; the game ends at once for everybody, every seat not on the loser's side
   winning (the resignation ruling of ``bot.services.games``: engines cannot drop one player
@@ -47,7 +51,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import engines
-from bot.correspondence.reminders import Threshold, due_thresholds, next_threshold_time
+from bot.correspondence.reminders import (
+    DUE_SOON_BEFORE,
+    Threshold,
+    due_thresholds,
+    next_threshold_time,
+)
 from bot.correspondence.scheduler import Scheduler
 from bot.services import clockstate, records
 from bot.services.errors import GameOver, NotAPlayer, NotFound, ServiceError
@@ -122,6 +131,15 @@ def charged_days(vacation: VacationRow) -> int:
 def _year_bounds(now: datetime) -> tuple[datetime, datetime]:
     year = now.astimezone(UTC).year
     return datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)
+
+
+def _already_sent(clock: ClockRow, sent: Mapping[tuple[int, int], set[str]]) -> set[Threshold]:
+    """The thresholds of the clock's turn that are done. "Due in 24 hours" counts as done when
+    the whole turn is shorter than that (a 1-day control): the move notice just said so."""
+    done = {Threshold(t) for t in sent.get((clock.game_id, clock.ply), ())}
+    if clock.deadline is not None and clock.deadline - DUE_SOON_BEFORE <= clock.turn_started:
+        done.add(Threshold.DUE_SOON)
+    return done
 
 
 def _unix(moment: datetime) -> int:
@@ -285,7 +303,7 @@ class ClockService:
         now = self._clock()
         due: list[datetime] = []
         for clock in clocks:
-            already = {Threshold(t) for t in sent.get((clock.game_id, clock.ply), ())}
+            already = _already_sent(clock, sent)
             threshold_time = next_threshold_time(clock.deadline, already)
             if threshold_time is not None:
                 due.append(threshold_time)
@@ -304,7 +322,7 @@ class ClockService:
         sent = await reads.sent_for_running()
         written = 0
         for clock in clocks:
-            already = {Threshold(t) for t in sent.get((clock.game_id, clock.ply), ())}
+            already = _already_sent(clock, sent)
             try:
                 for threshold in due_thresholds(clock.deadline, now, already):
                     written += await self._send_reminder(clock, threshold, now)

@@ -166,18 +166,27 @@ async def test_reminders_at_24_hours_before_and_at_the_deadline_each_once(
 
 
 async def test_a_move_starts_a_new_turn_with_its_own_reminders(service, clocks, clock):
-    info = await timed_game(service, "1d")
+    info = await timed_game(service, "2d")
     deadline = await clocks.deadline(info.id)
-    await clocks.run_due(deadline - 24 * HOUR)  # a 1-day turn: due soon at once
+    await clocks.run_due(deadline - 24 * HOUR)
     at(clock, deadline - HOUR)
     result = await play_first_legal(service, info)
     second_deadline = await clocks.deadline(info.id)
-    assert second_deadline == result.game.updated_at + DAY
+    assert second_deadline == result.game.updated_at + 2 * DAY
     assert await clocks.run_due(second_deadline) == 1
     reminders = await pending(service, "reminder")
     assert [(r.payload["ply"], r.payload["threshold"], r.payload["user_id"])
             for r in reminders] == [(0, "due_soon", info.seats[0]),
                                     (1, "overdue", info.seats[1])]
+
+
+async def test_ruling_a_one_day_turn_gets_no_due_in_24_hours_notice(service, clocks, clock):
+    info = await timed_game(service, "1d")
+    deadline = await clocks.deadline(info.id)
+    assert await clocks.next_due() == deadline
+    assert await clocks.run_due(deadline - HOUR) == 0
+    assert await clocks.run_due(deadline) == 1
+    assert [r.payload["threshold"] for r in await pending(service, "reminder")] == ["overdue"]
 
 
 async def test_after_downtime_past_both_thresholds_only_the_overdue_notice_goes_out(
@@ -238,7 +247,7 @@ async def test_an_undo_restarts_the_turn_and_its_reminders(service, clocks, cloc
     first, second = info.seats
     await play_first_legal(service, info, first)
     deadline = await clocks.deadline(info.id)
-    await clocks.run_due(deadline - 20 * HOUR)  # seat 1 reminded at ply 1... not their turn
+    assert await clocks.run_due(deadline - 20 * HOUR) == 1  # seat 1's turn (ply 1) reminded
     at(clock, deadline - 10 * HOUR)
     await play_first_legal(service, info, second)
     await service.request_undo(info.id, second)
