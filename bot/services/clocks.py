@@ -49,6 +49,7 @@ import math
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import engines
 from bot.correspondence.reminders import (
@@ -432,6 +433,24 @@ class ClockService:
             await clock_writes(tx).set_dm_reminders(user_id, enabled, now)
 
     # ----- records ------------------------------------------------------------------------------
+
+    async def public_states(self, game_id: int) -> list[Any]:
+        """Every position of a game from the start, as a spectator sees it (``view(s, None)``:
+        no seed, no hidden hand), for ``/replay``. The replay uses the secret seed here, on the
+        server; only public views leave."""
+        for _ in range(_ATTEMPTS):
+            row = await self._store.get_game(game_id)
+            if row is None:
+                raise NotFound("errors.not_found", game_id=game_id)
+            moves = [m.text for m in await self._store.moves(game_id) if m.ply <= row.ply]
+            if len(moves) == row.ply:
+                break
+        else:
+            raise ClockError("errors.claim_retry", game_id=game_id)
+        game = engines.get(row.game)
+        states = game.replay(len(row.seats), row.seed, row.options, moves)
+        states[-1] = apply_forced_outcome(states[-1], row.forced_outcome)
+        return [game.view(state, None) for state in states]
 
     async def record_text(self, game_id: int, names: Mapping[int, str] | None = None) -> str:
         """The game record as text (``bot.services.records``): header, then numbered moves."""

@@ -25,10 +25,10 @@ def player_counts(name):
     return sorted({counts[0], counts[-1]})
 
 
-async def random_game(service, name, players, rng, *, time_control=None):
+async def random_game(service, name, players, rng, *, time_control=None, plies=MAX_PLIES):
     users = list(range(1, players + 1))
     info = await service.create_game(name, users, time_control=time_control)
-    for _ in range(MAX_PLIES):
+    for _ in range(plies):
         info = await service.get_game(info.id)
         if info.status != "active":
             break
@@ -151,3 +151,20 @@ def test_format_of_a_hand_written_record_replays():
     )
     assert game.dump(replay_record(parse_record(text))) == game.dump(state)
 
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+async def test_public_states_for_replays_hide_the_seed_and_end_on_the_stored_state(
+    service, clocks, name
+):
+    players = engines.get(name).allowed_player_counts()[0]
+    info = await random_game(service, name, players, random.Random(name), plies=8)
+    states = await clocks.public_states(info.id)
+    assert len(states) == info.ply + 1
+    assert all(getattr(s, "seed", None) is None for s in states)
+    assert str(SEED) not in repr(states)
+    assert states[-1] == info.state  # the public view the service shows
+    if info.status == "active":
+        await service.resign(info.id, info.seats[0])
+        final = await clocks.public_states(info.id)
+        assert final[-1].outcome == (await service.get_game(info.id)).outcome
