@@ -76,6 +76,8 @@ from engines.core import dump_outcome
 log = logging.getLogger(__name__)
 
 DAY = timedelta(days=1)
+#: How long a game whose due work failed (a database or engine error) waits before a retry.
+RETRY_AFTER = timedelta(minutes=5)
 _ATTEMPTS = 5
 
 GraceFor = Callable[[int], Awaitable[timedelta | None]]
@@ -168,6 +170,9 @@ class ClockService:
         #: Called after a committed change that moves deadlines (a vacation, a claim).
         self.on_change = on_change
         self._not_tournament: set[int] = set()  # games for which grace_for said None
+        #: Games whose due work failed, and when to try again: without this, a game that keeps
+        #: failing would stay due in the past and the scheduler would spin on it.
+        self._retry_at: dict[int, datetime] = {}
 
     def _changed(self) -> None:
         if self.on_change is not None:
@@ -304,14 +309,17 @@ class ClockService:
         now = self._clock()
         due: list[datetime] = []
         for clock in clocks:
+            game_due: list[datetime] = []
             already = _already_sent(clock, sent)
             threshold_time = next_threshold_time(clock.deadline, already)
             if threshold_time is not None:
-                due.append(threshold_time)
+                game_due.append(threshold_time)
             if clock.deadline <= now or Threshold.OVERDUE in already:
                 grace = await self._grace(clock.game_id)
                 if grace is not None:
-                    due.append(clock.deadline + grace)
+                    game_due.append(clock.deadline + grace)
+            retry_at = self._retry_at.get(clock.game_id)
+            due.extend(game_due if retry_at is None else (max(d, retry_at) for d in game_due))
         return min(due, default=None)
 
     async def run_due(self, now: datetime) -> int:
@@ -323,6 +331,8 @@ class ClockService:
         sent = await reads.sent_for_running()
         written = 0
         for clock in clocks:
+            if self._retry_at.get(clock.game_id, now) > now:
+                continue
             already = _already_sent(clock, sent)
             try:
                 for threshold in due_thresholds(clock.deadline, now, already):
@@ -335,7 +345,11 @@ class ClockService:
             except (GameOver, ClockError):
                 pass  # the game moved on meanwhile (a move, a claim): nothing is due any more
             except Exception:
-                log.exception("correspondence work for game %s failed", clock.game_id)
+                log.exception("correspondence work for game %s failed; retrying in %s",
+                              clock.game_id, RETRY_AFTER)
+                self._retry_at[clock.game_id] = now + RETRY_AFTER
+            else:
+                self._retry_at.pop(clock.game_id, None)
         return written
 
     async def _send_reminder(self, clock: ClockRow, threshold: Threshold, now: datetime) -> int:

@@ -376,6 +376,31 @@ async def test_a_move_within_the_grace_period_saves_the_tournament_game(
     assert (await service.get_game(info.id)).status == "active"
 
 
+async def test_a_game_whose_work_keeps_failing_is_retried_later_not_in_a_loop(
+    service, clocks, clock, graces
+):
+    info = await service.create_game("alak", [1, 2], time_control="1d")
+    await service.create_game("alak", [3, 4], time_control="2d")
+    graces[info.id] = HOUR
+    deadline = await clocks.deadline(info.id)
+    await clocks.run_due(deadline)  # overdue notice
+    calls = []
+
+    async def broken(game_id, **kwargs):
+        calls.append(game_id)
+        raise RuntimeError("database on fire")
+
+    clocks._end_on_time = broken
+    moment = deadline + HOUR
+    assert await clocks.run_due(moment) == 1  # the other game's "due soon" still went out
+    assert calls == [info.id]
+    assert await clocks.next_due() > moment  # not due in the past: the task would spin
+    await clocks.run_due(moment + timedelta(minutes=1))
+    assert calls == [info.id]  # still waiting
+    await clocks.run_due(moment + timedelta(minutes=10))
+    assert calls == [info.id, info.id]
+
+
 # ----- vacations --------------------------------------------------------------------------------
 
 
