@@ -164,7 +164,8 @@ class ClockService:
     ) -> None:
         self._store = store
         self._games = games
-        self._clock = clock
+        #: The service's clock (replaceable, e.g. to move time forward in end-to-end tests).
+        self.clock = clock
         self._grace_for = grace_for
         self.vacation_days_per_year = vacation_days_per_year
         #: Called after a committed change that moves deadlines (a vacation, a claim).
@@ -180,7 +181,12 @@ class ClockService:
 
     def scheduler(self, **kwargs: float) -> Scheduler:
         """The one task that sends reminders and forfeits when due (start it on bot start)."""
-        return Scheduler(self.next_due, self.run_due, now=self._clock, **kwargs)
+        return Scheduler(self.next_due, self.run_due, now=self.now, **kwargs)
+
+    def now(self) -> datetime:
+        """The time by this service's clock (the scheduler reads it through here, so that a
+        clock replaced later is still the one used)."""
+        return self.clock()
 
     # ----- deadlines --------------------------------------------------------------------------
 
@@ -205,7 +211,7 @@ class ClockService:
             if game is not None:
                 games[game_id] = game
         users = {user for game in games.values() for user in game.seats}
-        now = self._clock()
+        now = self.clock()
         away = {}
         for vacation in await reads.vacations(users, ending_after=now):
             if vacation.starts_at <= now:
@@ -251,7 +257,7 @@ class ClockService:
             loser = clock.to_move
             if claimer_seat is not None and claimer_seat in clockstate.side_of(teams, loser):
                 raise ClockError("errors.claim_own_turn", game_id=game_id)
-            now = self._clock()
+            now = self.clock()
             if now < clock.deadline + grace:
                 raise ClockError(
                     "errors.claim_too_early", game_id=game_id, deadline=_unix(clock.deadline)
@@ -306,7 +312,7 @@ class ClockService:
         reads = clock_reads(self._store)
         clocks = await reads.running_clocks()
         sent = await reads.sent_for_running()
-        now = self._clock()
+        now = self.clock()
         due: list[datetime] = []
         for clock in clocks:
             game_due: list[datetime] = []
@@ -379,7 +385,7 @@ class ClockService:
     # ----- vacations ----------------------------------------------------------------------------
 
     async def vacation_status(self, user_id: int) -> VacationInfo:
-        now = self._clock()
+        now = self.clock()
         reads = clock_reads(self._store)
         current = [v for v in await reads.vacations([user_id], ending_after=now)
                    if v.starts_at <= now]
@@ -397,7 +403,7 @@ class ClockService:
         the user's games stop meanwhile, and their opponents are told (``vacation`` rows)."""
         if days < 0 or days > self.vacation_days_per_year:
             raise ClockError("errors.vacation_days", allowance=self.vacation_days_per_year)
-        now = self._clock()
+        now = self.clock()
         start, end = _year_bounds(now)
         async with self._store.transaction() as tx:
             writes = clock_writes(tx)
@@ -441,7 +447,7 @@ class ClockService:
         return await clock_reads(self._store).dm_reminders(user_id)
 
     async def set_dm_reminders(self, user_id: int, enabled: bool) -> None:
-        now = self._clock()
+        now = self.clock()
         async with self._store.transaction() as tx:
             await tx.ensure_user(user_id, now)
             await clock_writes(tx).set_dm_reminders(user_id, enabled, now)

@@ -159,6 +159,11 @@ class GameService:
         if self.on_change is not None:
             self.on_change()
 
+    @property
+    def store(self) -> Store:
+        """(Added.) The store, for sibling services on the same database (``ClockService``)."""
+        return self._store
+
     # ----- helpers --------------------------------------------------------------------------
 
     @staticmethod
