@@ -17,7 +17,7 @@ Rulings:
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -28,8 +28,8 @@ from bot.correspondence.timecontrol import (
     paused_between,
     paused_until_spent,
 )
-from bot.store import Writes
-from bot.store.clocks import ClockReads, ClockRow, clock_writes
+from bot.store import Reads, Writes
+from bot.store.clocks import ClockReads, ClockRow, clock_reads, clock_writes
 from engines import Game, Outcome
 
 
@@ -75,6 +75,17 @@ async def start_clock(
                                     deadline_of(clock, pauses), now))
 
 
+def _next_turn(row: ClockRow, pauses: list[Interval], ply: int, to_move: int | None,
+               now: datetime, *, undone: bool) -> ClockRow:
+    clock = clock_value(row)
+    if undone:
+        clock = replace(clock, turn_started=now, to_move=to_move)
+    else:
+        clock = clock.after_move(now, to_move, paused_between(pauses, row.turn_started, now))
+    return ClockRow(row.game_id, row.time_control, clock.banks, now, to_move, ply,
+                    deadline_of(clock, pauses), now)
+
+
 async def turn_changed(
     tx: Writes,
     game_id: int,
@@ -91,15 +102,41 @@ async def turn_changed(
     row = await writes.clock(game_id)
     if row is None:
         return
-    clock = clock_value(row)
     pauses = await game_pauses(writes, seats, row.turn_started)
     if undone:
-        clock = replace(clock, turn_started=now, to_move=to_move)
         await writes.forget_reminders_from(game_id, ply)
-    else:
-        clock = clock.after_move(now, to_move, paused_between(pauses, row.turn_started, now))
-    await writes.put_clock(ClockRow(game_id, row.time_control, clock.banks, now, to_move, ply,
-                                    deadline_of(clock, pauses), now))
+    await writes.put_clock(_next_turn(row, pauses, ply, to_move, now, undone=undone))
+
+
+@dataclass(frozen=True)
+class PreparedTurn:
+    """A move's new clock, computed from committed data before the write transaction (which
+    then only writes it, keeping the serialised part of a move short)."""
+
+    row: ClockRow
+    read_at: datetime  # ``updated_at`` of the clock it was computed from
+
+
+async def prepare_turn(reads: Reads, game_id: int, seats: tuple[int, ...], ply: int,
+                       to_move: int | None, now: datetime) -> PreparedTurn | None:
+    clocks = clock_reads(reads)
+    row = await clocks.clock(game_id)
+    if row is None:
+        return None
+    pauses = await game_pauses(clocks, seats, row.turn_started)
+    return PreparedTurn(_next_turn(row, pauses, ply, to_move, now, undone=False),
+                        row.updated_at)
+
+
+async def commit_turn(tx: Writes, prepared: PreparedTurn | None, seats: tuple[int, ...],
+                      ply: int, to_move: int | None, now: datetime) -> None:
+    """Write a prepared clock if the clock is still the one it was computed from (every
+    change of a clock or of a seated player's vacations bumps ``updated_at``); else compute
+    it again inside the transaction."""
+    if prepared is None:
+        return  # a game older than the clocks
+    if not await clock_writes(tx).put_clock_if(prepared.row, prepared.read_at):
+        await turn_changed(tx, prepared.row.game_id, seats, ply, to_move, now)
 
 
 async def refresh_deadline(tx: Writes, game_id: int, seats: tuple[int, ...],
@@ -111,8 +148,9 @@ async def refresh_deadline(tx: Writes, game_id: int, seats: tuple[int, ...],
         return row
     pauses = await game_pauses(writes, seats, row.turn_started)
     fresh = replace(row, deadline=deadline_of(clock_value(row), pauses), updated_at=now)
-    if fresh.deadline != row.deadline:
-        await writes.put_clock(fresh)
+    # Written even when the deadline stays: the new updated_at tells a move prepared before
+    # this vacation change to compute its clock again (the pauses changed).
+    await writes.put_clock(fresh)
     return fresh
 
 

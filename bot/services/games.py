@@ -628,6 +628,8 @@ class GameService:
         finished = after.outcome is not None
         now = self._clock()
         ply = row.ply + 1
+        clock = await clockstate.prepare_turn(self._store, game_id, row.seats, ply,
+                                              after.to_move, now)
         status = FINISHED if finished else ACTIVE
         update = GameUpdate(
             snapshot=game.dump(after),
@@ -640,6 +642,9 @@ class GameService:
         )
         async with self._store.transaction() as tx:
             if not await tx.update_game(game_id, row.version, update):
+                fresh = await self._game_row(game_id, tx)
+                if fresh.status != ACTIVE:  # a resignation or a claim got there first
+                    raise GameOver("errors.game_over", game_id=game_id)
                 raise BoardChanged("errors.board_changed", game_id=game_id)
             await tx.insert_move(game_id, ply, seat, canonical, now)
             await tx.insert_outbox(
@@ -657,7 +662,7 @@ class GameService:
             )
             if finished:
                 await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now)
-            await clockstate.turn_changed(tx, game_id, row.seats, ply, after.to_move, now)
+            await clockstate.commit_turn(tx, clock, row.seats, ply, after.to_move, now)
         self._changed()
         info = self._info(self._written(row, update), game, after)
         return MoveResult(game=info, move=canonical, description=description, seat=seat)

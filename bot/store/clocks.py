@@ -183,6 +183,17 @@ class ClockWrites(ClockReads):
             (clock.game_id, *values),
         )
 
+    async def put_clock_if(self, clock: ClockRow, expected_updated_at: datetime) -> bool:
+        """Replace the clock only if its ``updated_at`` is still the expected one."""
+        cursor = await self._conn.execute(
+            "UPDATE game_clocks SET banks = ?, turn_started = ?, to_move = ?, ply = ?, "
+            "deadline = ?, updated_at = ? WHERE game_id = ? AND updated_at = ?",
+            (_dumps([bank.total_seconds() for bank in clock.banks]), _time(clock.turn_started),
+             clock.to_move, clock.ply, None if clock.deadline is None else _time(clock.deadline),
+             _time(clock.updated_at), clock.game_id, _time(expected_updated_at)),
+        )
+        return cursor.rowcount == 1
+
     async def mark_reminder_sent(
         self, game_id: int, ply: int, threshold: str, deadline: datetime, now: datetime
     ) -> bool:

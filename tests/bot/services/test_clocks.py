@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.services import ChallengeError, GameOver, GameService, NotAPlayer
+from bot.services import ChallengeError, GameOver, GameService, NotAPlayer, clockstate
 from bot.services.clocks import ClockError, ClockService
 from bot.store import open_store
 from tests.bot.services.conftest import SEED
@@ -510,3 +510,26 @@ async def test_scheduler_task_sends_the_reminder_once_poked_at_the_right_time(
     finally:
         await scheduler.stop()
     assert len(await pending(service, "reminder")) == 1
+
+
+async def test_a_move_prepared_before_a_vacation_computes_its_clock_again(
+    service, clocks, clock, store
+):
+    """The clock of a move is computed before its transaction; a vacation declared in between
+    must not be lost (the transaction recomputes when the clock changed meanwhile)."""
+    info = await timed_game(service, "3d")
+    game = await store.get_game(info.id)
+    now = clock()
+    prepared = await clockstate.prepare_turn(store, info.id, game.seats, 1, 1, now)
+    status = await clocks.vacation(2, 4)  # lands between the read and the write
+    async with store.transaction() as tx:
+        await clockstate.commit_turn(tx, prepared, game.seats, 1, 1, now)
+    # 3 days of turn plus the whole 4-day vacation, which began after the turn did.
+    assert status.until - 4 * DAY > now
+    assert await clocks.deadline(info.id) == now + 3 * DAY + 4 * DAY
+    # Without a change in between, the prepared clock is written as is.
+    later = clock()
+    prepared = await clockstate.prepare_turn(store, info.id, game.seats, 2, 0, later)
+    async with store.transaction() as tx:
+        await clockstate.commit_turn(tx, prepared, game.seats, 2, 0, later)
+    assert await clocks.deadline(info.id) == prepared.row.deadline == status.until + 3 * DAY
