@@ -1129,8 +1129,11 @@ class Lppg(Game):
     # ----- views, words, storage -------------------------------------------------------------
 
     def _view(self, state: LppgState, seat: int | None) -> LppgState:
+        # Both faces of a card show its colour, so the colours in other hands are public; their
+        # patterns are not.
         hands = tuple(
-            hand if s == seat else (HIDDEN,) * len(hand) for s, hand in enumerate(state.hands)
+            hand if s == seat else tuple(_card_back(card) for card in hand)
+            for s, hand in enumerate(state.hands)
         )
         return _derive(
             state,
@@ -1216,11 +1219,16 @@ def _in_range(x: int, y: int) -> bool:
     return -_COORD_LIMIT < x < _COORD_LIMIT and -_COORD_LIMIT < y < _COORD_LIMIT
 
 
+def _card_back(card: int) -> int:
+    """The placeholder for a card seen from its back: its colour only (``R?``)."""
+    return -2 - (card_colour(card) - 1)
+
+
 def _pile_view(pile: tuple[int, ...]) -> tuple[int, ...]:
     """A draw pile as everyone sees it: its size and the colour of its top card."""
     if not pile:
         return ()
-    return (-2 - (card_colour(pile[0]) - 1), *((HIDDEN,) * (len(pile) - 1)))
+    return (_card_back(pile[0]), *((HIDDEN,) * (len(pile) - 1)))
 
 
 def _parse_deck(deck: Any) -> tuple[int, ...]:

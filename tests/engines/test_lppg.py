@@ -760,13 +760,21 @@ def view_dump(state: LppgState, seat) -> str:
 
 
 def test_views_do_not_depend_on_hidden_cards():
-    # Two deals that differ only in South's hand and deep in the piles.
+    # Two deals that differ only in South's hand and deep in the piles, card for card of the
+    # same colour (colours are public: both faces of a card show it).
     base = deck_with("R5", "R2", "R15", "B8")
     other = list(base)
-    # Seat 1's cards (positions 4, 5) swapped with cards deep in piles A and B.
-    other[4], other[20] = other[20], other[4]
-    other[5], other[60] = other[60], other[5]
-    other[30], other[31] = other[31], other[30]
+
+    def swap_with_same_colour(position: int, start: int) -> None:
+        colour = other[position][0]
+        partner = next(i for i in range(start, len(other)) if other[i][0] == colour)
+        other[position], other[partner] = other[partner], other[position]
+
+    # Seat 1's cards (positions 4, 5) swapped with cards below the top of pile A (which starts
+    # at position 6), and two cards inside the piles swapped with each other.
+    swap_with_same_colour(4, 8)
+    swap_with_same_colour(5, 12)
+    swap_with_same_colour(30, 32)
     a = GAME.new(2, seed=1, options={"deck": base})
     b = GAME.new(2, seed=1, options={"deck": other})
     assert GAME.dump(a) != GAME.dump(b)
@@ -789,7 +797,8 @@ def test_a_view_shows_only_the_own_hand_pile_sizes_and_top_colours(seed, players
                 if s == seat:
                     assert hand == [CARD_IDS[c] for c in state.hands[s]]
                 else:
-                    assert hand == ["?"] * len(state.hands[s])
+                    # Card backs show their colour: the colours are public, the patterns not.
+                    assert hand == [CARD_IDS[c][0] + "?" for c in state.hands[s]]
             for name in ("pile_a", "pile_b"):
                 pile = getattr(state, name)
                 shown = dumped[name]
