@@ -12,15 +12,18 @@ import contextlib
 import logging
 import pkgutil
 from dataclasses import dataclass
+from datetime import datetime
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
+from bot.correspondence.scheduler import Scheduler
 from bot.delivery import Delivery
 from bot.endpoints import use_endpoints
 from bot.i18n import t
+from bot.services.clocks import ClockService, GraceFor
 from bot.services.errors import ServiceError
 from bot.services.games import GameService
 from bot.store import Store, open_store
@@ -50,6 +53,7 @@ class BoardGamesBot(commands.Bot):
         services: GameService,
         *,
         guild_ready_timeout: float = 2.0,
+        grace_for: GraceFor | None = None,
     ) -> None:
         # Slash commands only: no message content, no member list. Guilds gives us channels and
         # threads, which is all the game threads need.
@@ -67,6 +71,19 @@ class BoardGamesBot(commands.Bot):
         self.services = services
         self.delivery = Delivery(self)
         self._names: dict[int, str] = {}
+        # Correspondence play: clocks, and the one task that sends reminders and forfeits
+        # when due (woken by every move, new game and vacation through on_change).
+        self.clocks = ClockService(
+            services.store, services, grace_for=grace_for,
+            vacation_days_per_year=config.vacation_days_per_year,
+        )
+        self.scheduler = Scheduler(self.clocks.next_due, self._run_due, now=self.clocks.now)
+        services.on_change = self.clocks.on_change = self.scheduler.poke
+
+    async def _run_due(self, now: datetime) -> None:
+        """The scheduler's round: write what is due, then post it at once."""
+        if await self.clocks.run_due(now):
+            await self.delivery.flush_all()
 
     async def setup_hook(self) -> None:
         for extension in extensions():
@@ -80,8 +97,11 @@ class BoardGamesBot(commands.Bot):
         log.info("connected as %s to %d guild(s)", self.user, len(self.guilds))
         # Deliver what an earlier run left in the outbox, then keep delivering.
         self.delivery.start()
+        # Its first round catches up on reminders and forfeits that fell due while down.
+        self.scheduler.start()
 
     async def close(self) -> None:
+        await self.scheduler.stop()
         await self.delivery.stop()
         await self._finish_interactions()
         await super().close()
