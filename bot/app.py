@@ -2,7 +2,10 @@
 
 The Discord layer is thin (DESIGN.md §2): cogs parse interactions, call ``bot.services`` (a
 ``GameService``) and turn results into messages; ``bot.delivery`` sends what the services wrote
-to the outbox.
+to the outbox. Correspondence play: ``bot.clocks`` (a ``ClockService`` on the same store) and
+``bot.scheduler``, the one task that writes reminders and tournament forfeits when they fall
+due; it starts when the bot is ready (its first round catches up after a restart) and is poked
+by every move, new game and vacation.
 """
 
 from __future__ import annotations

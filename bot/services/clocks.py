@@ -166,7 +166,9 @@ class ClockService:
         self._games = games
         #: The service's clock (replaceable, e.g. to move time forward in end-to-end tests).
         self.clock = clock
-        self._grace_for = grace_for
+        #: Tournament games' grace period before an automatic forfeit (the tournaments service
+        #: may set it after construction: ``bot.clocks.grace_for = tournaments.forfeit_grace``).
+        self.grace_for = grace_for
         self.vacation_days_per_year = vacation_days_per_year
         #: Called after a committed change that moves deadlines (a vacation, a claim).
         self.on_change = on_change
@@ -297,9 +299,9 @@ class ClockService:
         raise ClockError("errors.claim_retry", game_id=game_id)
 
     async def _grace(self, game_id: int) -> timedelta | None:
-        if self._grace_for is None or game_id in self._not_tournament:
+        if self.grace_for is None or game_id in self._not_tournament:
             return None
-        grace = await self._grace_for(game_id)
+        grace = await self.grace_for(game_id)
         if grace is None:  # a game never becomes a tournament game later
             self._not_tournament.add(game_id)
         return grace
