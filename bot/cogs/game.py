@@ -12,7 +12,7 @@ from discord.ext import commands
 
 import engines
 from bot.app import reply_error, send_ephemeral
-from bot.correspondence.texts import games_clock_text
+from bot.correspondence.texts import due_text, games_clock_text
 from bot.i18n import t
 from bot.services.errors import ServiceError
 from bot.services.models import GameInfo
@@ -96,6 +96,9 @@ class Game(commands.Cog):
             to_move = info.user_to_move()
             text = t("bot.board.active", interaction.locale, game=title, id=info.id,
                      player=f"<@{to_move}>" if to_move else "-", ply=info.ply)
+            due = due_text(await self.bot.clocks.clock_info(info.id), interaction.locale)
+            if due:
+                text += " " + due
         else:
             text = t("bot.board.finished", interaction.locale, game=title, id=info.id,
                      reason=info.outcome.reason if info.outcome else "")

@@ -97,6 +97,9 @@ async def test_vacation_is_announced_and_games_record_replay_watch_answer(world)
     played = await emu.slash("alice", "move", {"text": "c"}, channel=thread)
     assert "Clock paused" in (await played.reply()).content
 
+    shown = await emu.slash("carol", "board", {"game": game.id})
+    assert "Move due <t:" in (await shown.reply()).content
+
     record = await emu.slash("carol", "record", {"game": game.id})
     reply = await record.reply()
     assert reply.files and reply.files[0].filename.endswith(".txt")
