@@ -155,7 +155,9 @@ class GameService:
         #: a resignation, an undo): the bot points it at the correspondence scheduler's poke.
         self.on_change = on_change
 
-    def _changed(self) -> None:
+    def notify_change(self) -> None:
+        """(Added.) Tell ``on_change`` that deadlines may have moved (done by every method
+        here; callers of ``create_game_in`` call it after their own commit)."""
         if self.on_change is not None:
             self.on_change()
 
@@ -392,7 +394,7 @@ class GameService:
                 await tx.add_challenge_player(row.id, user_id, now)
                 seats = (*seats, user_id)
             info = await self._create_game(tx, row, seats, "accepted", now)
-        self._changed()
+        self.notify_change()
         return info
 
     async def decline(self, challenge_id: int, user_id: int) -> Challenge:
@@ -464,7 +466,7 @@ class GameService:
                     "errors.lobby_not_full", joined=len(row.joined), players=row.players
                 )
             info = await self._create_game(tx, row, row.joined, "started", now)
-        self._changed()
+        self.notify_change()
         return info
 
     async def _create_game(
@@ -519,52 +521,85 @@ class GameService:
         await tx.insert_outbox(game_id, "game_started", payload, now)
         return self._info(await self._game_row(game_id, tx), game, state)
 
-    async def create_game(
-        self,
-        game: str,
-        seats: Sequence[int],
-        options: dict | None = None,
-        *,
-        time_control: str | None = None,
-        guild_id: int | None = None,
-        channel_id: int | None = None,
-        source: str | None = None,
-    ) -> GameInfo:
-        """(Added, for tournaments.) Start a game between ``seats`` (user ids, seat order)
-        without a challenge. ``source`` (e.g. ``"tournament:3"``) goes into the
-        ``game_started`` payload so the bot can tell where the game comes from."""
+    # ----- games created directly (tournaments) -------------------------------------------
+
+    def resolve_setup(
+        self, game: str, players: int, options: Mapping[str, Any] | None
+    ) -> tuple[str, dict[str, Any]]:
+        """(Added.) Check a game name, player count and options as ``challenge`` does;
+        returns (engine name, resolved options) or raises ``ChallengeError``."""
         try:
             engine = self._engine(game)
         except KeyError:
             raise ChallengeError(
                 "errors.unknown_game", game=game, games=", ".join(sorted(engines.GAMES))
             ) from None
-        seats = tuple(seats)
-        if len(set(seats)) != len(seats):
-            raise ChallengeError("errors.duplicate_seats")
-        if len(seats) not in engine.allowed_player_counts():
+        allowed = engine.allowed_player_counts()
+        if players not in allowed:
             raise ChallengeError(
                 "errors.bad_player_count",
                 game=engine.title,
-                players=len(seats),
-                allowed=", ".join(str(n) for n in engine.allowed_player_counts()),
+                players=players,
+                allowed=", ".join(str(n) for n in allowed),
             )
         resolved = self._resolve_options(engine, options)
         try:
-            engine.new(len(seats), seed=0, options=resolved)
+            engine.new(players, seed=0, options=resolved)
         except ValueError as error:
             raise ChallengeError("errors.bad_options", reason=str(error)) from None
+        return engine.name, resolved
+
+    async def create_game(
+        self,
+        game: str,
+        seats: Sequence[int],
+        options: Mapping[str, Any] | None = None,
+        *,
+        time_control: str | None = None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        source: str | None = None,
+    ) -> GameInfo:
+        """(Added, TOURNAMENT_CLOCK_CONTRACT.md.) Start a game between ``seats`` (user ids in
+        seat order) without a challenge, in its own transaction, with its clock."""
+        async with self._store.transaction() as tx:
+            info = await self.create_game_in(
+                tx, game, seats, options, time_control=time_control, guild_id=guild_id,
+                channel_id=channel_id, source=source,
+            )
+        self.notify_change()
+        return info
+
+    async def create_game_in(
+        self,
+        tx: Writes,
+        game: str,
+        seats: Sequence[int],
+        options: Mapping[str, Any] | None = None,
+        *,
+        time_control: str | None = None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        source: str | None = None,
+    ) -> GameInfo:
+        """(Added.) ``create_game`` inside the caller's transaction, so a tournament records
+        its pairing and the game together. ``source`` (e.g. "tournament:3") is copied into
+        the ``game_started`` payload. ``time_control`` is the contract's text notation
+        (``ChallengeError`` ``errors.bad_time_control`` if it is not one); the clock starts
+        in ``tx``. After the caller's commit, call ``notify_change()`` so the correspondence
+        scheduler sees the new deadline."""
+        name, resolved = self.resolve_setup(game, len(seats), options)
+        seats = tuple(seats)
+        if len(set(seats)) != len(seats):
+            raise ChallengeError("errors.duplicate_seats")
         control = self._time_control(time_control)
         now = self._clock()
-        async with self._store.transaction() as tx:
-            for user in seats:
-                await tx.ensure_user(user, now)
-            info = await self._insert_game(
-                tx, engine, resolved, seats, control, now,
-                challenge_id=None, guild_id=guild_id, channel_id=channel_id, source=source,
-            )
-        self._changed()
-        return info
+        for user_id in seats:
+            await tx.ensure_user(user_id, now)
+        return await self._insert_game(
+            tx, self._engine(name), resolved, seats, control, now,
+            challenge_id=None, guild_id=guild_id, channel_id=channel_id, source=source,
+        )
 
     # ----- games ----------------------------------------------------------------------------
 
@@ -663,7 +698,7 @@ class GameService:
             if finished:
                 await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now)
             await clockstate.commit_turn(tx, clock, row.seats, ply, after.to_move, now)
-        self._changed()
+        self.notify_change()
         info = self._info(self._written(row, update), game, after)
         return MoveResult(game=info, move=canonical, description=description, seat=seat)
 
@@ -699,7 +734,7 @@ class GameService:
                 )
                 await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now)
                 await clockstate.turn_changed(tx, game_id, row.seats, row.ply, None, now)
-            self._changed()
+            self.notify_change()
             return self._info(self._written(row, update), game, after)
         raise BoardChanged("errors.board_changed", game_id=game_id)
 
@@ -779,7 +814,7 @@ class GameService:
                 tx, game_id, fresh.seats, fresh.ply - 1, state.to_move, now, undone=True
             )
             info = self._row_info(await self._game_row(game_id, tx))
-        self._changed()
+        self.notify_change()
         return info
 
     @staticmethod

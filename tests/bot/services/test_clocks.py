@@ -533,3 +533,18 @@ async def test_a_move_prepared_before_a_vacation_computes_its_clock_again(
     async with store.transaction() as tx:
         await clockstate.commit_turn(tx, prepared, game.seats, 2, 0, later)
     assert await clocks.deadline(info.id) == prepared.row.deadline == status.until + 3 * DAY
+
+
+async def test_create_game_in_a_callers_transaction_starts_the_clock_or_leaves_nothing(
+    service, clocks, store, db_path
+):
+    before = db_dump(db_path)
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as tx:
+            await service.create_game_in(tx, "alak", [5, 6], time_control="2d")
+            raise RuntimeError("the tournament's own write failed")
+    assert db_dump(db_path) == before
+    async with store.transaction() as tx:
+        info = await service.create_game_in(tx, "alak", [5, 6], time_control="2d",
+                                            source="tournament:9")
+    assert await clocks.deadline(info.id) == info.created_at + 2 * DAY
