@@ -65,8 +65,10 @@ Correspondence play (issue 11, *added*; details in ``bot.services.clocks``):
   (``source`` goes into the ``game_started`` payload). The clock starts in the transaction that
   creates the game and moves on in the one of each move, resignation and undo
   (``bot.services.clockstate``).
+* ``GameService.resolve_setup(game, players, options)``, ``create_game_in(tx, ...)`` (the same
+  inside the caller's transaction; call ``notify_change()`` after its commit), ``store``.
 * ``GameService.on_change``: called after each committed change that may move a deadline (the
-  bot sets it to the scheduler's ``poke``).
+  bot sets it to the scheduler's ``poke``); ``notify_change()`` calls it.
 * ``GameInfo.timed_out_seat``: the seat that lost on time (``resigned_seat`` is now only set for
   a resignation).
 * ``ClockService(store, games, *, clock, grace_for, vacation_days_per_year, on_change)``:
