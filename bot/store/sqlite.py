@@ -141,9 +141,8 @@ class _SqliteReads(Reads):
 
     @property
     def connection(self) -> aiosqlite.Connection:
-        """The connection under these reads (or this transaction), for feature stores that
-        keep their SQL in their own module (``bot.store.clocks``) and must run it in the same
-        transaction as the core writes."""
+        """The connection behind these reads (inside a transaction: the writer), for feature
+        stores that keep their own SQL (``bot.store.tournaments``, ``bot.store.ratings``)."""
         return self._conn
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
