@@ -140,30 +140,24 @@ def _normal_json(value: Any) -> Any:
 class GameService:
     """Everything the bot does with games, as plain async calls (see ``bot.services``)."""
 
+    #: (Added.) Called after each committed change that may move a deadline (a game created, a
+    #: move, a resignation, an undo): the bot points it at the correspondence scheduler's poke.
+    on_change: Callable[[], None] | None = None
+
     def __init__(
         self,
         store: Store,
         *,
         clock: Callable[[], datetime] = utcnow,
         seeds: Callable[[], int] = secret_seed,
-        on_change: Callable[[], None] | None = None,
     ) -> None:
         self._store = store
         self._clock = clock
         self._seeds = seeds
-        #: Called after each committed change that may move a deadline (a game created, a move,
-        #: a resignation, an undo): the bot points it at the correspondence scheduler's poke.
-        self.on_change = on_change
-
-    def notify_change(self) -> None:
-        """(Added.) Tell ``on_change`` that deadlines may have moved (done by every method
-        here; callers of ``create_game_in`` call it after their own commit)."""
-        if self.on_change is not None:
-            self.on_change()
 
     @property
     def store(self) -> Store:
-        """(Added.) The store, for sibling services on the same database (``ClockService``)."""
+        """(Added.) The store, for services built on the same database (tournaments)."""
         return self._store
 
     # ----- helpers --------------------------------------------------------------------------
@@ -602,6 +596,12 @@ class GameService:
         )
 
     # ----- games ----------------------------------------------------------------------------
+
+    def notify_change(self) -> None:
+        """(Added.) Tell ``on_change`` that deadlines may have moved (done by every method
+        here; callers of ``create_game_in`` call it after their own commit)."""
+        if self.on_change is not None:
+            self.on_change()
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
         async with self._store.transaction() as tx:
