@@ -584,8 +584,6 @@ class GameService:
         scheduler sees the new deadline."""
         name, resolved = self.resolve_setup(game, len(seats), options)
         seats = tuple(seats)
-        if len(set(seats)) != len(seats):
-            raise ChallengeError("errors.duplicate_seats")
         control = self._time_control(time_control)
         now = self._clock()
         for user_id in seats:
