@@ -1,6 +1,8 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.correspondence.timecontrol import (
     Clock,
@@ -12,6 +14,7 @@ from bot.correspondence.timecontrol import (
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
+HOUR = timedelta(hours=1)
 
 
 @pytest.mark.parametrize("text", ["untimed", "1d", "3d", "14d", "3d+1d", "7d+2d"])
@@ -90,3 +93,23 @@ def test_a_pause_reached_only_thanks_to_an_earlier_one_also_counts():
 
 def test_a_pause_after_the_clock_ran_out_does_not_count():
     assert paused_until_spent([(T0 + 4 * DAY, T0 + 6 * DAY)], T0, 3 * DAY) == timedelta(0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    budget_hours=st.integers(min_value=1, max_value=24 * 14),
+    pauses=st.lists(
+        st.tuples(st.integers(min_value=-48, max_value=24 * 30), st.integers(1, 24 * 10)),
+        max_size=5,
+    ),
+)
+def test_property_the_clock_runs_exactly_its_budget_outside_the_pauses(budget_hours, pauses):
+    start = T0
+    intervals = [(start + h * HOUR, start + (h + length) * HOUR) for h, length in pauses]
+    budget = budget_hours * HOUR
+    paused = paused_until_spent(intervals, start, budget)
+    end = start + budget + paused
+    # Time actually running between the turn's start and the end is the whole budget...
+    assert (end - start) - paused_between(intervals, start, end) == budget
+    # ...and the end is not inside a pause (the clock runs out while running).
+    assert not any(a < end <= b for a, b in merge_intervals(intervals) if b > start)
