@@ -226,9 +226,10 @@ class ClockService:
             if row is None:
                 infos[game_id] = ClockInfo(game_id, "untimed", None, None, (), paused)
                 continue
-            to_move_user = None if row.to_move is None else seats[row.to_move]
+            # From the game: an untimed game's clock is not kept up to date move by move.
+            to_move_user = None if game.to_move is None else seats[game.to_move]
             infos[game_id] = ClockInfo(game_id, row.time_control, row.deadline, to_move_user,
-                                       row.banks, paused if row.to_move is not None else ())
+                                       row.banks, paused if game.to_move is not None else ())
         return infos
 
     # ----- claims and forfeits ------------------------------------------------------------------

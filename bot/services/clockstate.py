@@ -13,6 +13,9 @@ Rulings:
 * **Undo** restarts the turn of the player whose move was taken back at the moment of the undo,
   with the bank they have (an undo is agreed by everyone); that turn's reminders start afresh.
 * A late move is still accepted until someone claims (as on Board Game Arena).
+
+An untimed game's clock row keeps its time control only: its moves skip the clock (no deadline
+to keep), so ``to_move``/``ply`` there are not kept current.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from bot.correspondence.timecontrol import (
     Clock,
@@ -117,13 +121,31 @@ class PreparedTurn:
     read_at: datetime  # ``updated_at`` of the clock it was computed from
 
 
+#: Games known to be untimed, per store. A game's time control never changes, and an untimed
+#: clock has nothing to keep up to date during play, so their moves skip the clock entirely.
+_UNTIMED: WeakKeyDictionary[Any, set[int]] = WeakKeyDictionary()
+
+
+def _untimed_games(store: Any) -> set[int]:
+    try:
+        return _UNTIMED.setdefault(store, set())
+    except TypeError:  # a store that cannot be weakly referenced: no memory
+        return set()
+
+
 async def prepare_turn(reads: Reads, game_id: int, seats: tuple[int, ...], ply: int,
                        to_move: int | None, now: datetime) -> PreparedTurn | None:
-    clocks = clock_reads(reads)
-    row = await clocks.clock(game_id)
+    """The clock after a move (None: nothing to write, the game is untimed or older than
+    the clocks). ``reads`` is the store: committed data, no lock."""
+    untimed = _untimed_games(reads)
+    if game_id in untimed:
+        return None
+    row, pauses = await clock_reads(reads).clock_and_pauses(game_id)
     if row is None:
         return None
-    pauses = await game_pauses(clocks, seats, row.turn_started)
+    if TimeControl.parse(row.time_control).untimed:
+        untimed.add(game_id)
+        return None
     return PreparedTurn(_next_turn(row, pauses, ply, to_move, now, undone=False),
                         row.updated_at)
 
@@ -132,9 +154,9 @@ async def commit_turn(tx: Writes, prepared: PreparedTurn | None, seats: tuple[in
                       ply: int, to_move: int | None, now: datetime) -> None:
     """Write a prepared clock if the clock is still the one it was computed from (every
     change of a clock or of a seated player's vacations bumps ``updated_at``); else compute
-    it again inside the transaction."""
+    it again inside the transaction. Nothing to do for untimed games."""
     if prepared is None:
-        return  # a game older than the clocks
+        return
     if not await clock_writes(tx).put_clock_if(prepared.row, prepared.read_at):
         await turn_changed(tx, prepared.row.game_id, seats, ply, to_move, now)
 

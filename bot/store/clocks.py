@@ -97,6 +97,26 @@ class ClockReads:
         )
         return {row["game_id"]: _clock_row(row) for row in rows}
 
+    async def clock_and_pauses(
+        self, game_id: int
+    ) -> tuple[ClockRow | None, list[tuple[datetime, datetime]]]:
+        """A game's clock and the vacations of its players that end after its turn began, in
+        one round trip (the hot path of every move)."""
+        rows = await self._all(
+            f"SELECT {', '.join('c.' + c for c in _CLOCK_COLUMNS.split(', '))}, "
+            "v.starts_at AS pause_start, v.ends_at AS pause_end "
+            "FROM game_clocks c "
+            "LEFT JOIN game_seats s ON s.game_id = c.game_id "
+            "LEFT JOIN vacations v ON v.user_id = s.user_id AND v.ends_at > c.turn_started "
+            "WHERE c.game_id = ?",
+            (game_id,),
+        )
+        if not rows:
+            return None, []
+        pauses = [(_parse_time(row["pause_start"]), _parse_time(row["pause_end"]))
+                  for row in rows if row["pause_start"] is not None]
+        return _clock_row(rows[0]), pauses
+
     async def running_clocks(self) -> list[ClockRow]:
         """Every clock with a deadline (timed games still being played), earliest first."""
         rows = await self._all(

@@ -546,3 +546,16 @@ async def test_create_game_in_a_callers_transaction_starts_the_clock_or_leaves_n
         info = await service.create_game_in(tx, "alak", [5, 6], time_control="2d",
                                             source="tournament:9")
     assert await clocks.deadline(info.id) == info.created_at + 2 * DAY
+
+
+async def test_untimed_clock_info_follows_the_game_though_moves_skip_the_clock(
+    service, clocks, db_path
+):
+    info = await timed_game(service, "untimed")
+    written = query(db_path, "SELECT updated_at FROM game_clocks")
+    for _ in range(3):
+        result = await play_first_legal(service, info)
+    assert query(db_path, "SELECT updated_at FROM game_clocks") == written  # no clock work
+    clock_info = await clocks.clock_info(info.id)
+    assert clock_info.to_move_user == result.game.user_to_move()
+    assert clock_info.deadline is None and not clock_info.timed
