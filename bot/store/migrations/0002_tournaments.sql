@@ -1,0 +1,3 @@
+-- Placeholder so that 0003_clocks.sql applies on the correspondence branch before the
+-- tournaments branch lands: migrations must be numbered without gaps. The tournaments helper
+-- owns this file; on merge, keep THEIR version (this one holds no statement).
