@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip("bot.emulator", reason="the Discord emulator (bot issue) is not merged yet")
-
 from bot import rules
-from bot.rules import diagrams
 
 
 async def ensure_rules_loaded(world) -> None:
@@ -23,8 +18,6 @@ def embed_of(message) -> dict:
 
 
 async def test_rules_palago_in_french_gets_french_text_and_a_diagram(world):
-    if not diagrams.available("palago", "creature"):
-        pytest.skip("the Palago engine or renderer is not merged yet: no Palago diagram")
     await ensure_rules_loaded(world)
     interaction = await world.emu.slash("alice", "rules", {"game": "palago"}, locale="fr")
     reply = await interaction.reply(lambda m: bool(m.data.get("embeds")))
@@ -39,8 +32,6 @@ async def test_rules_palago_in_french_gets_french_text_and_a_diagram(world):
 
 
 async def test_a_picture_is_attached_for_the_first_and_the_next_request(world):
-    if not diagrams.available("kolory", "overlap"):
-        pytest.skip("the Kolory engine or renderer is not merged yet: no Kolory diagram")
     await ensure_rules_loaded(world)
     for user in ("alice", "bob"):
         interaction = await world.emu.slash(

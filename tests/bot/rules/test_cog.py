@@ -92,10 +92,6 @@ def test_setup_registers_rules_and_help():
     assert Rules.help_command.name == "help"
 
 
-async def test_setup_installs_the_catalog_translator(cog):
-    assert isinstance(cog.bot.tree.translator, CatalogTranslator)
-
-
 async def test_warm_up_draws_every_available_picture(monkeypatch):
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
     monkeypatch.setattr(diagrams, "available", lambda game, key: game != "alak")

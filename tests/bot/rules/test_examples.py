@@ -16,12 +16,6 @@ CASES = [
 ]
 
 
-def engine_or_skip(game: str) -> engines.Game:
-    if game not in engines.GAMES:
-        pytest.skip(f"the {game} engine is not registered yet (engines.get({game!r}) fails)")
-    return engines.get(game)
-
-
 def position_for(game: engines.Game, example: rules.Example):
     """A fresh game with the example's options and player count, after its ``after`` moves."""
     players = example.players or game.allowed_player_counts()[0]
@@ -37,7 +31,7 @@ def test_there_are_examples_for_every_game():
 
 @pytest.mark.parametrize(("game_name", "section_id", "example"), CASES)
 def test_example_parses_in_canonical_form(game_name, section_id, example):
-    game = engine_or_skip(game_name)
+    game = engines.get(game_name)
     state = position_for(game, example)
     move = game.parse_move(example.move, state)
     # The texts teach players the notation, so they show it the way the bot writes it back.
@@ -49,7 +43,7 @@ def test_example_parses_in_canonical_form(game_name, section_id, example):
     [case for case in CASES if not case.values[2].parse_only],
 )
 def test_example_is_legal_in_its_position(game_name, section_id, example):
-    game = engine_or_skip(game_name)
+    game = engines.get(game_name)
     state = position_for(game, example)
     after = game.play(state, example.move)
     assert after != state
@@ -58,7 +52,7 @@ def test_example_is_legal_in_its_position(game_name, section_id, example):
 @pytest.mark.parametrize("game_name", rules.GAMES)
 def test_variants_mention_every_engine_option(game_name):
     """A player reading *Variants* learns every option `/play` offers for the game."""
-    game = engine_or_skip(game_name)
+    game = engines.get(game_name)
     for language in rules.LANGUAGES:
         texts = i18n.catalog(language)
         body = rules.section(game_name, "variants", language).body

@@ -18,7 +18,8 @@ CHAT_BODY_LIMIT = 1024
 SUMMARY_LIMIT = 100
 
 PAIRS = [(game, language) for game in rules.GAMES for language in rules.LANGUAGES]
-SHARED = Path("/work/shared")
+# The design folder stands beside the repository (as in CI); the sources are read from there.
+SHARED = Path(__file__).resolve().parents[4] / "shared"
 
 
 def own_file(game: str, language: str) -> rules.GameText:
