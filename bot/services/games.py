@@ -457,6 +457,98 @@ class GameService:
         await tx.insert_outbox(game_id, "game_started", {"game_id": game_id}, now)
         return self._info(await self._game_row(game_id, tx), game, state)
 
+    # ----- games created directly (tournaments) -------------------------------------------
+
+    def resolve_setup(
+        self, game: str, players: int, options: Mapping[str, Any] | None
+    ) -> tuple[str, dict[str, Any]]:
+        """(Added.) Check a game name, player count and options as ``challenge`` does;
+        returns (engine name, resolved options) or raises ``ChallengeError``."""
+        try:
+            engine = self._engine(game)
+        except KeyError:
+            raise ChallengeError(
+                "errors.unknown_game", game=game, games=", ".join(sorted(engines.GAMES))
+            ) from None
+        allowed = engine.allowed_player_counts()
+        if players not in allowed:
+            raise ChallengeError(
+                "errors.bad_player_count",
+                game=engine.title,
+                players=players,
+                allowed=", ".join(str(n) for n in allowed),
+            )
+        resolved = self._resolve_options(engine, options)
+        try:
+            engine.new(players, seed=0, options=resolved)
+        except ValueError as error:
+            raise ChallengeError("errors.bad_options", reason=str(error)) from None
+        return engine.name, resolved
+
+    async def create_game(
+        self,
+        game: str,
+        seats: Sequence[int],
+        options: Mapping[str, Any] | None = None,
+        *,
+        time_control: str | None = None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        source: str | None = None,
+    ) -> GameInfo:
+        """(Added, TOURNAMENT_CLOCK_CONTRACT.md.) Start a game between ``seats`` (user ids in
+        seat order) without a challenge, in its own transaction."""
+        async with self._store.transaction() as tx:
+            return await self.create_game_in(
+                tx, game, seats, options, time_control=time_control, guild_id=guild_id,
+                channel_id=channel_id, source=source,
+            )
+
+    async def create_game_in(
+        self,
+        tx: Writes,
+        game: str,
+        seats: Sequence[int],
+        options: Mapping[str, Any] | None = None,
+        *,
+        time_control: str | None = None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        source: str | None = None,
+    ) -> GameInfo:
+        """(Added.) ``create_game`` inside the caller's transaction, so a tournament records
+        its pairing and the game together. ``source`` (e.g. "tournament:3") is copied into
+        the ``game_started`` payload. ``time_control`` is the contract's text notation;
+        starting the clock belongs here too (the correspondence helper's part): until then
+        every game is untimed."""
+        name, resolved = self.resolve_setup(game, len(seats), options)
+        engine = self._engine(name)
+        seed = self._seeds()
+        state = engine.new(len(seats), seed=seed, options=resolved)
+        now = self._clock()
+        for user_id in seats:
+            await tx.ensure_user(user_id, now)
+        game_id = await tx.insert_game(
+            NewGame(
+                game=name,
+                options=resolved,
+                seed=seed,
+                seats=tuple(seats),
+                status=ACTIVE if state.outcome is None else FINISHED,
+                to_move=state.to_move,
+                snapshot=engine.dump(state),
+                challenge_id=None,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                created_at=now,
+            )
+        )
+        payload: dict[str, Any] = {"game_id": game_id}
+        if source is not None:
+            payload["source"] = source
+        await tx.insert_outbox(game_id, "game_started", payload, now)
+        return self._info(await self._game_row(game_id, tx), engine, state)
+
     # ----- games ----------------------------------------------------------------------------
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:

@@ -139,6 +139,12 @@ def _challenge_rows(rows: Sequence[sqlite3.Row]) -> list[ChallengeRow]:
 class _SqliteReads(Reads):
     _conn: aiosqlite.Connection
 
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        """The connection behind these reads (inside a transaction: the writer), for feature
+        stores that keep their own SQL (``bot.store.tournaments``, ``bot.store.ratings``)."""
+        return self._conn
+
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         # execute_fetchall is one round trip to the connection's thread.
         return list(await self._conn.execute_fetchall(sql, params))
