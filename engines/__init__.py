@@ -26,6 +26,7 @@ def get(name: str) -> Game:
 # Each game module registers itself on import; add a game by importing it here.
 from engines import alak as _alak  # noqa: E402,F401
 from engines import kolory as _kolory  # noqa: E402,F401
+from engines import lppg as _lppg  # noqa: E402,F401
 from engines import palago as _palago  # noqa: E402,F401
 from engines import palam as _palam  # noqa: E402,F401
 from engines import polygo as _polygo  # noqa: E402,F401

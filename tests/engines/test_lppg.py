@@ -1,0 +1,847 @@
+"""LPPG rules (RULES.md §5): one test per ruling, on hand-built terrains, plus properties.
+
+Most rulings are checked on terrains drawn as pictures (``painted``): ``.`` outside, ``w``
+white, ``r b g y`` the card colours, x to the right and y down from the picture's top-left.
+The picture is the visible top layer of the cards; the state is then played through the public
+API exactly like a real one. Dealing, drawing and the terrain built from real cards use real
+decks (the ``deck`` option).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import textwrap
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engines
+from engines import IllegalMove
+from engines.core import Outcome
+from engines.lppg import (
+    CARD_IDS,
+    DECK_SIZE,
+    DrawMove,
+    KeepMove,
+    LppgMatch,
+    LppgState,
+    MarkMove,
+    PassMove,
+    PlayMove,
+    _Geometry,
+    _key,
+    card_from_id,
+    card_squares,
+    closed_regions,
+    terrain,
+    territories,
+)
+
+GAME = engines.get("lppg")
+COLOUR_OF_LETTER = {"w": 0, "r": 1, "b": 2, "g": 3, "y": 4}
+LETTER_OF_COLOUR = "wrbgy"
+
+
+def painted(
+    picture: str,
+    *,
+    markers=(),
+    hands=(("B1", "B2"), ("G1", "G2")),
+    turn_seat: int = 0,
+    pending: str = "play",
+    pile_a=None,
+    pile_b=None,
+    discard=(),
+    final_turns=None,
+) -> LppgState:
+    """A state whose terrain is ``picture`` (see the module docstring)."""
+    colour = {}
+    for y, row in enumerate(textwrap.dedent(picture).strip().splitlines()):
+        for x, letter in enumerate(row.strip()):
+            if letter != ".":
+                colour[_key(x, y)] = COLOUR_OF_LETTER[letter]
+    hand_cards = tuple(tuple(card_from_id(c) for c in hand) for hand in hands)
+    used = {c for hand in hand_cards for c in hand}
+    rest = [c for c in range(DECK_SIZE) if c not in used]
+    if pile_a is None:
+        pile_a = tuple(rest[: len(rest) // 2])
+    else:
+        pile_a = tuple(card_from_id(c) for c in pile_a)
+    if pile_b is None:
+        pile_b = tuple(rest[len(rest) // 2 :])
+    else:
+        pile_b = tuple(card_from_id(c) for c in pile_b)
+    state = LppgState(
+        players=len(hands),
+        seed=99,
+        to_move=turn_seat,
+        turn_seat=turn_seat,
+        pending=pending,
+        placed=(),
+        markers=tuple(markers),
+        hands=hand_cards,
+        pile_a=pile_a,
+        pile_b=pile_b,
+        discard=tuple(card_from_id(c) for c in discard),
+        final_turns=final_turns,
+    )
+    state.__dict__["geometry"] = _Geometry(colour)
+    return state
+
+
+def picture(state: LppgState) -> str:
+    """The terrain as rows of letters, over its bounding box."""
+    squares = terrain(state)
+    xs = [x for x, _ in squares]
+    ys = [y for _, y in squares]
+    rows = []
+    for y in range(min(ys), max(ys) + 1):
+        row = ""
+        for x in range(min(xs), max(xs) + 1):
+            c = squares.get((x, y))
+            row += "." if c is None else LETTER_OF_COLOUR[c]
+        rows.append(row)
+    return "\n".join(rows)
+
+
+def deck_with(*first: str) -> list[str]:
+    """A full deck in dealing order starting with ``first``, the rest in id order."""
+    return [*first, *(c for c in CARD_IDS if c not in first)]
+
+
+def texts(moves) -> set[str]:
+    return {str(m) for m in moves}
+
+
+# ----- material ---------------------------------------------------------------------------------
+
+
+def test_deck_has_76_cards_in_4_colours_of_19_patterns_with_1_to_3_white_squares():
+    assert len(CARD_IDS) == 76 == len(set(CARD_IDS))
+    assert CARD_IDS[:3] == ("R1", "R2", "R3") and CARD_IDS[-1] == "Y19"
+    whites = [sum(1 for *_, c in card_squares(card, 0) if c == 0) for card in range(76)]
+    assert whites[:19] == [1] * 6 + [2] * 7 + [3] * 6
+    assert whites == whites[:19] * 4
+    # Same pattern, colour by id initial.
+    assert {c for *_, c in card_squares(card_from_id("G5"), 0)} == {0, 3}
+
+
+def card_picture(card: str, rot: int) -> list[str]:
+    squares = card_squares(card_from_id(card), rot)
+    width = 1 + max(dx for dx, _, _ in squares)
+    height = 1 + max(dy for _, dy, _ in squares)
+    rows = [["?"] * width for _ in range(height)]
+    for dx, dy, c in squares:
+        rows[dy][dx] = LETTER_OF_COLOUR[c]
+    return ["".join(row) for row in rows]
+
+
+def test_rotations_turn_the_card_clockwise_as_specified():
+    # R16: white (0,0) (0,1) (1,0), upright "wwr / wrr".
+    assert card_picture("R16", 0) == ["wwr", "wrr"]
+    assert card_picture("R16", 90) == ["ww", "rw", "rr"]
+    assert card_picture("R16", 180) == ["rrw", "rww"]
+    assert card_picture("R16", 270) == ["rr", "wr", "ww"]
+    # Pattern 19: {(0,1),(1,1),(1,2)}.
+    assert card_picture("B19", 0) == ["bwb", "bww"]
+
+
+# ----- setup and the deck option ----------------------------------------------------------------
+
+
+def test_deck_option_deals_terrain_then_two_cards_per_seat_then_the_two_piles():
+    deck = deck_with("R5", "R2", "B7", "B8", "G1", "G2")
+    state = GAME.new(2, seed=1, options={"deck": deck})
+    assert [(CARD_IDS[c], x, y, r) for c, x, y, r in state.placed] == [
+        ("R5", 0, 0, 0),
+        ("R2", 0, 2, 0),
+    ]
+    assert [[CARD_IDS[c] for c in hand] for hand in state.hands] == [["B7", "B8"], ["G1", "G2"]]
+    rest = deck[6:]
+    assert len(rest) == 70
+    assert [CARD_IDS[c] for c in state.pile_a] == rest[:35]
+    assert [CARD_IDS[c] for c in state.pile_b] == rest[35:]
+    # The terrain is stacked: card i covers x 0..2, y 2i..2i+1.
+    assert picture(state) == "rrr\nrwr\nrwr\nrrr"
+
+
+def test_deck_option_with_4_players_and_a_string_of_ids():
+    deck = deck_with("R1", "R2", "R3", "R4")
+    state = GAME.new(4, seed=1, options={"deck": " ".join(deck).lower()})
+    assert len(state.placed) == 4 and state.placed[3][1:] == (0, 6, 0)
+    assert [len(h) for h in state.hands] == [2, 2, 2, 2]
+    assert len(state.pile_a) == len(state.pile_b) == 32
+
+
+@pytest.mark.parametrize(
+    "deck",
+    [CARD_IDS[:75], [*CARD_IDS[:75], "R1"], [*CARD_IDS[:75], "X9"], "R1 R2", 42],
+)
+def test_a_bad_deck_option_is_refused(deck):
+    with pytest.raises(ValueError):
+        GAME.new(2, seed=1, options={"deck": deck})
+
+
+def test_without_deck_the_shuffle_follows_the_seed():
+    a = GAME.new(2, seed=5)
+    assert GAME.dump(GAME.new(2, seed=5)) == GAME.dump(a)
+    assert GAME.dump(GAME.new(2, seed=6)) != GAME.dump(a)
+    with pytest.raises(ValueError):
+        GAME.new(3, seed=1)
+
+
+def test_metadata():
+    assert GAME.allowed_player_counts() == (2, 4)
+    assert GAME.chance and GAME.hidden_information
+    assert [GAME.seat_name(GAME.new(4, seed=1), s) for s in range(4)] == [
+        "North", "East", "South", "West",
+    ]
+    assert [GAME.seat_name(GAME.new(2, seed=1), s) for s in range(2)] == ["North", "South"]
+
+
+# ----- placement rules --------------------------------------------------------------------------
+
+
+def test_a_card_must_cover_at_least_one_square_and_not_six():
+    state = GAME.new(2, seed=1, options={"deck": deck_with("R5", "R2", "R15", "B8")})
+    # R15 ("rrr / www") on a terrain of red: far away it covers nothing.
+    with pytest.raises(IllegalMove, match="at least one square"):
+        GAME.play(state, "play 1 10,10 0")
+    with pytest.raises(IllegalMove, match="at least one square"):
+        GAME.play(state, "play 1 3,0 0")  # right next to the terrain, touching no square
+    with pytest.raises(IllegalMove, match="6 squares"):
+        GAME.play(state, "play 1 0,0 0")
+    # Over the top edge: its bottom row lies on the top row of the terrain (3 squares).
+    assert GAME.is_legal(state, "play 1 0,-1 180")
+    # One square only: the corner.
+    assert GAME.is_legal(state, "play 1 2,-1 180")
+    for move in GAME.legal_moves(state):
+        covered = sum(
+            (move.x + dx, move.y + dy) in terrain(state)
+            for dx, dy, _ in card_squares(state.hands[0][move.slot - 1], move.rot)
+        )
+        assert 1 <= covered <= 5
+
+
+def test_a_card_must_lie_on_at_least_one_square_of_its_own_colour_or_white():
+    state = painted(
+        """
+        wrr
+        rrr
+        """,
+        hands=(("B4", "B5"), ("G1", "G2")),
+    )
+    # Bottom rows over the top row "wrr": B4 "bbb / wbb" puts white on white.
+    assert GAME.is_legal(state, "play 1 0,-1 0")
+    # B5 "bbb / bwb": blue on white, white on red, blue on red: nothing matches.
+    with pytest.raises(IllegalMove, match="same colour"):
+        GAME.play(state, "play 2 0,-1 0")
+    assert "play 2 0,-1 0" not in texts(GAME.legal_moves(state))
+    # A card of the terrain's colour matches by colour.
+    red = painted("wrr\nrrr", hands=(("R5", "B5"), ("G1", "G2")))
+    assert GAME.is_legal(red, "play 1 0,-1 0")
+
+
+TERRITORY = """
+    rrrr
+    rwr.
+    rwr.
+    rrr.
+"""
+
+
+def test_a_territory_may_not_be_covered_but_a_closed_region_may():
+    # R6 "rrr / rrw" over x 1..3, y 1..2 covers (1,1), part of the closed area.
+    marked = painted(TERRITORY, markers=[(1, "o", 1, 1)], hands=(("R6", "R1"), ("G1", "G2")))
+    with pytest.raises(IllegalMove, match="territory"):
+        GAME.play(marked, "play 1 1,1 0")
+    for move in GAME.legal_moves(marked):
+        card = marked.hands[0][move.slot - 1]
+        covered = {(move.x + dx, move.y + dy) for dx, dy, _ in card_squares(card, move.rot)}
+        assert not covered & {(1, 1), (1, 2)}
+    unmarked = painted(TERRITORY, hands=(("R6", "R1"), ("G1", "G2")))
+    assert GAME.is_legal(unmarked, "play 1 1,1 0")
+
+
+TWO_TERRITORIES = """
+    rrrrr
+    rwrr.
+    rrwr.
+    rrrr.
+"""
+
+
+def test_territories_of_different_players_may_not_be_joined():
+    # R4 "rrr / wrr" at 2,0 turns (2,1) white: it touches (1,1) and (2,2).
+    state = painted(
+        TWO_TERRITORIES,
+        markers=[(0, "o", 1, 1), (1, "o", 2, 2)],
+        hands=(("R4", "R1"), ("G1", "G2")),
+    )
+    with pytest.raises(IllegalMove, match="different players"):
+        GAME.play(state, "play 1 2,0 0")
+    assert "play 1 2,0 0" not in texts(GAME.legal_moves(state))
+
+
+def test_joining_territories_of_different_players_is_illegal_even_into_an_open_area():
+    # Ruling: R15 "rrr / www" at 2,0 joins (1,1) and (2,2) through (2,1) and reaches the
+    # outside at (4,1): the joined area would be open, but the join itself is forbidden.
+    state = painted(
+        TWO_TERRITORIES,
+        markers=[(0, "o", 1, 1), (1, "o", 2, 2)],
+        hands=(("R15", "R1"), ("G1", "G2")),
+    )
+    with pytest.raises(IllegalMove, match="different players"):
+        GAME.play(state, "play 1 2,0 0")
+    # Two ordinary territories of one player joined into an open area: both markers return.
+    own = painted(
+        TWO_TERRITORIES,
+        markers=[(0, "o", 1, 1), (0, "o", 2, 2)],
+        hands=(("R15", "R1"), ("G1", "G2")),
+    )
+    after = GAME.play(own, "play 1 2,0 0")
+    assert after.markers == () and after.pending == "draw"
+
+
+def test_joining_two_territories_of_one_player_lets_their_owner_choose_the_marker():
+    # East (seat 1) joins two territories of North (seat 0): North picks the marker to keep.
+    state = painted(
+        TWO_TERRITORIES,
+        markers=[(0, "o", 1, 1), (0, "p", 2, 2)],
+        hands=(("G1", "G2"), ("R4", "R1")),
+        turn_seat=1,
+    )
+    after = GAME.play(state, "play 1 2,0 0")
+    assert after.pending == "keep"
+    assert after.to_move == 0 and after.turn_seat == 1
+    assert texts(GAME.legal_moves(after)) == {"keep 1,1", "keep 2,2"}
+    with pytest.raises(IllegalMove):
+        GAME.play(after, "keep 2,1")
+    with pytest.raises(IllegalMove, match="keep"):
+        GAME.play(after, "draw a b")
+    kept = GAME.play(after, "keep 2,2")
+    assert kept.markers == ((0, "p", 2, 2),)  # the ordinary marker went back to North
+    assert territories(kept) == [(0, "p", ((1, 1), (2, 1), (2, 2)))]
+    # The decision made, the turn goes on for East: nothing to mark, so the draw.
+    assert kept.to_move == 1 and kept.pending == "draw"
+
+
+def test_joining_own_territories_as_the_mover_keeps_the_turn_with_the_mover():
+    state = painted(
+        TWO_TERRITORIES,
+        markers=[(0, "o", 1, 1), (0, "o", 2, 2)],
+        hands=(("R4", "R1"), ("G1", "G2")),
+    )
+    after = GAME.play(state, "play 1 2,0 0")
+    assert (after.pending, after.to_move) == ("keep", 0)
+    kept = GAME.play(after, "keep 1,1")
+    assert kept.markers == ((0, "o", 1, 1),)
+    assert (kept.pending, kept.to_move) == ("draw", 0)
+
+
+OPENABLE = """
+    rrrr
+    rwr.
+    rrr.
+"""
+
+
+def test_opening_an_ordinary_territory_returns_its_marker():
+    # R9 "rrr / wwr" at 2,0: (2,1) and (3,1) white; (3,1) touches the outside below it.
+    state = painted(OPENABLE, markers=[(1, "o", 1, 1)], hands=(("R9", "R1"), ("G1", "G2")))
+    after = GAME.play(state, "play 1 2,0 0")
+    assert after.markers == ()
+    assert territories(after) == [] and closed_regions(after) == []
+    assert after.pending == "draw"
+
+
+def test_a_permanent_territory_may_not_be_opened():
+    state = painted(OPENABLE, markers=[(1, "p", 1, 1)], hands=(("R9", "R1"), ("G1", "G2")))
+    with pytest.raises(IllegalMove, match="permanent"):
+        GAME.play(state, "play 1 2,0 0")
+    assert "play 1 2,0 0" not in texts(GAME.legal_moves(state))
+    # Growing it without opening it is fine: R4 "rrr / wrr" at 2,0 makes (2,1) white only.
+    grow = painted(OPENABLE, markers=[(1, "p", 1, 1)], hands=(("R4", "R1"), ("G1", "G2")))
+    after = GAME.play(grow, "play 1 2,0 0")
+    assert territories(after) == [(1, "p", ((1, 1), (2, 1)))]
+
+
+# ----- marking ----------------------------------------------------------------------------------
+
+OLDER_CLOSED = """
+    rrrrrr
+    rwwrw.
+    rrrrrr
+"""
+
+
+def test_the_largest_closed_region_must_be_marked_even_an_older_one():
+    # R3 "rrw / rrr" at 5,0 closes (4,1) (1 square); the older region (1,1)-(2,1) is larger.
+    state = painted(OLDER_CLOSED, hands=(("R3", "R1"), ("G1", "G2")))
+    after = GAME.play(state, "play 1 5,0 0")
+    assert after.pending == "mark" and after.to_move == 0
+    assert sorted(len(r) for r in closed_regions(after)) == [1, 2]
+    # Listed once, by its top-left square, once per kind of marker available.
+    assert texts(GAME.legal_moves(after)) == {"mark o 1,1", "mark p 1,1"}
+    with pytest.raises(IllegalMove, match="largest"):
+        GAME.play(after, "mark o 4,1")
+    with pytest.raises(IllegalMove, match="time to mark"):
+        GAME.play(after, "draw a b")  # marking is not optional
+    # Any square names the region.
+    marked = GAME.play(after, "mark o 2,1")
+    assert marked.markers == ((0, "o", 1, 1),)
+    assert str(marked.last_move) == "mark o 1,1"
+    assert GAME.parse_move("mark o 2,1", after) == MarkMove("o", 1, 1)
+    # One marker per turn: the smaller region stays for later.
+    assert marked.pending == "draw"
+    assert closed_regions(marked) == [((4, 1),)]
+
+
+def test_a_closed_region_left_from_the_setup_must_be_marked_after_the_first_placement():
+    # R5 over R2: their middle white squares form a closed region of 2 from the start.
+    state = GAME.new(2, seed=1, options={"deck": deck_with("R5", "R2", "R15", "B8")})
+    assert closed_regions(state) == [((1, 1), (1, 2))]
+    after = GAME.play(state, "play 1 0,-1 180")
+    assert after.pending == "mark"
+    assert texts(GAME.legal_moves(after)) == {"mark o 1,1", "mark p 1,1"}
+
+
+def test_ties_for_the_largest_region_offer_each_and_used_markers_are_not_offered():
+    state = painted(
+        """
+        rrrrrrr
+        rwrwrw.
+        rrrrrrr
+        """,
+        markers=[(0, "p", 1, 1)],
+        hands=(("R3", "R1"), ("G1", "G2")),
+    )
+    # A hand-built state where (1,1) is North's territory and (3,1) an older closed region.
+    after = GAME.play(state, "play 1 6,0 0")  # closes (5,1)
+    assert after.pending == "mark"
+    assert texts(GAME.legal_moves(after)) == {"mark o 3,1", "mark o 5,1"}
+    with pytest.raises(IllegalMove, match="permanent"):
+        GAME.play(after, "mark p 3,1")
+
+
+# ----- the end ----------------------------------------------------------------------------------
+
+# Closed areas in row 1: A = (1,1)-(2,1) (2 squares), B = (4,1)-(6,1) (3), C = (8,1) (1);
+# D = (10,1)... is open on the right until R14 turned 90 at 14,0 seals it (whites face outward).
+ENDGAME = """
+    rrrrrrrrrrrrrrr
+    rwwrwwwrwrwwww.
+    rrrrrrrrrrrrrrr
+"""
+SEAL = "play 1 14,0 90"
+
+
+def endgame(markers, players=2, turn_seat=0, row=ENDGAME):
+    hands = (("R14", "R1"), ("G1", "G2")) + ((("Y1", "Y2"), ("B1", "B2")) if players == 4 else ())
+    return painted(row, markers=markers, hands=hands, turn_seat=turn_seat)
+
+
+def test_ending_the_game_when_another_player_would_win_is_illegal():
+    # North holds A (2) and B (3); South holds C (1). Sealing D (4) forces North's third
+    # marker, and C, the smallest, would make South win.
+    state = endgame([(0, "o", 1, 1), (0, "o", 4, 1), (1, "o", 8, 1)])
+    with pytest.raises(IllegalMove, match="third marker"):
+        GAME.play(state, SEAL)
+    assert SEAL not in texts(GAME.legal_moves(state))
+    # With only one marker down, North may seal it: the mark does not end the game.
+    calm = endgame([(0, "o", 1, 1), (1, "o", 8, 1)])
+    assert SEAL in texts(GAME.legal_moves(calm))
+
+
+def test_the_winner_ends_the_game_with_the_third_marker_and_scores_its_size():
+    state = endgame([(0, "o", 8, 1), (0, "o", 4, 1), (1, "o", 1, 1)])
+    assert SEAL in texts(GAME.legal_moves(state))
+    after = GAME.play(state, SEAL)
+    assert texts(GAME.legal_moves(after)) == {"mark p 10,1"}
+    over = GAME.play(after, "mark p 10,1")
+    assert over.to_move is None and over.pending is None
+    assert over.outcome.winners == frozenset({0})
+    assert over.outcome.scores == (1.0, 0.0)
+    assert GAME.legal_moves(over) == ()
+
+
+SMALL_D = """
+    rrrrrrrrrrrr
+    rwwrwwwrwrw.
+    rrrrrrrrrrrr
+"""
+
+
+def test_territories_of_equal_size_cancel_out():
+    # North: C (1) and A (2); South: B (3). Sealing D (1) by R14 turned 90 at 11,0 gives North
+    # a second 1: both ones cancel and North wins with A, 2 squares.
+    state = endgame([(0, "o", 8, 1), (0, "o", 1, 1), (1, "o", 4, 1)], row=SMALL_D)
+    after = GAME.play(state, "play 1 11,0 90")
+    over = GAME.play(after, "mark p 10,1")
+    assert over.outcome.winners == frozenset({0})
+    assert over.outcome.scores == (2.0, 0.0)
+    # The same with South holding A: once the ones cancel South's 2 is the smallest, so
+    # North may not end the game that way.
+    losing = endgame([(0, "o", 8, 1), (1, "o", 1, 1), (0, "o", 4, 1)], row=SMALL_D)
+    assert "play 1 11,0 90" not in texts(GAME.legal_moves(losing))
+    # Nothing left after cancelling: nobody wins, so nobody may end the game.
+    nothing = endgame(
+        [(0, "o", 8, 1), (0, "o", 4, 1)], row="rrrrrrrrrrrr\nrrrrwrrrwrw.\nrrrrrrrrrrrr"
+    )
+    assert "play 1 11,0 90" not in texts(GAME.legal_moves(nothing))
+
+
+def test_four_players_play_in_teams_and_a_partner_may_end_the_game():
+    # North (0) ends it while South (2), the partner, holds the smallest territory.
+    team = endgame([(0, "o", 1, 1), (0, "o", 4, 1), (2, "o", 8, 1)], players=4)
+    after = GAME.play(team, SEAL)
+    over = GAME.play(after, "mark p 10,1")
+    assert over.outcome.winners == frozenset({0, 2})
+    assert over.outcome.scores == (1.0, 0.0, 1.0, 0.0)
+    assert "North and South" in over.outcome.reason
+    # With East (1) holding it, North may not.
+    rivals = endgame([(0, "o", 1, 1), (0, "o", 4, 1), (1, "o", 8, 1)], players=4)
+    assert SEAL not in texts(GAME.legal_moves(rivals))
+    # Turns go round all four seats.
+    four = painted("rrr\nrrr", hands=(("R14", "R1"), ("G1", "G2"), ("Y1", "Y2"), ("B1", "B2")))
+    nxt = GAME.play(GAME.play(four, "play 1 0,-1 0"), "draw a b")
+    assert (nxt.to_move, nxt.pending) == (1, "play")
+
+
+# ----- drawing ----------------------------------------------------------------------------------
+
+
+def test_drawing_takes_the_named_piles_in_order_and_passes_the_turn():
+    state = painted("rrr", pending="draw", hands=((), ("G1", "G2")),
+                    pile_a=["R7", "R8"], pile_b=["B7", "B8"])
+    after = GAME.play(state, "draw a b")
+    assert after.hands[0] == (card_from_id("R7"), card_from_id("B7"))  # slot 1 first drawn
+    assert (after.to_move, after.pending) == (1, "play")
+    both_b = GAME.play(state, "draw b b")
+    assert both_b.hands[0] == (card_from_id("B7"), card_from_id("B8"))
+    assert GAME.parse_move("draw B A") == DrawMove("a", "b")
+    assert texts(GAME.legal_moves(state)) == {"draw a b", "draw a a", "draw b b"}
+
+
+def test_an_empty_pile_is_remade_from_the_discard_and_the_other_pile():
+    discard = ["R1", "R2", "R3"]
+    state = painted("rrr", pending="draw", hands=((), ("G1", "G2")),
+                    pile_a=[], pile_b=["B1", "B2"], discard=discard)
+    after = GAME.play(state, "draw a a")
+    # 5 cards shuffled together: pile A gets 3 (the odd one), B gets 2; two drawn from A.
+    assert len(after.hands[0]) == 2
+    assert len(after.pile_a) == 1 and len(after.pile_b) == 2 and after.discard == ()
+    pool = {card_from_id(c) for c in [*discard, "B1", "B2"]}
+    assert {*after.hands[0], *after.pile_a, *after.pile_b} == pool
+    assert after.reshuffles == 1
+    # The shuffle comes from the game's seed: the same state draws the same cards.
+    assert GAME.play(state, "draw a a") == after
+    # A pile that still has cards is not reshuffled.
+    untouched = GAME.play(state, "draw b b")
+    assert untouched.hands[0] == (card_from_id("B1"), card_from_id("B2"))
+    assert untouched.reshuffles == 0
+
+
+def test_a_lone_remaining_card_goes_to_pile_a_and_is_drawn_from_there():
+    state = painted("rrr", pending="draw", hands=((), ("G1", "G2")),
+                    pile_a=[], pile_b=["B1"], discard=["R1"])
+    after = GAME.play(state, "draw b b")
+    # B1 first; then B is empty and only R1 is left: it goes to A and is drawn from A.
+    assert after.hands[0] == (card_from_id("B1"), card_from_id("R1"))
+
+
+def test_drawing_the_last_two_cards_gives_everyone_one_last_turn_then_scores():
+    state = painted(
+        """
+        rrrrrr
+        rwrrrr
+        rrrrrr
+        """,
+        markers=[(1, "o", 1, 1)],
+        pending="draw",
+        hands=((), ("R14", "R15")),
+        pile_a=["R16"],
+        pile_b=["R17"],
+    )
+    drawn = GAME.play(state, "draw a b")
+    assert drawn.final_turns == 2
+    assert (drawn.to_move, drawn.pending) == (1, "play")
+    # South plays its last turn: no draw follows, the turn goes straight to North.
+    south = GAME.play(drawn, "play 1 3,-1 0")
+    assert (south.to_move, south.pending) == (0, "play")
+    assert south.hands[1] == ()
+    # North, who drew, plays last; then the game is scored for whoever it favours: South.
+    north = GAME.play(south, "play 1 3,2 0")
+    assert north.to_move is None
+    assert north.outcome.winners == frozenset({1})
+    assert north.outcome.scores == (0.0, 1.0)
+    assert "ran out" in north.outcome.reason
+
+
+def test_the_last_round_may_end_with_no_winner():
+    state = painted("rrr\nrrr", pending="draw", hands=((), ("R14", "R15")),
+                    pile_a=["R16"], pile_b=["R17"])
+    state = GAME.play(state, "draw a b")
+    state = GAME.play(state, "play 1 0,-1 0")
+    state = GAME.play(state, "play 1 0,1 0")
+    assert state.outcome == Outcome(frozenset(), (0.0, 0.0), state.outcome.reason)
+    assert "nobody" in state.outcome.reason
+
+
+def test_a_pass_in_the_last_round_ends_the_turn_without_drawing():
+    state = painted("rrr\nrrr", hands=(("B1", "B14"), ("R14", "R15")), final_turns=2)
+    after = GAME.play(state, "pass")
+    assert (after.to_move, after.pending, after.final_turns) == (1, "play", 1)
+    assert after.hands[0] == ()
+
+
+# ----- passing ----------------------------------------------------------------------------------
+
+
+def test_pass_only_when_neither_card_can_be_placed():
+    # Blue cards on an all-red terrain: no square can match.
+    stuck = painted("rrr\nrrr", hands=(("B1", "B14"), ("G1", "G2")))
+    assert list(GAME.legal_moves(stuck)) == [PassMove()]
+    after = GAME.play(stuck, "pass")
+    assert after.hands[0] == ()
+    assert set(after.discard[-2:]) == {card_from_id("B1"), card_from_id("B14")}
+    assert (after.pending, after.to_move) == ("draw", 0)  # the two new cards come by `draw`
+    free = painted("rrr\nrrr", hands=(("B1", "R14"), ("G1", "G2")))
+    assert "pass" not in texts(GAME.legal_moves(free))
+    with pytest.raises(IllegalMove, match="pass"):
+        GAME.play(free, "pass")
+
+
+# ----- notation ----------------------------------------------------------------------------------
+
+
+def test_notation_is_forgiving_and_canonical():
+    assert GAME.parse_move("  /PLAY 2  3, -4   90 ") == PlayMove(2, 3, -4, 90)
+    assert str(PlayMove(2, 3, -4, 90)) == "play 2 3,-4 90"
+    assert GAME.parse_move("keep 3 ,4") == KeepMove(3, 4)
+    assert GAME.parse_move("Mark P 1,2") == MarkMove("p", 1, 2)
+    for bad in ["play 3 0,0 0", "play 1 0,0 45", "play 1 0 0 0", "mark x 1,1", "draw c",
+                "play 1 99999999999,0 0", "keep"]:
+        with pytest.raises(IllegalMove):
+            GAME.parse_move(bad)
+    state = GAME.new(2, seed=3)
+    with pytest.raises(IllegalMove, match="at least one square"):
+        GAME.play(state, "play 1 999999,-999999 0")
+    with pytest.raises(IllegalMove, match="place a card"):
+        GAME.play(state, "draw a b")
+
+
+def test_symmetric_placements_are_all_listed():
+    # R12 "rwr / rwr" is the same card turned 180: both placements are listed.
+    state = GAME.new(2, seed=1, options={"deck": deck_with("R5", "R2", "R12", "B8")})
+    moves = texts(GAME.legal_moves(state))
+    slot1 = {m for m in moves if m.startswith("play 1 ")}
+    turned = {m.rsplit(" ", 1)[0] for m in slot1 if m.endswith(" 180")}
+    upright = {m.rsplit(" ", 1)[0] for m in slot1 if m.endswith(" 0")}
+    assert upright and turned == upright
+
+
+def test_describe_in_words():
+    state = GAME.new(2, seed=1, options={"deck": deck_with("R5", "R2", "R15", "B8")})
+    assert GAME.describe(state, GAME.parse_move("play 1 0,-1 180")) == (
+        "North places card R15 at 0,-1, turned 180°"
+    )
+    assert "pile A" in GAME.describe(state, DrawMove("a", "b"))
+    assert "permanent" in GAME.describe(state, MarkMove("p", 1, 1))
+
+
+# ----- the fast legal-move search agrees with the rules as played ------------------------------
+
+
+def brute_force_placements(state: LppgState) -> set[str]:
+    xs = [x for x, _ in terrain(state)]
+    ys = [y for _, y in terrain(state)]
+    legal = set()
+    for slot in (1, 2):
+        for rot in (0, 90, 180, 270):
+            for x in range(min(xs) - 3, max(xs) + 2):
+                for y in range(min(ys) - 3, max(ys) + 2):
+                    move = PlayMove(slot, x, y, rot)
+                    if GAME.is_legal(state, move):
+                        legal.add(str(move))
+    return legal
+
+
+def interesting_states(players: int, seed: int, count: int) -> list[LppgState]:
+    """Placement decisions from a random game, preferring those with a turn-ending risk."""
+    rng = random.Random(seed)
+    state = GAME.new(players, seed=seed)
+    found = []
+    while state.to_move is not None:
+        if state.pending == "play" and (state.markers or rng.random() < 0.1):
+            found.append(state)
+        state = GAME.play(state, rng.choice(list(GAME.legal_moves(state))))
+    risky = [s for s in found if s.board.markers_of[s.turn_seat] == 2]
+    return (risky + found)[:count]
+
+
+@pytest.mark.parametrize("players,seed", [(2, 11), (2, 12), (2, 15), (4, 13), (4, 14), (4, 16)])
+def test_fast_and_full_placement_checks_agree(players, seed):
+    for state in interesting_states(players, seed, 4):
+        listed = [str(m) for m in GAME.legal_moves(state) if isinstance(m, PlayMove)]
+        assert len(listed) == len(set(listed))
+        assert set(listed) == brute_force_placements(state)
+
+
+def test_fast_and_full_checks_agree_on_the_hand_built_terrains():
+    states = [
+        endgame([(0, "o", 1, 1), (0, "o", 4, 1), (1, "o", 8, 1)]),
+        endgame([(0, "o", 8, 1), (0, "o", 4, 1), (1, "o", 1, 1)]),
+        endgame([(0, "o", 8, 1), (1, "o", 1, 1), (0, "o", 4, 1)], row=SMALL_D),
+        painted(TWO_TERRITORIES, markers=[(0, "o", 1, 1), (1, "o", 2, 2)],
+                hands=(("R4", "R9"), ("G1", "G2"))),
+        painted(OPENABLE, markers=[(1, "p", 1, 1)], hands=(("R9", "R4"), ("G1", "G2"))),
+        painted(OLDER_CLOSED, hands=(("R3", "R13"), ("G1", "G2"))),
+    ]
+    for state in states:
+        listed = {str(m) for m in GAME.legal_moves(state) if isinstance(m, PlayMove)}
+        assert listed == brute_force_placements(state)
+
+
+# ----- properties: playouts, storage, determinism, hidden information -------------------------
+
+PROPERTY = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def playout(players: int, seed: int):
+    rng = random.Random(seed)
+    state = GAME.new(players, seed=seed)
+    states, moves = [state], []
+    while state.to_move is not None:
+        move = rng.choice(list(GAME.legal_moves(state)))
+        state = GAME.play(state, move)
+        states.append(state)
+        moves.append(move)
+    return states, moves
+
+
+def all_cards(state: LppgState) -> list[int]:
+    return sorted(
+        [c for c, *_ in state.placed]
+        + [c for hand in state.hands for c in hand]
+        + list(state.pile_a + state.pile_b + state.discard)
+    )
+
+
+@PROPERTY
+@given(seed=st.integers(0, 2**31), players=st.sampled_from([2, 4]))
+def test_playouts_keep_every_card_and_the_markers_within_the_rules(seed, players):
+    states, moves = playout(players, seed)
+    for state in states:
+        assert all_cards(state) == list(range(DECK_SIZE))
+        for seat in range(players):
+            kinds = [k for s, k, _, _ in state.markers if s == seat]
+            assert kinds.count("o") <= 2 and kinds.count("p") <= 1
+        # Every marker sits on a closed region of its own (after the keep decisions).
+        if state.pending == "play":
+            regions = [squares for *_, squares in territories(state)]
+            assert len(set(regions)) == len(regions)
+    final = states[-1]
+    assert final.outcome is not None
+    if final.outcome.winners:
+        assert final.outcome.scores[min(final.outcome.winners)] > 0
+        if players == 4:
+            assert final.outcome.winners in (frozenset({0, 2}), frozenset({1, 3}))
+    assert GAME.replay(players, seed, None, [str(m) for m in moves]) == states
+    for state in states[:: max(1, len(states) // 5)]:
+        dumped = json.loads(json.dumps(GAME.dump(state)))
+        assert GAME.load(dumped) == state
+
+
+def view_dump(state: LppgState, seat) -> str:
+    return json.dumps(GAME.dump(GAME.view(state, seat)), sort_keys=True)
+
+
+def test_views_do_not_depend_on_hidden_cards():
+    # Two deals that differ only in South's hand and deep in the piles, card for card of the
+    # same colour (colours are public: both faces of a card show it).
+    base = deck_with("R5", "R2", "R15", "B8")
+    other = list(base)
+
+    def swap_with_same_colour(position: int, start: int) -> None:
+        colour = other[position][0]
+        partner = next(i for i in range(start, len(other)) if other[i][0] == colour)
+        other[position], other[partner] = other[partner], other[position]
+
+    # Seat 1's cards (positions 4, 5) swapped with cards below the top of pile A (which starts
+    # at position 6), and two cards inside the piles swapped with each other.
+    swap_with_same_colour(4, 8)
+    swap_with_same_colour(5, 12)
+    swap_with_same_colour(30, 32)
+    a = GAME.new(2, seed=1, options={"deck": base})
+    b = GAME.new(2, seed=1, options={"deck": other})
+    assert GAME.dump(a) != GAME.dump(b)
+    for move in ["play 1 0,-1 180", "mark o 1,1", "draw a b"]:
+        assert view_dump(a, 0) == view_dump(b, 0)
+        assert view_dump(a, None) == view_dump(b, None)
+        assert view_dump(a, 1) != view_dump(b, 1)  # South sees their own hand
+        a, b = GAME.play(a, move), GAME.play(b, move)
+    assert view_dump(a, 0) == view_dump(b, 0)
+
+
+@PROPERTY
+@given(seed=st.integers(0, 2**31), players=st.sampled_from([2, 4]))
+def test_a_view_shows_only_the_own_hand_pile_sizes_and_top_colours(seed, players):
+    states, _ = playout(players, seed)
+    for state in states[:: max(1, len(states) // 8)]:
+        for seat in [None, *range(players)]:
+            dumped = json.loads(json.dumps(GAME.dump(GAME.view(state, seat))))
+            for s, hand in enumerate(dumped["hands"]):
+                if s == seat:
+                    assert hand == [CARD_IDS[c] for c in state.hands[s]]
+                else:
+                    # Card backs show their colour: the colours are public, the patterns not.
+                    assert hand == [CARD_IDS[c][0] + "?" for c in state.hands[s]]
+            for name in ("pile_a", "pile_b"):
+                pile = getattr(state, name)
+                shown = dumped[name]
+                assert len(shown) == len(pile)
+                if pile:
+                    assert shown[0] == CARD_IDS[pile[0]][0] + "?"
+                    assert set(shown[1:]) <= {"?"}
+            assert dumped["discard"] == ["?"] * len(state.discard)
+            assert GAME.load(dumped) == GAME.view(state, seat)
+            assert dumped["placed"] == GAME.dump(state)["placed"]
+            assert dumped["markers"] == GAME.dump(state)["markers"]
+
+
+# ----- the match ("Tournoi") --------------------------------------------------------------------
+
+
+def test_match_rotates_the_first_seat_and_ends_at_ten_points_after_a_round():
+    match = LppgMatch(("ann", "bob"))
+    assert match.seating() == ("ann", "bob")
+    match = match.record(Outcome(frozenset({0}), (4.0, 0.0), ""))  # ann wins 4
+    assert match.seating() == ("bob", "ann")
+    match = match.record(Outcome(frozenset({1}), (0.0, 5.0), ""))  # seat 1 = ann: 5
+    assert match.points() == {"ann": 9, "bob": 0}
+    assert not match.finished
+    match = match.record(Outcome(frozenset(), (0.0, 0.0), ""))  # nobody scores
+    match = match.record(Outcome(frozenset({0}), (6.0, 0.0), ""))  # round 4: seat 0 = bob
+    assert match.points() == {"ann": 9, "bob": 6}
+    match = match.record(Outcome(frozenset({0}), (1.0, 0.0), ""))  # round 5: ann again
+    assert match.finished and match.winners == frozenset({"ann"})
+    with pytest.raises(ValueError):
+        match.record(Outcome(frozenset({0}), (1.0, 0.0), ""))
+
+
+def test_four_player_match_keeps_partners_opposite_and_scores_the_team():
+    match = LppgMatch(("a", "b", "c", "d"))
+    seating = match.seating(1)
+    assert seating == ("b", "c", "d", "a")
+    assert {seating[0], seating[2]} == {"b", "d"}  # still partners
+    match = match.record(Outcome(frozenset({0, 2}), (3.0, 0.0, 3.0, 0.0), ""))
+    match = match.record(Outcome(frozenset({0, 2}), (7.0, 0.0, 7.0, 0.0), ""))  # b and d
+    assert match.points() == {"a": 3, "b": 7, "c": 3, "d": 7}
+    assert not match.finished
+    match = match.record(Outcome(frozenset({1, 3}), (0.0, 3.0, 0.0, 3.0), ""))  # d and b
+    assert match.winners == frozenset({"b", "d"})
+    with pytest.raises(ValueError):
+        LppgMatch(("solo", "duo", "trio"))
