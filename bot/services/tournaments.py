@@ -766,10 +766,11 @@ class TournamentService:
         (target reached, or a participant withdrew)."""
         match, links, running = await self._lppg_state(tx, row)
         current = [link for link in links if link.round == row.current_round]
-        if running or any(
-            not await tw.is_processed(link.game_id, TOURNAMENT) for link in current
-        ):
+        if running:
             return False
+        for link in current:
+            if not await tw.is_processed(link.game_id, TOURNAMENT):
+                return False
         if match.finished or any(e.withdrawn for e in await tw.entrants(row.id)):
             return None
         return [match.seating()]
