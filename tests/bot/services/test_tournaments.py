@@ -378,3 +378,22 @@ async def test_cancelled_tournament_stops(tsv, verdict):
     with pytest.raises(TournamentError) as error:
         await tsv.tournaments.cancel(t.id, ORGANISER)
     assert error.value.key == "errors.tournament.over"
+
+
+async def test_concurrent_and_repeated_reports_pair_the_next_round_once(tsv, verdict):
+    import asyncio
+
+    t = await signed_up(tsv, "swiss", PLAYERS, swiss_rounds=2)
+    await tsv.tournaments.start(t.id, ORGANISER)
+    games = await round_games(tsv, t.id)
+    for game_id in games:
+        await decide(tsv, game_id, (await tsv.games.get_game(game_id)).seats[0], notify=False)
+    reports = [tsv.tournaments.on_game_over(g) for g in games * 3]
+    reports.append(tsv.tournaments.sync_finished_games())
+    done = await asyncio.gather(*reports)
+    assert sum(1 for d in done[:-1] if d is True) + done[-1] == len(games)
+    t = await tsv.tournaments.get(t.id)
+    assert t.current_round == 2
+    assert len(await tsv.tournaments.pairings(t.id, 2)) == 4
+    rounds = [p for k, p in await outbox_kinds(tsv) if k == "tournament_round"]
+    assert rounds == [{"tournament_id": t.id, "round": 1}, {"tournament_id": t.id, "round": 2}]
