@@ -1,0 +1,96 @@
+"""Sample images of every game that can be drawn, for a person to look at (``make gallery``).
+
+    python -m render.gallery [--out gallery] [game ...]
+
+Writes ``<game>-<players>p-<phase>-<theme>.png`` for the start, the middle and the end of a
+seeded random game, LPPG hands, and one replay GIF per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+from typing import Any
+
+import engines
+import render
+
+SAMPLE_NAMES = ("Alice", "Bob", "Chloé", "Dmitri", "Eun-ji")
+
+
+#: Option sets worth a look besides the defaults.
+VARIANTS: dict[str, tuple[dict[str, Any], ...]] = {
+    "palam": ({"setup": "draft"},),
+    "alak": ({"length": 26},),
+    "polygo": ({"board": "hex5"}, {"board": "square9"}),
+    "palago": ({"tiebreak": True},),
+}
+
+
+def playout(
+    game_name: str, players: int, seed: int, options: dict[str, Any] | None = None
+) -> list[Any]:
+    """Every state of a seeded random game (the same seed gives the same game)."""
+    game = engines.get(game_name)
+    rng = random.Random(seed)
+    state = game.new(players, seed=seed, options=options)
+    states = [state]
+    while state.to_move is not None:
+        state = game.play(state, rng.choice(list(game.legal_moves(state))))
+        states.append(state)
+    return states
+
+
+def phases(states: list[Any]) -> dict[str, Any]:
+    return {"start": states[0], "mid": states[len(states) // 2], "over": states[-1]}
+
+
+def player_counts(game_name: str) -> list[int]:
+    counts = engines.get(game_name).allowed_player_counts()
+    return sorted({counts[0], counts[-1]})
+
+
+def write_gallery(out: Path, games: list[str], seed: int = 7) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in games:
+        for count in player_counts(name):
+            states = playout(name, count, seed)
+            names = list(SAMPLE_NAMES[:count])
+            for phase, state in phases(states).items():
+                for theme in ("dark", "light"):
+                    path = out / f"{name}-{count}p-{phase}-{theme}.png"
+                    path.write_bytes(render.board(name, state, players=names, theme=theme))
+                    written.append(path)
+                    if hasattr(render._module(name), "draw_hand") and state.outcome is None:
+                        path = out / f"{name}-{count}p-{phase}-{theme}-hand.png"
+                        path.write_bytes(render.hand(name, state, 0, players=names, theme=theme))
+                        written.append(path)
+            path = out / f"{name}-{count}p-replay.gif"
+            path.write_bytes(render.replay(name, states, players=names))
+            written.append(path)
+        for options in VARIANTS.get(name, ()):
+            tag = "-".join(f"{key}={value}" for key, value in options.items())
+            count = player_counts(name)[0]
+            states = playout(name, count, seed, options)
+            for phase, state in phases(states).items():
+                path = out / f"{name}-{tag}-{phase}.png"
+                path.write_bytes(render.board(name, state, players=SAMPLE_NAMES[:count]))
+                written.append(path)
+    return written
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("games", nargs="*", default=None)
+    parser.add_argument("--out", default="gallery")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    games = args.games or render.supported_games()
+    for path in write_gallery(Path(args.out), games, args.seed):
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
