@@ -3,30 +3,18 @@
 Plain data in, bytes out: ``render_bracket(rounds, title=..., total_rounds=...)`` where each round
 lists its boards as ``BracketMatch`` values (names already resolved by the caller). Rounds not
 played yet are drawn as empty boxes, so the whole bracket shows from the first round on.
-Uses the project's DejaVu font (render/fonts) and Discord-like dark and light colours.
+Uses render's shared fonts and themes (``render.primitives``, ``render.theme``).
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-_FONTS = Path(__file__).with_name("fonts")
-
-RGB = tuple[int, int, int]
-
-# (background, box, text, muted, line, winner accent), as Discord's dark and light modes.
-PALETTES: dict[str, tuple[RGB, RGB, RGB, RGB, RGB, RGB]] = {
-    "dark": ((43, 45, 49), (30, 31, 34), (242, 243, 245), (181, 186, 193), (109, 113, 123),
-             (87, 242, 135)),
-    "light": ((255, 255, 255), (235, 237, 239), (30, 31, 34), (78, 80, 88), (154, 156, 163),
-              (31, 139, 76)),
-}
+from render.primitives import fit_text, font, png_bytes
+from render.theme import Theme, get_theme
 
 BOX_WIDTH = 200
 LINE_HEIGHT = 24
@@ -49,33 +37,20 @@ class BracketMatch:
     note: str = ""
 
 
-@cache
-def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(str(_FONTS / name), size)
-
-
-def _fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: int) -> str:
-    """The text, shortened with an ellipsis to fit ``width`` pixels."""
-    if draw.textlength(text, font=font) <= width:
-        return text
-    while text and draw.textlength(text + "…", font=font) > width:
-        text = text[:-1]
-    return text + "…"
-
-
 def render_bracket(
     rounds: Sequence[Sequence[BracketMatch]],
     *,
     title: str,
     total_rounds: int | None = None,
-    theme: str = "dark",
+    theme: str | Theme = "dark",
 ) -> bytes:
     """The bracket as PNG bytes. ``rounds[0]`` fixes the bracket's size; later rounds halve it.
     ``total_rounds`` (default: enough to reach a final) adds empty columns still to play."""
     if not rounds or not rounds[0]:
         raise ValueError("a bracket needs a first round")
-    background, box, text, muted, line, accent = PALETTES[theme]
+    colours = get_theme(theme)
+    background, box, text, muted = colours.background, colours.panel, colours.text, colours.muted
+    line, accent = colours.line, colours.accent
     first_boards = len(rounds[0])
     needed = max(1, (first_boards - 1).bit_length() + 1)
     columns = max(total_rounds or needed, len(rounds))
@@ -83,9 +58,9 @@ def render_bracket(
     height = TITLE_HEIGHT + 2 * MARGIN + first_boards * (BOX_HEIGHT + GAP) - GAP
     image = Image.new("RGB", (width, height), background)
     draw = ImageDraw.Draw(image)
-    regular, bold = _font(FONT_SIZE), _font(FONT_SIZE, bold=True)
-    draw.text((MARGIN, MARGIN), _fit(draw, title, _font(20, True), width - 2 * MARGIN),
-              font=_font(20, True), fill=text)
+    regular, bold = font(FONT_SIZE), font(FONT_SIZE, bold=True)
+    draw.text((MARGIN, MARGIN), fit_text(title, 20, width - 2 * MARGIN, bold=True),
+              font=font(20, bold=True), fill=text)
 
     top = TITLE_HEIGHT + MARGIN
     pitch = BOX_HEIGHT + GAP
@@ -107,15 +82,14 @@ def render_bracket(
             for slot, name in enumerate(names):
                 won = match is not None and match.winner == slot
                 label = name if name is not None else ("—" if match and slot == 1 else "")
-                font = bold if won else regular
                 colour = accent if won else (text if name is not None else muted)
                 ty = y + slot * LINE_HEIGHT + (LINE_HEIGHT - FONT_SIZE) / 2 - 1
-                draw.text((x + 8, ty), _fit(draw, label, font, BOX_WIDTH - 60), font=font,
-                          fill=colour)
+                draw.text((x + 8, ty), fit_text(label, FONT_SIZE, BOX_WIDTH - 60, bold=won),
+                          font=bold if won else regular, fill=colour)
             if match is not None and match.note:
-                note = _fit(draw, match.note, _font(11), 50)
-                draw.text((x + BOX_WIDTH - 6 - draw.textlength(note, font=_font(11)),
-                           y + BOX_HEIGHT - 15), note, font=_font(11), fill=muted)
+                note = fit_text(match.note, 11, 50)
+                draw.text((x + BOX_WIDTH - 6 - draw.textlength(note, font=font(11)),
+                           y + BOX_HEIGHT - 15), note, font=font(11), fill=muted)
             if column:  # connect the two boards this one comes from
                 upper, lower = centres[-1][2 * index], centres[-1][2 * index + 1]
                 mid = x - COLUMN_GAP / 2
@@ -124,6 +98,4 @@ def render_bracket(
                 draw.line((mid, upper, mid, lower), fill=line)
                 draw.line((mid, centre, x, centre), fill=line)
         centres.append(column_centres)
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False)
-    return buffer.getvalue()
+    return png_bytes(image)
