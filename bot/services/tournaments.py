@@ -416,7 +416,7 @@ class TournamentService:
                                   formats=", ".join(FORMATS))
         players = 2
         if format == "lppg_match":
-            if engines.GAMES.get(game.strip().lower()) is None or game.strip().lower() != "lppg":
+            if game.strip().lower() != "lppg":
                 raise TournamentError("errors.tournament.lppg_only")
         else:
             try:
