@@ -148,6 +148,11 @@ class GameService:
         self._clock = clock
         self._seeds = seeds
 
+    @property
+    def store(self) -> Store:
+        """(Added.) The store, for services built on the same database (tournaments)."""
+        return self._store
+
     # ----- helpers --------------------------------------------------------------------------
 
     @staticmethod
