@@ -23,6 +23,9 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m bench.engines
+	$(PY) -m bench.render
+	$(PY) -m bench.store
+	$(PY) -m bench.e2e
 
 gallery: $(STAMP)
 	$(PY) -m render.gallery

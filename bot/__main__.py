@@ -1,8 +1,51 @@
-"""Entry point of `make run` / `python -m bot`."""
+"""``python -m bot`` (what ``make run`` runs): with a token, the bot on Discord; without one, the
+local Discord emulator and a console to play through it."""
 
+from __future__ import annotations
+
+import asyncio
+import logging
 import sys
 
-# The Discord layer is not built yet (issue: the Discord bot and the local emulator). Say so
-# plainly rather than pretend to run.
-print("The Discord bot is not built yet: only the game engines exist so far.", file=sys.stderr)
-sys.exit(2)
+import aiohttp
+import discord
+
+from bot.config import ConfigError, load_config
+from bot.logs import setup_logging
+
+log = logging.getLogger("bot")
+
+
+def main() -> int:
+    try:
+        config = load_config()
+    except ConfigError as exc:
+        print(f"config.toml: {exc}", file=sys.stderr)
+        return 2
+    setup_logging(config.log_level, secrets=[config.token])
+    try:
+        if config.has_token:
+            from bot.app import run
+
+            asyncio.run(run(config))
+        else:
+            from bot.emulator.console import run_console
+
+            if config.log_level == "INFO":
+                # The console is the conversation; the bot's routine INFO lines would drown it.
+                setup_logging("WARNING", secrets=[config.token])
+            asyncio.run(run_console(config))
+    except KeyboardInterrupt:
+        pass
+    except discord.LoginFailure:
+        log.error("Discord refused the token: check DISCORD_TOKEN or [discord] token")
+        return 1
+    except (aiohttp.ClientError, OSError) as exc:
+        # Through the logger, whose filter redacts the token should a message ever carry it.
+        log.error("cannot reach the Discord API (%s): %s", config.api_base or "discord.com", exc)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

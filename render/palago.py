@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engines.palago import TOTAL_TILES, picture
 from PIL import Image
 
+from engines.palago import TOTAL_TILES, picture
 from render.primitives import (
     MARGIN,
     SMALL_SIZE,

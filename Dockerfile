@@ -1,0 +1,26 @@
+# The bot in a slim image: non-root, the database on a volume, the same entry point as make run.
+#   docker build -t boardgames-bot .
+#   docker run -d --name boardgames -e DISCORD_TOKEN=... -v boardgames-data:/data boardgames-bot
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY engines ./engines
+COPY render ./render
+COPY bot ./bot
+RUN pip install . \
+    && useradd --system --create-home --uid 10001 bot \
+    && mkdir -p /data \
+    && chown bot:bot /data
+
+USER bot
+# Settings come from the environment (see config.example.toml); mount a config.toml at
+# /app/config.toml to use a file instead.
+ENV BOT_DATABASE=/data/boardgames.db
+VOLUME ["/data"]
+CMD ["python", "-m", "bot"]

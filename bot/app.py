@@ -1,0 +1,213 @@
+"""The discord.py application: the bot object, its extensions, and how it is started.
+
+The Discord layer is thin (DESIGN.md §2): cogs parse interactions, call ``bot.services`` (a
+``GameService``) and turn results into messages; ``bot.delivery`` sends what the services wrote
+to the outbox.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import pkgutil
+from dataclasses import dataclass
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Config
+from bot.delivery import Delivery
+from bot.endpoints import use_endpoints
+from bot.i18n import t
+from bot.services.errors import ServiceError
+from bot.services.games import GameService
+from bot.store import Store, open_store
+from bot.views import DYNAMIC_ITEMS
+
+log = logging.getLogger(__name__)
+
+# A board-game bot never joins voice: skip discord.py's start-up warnings about voice libraries.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+
+
+def extensions() -> list[str]:
+    """Every module of ``bot.cogs``: one extension per feature, each with ``async def
+    setup(bot)``, so a feature joins the bot by adding its module."""
+    from bot import cogs
+
+    modules = pkgutil.iter_modules(cogs.__path__)
+    return sorted(f"bot.cogs.{m.name}" for m in modules if not m.name.startswith("_"))
+
+
+class BoardGamesBot(commands.Bot):
+    def __init__(
+        self,
+        config: Config,
+        services: GameService,
+        *,
+        guild_ready_timeout: float = 2.0,
+    ) -> None:
+        # Slash commands only: no message content, no member list. Guilds gives us channels and
+        # threads, which is all the game threads need.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            owner_ids=set(config.owner_ids),
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            guild_ready_timeout=guild_ready_timeout,
+        )
+        self.config = config
+        self.services = services
+        self.delivery = Delivery(self)
+        self._names: dict[int, str] = {}
+
+    async def setup_hook(self) -> None:
+        for extension in extensions():
+            await self.load_extension(extension)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.tree.on_error = self.on_app_command_error
+        if self.config.sync_on_start != "off":
+            await self.sync_commands(self.config.sync_on_start)
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %d guild(s)", self.user, len(self.guilds))
+        # Deliver what an earlier run left in the outbox, then keep delivering.
+        self.delivery.start()
+
+    async def close(self) -> None:
+        await self.delivery.stop()
+        await self._finish_interactions()
+        await super().close()
+
+    async def _finish_interactions(self, timeout: float = 10.0) -> None:
+        """Let interactions already being handled finish (a restart must not cut a move's
+        answer in half); discord.py runs each in a task named after its dispatcher."""
+        prefixes = ("CommandTree-invoker", "discord-ui-")
+        current = asyncio.current_task()
+        running = [
+            task for task in asyncio.all_tasks()
+            if task is not current and not task.done() and task.get_name().startswith(prefixes)
+        ]
+        if running:
+            await asyncio.wait(running, timeout=timeout)
+
+    async def sync_commands(self, scope: str) -> list[str]:
+        """Publish the command tree: "global" (up to an hour to show everywhere) or "guilds"
+        (the configured guilds, instantly). Returns where it was synced, for the reply."""
+        if scope == "guilds":
+            done = []
+            for guild_id in self.config.guild_ids:
+                guild = discord.Object(guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+                done.append(str(guild_id))
+            return done
+        await self.tree.sync()
+        return ["global"]
+
+    async def display_name(self, user_id: int, guild: discord.Guild | None = None) -> str:
+        """A player's name for boards and thread titles (cached; a fetch at most once)."""
+        if guild is not None:
+            member = guild.get_member(user_id)
+            if member is not None:
+                return member.display_name
+        if user_id in self._names:
+            return self._names[user_id]
+        user = self.get_user(user_id)
+        if user is None:
+            try:
+                user = await self.fetch_user(user_id)
+            except discord.HTTPException:
+                return str(user_id)
+        self._names[user_id] = user.display_name
+        return user.display_name
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, ServiceError):
+            await reply_error(interaction, original)
+            return
+        if isinstance(error, app_commands.CheckFailure):
+            text = t("bot.errors.not_allowed", interaction.locale)
+        else:
+            log.error("command %s failed", interaction.command and interaction.command.name,
+                      exc_info=original)
+            text = t("errors.unknown", interaction.locale)
+        await send_ephemeral(interaction, text)
+
+
+async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral answer whether or not the interaction was acknowledged already."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell the user about an error", exc_info=True)
+
+
+async def reply_error(interaction: discord.Interaction, error: ServiceError) -> None:
+    """The service's player-readable reason, in the user's language, only to them."""
+    try:
+        text = t(error.key, interaction.locale, **error.params)
+    except (KeyError, IndexError):
+        text = t("errors.unknown", interaction.locale)
+    await send_ephemeral(interaction, text)
+
+
+@dataclass
+class RunningBot:
+    """A bot connected in the background (tests, benchmarks, the local console)."""
+
+    bot: BoardGamesBot
+    store: Store
+    task: asyncio.Task
+
+    async def stop(self) -> None:
+        await self.bot.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+        await self.store.close()
+
+
+async def launch(config: Config, *, guild_ready_timeout: float = 2.0) -> RunningBot:
+    """Open the database, log in and connect; return once the bot is ready."""
+    use_endpoints(config.api_base or None, config.gateway_url or None)
+    store = await open_store(config.database)
+    bot = BoardGamesBot(config, GameService(store), guild_ready_timeout=guild_ready_timeout)
+    try:
+        await bot.login(config.token)
+        task = asyncio.create_task(bot.connect(reconnect=True), name="discord-connect")
+        ready = asyncio.create_task(bot.wait_until_ready())
+        done, _ = await asyncio.wait({task, ready}, return_when=asyncio.FIRST_COMPLETED)
+        if task in done:
+            ready.cancel()
+            task.result()  # raises what stopped the connection
+            raise ConnectionError("the gateway connection ended before the bot was ready")
+    except BaseException:
+        await bot.close()
+        await store.close()
+        raise
+    return RunningBot(bot, store, task)
+
+
+async def run(config: Config) -> None:
+    """Run until interrupted (``python -m bot`` with a token)."""
+    use_endpoints(config.api_base or None, config.gateway_url or None)
+    store = await open_store(config.database)
+    try:
+        bot = BoardGamesBot(config, GameService(store))
+        async with bot:
+            await bot.start(config.token)
+    finally:
+        await store.close()

@@ -1,0 +1,1 @@
+"""One extension per feature; each module has ``async def setup(bot)``."""

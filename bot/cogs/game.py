@@ -1,0 +1,160 @@
+"""Playing a game from its thread: ``/move`` (with autocomplete of legal moves), ``/board``,
+``/resign``, ``/undo``, and ``/games`` (your games, and whose turn it is)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engines
+from bot.app import reply_error, send_ephemeral
+from bot.i18n import t
+from bot.services.errors import ServiceError
+from bot.services.models import GameInfo
+
+if TYPE_CHECKING:
+    from bot.app import BoardGamesBot
+
+#: Discord shows at most 25 autocomplete choices.
+MAX_SUGGESTIONS = 25
+
+
+def rank_moves(moves: list[str], typed: str) -> list[str]:
+    """The suggestions for what is typed: moves starting with it first, then moves containing
+    it, each group in the engine's order; at most 25."""
+    typed = engines.core.normalize_text(typed)
+    if not typed:
+        return moves[:MAX_SUGGESTIONS]
+    starts = [m for m in moves if m.lower().startswith(typed)]
+    contains = [m for m in moves if typed in m.lower() and m not in starts]
+    return (starts + contains)[:MAX_SUGGESTIONS]
+
+
+class Game(commands.Cog):
+    def __init__(self, bot: BoardGamesBot) -> None:
+        self.bot = bot
+
+    async def _game_here(
+        self, interaction: discord.Interaction, game_id: int | None = None
+    ) -> GameInfo | None:
+        """The game of this thread (or the one named by id); tells the user when there is none."""
+        services = self.bot.services
+        try:
+            if game_id is not None:
+                return await services.get_game(game_id)
+            game = await services.game_for_thread(interaction.channel_id)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return None
+        if game is None:
+            await send_ephemeral(interaction, t("bot.game.no_game_here", interaction.locale))
+        return game
+
+    @app_commands.command(name="move", description="Play a move in this thread's game")
+    @app_commands.describe(text="Your move, in the game's notation (suggestions as you type)")
+    @app_commands.guild_only()
+    async def move(self, interaction: discord.Interaction, text: str) -> None:
+        game = await self._game_here(interaction)
+        if game is None:
+            return
+        try:
+            # The service decides (turn, seat, legality) before we acknowledge, so a refusal is
+            # an ephemeral reply and nothing is posted; it answers in milliseconds.
+            result = await self.bot.services.move(game.id, interaction.user.id, text)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        await interaction.response.defer(thinking=True)
+        if not await self.bot.delivery.flush(game.id, interaction, game=result.game):
+            await interaction.edit_original_response(content=t("bot.game.done", interaction.locale))
+
+    @move.autocomplete("text")
+    async def move_suggestions(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        services = self.bot.services
+        game = await services.game_for_thread(interaction.channel_id)
+        if game is None or game.status != "active":
+            return []
+        moves = [str(m) for m in await services.legal_moves(game.id, interaction.user.id)]
+        return [app_commands.Choice(name=m, value=m) for m in rank_moves(moves, current)]
+
+    @app_commands.command(name="board", description="Show the board of this thread's game")
+    @app_commands.describe(game="A game number (default: the game of this thread)")
+    async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        info = await self._game_here(interaction, game)
+        if info is None:
+            return
+        await interaction.response.defer(thinking=True)
+        title = engines.get(info.game).title
+        if info.status == "active":
+            to_move = info.user_to_move()
+            text = t("bot.board.active", interaction.locale, game=title, id=info.id,
+                     player=f"<@{to_move}>" if to_move else "-", ply=info.ply)
+        else:
+            text = t("bot.board.finished", interaction.locale, game=title, id=info.id,
+                     reason=info.outcome.reason if info.outcome else "")
+        file = await self.bot.delivery.board_file(info)
+        await interaction.followup.send(
+            text, file=file, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(name="resign", description="Resign this thread's game")
+    @app_commands.guild_only()
+    async def resign(self, interaction: discord.Interaction) -> None:
+        game = await self._game_here(interaction)
+        if game is None:
+            return
+        try:
+            await self.bot.services.resign(game.id, interaction.user.id)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        await interaction.response.defer(thinking=True)
+        if not await self.bot.delivery.flush(game.id, interaction):
+            await interaction.edit_original_response(content=t("bot.game.done", interaction.locale))
+
+    @app_commands.command(name="undo", description="Ask your opponent to take back the last move")
+    @app_commands.guild_only()
+    async def undo(self, interaction: discord.Interaction) -> None:
+        game = await self._game_here(interaction)
+        if game is None:
+            return
+        try:
+            await self.bot.services.request_undo(game.id, interaction.user.id)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        await interaction.response.defer(thinking=True)
+        if not await self.bot.delivery.flush(game.id, interaction):
+            await interaction.edit_original_response(content=t("bot.game.done", interaction.locale))
+
+    @app_commands.command(name="games", description="Your games, and whose turn it is")
+    async def games(self, interaction: discord.Interaction) -> None:
+        locale = interaction.locale
+        user = interaction.user.id
+        mine = await self.bot.services.games_of(user, active_only=True)
+        if not mine:
+            await send_ephemeral(interaction, t("bot.games.none", locale))
+            return
+        lines = [t("bot.games.header", locale, count=len(mine))]
+        for info in mine[:20]:
+            to_move = info.user_to_move()
+            others = [f"<@{uid}>" for uid in info.seats if uid != user]
+            turn = (t("bot.games.your_turn", locale) if to_move == user
+                    else t("bot.games.their_turn", locale, player=f"<@{to_move}>"))
+            where = f"<#{info.thread_id}>" if info.thread_id else f"#{info.id}"
+            lines.append(t("bot.games.line", locale, game=engines.get(info.game).title,
+                           id=info.id, opponents=", ".join(others), turn=turn, where=where))
+        if len(mine) > 20:
+            lines.append(t("bot.games.more", locale, count=len(mine) - 20))
+        await interaction.response.send_message(
+            "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
+async def setup(bot: BoardGamesBot) -> None:
+    await bot.add_cog(Game(bot))

@@ -1,0 +1,150 @@
+"""``/play <game>``: challenge someone, open a challenge to anyone, or open a lobby.
+
+One sub-command per registered game, with that game's options as typed parameters and choices
+built from the engine's metadata (``engines.get(name).options``), so adding a game adds its
+sub-command without code here.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engines
+from bot.app import reply_error, send_ephemeral
+from bot.i18n import t
+from bot.services.errors import ServiceError
+from bot.views.challenge import challenge_message
+
+if TYPE_CHECKING:
+    from bot.app import BoardGamesBot
+
+#: Discord allows at most 25 choices per option; larger sets become a bounded number.
+MAX_CHOICES = 25
+RESERVED = ("opponent", "players")
+
+
+def _option_parameter(option: engines.Option) -> tuple[inspect.Parameter, list | None]:
+    """The slash-command parameter for an engine option (its annotation carries an integer
+    range when there are too many values for choices), and its choices."""
+    values = list(option.choices)
+    if isinstance(option.default, bool):
+        annotation: Any = bool
+        choices = None
+    elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        if len(values) <= MAX_CHOICES:
+            annotation = int
+            choices = [app_commands.Choice(name=str(v), value=v) for v in values]
+        else:
+            annotation = app_commands.Range[int, min(values), max(values)]
+            choices = None
+    else:
+        annotation = str
+        choices = [app_commands.Choice(name=str(v), value=str(v)) for v in values[:MAX_CHOICES]]
+    parameter = inspect.Parameter(
+        option.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation | None
+    )
+    return parameter, choices
+
+
+class Play(commands.Cog):
+    def __init__(self, bot: BoardGamesBot) -> None:
+        self.bot = bot
+        self.group = app_commands.Group(
+            name="play", description="Start a game: challenge a player, anyone, or open a table",
+            guild_only=True,
+        )
+        for name in engines.GAMES:
+            self.group.add_command(self._game_command(engines.get(name)))
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.group)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.group.name)
+
+    def _game_command(self, game: engines.Game) -> app_commands.Command:
+        counts = game.allowed_player_counts()
+
+        async def callback(interaction: discord.Interaction, **kwargs: Any) -> None:
+            await self.play(interaction, game.name, kwargs)
+
+        parameters = [
+            inspect.Parameter(
+                "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                annotation=discord.Interaction,
+            ),
+            inspect.Parameter(
+                "opponent", inspect.Parameter.KEYWORD_ONLY, default=None,
+                annotation=discord.User | None,
+            ),
+        ]
+        descriptions: dict[str, str] = {
+            "opponent": "Who you challenge (leave empty to let anyone accept)",
+        }
+        choices: dict[str, list] = {}
+        if len(counts) > 1:
+            parameters.append(
+                inspect.Parameter(
+                    "players", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=int | None
+                )
+            )
+            descriptions["players"] = "Number of players (more than two opens a table to join)"
+            choices["players"] = [app_commands.Choice(name=str(n), value=n) for n in counts]
+        for option in game.options:
+            if option.name in RESERVED:
+                continue
+            parameter, option_choices = _option_parameter(option)
+            parameters.append(parameter)
+            descriptions[option.name] = (option.description or option.name)[:100]
+            if option_choices:
+                choices[option.name] = option_choices
+        callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+        callback.__discord_app_commands_param_description__ = descriptions  # type: ignore[attr-defined]
+        callback.__discord_app_commands_param_choices__ = choices  # type: ignore[attr-defined]
+        return app_commands.Command(
+            name=game.name,
+            description=f"Play {game.title}"[:100],
+            callback=callback,
+        )
+
+    async def play(
+        self, interaction: discord.Interaction, game_name: str, values: dict[str, Any]
+    ) -> None:
+        locale = interaction.locale
+        opponent: discord.User | discord.Member | None = values.pop("opponent", None)
+        players = values.pop("players", None) or engines.get(game_name).min_players
+        options = {name: value for name, value in values.items() if value is not None}
+        if opponent is not None and opponent.bot:
+            await send_ephemeral(interaction, t("bot.play.no_bots", locale))
+            return
+        if opponent is not None and players > 2:
+            await send_ephemeral(interaction, t("bot.play.lobby_no_opponent", locale))
+            return
+        channel = interaction.channel
+        # Game threads hang off a text channel; a /play inside a thread uses its parent.
+        channel_id = getattr(channel, "parent_id", None) if isinstance(
+            channel, discord.Thread
+        ) else interaction.channel_id
+        try:
+            challenge = await self.bot.services.challenge(
+                game_name, interaction.user.id,
+                opponent_id=None if opponent is None else opponent.id,
+                players=players, options=options,
+                guild_id=interaction.guild_id, channel_id=channel_id,
+            )
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        content, view = challenge_message(challenge, locale)
+        response = await interaction.response.send_message(content, view=view)
+        if response.message_id is not None:
+            await self.bot.services.set_challenge_message(challenge.id, response.message_id)
+
+
+async def setup(bot: BoardGamesBot) -> None:
+    await bot.add_cog(Play(bot))

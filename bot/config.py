@@ -1,0 +1,117 @@
+"""Settings: ``config.toml`` (every key documented in ``config.example.toml``), then the
+environment, which wins. The token is kept out of ``repr`` so it never reaches a log line."""
+
+from __future__ import annotations
+
+import logging
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from bot.i18n import LANGUAGES
+
+DEFAULT_CONFIG_FILE = "config.toml"
+
+
+class ConfigError(ValueError):
+    """A setting has a value we cannot use; the message names the setting, never the token."""
+
+
+@dataclass(frozen=True)
+class Config:
+    #: The bot token; empty means "no Discord: run against the local emulator".
+    token: str = field(default="", repr=False)
+    #: REST base and gateway URL of a Discord-compatible server; empty means Discord itself.
+    api_base: str = ""
+    gateway_url: str = ""
+    #: SQLite file (or a URL once another backend exists).
+    database: str = "data/boardgames.db"
+    log_level: str = "INFO"
+    #: Users allowed to run owner-only commands (/sync). Empty: the application's owner.
+    owner_ids: tuple[int, ...] = ()
+    #: Guilds where commands are synced (instantly) by /sync guilds and by sync_on_start.
+    guild_ids: tuple[int, ...] = ()
+    #: Sync the command tree at every start: "off", "global" or "guilds".
+    sync_on_start: str = "off"
+    #: Language of messages that answer no one in particular (posts in game threads).
+    default_language: str = "en"
+    #: Local console: the users you can act as, and where images are written.
+    emulator_users: tuple[str, ...] = ("alice", "bob", "carol", "dave")
+    images_dir: str = "emulator-out"
+
+    @property
+    def has_token(self) -> bool:
+        return bool(self.token.strip())
+
+
+def _ids(value: Any, setting: str) -> tuple[int, ...]:
+    if isinstance(value, str):
+        value = [part for part in value.replace(",", " ").split() if part]
+    try:
+        return tuple(int(v) for v in value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{setting} must be a list of numeric Discord ids") from None
+
+
+def load_config(
+    path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None
+) -> Config:
+    """Read ``path`` (default: ``$BOT_CONFIG`` or ``config.toml`` if it exists) and the
+    environment (``DISCORD_TOKEN``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``,
+    ``BOT_DATABASE``, ``BOT_LOG_LEVEL``, ``BOT_OWNER_IDS``, ``BOT_GUILD_IDS``,
+    ``BOT_SYNC_ON_START``, ``BOT_LANGUAGE``)."""
+    env = os.environ if env is None else env
+    path = Path(path or env.get("BOT_CONFIG") or DEFAULT_CONFIG_FILE)
+    data: dict[str, Any] = {}
+    if path.exists():
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    discord_ = data.get("discord", {})
+    bot = data.get("bot", {})
+    database = data.get("database", {})
+    emulator = data.get("emulator", {})
+    values: dict[str, Any] = {
+        "token": discord_.get("token", ""),
+        "api_base": discord_.get("api_base", ""),
+        "gateway_url": discord_.get("gateway_url", ""),
+        "owner_ids": discord_.get("owner_ids", ()),
+        "guild_ids": discord_.get("guild_ids", ()),
+        "sync_on_start": discord_.get("sync_on_start", "off"),
+        "database": database.get("path", Config.database),
+        "log_level": bot.get("log_level", Config.log_level),
+        "default_language": bot.get("default_language", Config.default_language),
+        "emulator_users": emulator.get("users", Config.emulator_users),
+        "images_dir": emulator.get("images_dir", Config.images_dir),
+    }
+    overrides = {
+        "DISCORD_TOKEN": "token",
+        "DISCORD_API_BASE": "api_base",
+        "DISCORD_GATEWAY_URL": "gateway_url",
+        "BOT_DATABASE": "database",
+        "BOT_LOG_LEVEL": "log_level",
+        "BOT_OWNER_IDS": "owner_ids",
+        "BOT_GUILD_IDS": "guild_ids",
+        "BOT_SYNC_ON_START": "sync_on_start",
+        "BOT_LANGUAGE": "default_language",
+    }
+    for variable, name in overrides.items():
+        if env.get(variable):
+            values[name] = env[variable]
+    values["owner_ids"] = _ids(values["owner_ids"], "owner_ids")
+    values["guild_ids"] = _ids(values["guild_ids"], "guild_ids")
+    values["emulator_users"] = tuple(str(u).lower() for u in values["emulator_users"])
+    values["log_level"] = str(values["log_level"]).upper()
+    if not isinstance(logging.getLevelName(values["log_level"]), int):
+        raise ConfigError(
+            f"log_level must be DEBUG, INFO, WARNING or ERROR, not {values['log_level']!r}"
+        )
+    values["sync_on_start"] = str(values["sync_on_start"]).lower()
+    if values["sync_on_start"] not in ("off", "global", "guilds"):
+        raise ConfigError("sync_on_start must be off, global or guilds")
+    if values["default_language"] not in LANGUAGES:
+        raise ConfigError(f"default_language must be one of {', '.join(LANGUAGES)}")
+    known = {f.name for f in fields(Config)}
+    return Config(**{k: v for k, v in values.items() if k in known})

@@ -1,0 +1,322 @@
+"""The local console of ``make run`` without a token: you type slash commands as one of several
+local users; the bot's replies are printed as text and every image is written to a folder.
+
+    alice #games> /play alak @bob
+    alice #games> /as bob
+    bob #games> /click accept
+    bob Alak #1> /move ?          (suggestions for the move you could type)
+    bob Alak #1> /move f
+
+Console commands: /as <user>, /in <channel or thread>, /click <button label>, /threads, /users,
+/lang <en|fr>, /help, /quit. Everything else is sent to the bot as a slash command; arguments
+are ``@user``, ``name:value``, or plain values filling the command's options in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shlex
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bot.emulator.server import (
+    PUBLIC_THREAD,
+    SUB_COMMAND,
+    SUB_COMMAND_GROUP,
+    USER,
+    Emulator,
+    Event,
+    Message,
+)
+
+HELP = """\
+Console commands:
+  /as <user>            act as another local user
+  /in <name or number>  go to a channel or a thread (see /threads); new game threads are
+                        entered automatically
+  /click <label>        press the newest button with that label here
+  /<command> ... ?      end a value with ? to see the bot's suggestions (e.g. /move ?)
+  /threads  /users  /lang <en|fr>  /help  /quit
+Anything else is a slash command for the bot: /play alak @bob, /move f, /board, /games...
+Arguments are @user, name:value, or plain values filling the options in order."""
+#: Names discord.py gives the tasks that run slash commands and button callbacks.
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")
+
+
+class Console:
+    """Turns typed lines into emulator actions and emulator events into printed lines."""
+
+    def __init__(
+        self, emu: Emulator, images_dir: Path, output: Callable[[str], None] = print
+    ) -> None:
+        self.emu = emu
+        self.images_dir = images_dir
+        self.output = output
+        self.user = next(iter(emu.users.values()))
+        self.channel_id = emu.channel_id
+        self.locale = "en-US"
+        self._printed = 0
+        self._shown: dict[int, tuple[str, int]] = {}
+        self._follow_threads = True
+
+    # ----- what the user sees -------------------------------------------------------------------
+
+    def prompt(self) -> str:
+        return f"{self.user.name} {self.channel_name(self.channel_id)}> "
+
+    def channel_name(self, channel_id: int) -> str:
+        channel = self.emu.channels.get(channel_id, {})
+        name = channel.get("name", str(channel_id))
+        return name if channel.get("type") == PUBLIC_THREAD else f"#{name}"
+
+    def _names(self, text: str) -> str:
+        """Mentions as readable names: <@id> -> @alice, <#id> -> #channel."""
+        for user in (self.emu.bot_user, *self.emu.users.values()):
+            text = text.replace(f"<@{user.id}>", f"@{user.name}")
+        for channel_id in self.emu.channels:
+            text = text.replace(f"<#{channel_id}>", f"[{self.channel_name(channel_id)}]")
+        return text
+
+    def show_new_events(self) -> None:
+        """Print everything that happened since the last call."""
+        events = self.emu.events[self._printed:]
+        self._printed = len(self.emu.events)
+        for event in events:
+            self._show(event)
+
+    def _show(self, event: Event) -> None:
+        if event.kind == "thread":
+            thread_id = int(event.data["id"])
+            self.output(f"  (new thread: {event.data['name']})")
+            if self._follow_threads:
+                self.channel_id = thread_id
+            return
+        if event.kind not in ("message", "edit"):
+            return
+        message: Message = event.data
+        if message.flags & (1 << 7):  # "thinking…" placeholders are not worth a line
+            return
+        seen = (message.text(), len(message.files))
+        previous = self._shown.get(message.id)
+        self._shown[message.id] = seen
+        if previous == seen:
+            return  # an edit that only took buttons away
+        interaction = self.emu.interactions.get(event.interaction_id or 0)
+        if message.ephemeral and interaction is not None and interaction.user != self.user:
+            return  # someone else's private answer
+        where = self.channel_name(message.channel_id)
+        tag = " (edited)" if previous is not None else ""
+        private = " (only you)" if message.ephemeral else ""
+        lines = self._names(message.text()).splitlines() or [""]
+        self.output(f"[{where}]{tag}{private} {lines[0]}")
+        for line in lines[1:]:
+            self.output(f"    {line}")
+        for attachment in message.files:
+            path = self.images_dir / f"{message.id}-{attachment.filename}"
+            if not path.exists():
+                path.write_bytes(attachment.data)
+            self.output(f"    image: {path}")
+        buttons = [b for b in message.buttons() if not b.get("disabled")]
+        if buttons:
+            self.output("    buttons: " + " ".join(f"[{b.get('label')}]" for b in buttons))
+
+    # ----- what the user types ------------------------------------------------------------------
+
+    async def handle(self, line: str) -> bool:
+        """Run one typed line; False means quit."""
+        line = line.strip()
+        if not line:
+            return True
+        if not line.startswith("/"):
+            self.output("Commands start with /. Type /help.")
+            return True
+        try:
+            words = shlex.split(line[1:])
+        except ValueError as exc:
+            self.output(f"Cannot read that line: {exc}")
+            return True
+        if not words:
+            return True
+        command, args = words[0].lower(), words[1:]
+        local = {
+            "help": self._help, "as": self._as, "in": self._in, "click": self._click,
+            "threads": self._threads, "users": self._users, "lang": self._lang,
+        }
+        if command in ("quit", "exit"):
+            return False
+        try:
+            if command in local:
+                await local[command](args)
+            else:
+                await self._slash(words)
+        except LookupError as exc:
+            self.output(str(exc).strip("'\""))
+        return True
+
+    async def _help(self, args: list[str]) -> None:
+        self.output(HELP.rstrip())
+        names = sorted({c["name"] for scope in self.emu.commands.values() for c in scope})
+        self.output("Bot commands: " + " ".join(f"/{n}" for n in names))
+
+    async def _as(self, args: list[str]) -> None:
+        if not args:
+            raise LookupError("Usage: /as <user>")
+        self.user = self.emu.user(args[0])
+        self.output(f"You are now {self.user.name}.")
+
+    async def _in(self, args: list[str]) -> None:
+        if not args:
+            raise LookupError("Usage: /in <channel or thread name or number>")
+        wanted = " ".join(args).lstrip("#").lower()
+        threads = self.emu.threads()
+        if wanted.isdigit() and 1 <= int(wanted) <= len(threads):
+            self.channel_id = int(threads[int(wanted) - 1]["id"])
+        else:
+            matches = [
+                int(c["id"]) for c in self.emu.channels.values()
+                if wanted in str(c.get("name", "")).lower()
+            ]
+            if not matches:
+                raise LookupError(f"No channel or thread named {wanted!r}. Try /threads.")
+            self.channel_id = matches[-1]
+        self.output(f"Now in {self.channel_name(self.channel_id)}.")
+
+    async def _threads(self, args: list[str]) -> None:
+        threads = self.emu.threads()
+        if not threads:
+            self.output("No threads yet.")
+        for number, thread in enumerate(threads, 1):
+            self.output(f"  {number}. {thread['name']}")
+
+    async def _users(self, args: list[str]) -> None:
+        self.output("Local users: " + ", ".join(self.emu.users))
+
+    async def _lang(self, args: list[str]) -> None:
+        self.locale = {"fr": "fr", "en": "en-US"}.get((args or ["en"])[0].lower(), "en-US")
+        self.output(f"Discord client language: {self.locale}")
+
+    async def _click(self, args: list[str]) -> None:
+        if not args:
+            raise LookupError("Usage: /click <button label>")
+        label = " ".join(args).casefold()
+        for message in reversed(self.emu.channel_messages(self.channel_id)):
+            for button in message.buttons():
+                if (button.get("label") or "").casefold() == label and not button.get("disabled"):
+                    interaction = await self.emu.click(
+                        self.user, message, button["custom_id"], locale=self.locale
+                    )
+                    await self._settle(interaction)
+                    return
+        raise LookupError(f"No button [{' '.join(args)}] in {self.channel_name(self.channel_id)}.")
+
+    async def _slash(self, words: list[str]) -> None:
+        # The longest run of leading words that names a command or sub-command.
+        path_length = 1
+        for length in range(len(words), 0, -1):
+            try:
+                self.emu.find_command(" ".join(words[:length]))
+            except LookupError:
+                continue
+            path_length = length
+            break
+        path = " ".join(words[:path_length])
+        _, _, leaf = self.emu.find_command(path)
+        values, suggest = self._parse_options(leaf, words[path_length:])
+        if suggest is not None:
+            name, typed = suggest
+            values[name] = typed
+            choices = await self.emu.autocomplete(
+                self.user, path, values, name, channel=self.channel_id, locale=self.locale
+            )
+            shown = " ".join(c["name"] for c in choices) or "(none)"
+            self.output(f"  suggestions for {name}: {shown}")
+            return
+        interaction = await self.emu.slash(
+            self.user, path, values, channel=self.channel_id, locale=self.locale
+        )
+        await self._settle(interaction)
+
+    def _parse_options(
+        self, leaf: dict[str, Any], args: list[str]
+    ) -> tuple[dict[str, Any], tuple[str, str] | None]:
+        options = [o for o in leaf.get("options", [])
+                   if o["type"] not in (SUB_COMMAND, SUB_COMMAND_GROUP)]
+        values: dict[str, Any] = {}
+        suggest = None
+        for arg in args:
+            if ":" in arg and arg.split(":", 1)[0] in {o["name"] for o in options}:
+                name, value = arg.split(":", 1)
+            elif arg.startswith("@"):
+                free = [o for o in options if o["type"] == USER and o["name"] not in values]
+                if not free:
+                    raise LookupError(f"/{leaf['name']} takes no (more) user")
+                name, value = free[0]["name"], arg
+            else:
+                free = [o for o in options if o["type"] != USER and o["name"] not in values]
+                if not free:
+                    raise LookupError(f"Too many values for /{leaf['name']}")
+                name, value = free[0]["name"], arg
+            if value.endswith("?") and any(
+                o["name"] == name and o.get("autocomplete") for o in options
+            ):
+                suggest = (name, value[:-1])
+                continue
+            values[name] = value
+        return values, suggest
+
+    async def _settle(self, interaction: Any, timeout: float = 15.0) -> None:
+        """Wait until the bot has answered this interaction and finished handling it (the bot
+        runs in this process: its interaction handlers are tasks we can wait for)."""
+        with contextlib.suppress(TimeoutError):
+            await interaction.acknowledged(timeout)
+        handlers = [
+            task for task in asyncio.all_tasks()
+            if not task.done() and task.get_name().startswith(HANDLER_TASKS)
+        ]
+        if handlers:
+            await asyncio.wait(handlers, timeout=timeout)
+
+
+async def run_console(config: Any) -> None:
+    """``python -m bot`` without a token: the emulator, the bot against it, and the console."""
+    from dataclasses import replace
+
+    from bot.app import launch
+
+    images_dir = Path(config.images_dir)
+    images_dir.mkdir(parents=True, exist_ok=True)
+    emu = Emulator(users=config.emulator_users)
+    await emu.start()
+    # A fresh database each run: the emulator keeps no threads or messages between runs, so
+    # games from an earlier run would point at threads that no longer exist.
+    database = Path(tempfile.mkdtemp(prefix="boardgames-local-")) / "local.db"
+    local = replace(
+        config, token=emu.token, api_base=emu.api_base, gateway_url=emu.gateway_url,
+        database=str(database), sync_on_start="global", owner_ids=(emu.owner.id,),
+    )
+    running = await launch(local, guild_ready_timeout=0.1)
+    console = Console(emu, images_dir)
+    console.show_new_events()
+    print(f"Local Discord emulator at {emu.api_base}: no token given, nothing leaves this host.")
+    print(f"Users: {', '.join(emu.users)}. Images go to {images_dir.resolve()}/. Type /help.")
+    loop = asyncio.get_running_loop()
+    try:
+        while True:
+            try:
+                line = await loop.run_in_executor(None, input, console.prompt())
+            except EOFError:
+                break
+            keep_going = await console.handle(line)
+            console.show_new_events()
+            if not keep_going:
+                break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        print("Stopping.", file=sys.stderr)
+        await running.stop()
+        await emu.close()

@@ -1,0 +1,10 @@
+"""Persistent buttons: every ``custom_id`` carries the ids it acts on (``discord.ui.DynamicItem``),
+so a button keeps working after the bot restarts."""
+
+from bot.views.challenge import ChallengeButton
+from bot.views.game import MoveButton, UndoButton
+
+#: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
+DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton)
+
+__all__ = ["DYNAMIC_ITEMS", "ChallengeButton", "MoveButton", "UndoButton"]

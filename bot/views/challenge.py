@@ -1,0 +1,112 @@
+"""The challenge message and its buttons: Accept/Decline (a named opponent), Accept/Cancel (an
+open challenge), Join/Leave/Start/Cancel (a lobby for more than two players)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+import engines
+from bot.i18n import t
+from bot.services.errors import ServiceError
+from bot.services.models import Challenge
+
+if TYPE_CHECKING:
+    from bot.app import BoardGamesBot
+
+ACTIONS = ("accept", "decline", "cancel", "join", "leave", "start")
+STYLES = {
+    "accept": discord.ButtonStyle.success,
+    "join": discord.ButtonStyle.success,
+    "start": discord.ButtonStyle.primary,
+    "decline": discord.ButtonStyle.danger,
+    "cancel": discord.ButtonStyle.secondary,
+    "leave": discord.ButtonStyle.secondary,
+}
+
+
+def options_text(game_name: str, options: dict[str, Any]) -> str:
+    """Only the options that differ from the game's defaults, e.g. " (length 13)"."""
+    game = engines.get(game_name)
+    changed = [
+        f"{opt.name} {options[opt.name]}"
+        for opt in game.options
+        if opt.name in options and options[opt.name] != opt.default
+    ]
+    return f" ({', '.join(changed)})" if changed else ""
+
+
+def challenge_message(challenge: Challenge, locale: Any) -> tuple[str, discord.ui.View | None]:
+    title = engines.get(challenge.game).title + options_text(challenge.game, challenge.options)
+    host = f"<@{challenge.host_id}>"
+    if challenge.status == "declined":
+        return t("bot.challenge.declined", locale, game=title, host=host,
+                 player=f"<@{challenge.opponent_id}>"), None
+    if challenge.status == "cancelled":
+        return t("bot.challenge.cancelled", locale, game=title, host=host), None
+    if challenge.players > 2:
+        seated = ", ".join(f"<@{uid}>" for uid in challenge.joined)
+        text = t("bot.challenge.lobby", locale, host=host, game=title, players=challenge.players,
+                 seated=seated, count=len(challenge.joined))
+        actions = ("join", "leave", "start", "cancel")
+    elif challenge.opponent_id is not None:
+        text = t("bot.challenge.named", locale, host=host, game=title,
+                 opponent=f"<@{challenge.opponent_id}>")
+        actions = ("accept", "decline")
+    else:
+        text = t("bot.challenge.open", locale, host=host, game=title)
+        actions = ("accept", "cancel")
+    view = discord.ui.View(timeout=None)
+    for action in actions:
+        view.add_item(ChallengeButton(challenge.id, action, t(f"bot.button.{action}", locale)))
+    return text, view
+
+
+class ChallengeButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"bg:ch:(?P<id>\d+):(?P<action>accept|decline|cancel|join|leave|start)",
+):
+    def __init__(self, challenge_id: int, action: str, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or action.capitalize(), style=STYLES[action],
+                custom_id=f"bg:ch:{challenge_id}:{action}",
+            )
+        )
+        self.challenge_id, self.action = challenge_id, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ChallengeButton:
+        return cls(int(match["id"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.app import reply_error
+
+        bot: BoardGamesBot = interaction.client  # type: ignore[assignment]
+        services = bot.services
+        user = interaction.user.id
+        try:
+            if self.action in ("accept", "start"):
+                call = services.accept if self.action == "accept" else services.start
+                game = await call(self.challenge_id, user)
+            else:
+                call = {
+                    "decline": services.decline, "cancel": services.cancel,
+                    "join": services.join, "leave": services.leave,
+                }[self.action]
+                challenge = await call(self.challenge_id, user)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        if self.action in ("accept", "start"):
+            # The game exists: open its thread and post the first board (the outbox row the
+            # service wrote), and turn this challenge into a pointer to the thread.
+            await interaction.response.defer()
+            await bot.delivery.flush(game.id, interaction)
+            return
+        content, view = challenge_message(challenge, interaction.locale)
+        await interaction.response.edit_message(content=content, view=view)

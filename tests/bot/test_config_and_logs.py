@@ -1,0 +1,95 @@
+"""Settings from config.toml and the environment; the token stays out of logs and reprs."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.config import Config, ConfigError, load_config
+from bot.logs import REDACTED, RedactSecrets
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.fake-token-for-tests-0123456789abcdef"
+
+
+def test_file_then_environment(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(
+        '[discord]\ntoken = "from-file"\nowner_ids = [1, 2]\nguild_ids = [7]\n'
+        '[database]\npath = "x.db"\n[bot]\nlog_level = "debug"\ndefault_language = "fr"\n'
+    )
+    config = load_config(path, env={})
+    assert (config.token, config.owner_ids, config.guild_ids) == ("from-file", (1, 2), (7,))
+    assert (config.database, config.log_level, config.default_language) == ("x.db", "DEBUG", "fr")
+    env = {"DISCORD_TOKEN": TOKEN, "BOT_DATABASE": "y.db", "BOT_GUILD_IDS": "8, 9",
+           "DISCORD_API_BASE": "http://127.0.0.1:1/api/v10"}
+    config = load_config(path, env=env)
+    assert (config.token, config.database, config.guild_ids) == (TOKEN, "y.db", (8, 9))
+    assert config.api_base == "http://127.0.0.1:1/api/v10"
+
+
+def test_no_file_no_token_means_the_emulator(tmp_path):
+    config = load_config(tmp_path / "missing.toml", env={})
+    assert config == Config() and not config.has_token
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['[bot]\nlog_level = "loud"\n', '[discord]\nsync_on_start = "always"\n',
+     '[bot]\ndefault_language = "de"\n', '[discord]\nowner_ids = ["me"]\n'],
+)
+def test_bad_values_are_named(tmp_path, text):
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError):
+        load_config(path, env={})
+
+
+def test_token_is_not_in_the_repr():
+    assert TOKEN not in repr(Config(token=TOKEN))
+
+
+def test_log_filter_redacts_the_token_in_messages_args_and_tracebacks():
+    redact = RedactSecrets([TOKEN])
+    record = logging.LogRecord("x", logging.INFO, __file__, 1, "login with %s", (TOKEN,), None)
+    assert redact.filter(record)
+    assert TOKEN not in record.getMessage() and REDACTED in record.getMessage()
+    try:
+        raise RuntimeError(f"bad token {TOKEN}")
+    except RuntimeError:
+        import sys
+
+        record = logging.LogRecord("x", logging.ERROR, __file__, 1, "failed", (), sys.exc_info())
+    redact.filter(record)
+    assert TOKEN not in record.exc_text and REDACTED in record.exc_text
+
+
+def test_python_m_bot_never_prints_the_token(tmp_path):
+    """A real run with a token against a server that refuses it: the error path is logged and
+    printed, and the token is nowhere in the output."""
+    import subprocess
+    import sys
+
+    env = {"DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+           "BOT_DATABASE": str(tmp_path / "t.db"), "BOT_LOG_LEVEL": "DEBUG",
+           "BOT_CONFIG": str(tmp_path / "none.toml"), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"], env=env, capture_output=True, text=True, timeout=120,
+        cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]),
+    )
+    assert done.returncode == 1
+    output = done.stdout + done.stderr
+    assert "cannot reach the Discord API (http://127.0.0.1:9/api/v10)" in output
+    assert TOKEN not in output
+
+
+def test_the_example_documents_every_setting_with_its_default():
+    from dataclasses import fields
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "config.example.toml"
+    text = example.read_text()
+    keys = {"database": "path", "emulator_users": "users"}
+    for setting in fields(Config):
+        assert f"\n{keys.get(setting.name, setting.name)} = " in text, setting.name
+    assert load_config(example, env={}) == Config()

@@ -1,0 +1,57 @@
+"""Pure parts of the Discord layer: move buttons and /play parameters from engine metadata."""
+
+from __future__ import annotations
+
+import random
+
+import engines
+from bot.delivery import MAX_MOVE_BUTTONS, button_moves
+
+
+def test_few_moves_all_get_buttons():
+    assert button_moves(list("abcdefghijk")) == list("abcdefghijk")
+    assert button_moves([]) == []
+
+
+def test_one_word_moves_among_many_get_buttons_when_a_fair_share():
+    columns = list("abcdef")
+    swaps = [f"{a}1 {b}1" for a in "abcdef" for b in "abcdef" if a < b] * 4
+    assert button_moves(columns + swaps) == columns
+    # Two lone one-word moves among thousands are no "fair share" (Palago's endings).
+    assert button_moves(["x"] * 2 + ["p q"] * 300) == []
+    # Too many one-word moves to show: none.
+    assert button_moves([f"m{i}" for i in range(30)] + ["p q"] * 10) == []
+
+
+def test_on_the_real_engines():
+    """Alak: every point; Palam: its column drops; Palago and Polygo: none (typed)."""
+    for name, expect_buttons in (("alak", True), ("palam", True), ("palago", False),
+                                 ("polygo", False)):
+        game = engines.get(name)
+        state = game.new(2, seed=7)
+        rng = random.Random(7)
+        for _ in range(4):
+            moves = game.legal_moves(state)
+            shown = button_moves(moves)
+            assert bool(shown) == expect_buttons, (name, len(moves))
+            assert len(shown) <= MAX_MOVE_BUTTONS
+            assert set(shown) <= {str(m) for m in moves}
+            state = game.play(state, rng.choice(list(moves)))
+
+
+def test_option_parameters_from_engine_metadata():
+    from discord import app_commands
+
+    from bot.cogs.play import _option_parameter
+    from engines import Option
+
+    _, few_choices = _option_parameter(Option("length", 11, tuple(range(7, 27))))
+    assert [c.value for c in few_choices] == list(range(7, 27))
+    many, many_choices = _option_parameter(Option("size", 10, tuple(range(1, 41))))
+    assert many_choices is None
+    transformer = app_commands.transformers.annotation_to_parameter(many.annotation, many)
+    assert (transformer.min_value, transformer.max_value) == (1, 40)
+    _, word_choices = _option_parameter(Option("board", "star", ("star", "hex")))
+    assert [c.value for c in word_choices] == ["star", "hex"]
+    flag, flag_choices = _option_parameter(Option("tiebreak", False, (False, True)))
+    assert flag_choices is None and flag.default is None

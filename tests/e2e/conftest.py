@@ -1,0 +1,85 @@
+"""The real discord.py bot against the local emulator, in-process, with a temporary database."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot.app import RunningBot, launch
+from bot.config import Config
+from bot.emulator import Emulator, Message
+from bot.endpoints import use_endpoints
+
+#: A token shaped like a real one, so a leak would be found by the log check.
+TOKEN = "MTEwMDAwMDAwMDAwMDAwMDAwMA.GhIjKl.e2e-secret-token-never-logged-0123456789"
+
+
+@dataclass
+class World:
+    emu: Emulator
+    config: Config
+    running: RunningBot | None = None
+    restarts: int = 0
+    log_records: list[logging.LogRecord] = field(default_factory=list)
+
+    @property
+    def bot(self):
+        assert self.running is not None
+        return self.running.bot
+
+    @property
+    def services(self):
+        return self.bot.services
+
+    async def start(self) -> None:
+        self.running = await launch(self.config, guild_ready_timeout=0.01)
+        await self.emu.wait_until_connected()
+
+    async def stop(self) -> None:
+        if self.running is not None:
+            await self.running.stop()
+            self.running = None
+
+    async def restart(self) -> None:
+        await self.stop()
+        self.restarts += 1
+        await self.start()
+
+    async def challenge(self, host: str, game: str, options: dict) -> Message:
+        interaction = await self.emu.slash(host, f"play {game}", options)
+        return await interaction.reply()
+
+    def thread_id(self) -> int:
+        return int(self.emu.threads()[-1]["id"])
+
+
+def make_config(emu: Emulator, tmp_path: Path) -> Config:
+    return Config(
+        token=emu.token,
+        api_base=emu.api_base,
+        gateway_url=emu.gateway_url,
+        database=str(tmp_path / "bot.db"),
+        sync_on_start="global",
+        owner_ids=(emu.user("alice").id,),
+    )
+
+
+@pytest.fixture
+async def world(tmp_path, caplog):
+    caplog.set_level(logging.DEBUG)
+    emu = Emulator(token=TOKEN)
+    await emu.start()
+    world = World(emu, make_config(emu, tmp_path))
+    try:
+        await world.start()
+        yield world
+    finally:
+        await world.stop()
+        await emu.close()
+        use_endpoints(None, None)
+        # Whatever happened, the token never reached a log line.
+        for record in caplog.records:
+            assert TOKEN not in record.getMessage()

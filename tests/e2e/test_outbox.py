@@ -1,0 +1,56 @@
+"""Outbox rows of kinds other features own (tournament posts...) go to their registered poster;
+rows nobody posts are skipped so they cannot block the others."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import discord
+
+
+async def write_row(world, kind: str, payload: dict) -> None:
+    async with world.running.store.transaction() as tx:
+        await tx.insert_outbox(None, kind, payload, datetime.now(UTC))
+
+
+async def test_registered_poster_and_unknown_kinds(world):
+    emu = world.emu
+    delivery = world.bot.delivery
+    seen = []
+
+    async def poster(bot, item):
+        seen.append(item.payload["round"])
+        channel = bot.get_partial_messageable(emu.channel_id)
+        await channel.send(f"Round {item.payload['round']} pairings")
+
+    delivery.register_poster({"tournament_round"}, poster)
+    await write_row(world, "nobody_posts_this", {"x": 1})
+    await write_row(world, "tournament_round", {"round": 3})
+    mark = emu.mark()
+    await delivery.flush(None)
+    posted = await emu.wait_for_message(channel_id=emu.channel_id, since=mark)
+    assert posted.content == "Round 3 pairings" and seen == [3]
+    assert await world.services.pending_outbox() == []
+
+
+async def test_a_failed_post_stays_pending(world):
+    delivery = world.bot.delivery
+    attempts = []
+
+    async def flaky(bot, item):
+        attempts.append(item.id)
+        if len(attempts) == 1:
+            raise discord.HTTPException(_Response(), "server error")
+
+    delivery.register_poster({"tournament_finished"}, flaky)
+    await write_row(world, "tournament_finished", {"tournament_id": 1})
+    await delivery.flush(None)
+    assert [i.kind for i in await world.services.pending_outbox()] == ["tournament_finished"]
+    await delivery.flush(None)
+    assert await world.services.pending_outbox() == []
+    assert len(attempts) == 2
+
+
+class _Response:
+    status = 500
+    reason = "Internal Server Error"
