@@ -270,6 +270,13 @@ class TournamentService:
         self._ratings = ratings
         self._clock = clock
 
+    def _games_created(self) -> None:
+        """After a commit that may have created games: tell the game service (the
+        correspondence branch's ``notify_change`` wakes its clock scheduler; absent before)."""
+        notify = getattr(self._games, "notify_change", None)
+        if notify is not None:
+            notify()
+
     # ----- reading ------------------------------------------------------------------------------
 
     async def _row(self, reads, tournament_id: int) -> TournamentRow:
@@ -497,6 +504,7 @@ class TournamentService:
                 fresh = await self._row(tw, tournament_id)
                 if fresh.status == RUNNING:
                     await self._advance(tx, tw, fresh)
+            self._games_created()
         return await self.get(tournament_id)
 
     async def _forfeit_withdrawn_games(self, tournament_id: int) -> int:
@@ -565,6 +573,7 @@ class TournamentService:
             await tw.set_status(tournament_id, RUNNING, now)
             row = await self._row(tw, tournament_id)
             await self._advance(tx, tw, row)
+        self._games_created()
         return await self.get(tournament_id)
 
     async def cancel(
@@ -606,6 +615,7 @@ class TournamentService:
             if link.pairing_id is not None:
                 await self._record(tx, tw, row, link.pairing_id, game, outcome, now)
             await self._advance(tx, tw, row)
+        self._games_created()
         return True
 
     async def _record(

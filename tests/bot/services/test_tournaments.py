@@ -397,3 +397,13 @@ async def test_concurrent_and_repeated_reports_pair_the_next_round_once(tsv, ver
     assert len(await tsv.tournaments.pairings(t.id, 2)) == 4
     rounds = [p for k, p in await outbox_kinds(tsv) if k == "tournament_round"]
     assert rounds == [{"tournament_id": t.id, "round": 1}, {"tournament_id": t.id, "round": 2}]
+
+
+async def test_the_game_service_hears_of_new_tournament_games(tsv, verdict):
+    calls = []
+    tsv.games.notify_change = lambda: calls.append(1)  # the correspondence scheduler's hook
+    t = await signed_up(tsv, "swiss", [1, 2, 3, 4], swiss_rounds=2)
+    await tsv.tournaments.start(t.id, ORGANISER)
+    assert len(calls) == 1
+    await play_round(tsv, t.id, lower_id_wins)
+    assert len(calls) == 3  # after each recorded game (the second paired round 2)
