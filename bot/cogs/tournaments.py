@@ -88,7 +88,7 @@ def format_standings(standings: Standings, locale: Any) -> str:
                round=tournament.current_round)]
     names = [t(f"tournaments.tiebreak.{name}", locale) for name in standings.tiebreaks]
     for row in standings.rows[:MAX_LINES]:
-        breaks = ", ".join(f"{n} {_points(v)}" for n, v in zip(names, row.tiebreaks, strict=True))
+        breaks = ", ".join(f"{n} {_points(v)}" for n, v in zip(names, row.tiebreaks, strict=False))
         line = t("tournaments.post.standing", locale, rank=row.rank, player=mention(row.user_id),
                  points=_points(row.points), wins=row.wins, draws=row.draws, losses=row.losses)
         if breaks:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.emulator import EPHEMERAL
 
 USERS = ("alice", "bob", "carol", "dave")
@@ -108,3 +110,32 @@ async def test_tournament_commands_answer_privately_when_refused(world):
     wrong = await (await emu.slash("alice", "tournament create",
                                    {"game": "alak", "format": "lppg_match"})).reply()
     assert wrong.flags & EPHEMERAL and "LPPG" in wrong.content
+
+
+async def test_a_failing_game_over_listener_keeps_the_row_for_a_retry(world):
+    emu = world.emu
+    calls = []
+
+    async def flaky(game_id):
+        calls.append(game_id)
+        if len(calls) == 1:
+            raise RuntimeError("database briefly unavailable")
+
+    world.bot.delivery.on_game_over(flaky)
+    challenge = await world.services.challenge("alak", emu.user("alice").id,
+                                               opponent_id=emu.user("bob").id,
+                                               channel_id=emu.channel_id)
+    game = await world.services.accept(challenge.id, emu.user("bob").id)
+    await world.bot.delivery.flush(game.id)  # the thread and the first board
+    await world.services.resign(game.id, emu.user("bob").id)
+    with pytest.raises(RuntimeError):
+        await world.bot.delivery.flush(game.id)
+    pending = [i.kind for i in await world.services.pending_outbox(game_id=game.id)]
+    assert pending and pending[-1] == "game_over"
+    await world.bot.delivery.flush(game.id)
+    assert await world.services.pending_outbox(game_id=game.id) == []
+    assert calls == [game.id, game.id]
+    # The real listener rated the game once although it heard of it twice.
+    ratings = await world.bot.get_cog("Tournaments").ratings.glicko_of(
+        "alak", [emu.user("alice").id])
+    assert ratings[emu.user("alice").id].games == 1
