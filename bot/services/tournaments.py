@@ -622,8 +622,8 @@ class TournamentService:
         self, tx: Writes, tw: TournamentWrites, row: TournamentRow, pairing_id: int,
         game: GameRow, outcome: Outcome, now: datetime,
     ) -> None:
-        pairing = next(p for p in await tw.pairings(row.id, None) if p.id == pairing_id)
-        if pairing.decided or pairing.game_id != game.id:
+        pairing = await tw.pairing(pairing_id)
+        if pairing is None or pairing.decided or pairing.game_id != game.id:
             return  # decided otherwise meanwhile, or an earlier game of a replayed pairing
         assert pairing.second_id is not None
         score = _first_score(outcome, game.seats.index(pairing.first_id),
@@ -717,9 +717,11 @@ class TournamentService:
 
     async def _pairing_next(self, tw: TournamentWrites, row: TournamentRow):
         """The next round's pairings; False while the current round runs; None when over."""
-        pairings = await tw.pairings(row.id, None)
-        if any(not p.decided for p in pairings if p.round == row.current_round):
+        if row.current_round and any(
+            not p.decided for p in await tw.pairings(row.id, row.current_round)
+        ):
             return False
+        pairings = await tw.pairings(row.id, None)
         entrants = await tw.entrants(row.id)
         players = _seed_order(entrants)
         results = _results(pairings)

@@ -198,6 +198,10 @@ class TournamentReads:
         )
         return [_pairing(row) for row in rows]
 
+    async def pairing(self, pairing_id: int) -> PairingRow | None:
+        rows = await self._all(_PAIRING_SELECT + "WHERE p.id = ?", (pairing_id,))
+        return _pairing(rows[0]) if rows else None
+
     async def tournament_game(self, game_id: int) -> TournamentGameRow | None:
         rows = await self._all(
             "SELECT game_id, tournament_id, round, pairing_id, attempt FROM tournament_games "

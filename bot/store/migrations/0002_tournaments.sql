@@ -64,6 +64,7 @@ CREATE TABLE tournament_games (
     attempt        INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX tournament_games_tournament ON tournament_games (tournament_id, round);
+CREATE INDEX tournament_games_pairing ON tournament_games (pairing_id, attempt);
 
 -- The decided result of a pairing: ``method`` game | bye | forfeit.
 CREATE TABLE tournament_results (
