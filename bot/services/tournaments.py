@@ -84,6 +84,9 @@ TOURNAMENT = "tournament"  # processed_games purpose
 DEFAULT_GRACE_HOURS = 24
 MAX_GRACE_HOURS = 24 * 14
 MAX_SWISS_ROUNDS = 20
+#: Sign-ups per tournament: a round robin of 64 already lasts 63 rounds, and a bracket of 64
+#: is the largest image that stays readable in Discord.
+MAX_ENTRANTS = 64
 MAX_NAME = 80
 LPPG_TARGET = 10
 
@@ -465,8 +468,12 @@ class TournamentService:
             row = await self._row(tw, tournament_id)
             if row.status != SIGNUP:
                 raise TournamentError("errors.tournament.signup_closed", name=row.name)
-            if any(e.user_id == user_id for e in await tw.entrants(tournament_id)):
+            entrants = await tw.entrants(tournament_id)
+            if any(e.user_id == user_id for e in entrants):
                 raise TournamentError("errors.tournament.already_joined", name=row.name)
+            if len(entrants) >= MAX_ENTRANTS:
+                raise TournamentError("errors.tournament.full", name=row.name,
+                                      most=MAX_ENTRANTS)
             await tx.ensure_user(user_id, now)
             await tw.add_entrant(tournament_id, user_id, now)
             return _tournament(row, await tw.entrants(tournament_id))

@@ -407,3 +407,14 @@ async def test_the_game_service_hears_of_new_tournament_games(tsv, verdict):
     assert len(calls) == 1
     await play_round(tsv, t.id, lower_id_wins)
     assert len(calls) == 3  # after each recorded game (the second paired round 2)
+
+
+async def test_sign_up_is_capped(tsv, verdict, monkeypatch):
+    from bot.services import tournaments as module
+
+    monkeypatch.setattr(module, "MAX_ENTRANTS", 3)
+    t = await signed_up(tsv, "elimination", [1, 2, 3])
+    with pytest.raises(TournamentError) as error:
+        await tsv.tournaments.join(t.id, 4)
+    assert error.value.key == "errors.tournament.full"
+    assert (await tsv.tournaments.get(t.id)).players == (1, 2, 3)
