@@ -2,6 +2,7 @@
 played in parallel, and the latency of one move commit (``GameService.move``).
 
     python -m bench.store [--games 50] [--moves 5000] [--game alak] [--synchronous NORMAL]
+                          [--time-control 3d+1d]
 
 Each game is a loop "list my legal moves, play one" for whoever is to move; a finished game is
 replaced by a new one (challenge + accept), so the figures include that work too. Last, the
@@ -33,7 +34,7 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 async def run(path: Path, games: int, moves: int, game: str, synchronous: str,
-              options: dict) -> dict:
+              options: dict, time_control: str | None = None) -> dict:
     store = await open_store(str(path), synchronous=synchronous)
     service = GameService(store)
     players = engines.get(game).allowed_player_counts()[0]
@@ -44,9 +45,10 @@ async def run(path: Path, games: int, moves: int, game: str, synchronous: str,
         users = [index * 10 + seat + 1 for seat in range(players)]
         if players == 2:
             challenge = await service.challenge(game, users[0], opponent_id=users[1],
-                                                options=options)
+                                                options=options, time_control=time_control)
             return await service.accept(challenge.id, users[1])
-        challenge = await service.challenge(game, users[0], players=players, options=options)
+        challenge = await service.challenge(game, users[0], players=players, options=options,
+                                            time_control=time_control)
         for user in users[1:]:
             await service.join(challenge.id, user)
         return await service.start(challenge.id, users[0])
@@ -111,19 +113,23 @@ def main() -> None:
     parser.add_argument("--game", default="alak")
     parser.add_argument("--synchronous", default="NORMAL", choices=["NORMAL", "FULL"])
     parser.add_argument("--dir", default=None, help="where to put the database (default: tmp)")
+    parser.add_argument("--time-control", default=None,
+                        help="games with a clock, e.g. 3d+1d (default: untimed)")
     args = parser.parse_args()
     options = {"length": 26} if args.game == "alak" else {}  # longer games, fewer restarts
     with tempfile.TemporaryDirectory(dir=args.dir) as directory:
         for label, games in (("1 game, sequential", 1), (f"{args.games} games", args.games)):
             figures = asyncio.run(run(Path(directory) / f"bench-{games}.sqlite3", games,
                                       args.moves if games > 1 else args.moves // 5,
-                                      args.game, args.synchronous, options))
+                                      args.game, args.synchronous, options,
+                                      args.time_control))
             verdict = ""
             if games > 1:
                 ok = figures["per_second"] >= TARGET_MOVES_PER_SECOND
                 verdict = f"  [{'ok' if ok else 'BELOW'} target {TARGET_MOVES_PER_SECOND}/s]"
             print(
-                f"{args.game} {label}, synchronous={args.synchronous}: "
+                f"{args.game} {label}, {args.time_control or 'untimed'}, "
+                f"synchronous={args.synchronous}: "
                 f"{figures['moves']} moves in {figures['seconds']:.2f} s = "
                 f"{figures['per_second']:.0f} moves/s; move latency p50 "
                 f"{figures['p50_ms']:.2f} ms, p99 {figures['p99_ms']:.2f} ms, "

@@ -2,7 +2,10 @@
 
 The Discord layer is thin (DESIGN.md §2): cogs parse interactions, call ``bot.services`` (a
 ``GameService``) and turn results into messages; ``bot.delivery`` sends what the services wrote
-to the outbox.
+to the outbox. Correspondence play: ``bot.clocks`` (a ``ClockService`` on the same store) and
+``bot.scheduler``, the one task that writes reminders and tournament forfeits when they fall
+due; it starts when the bot is ready (its first round catches up after a restart) and is poked
+by every move, new game and vacation.
 """
 
 from __future__ import annotations
@@ -12,15 +15,19 @@ import contextlib
 import logging
 import pkgutil
 from dataclasses import dataclass
+from datetime import datetime
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
+from bot.correspondence.scheduler import Scheduler
 from bot.delivery import Delivery
 from bot.endpoints import use_endpoints
 from bot.i18n import t
+from bot.i18n.translator import CatalogTranslator
+from bot.services.clocks import ClockService, GraceFor
 from bot.services.errors import ServiceError
 from bot.services.games import GameService
 from bot.store import Store, open_store
@@ -50,6 +57,7 @@ class BoardGamesBot(commands.Bot):
         services: GameService,
         *,
         guild_ready_timeout: float = 2.0,
+        grace_for: GraceFor | None = None,
     ) -> None:
         # Slash commands only: no message content, no member list. Guilds gives us channels and
         # threads, which is all the game threads need.
@@ -67,8 +75,23 @@ class BoardGamesBot(commands.Bot):
         self.services = services
         self.delivery = Delivery(self)
         self._names: dict[int, str] = {}
+        # Correspondence play: clocks, and the one task that sends reminders and forfeits
+        # when due (woken by every move, new game and vacation through on_change).
+        self.clocks = ClockService(
+            services.store, services, grace_for=grace_for,
+            vacation_days_per_year=config.vacation_days_per_year,
+        )
+        self.scheduler = Scheduler(self.clocks.next_due, self._run_due, now=self.clocks.now)
+        services.on_change = self.clocks.on_change = self.scheduler.poke
+
+    async def _run_due(self, now: datetime) -> None:
+        """The scheduler's round: write what is due, then post it at once."""
+        if await self.clocks.run_due(now):
+            await self.delivery.flush_all()
 
     async def setup_hook(self) -> None:
+        # Command names, descriptions and choices are localised from the i18n catalogs.
+        await self.tree.set_translator(CatalogTranslator())
         for extension in extensions():
             await self.load_extension(extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -80,8 +103,11 @@ class BoardGamesBot(commands.Bot):
         log.info("connected as %s to %d guild(s)", self.user, len(self.guilds))
         # Deliver what an earlier run left in the outbox, then keep delivering.
         self.delivery.start()
+        # Its first round catches up on reminders and forfeits that fell due while down.
+        self.scheduler.start()
 
     async def close(self) -> None:
+        await self.scheduler.stop()
         await self.delivery.stop()
         await self._finish_interactions()
         await super().close()

@@ -41,6 +41,8 @@ class Config:
     #: Local console: the users you can act as, and where images are written.
     emulator_users: tuple[str, ...] = ("alice", "bob", "carol", "dave")
     images_dir: str = "emulator-out"
+    #: Correspondence play: vacation days each player may take per calendar year.
+    vacation_days_per_year: int = 30
 
     @property
     def has_token(self) -> bool:
@@ -62,7 +64,7 @@ def load_config(
     """Read ``path`` (default: ``$BOT_CONFIG`` or ``config.toml`` if it exists) and the
     environment (``DISCORD_TOKEN``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``,
     ``BOT_DATABASE``, ``BOT_LOG_LEVEL``, ``BOT_OWNER_IDS``, ``BOT_GUILD_IDS``,
-    ``BOT_SYNC_ON_START``, ``BOT_LANGUAGE``)."""
+    ``BOT_SYNC_ON_START``, ``BOT_LANGUAGE``, ``BOT_VACATION_DAYS``)."""
     env = os.environ if env is None else env
     path = Path(path or env.get("BOT_CONFIG") or DEFAULT_CONFIG_FILE)
     data: dict[str, Any] = {}
@@ -73,6 +75,7 @@ def load_config(
     bot = data.get("bot", {})
     database = data.get("database", {})
     emulator = data.get("emulator", {})
+    correspondence = data.get("correspondence", {})
     values: dict[str, Any] = {
         "token": discord_.get("token", ""),
         "api_base": discord_.get("api_base", ""),
@@ -85,6 +88,9 @@ def load_config(
         "default_language": bot.get("default_language", Config.default_language),
         "emulator_users": emulator.get("users", Config.emulator_users),
         "images_dir": emulator.get("images_dir", Config.images_dir),
+        "vacation_days_per_year": correspondence.get(
+            "vacation_days_per_year", Config.vacation_days_per_year
+        ),
     }
     overrides = {
         "DISCORD_TOKEN": "token",
@@ -96,6 +102,7 @@ def load_config(
         "BOT_GUILD_IDS": "guild_ids",
         "BOT_SYNC_ON_START": "sync_on_start",
         "BOT_LANGUAGE": "default_language",
+        "BOT_VACATION_DAYS": "vacation_days_per_year",
     }
     for variable, name in overrides.items():
         if env.get(variable):
@@ -111,6 +118,12 @@ def load_config(
     values["sync_on_start"] = str(values["sync_on_start"]).lower()
     if values["sync_on_start"] not in ("off", "global", "guilds"):
         raise ConfigError("sync_on_start must be off, global or guilds")
+    try:
+        values["vacation_days_per_year"] = int(values["vacation_days_per_year"])
+    except (TypeError, ValueError):
+        raise ConfigError("vacation_days_per_year must be a whole number of days") from None
+    if not 0 <= values["vacation_days_per_year"] <= 366:
+        raise ConfigError("vacation_days_per_year must be between 0 and 366")
     if values["default_language"] not in LANGUAGES:
         raise ConfigError(f"default_language must be one of {', '.join(LANGUAGES)}")
     known = {f.name for f in fields(Config)}

@@ -23,6 +23,7 @@ import discord
 
 import engines
 import render
+from bot.correspondence.texts import due_text
 from bot.i18n import t
 from bot.services.errors import NotFound
 from bot.services.models import GameInfo, OutboxItem
@@ -346,6 +347,10 @@ class Delivery:
         if game.status != "active" or user is None:
             return text, True, None
         text += "\n" + t("bot.game.your_turn", locale, player=mention(user))
+        # Timed games (bot.services.clocks): when the move is due, and who paused the clock.
+        due = due_text(await self.bot.clocks.clock_info(game.id), locale)
+        if due:
+            text += " " + due
         engine = engines.get(game.game)
         moves: Sequence[Any]
         if engine.hidden_information or engine.chance:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -11,6 +12,7 @@ from discord.ext import commands
 
 import engines
 from bot.app import reply_error, send_ephemeral
+from bot.correspondence.texts import due_text, games_clock_text
 from bot.i18n import t
 from bot.services.errors import ServiceError
 from bot.services.models import GameInfo
@@ -94,6 +96,9 @@ class Game(commands.Cog):
             to_move = info.user_to_move()
             text = t("bot.board.active", interaction.locale, game=title, id=info.id,
                      player=f"<@{to_move}>" if to_move else "-", ply=info.ply)
+            due = due_text(await self.bot.clocks.clock_info(info.id), interaction.locale)
+            if due:
+                text += " " + due
         else:
             text = t("bot.board.finished", interaction.locale, game=title, id=info.id,
                      reason=info.outcome.reason if info.outcome else "")
@@ -141,14 +146,18 @@ class Game(commands.Cog):
             await send_ephemeral(interaction, t("bot.games.none", locale))
             return
         lines = [t("bot.games.header", locale, count=len(mine))]
+        clocks = await self.bot.clocks.clock_infos([info.id for info in mine[:20]])
+        now = datetime.now(UTC)
         for info in mine[:20]:
             to_move = info.user_to_move()
             others = [f"<@{uid}>" for uid in info.seats if uid != user]
             turn = (t("bot.games.your_turn", locale) if to_move == user
                     else t("bot.games.their_turn", locale, player=f"<@{to_move}>"))
             where = f"<#{info.thread_id}>" if info.thread_id else f"#{info.id}"
-            lines.append(t("bot.games.line", locale, game=engines.get(info.game).title,
-                           id=info.id, opponents=", ".join(others), turn=turn, where=where))
+            line = t("bot.games.line", locale, game=engines.get(info.game).title,
+                     id=info.id, opponents=", ".join(others), turn=turn, where=where)
+            deadline = games_clock_text(clocks.get(info.id), now, locale)
+            lines.append(f"{line} · {deadline}" if deadline else line)
         if len(mine) > 20:
             lines.append(t("bot.games.more", locale, count=len(mine) - 20))
         await interaction.response.send_message(

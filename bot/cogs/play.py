@@ -25,7 +25,11 @@ if TYPE_CHECKING:
 
 #: Discord allows at most 25 choices per option; larger sets become a bounded number.
 MAX_CHOICES = 25
-RESERVED = ("opponent", "players")
+RESERVED = ("opponent", "players", "time_control")
+#: The time controls offered by /play (bot.correspondence.timecontrol reads any valid one).
+TIME_CONTROLS = (
+    "untimed", "1d", "2d", "3d", "5d", "7d", "14d", "3d+1d", "7d+1d", "14d+2d",
+)
 
 
 def _option_parameter(option: engines.Option) -> tuple[inspect.Parameter, list | None]:
@@ -95,6 +99,14 @@ class Play(commands.Cog):
             )
             descriptions["players"] = "Number of players (more than two opens a table to join)"
             choices["players"] = [app_commands.Choice(name=str(n), value=n) for n in counts]
+        parameters.append(
+            inspect.Parameter(
+                "time_control", inspect.Parameter.KEYWORD_ONLY, default=None,
+                annotation=str | None,
+            )
+        )
+        descriptions["time_control"] = "Days per move, or a bank plus days per move (default: none)"
+        choices["time_control"] = [app_commands.Choice(name=c, value=c) for c in TIME_CONTROLS]
         for option in game.options:
             if option.name in RESERVED:
                 continue
@@ -118,6 +130,7 @@ class Play(commands.Cog):
         locale = interaction.locale
         opponent: discord.User | discord.Member | None = values.pop("opponent", None)
         players = values.pop("players", None) or engines.get(game_name).min_players
+        time_control = values.pop("time_control", None)
         options = {name: value for name, value in values.items() if value is not None}
         if opponent is not None and opponent.bot:
             await send_ephemeral(interaction, t("bot.play.no_bots", locale))
@@ -136,11 +149,14 @@ class Play(commands.Cog):
                 opponent_id=None if opponent is None else opponent.id,
                 players=players, options=options,
                 guild_id=interaction.guild_id, channel_id=channel_id,
+                time_control=time_control,
             )
         except ServiceError as error:
             await reply_error(interaction, error)
             return
         content, view = challenge_message(challenge, locale)
+        if time_control not in (None, "untimed"):
+            content += "\n" + t("clocks.time_control", locale, control=time_control)
         response = await interaction.response.send_message(content, view=view)
         if response.message_id is not None:
             await self.bot.services.set_challenge_message(challenge.id, response.message_id)

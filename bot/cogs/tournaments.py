@@ -192,6 +192,10 @@ class Tournaments(commands.Cog):
         self.ratings = RatingService(bot.services.store)
         self.tournaments = TournamentService(bot.services.store, bot.services, self.ratings)
         self._background: set[asyncio.Task] = set()
+        clocks = getattr(bot, "clocks", None)
+        if clocks is not None and clocks.grace_for is None:
+            # Tournament games are forfeited on time after the organiser's grace period.
+            clocks.grace_for = self.tournaments.forfeit_grace
 
     async def cog_load(self) -> None:
         self.bot.delivery.register_poster(KINDS, self.post_item)

@@ -24,8 +24,8 @@ def due_thresholds(
 ) -> list[Threshold]:
     """Thresholds reached by ``now`` and not yet sent, in order. When the bot was down past both
     thresholds only the overdue notice is sent: a "due in 24 h" after the deadline is noise."""
-    if deadline is None:
-        return []
+    if deadline is None or Threshold.OVERDUE in already_sent:
+        return []  # thresholds come in order: once the last one went out, nothing is left
     reached = [
         t for t, at in threshold_times(deadline).items() if at <= now and t not in already_sent
     ]
@@ -38,7 +38,7 @@ def next_threshold_time(
     deadline: datetime | None, already_sent: set[Threshold]
 ) -> datetime | None:
     """When the next reminder of this game falls due (None when nothing is left to send)."""
-    if deadline is None:
+    if deadline is None or Threshold.OVERDUE in already_sent:
         return None
     pending = [at for t, at in threshold_times(deadline).items() if t not in already_sent]
     return min(pending, default=None)

@@ -37,6 +37,7 @@ class Scheduler:
         self._retry_after = retry_after  # after a failed round (e.g. a locked database)
         self._changed = asyncio.Event()
         self._task: asyncio.Task | None = None
+        self._stopping = False
         self.rounds = 0  # how many times due work ran (for tests and health checks)
 
     def poke(self) -> None:
@@ -45,10 +46,15 @@ class Scheduler:
 
     def start(self) -> None:
         if self._task is None or self._task.done():
+            self._stopping = False
             self._task = asyncio.create_task(self._loop(), name="correspondence-scheduler")
 
     async def stop(self) -> None:
         if self._task is not None:
+            # Python 3.11's wait_for can swallow a cancellation that lands as the wait ends;
+            # the flag and the poke make the loop leave on its own even then.
+            self._stopping = True
+            self._changed.set()
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
@@ -60,7 +66,7 @@ class Scheduler:
         self.rounds += 1
 
     async def _loop(self) -> None:
-        while True:
+        while not self._stopping:
             # Cleared before reading the database, so a poke during the round is not lost.
             self._changed.clear()
             try:
@@ -72,7 +78,8 @@ class Scheduler:
             else:
                 timeout = self._timeout_until(due)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), timeout)
+                async with asyncio.timeout(timeout):
+                    await self._changed.wait()
 
     def _timeout_until(self, due: datetime | None) -> float:
         if due is None:

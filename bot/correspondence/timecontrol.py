@@ -102,3 +102,44 @@ class Clock:
     def remaining(self, now: datetime, paused: timedelta = timedelta(0)) -> timedelta | None:
         deadline = self.deadline(paused)
         return None if deadline is None else deadline - now
+
+
+Interval = tuple[datetime, datetime]
+
+
+def merge_intervals(intervals: list[Interval] | tuple[Interval, ...]) -> list[Interval]:
+    """Sorted, non-overlapping intervals covering the same time (empty ones dropped)."""
+    merged: list[Interval] = []
+    for start, end in sorted(i for i in intervals if i[1] > i[0]):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def paused_between(pauses: list[Interval], start: datetime, end: datetime) -> timedelta:
+    """How much of ``[start, end]`` falls inside the (merged) pauses."""
+    total = timedelta(0)
+    for pause_start, pause_end in merge_intervals(pauses):
+        overlap = min(end, pause_end) - max(start, pause_start)
+        if overlap > timedelta(0):
+            total += overlap
+    return total
+
+
+def paused_until_spent(pauses: list[Interval], start: datetime, budget: timedelta) -> timedelta:
+    """The pause time to add to ``start + budget`` when the clock stops during ``pauses``: a
+    clock started at ``start`` with ``budget`` left runs out at ``start + budget + result``.
+    A pause that begins after the clock ran out does not count."""
+    paused = timedelta(0)
+    running_until = start + budget
+    for pause_start, pause_end in merge_intervals(pauses):
+        if pause_end <= start:
+            continue
+        if pause_start >= running_until:
+            break
+        overlap = pause_end - max(pause_start, start)
+        paused += overlap
+        running_until += overlap
+    return paused

@@ -67,8 +67,30 @@ Additions to the contract:
   ``sync_finished_games()`` at start-up. Errors: ``TournamentError`` (``errors.tournament.*``).
 * ``open_store(path, *, synchronous="NORMAL")``; ``bot.services.games.rebuild(...)`` rebuilds
   a state from (seed, options, moves) plus a stored resignation.
+
+Correspondence play (issue 11, *added*; details in ``bot.services.clocks``):
+
+* ``challenge(..., time_control=None)`` (``untimed``, ``3d``, ``3d+1d``; a bad one raises
+  ``ChallengeError`` key ``errors.bad_time_control``) and ``create_game(game, seats, options,
+  *, time_control=None, guild_id=None, channel_id=None, source=None)`` for tournaments
+  (``source`` goes into the ``game_started`` payload). The clock starts in the transaction that
+  creates the game and moves on in the one of each move, resignation and undo
+  (``bot.services.clockstate``).
+* ``GameService.resolve_setup(game, players, options)``, ``create_game_in(tx, ...)`` (the same
+  inside the caller's transaction; call ``notify_change()`` after its commit), ``store``.
+* ``GameService.on_change``: called after each committed change that may move a deadline (the
+  bot sets it to the scheduler's ``poke``); ``notify_change()`` calls it.
+* ``GameInfo.timed_out_seat``: the seat that lost on time (``resigned_seat`` is now only set for
+  a resignation).
+* ``ClockService(store, games, *, clock, grace_for, vacation_days_per_year, on_change)``:
+  ``clock_info``/``clock_infos``/``deadline``, ``claim``, ``vacation``/``vacation_status``,
+  ``dm_reminders``/``set_dm_reminders``, ``record_text``, and the scheduler's ``next_due`` /
+  ``run_due`` (``scheduler()`` builds the task). Errors: ``ClockError`` (keys in
+  ``clocks.toml``). Outbox kinds ``reminder``, ``timeout``, ``vacation``.
+* ``bot.services.records``: ``format_record``/``parse_record``/``replay_record`` (text records).
 """
 
+from bot.services.clocks import ClockError, ClockInfo, ClockService, VacationInfo
 from bot.services.errors import (
     BoardChanged,
     ChallengeError,
@@ -97,6 +119,9 @@ __all__ = [
     "BoardChanged",
     "Challenge",
     "ChallengeError",
+    "ClockError",
+    "ClockInfo",
+    "ClockService",
     "GameInfo",
     "GameOver",
     "GameRecord",
@@ -113,6 +138,7 @@ __all__ = [
     "TournamentError",
     "TournamentService",
     "UndoError",
+    "VacationInfo",
     "rebuild",
     "secret_seed",
     "utcnow",

@@ -44,6 +44,8 @@ from datetime import datetime
 from typing import Any
 
 import engines
+from bot.correspondence.timecontrol import TimeControl
+from bot.services import clockstate
 from bot.services.errors import (
     BoardChanged,
     ChallengeError,
@@ -64,6 +66,7 @@ from bot.services.models import (
     utcnow,
 )
 from bot.store import ChallengeRow, GameRow, GameUpdate, NewGame, Reads, Store, Writes
+from bot.store.clocks import clock_writes
 from engines import Game, IllegalMove, Outcome
 from engines.core import dump_outcome, load_outcome
 
@@ -137,6 +140,10 @@ def _normal_json(value: Any) -> Any:
 class GameService:
     """Everything the bot does with games, as plain async calls (see ``bot.services``)."""
 
+    #: (Added.) Called after each committed change that may move a deadline (a game created, a
+    #: move, a resignation, an undo): the bot points it at the correspondence scheduler's poke.
+    on_change: Callable[[], None] | None = None
+
     def __init__(
         self,
         store: Store,
@@ -201,7 +208,10 @@ class GameService:
             updated_at=row.updated_at,
             undo_requested_by=None if row.undo_seat is None else row.seats[row.undo_seat],
             undo_accepted_by=tuple(row.seats[s] for s in row.undo_consents),
-            resigned_seat=None if not forced else forced.get("seat"),
+            resigned_seat=forced.get("seat") if forced and forced.get("kind") == "resign"
+            else None,
+            timed_out_seat=forced.get("seat") if forced and forced.get("kind") == "timeout"
+            else None,
         )
 
     @staticmethod
@@ -276,9 +286,11 @@ class GameService:
         options: dict | None = None,
         guild_id: int | None = None,
         channel_id: int | None = None,
+        time_control: str | None = None,
     ) -> Challenge:
         """A challenge to ``opponent_id`` (2 players), an open challenge (no opponent) or a
-        lobby (more than 2 players; filled with ``join`` and started by the host)."""
+        lobby (more than 2 players; filled with ``join`` and started by the host).
+        ``time_control``: ``untimed`` (the default), ``3d`` or ``3d+1d``."""
         try:
             engine = self._engine(game)
         except KeyError:
@@ -303,6 +315,7 @@ class GameService:
                 raise ChallengeError("errors.challenge_self")
             if players != 2:
                 raise ChallengeError("errors.invite_needs_two")
+        control = self._time_control(time_control)
         now = self._clock()
         async with self._store.transaction() as tx:
             await tx.ensure_user(host_id, now)
@@ -318,8 +331,17 @@ class GameService:
                 channel_id=channel_id,
                 now=now,
             )
+            if time_control is not None:
+                await clock_writes(tx).set_challenge_time_control(challenge_id, str(control))
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)
+
+    @staticmethod
+    def _time_control(text: str | None) -> TimeControl:
+        try:
+            return clockstate.parse_time_control(text)
+        except ValueError as error:
+            raise ChallengeError("errors.bad_time_control", reason=str(error)) from None
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
         """(Added.) A challenge by id."""
@@ -365,7 +387,9 @@ class GameService:
                 await tx.ensure_user(user_id, now)
                 await tx.add_challenge_player(row.id, user_id, now)
                 seats = (*seats, user_id)
-            return await self._create_game(tx, row, seats, "accepted", now)
+            info = await self._create_game(tx, row, seats, "accepted", now)
+        self.notify_change()
+        return info
 
     async def decline(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenged player says no (open challenges and lobbies cannot be declined)."""
@@ -435,31 +459,60 @@ class GameService:
                 raise ChallengeError(
                     "errors.lobby_not_full", joined=len(row.joined), players=row.players
                 )
-            return await self._create_game(tx, row, row.joined, "started", now)
+            info = await self._create_game(tx, row, row.joined, "started", now)
+        self.notify_change()
+        return info
 
     async def _create_game(
         self, tx: Writes, row: ChallengeRow, seats: tuple[int, ...], status: str, now: datetime
     ) -> GameInfo:
-        game = self._engine(row.game)
+        control = TimeControl.parse(
+            await clock_writes(tx).challenge_time_control(row.id) or "untimed"
+        )
+        info = await self._insert_game(
+            tx, self._engine(row.game), row.options, tuple(seats), control, now,
+            challenge_id=row.id, guild_id=row.guild_id, channel_id=row.channel_id,
+        )
+        await tx.set_challenge_status(row.id, status, now, game_id=info.id)
+        return info
+
+    async def _insert_game(
+        self,
+        tx: Writes,
+        game: Game,
+        options: dict[str, Any],
+        seats: tuple[int, ...],
+        control: TimeControl,
+        now: datetime,
+        *,
+        challenge_id: int | None,
+        guild_id: int | None,
+        channel_id: int | None,
+        source: str | None = None,
+    ) -> GameInfo:
+        """The game row, its seats, its clock and the ``game_started`` outbox row."""
         seed = self._seeds()
-        state = game.new(row.players, seed=seed, options=row.options)
+        state = game.new(len(seats), seed=seed, options=options)
         game_id = await tx.insert_game(
             NewGame(
                 game=game.name,
-                options=row.options,
+                options=options,
                 seed=seed,
-                seats=tuple(seats),
+                seats=seats,
                 status=ACTIVE if state.outcome is None else FINISHED,
                 to_move=state.to_move,
                 snapshot=game.dump(state),
-                challenge_id=row.id,
-                guild_id=row.guild_id,
-                channel_id=row.channel_id,
+                challenge_id=challenge_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
                 created_at=now,
             )
         )
-        await tx.set_challenge_status(row.id, status, now, game_id=game_id)
-        await tx.insert_outbox(game_id, "game_started", {"game_id": game_id}, now)
+        await clockstate.start_clock(tx, game_id, seats, state.to_move, control, now)
+        payload: dict[str, Any] = {"game_id": game_id}
+        if source is not None:
+            payload["source"] = source
+        await tx.insert_outbox(game_id, "game_started", payload, now)
         return self._info(await self._game_row(game_id, tx), game, state)
 
     # ----- games created directly (tournaments) -------------------------------------------
@@ -502,12 +555,14 @@ class GameService:
         source: str | None = None,
     ) -> GameInfo:
         """(Added, TOURNAMENT_CLOCK_CONTRACT.md.) Start a game between ``seats`` (user ids in
-        seat order) without a challenge, in its own transaction."""
+        seat order) without a challenge, in its own transaction, with its clock."""
         async with self._store.transaction() as tx:
-            return await self.create_game_in(
+            info = await self.create_game_in(
                 tx, game, seats, options, time_control=time_control, guild_id=guild_id,
                 channel_id=channel_id, source=source,
             )
+        self.notify_change()
+        return info
 
     async def create_game_in(
         self,
@@ -523,38 +578,28 @@ class GameService:
     ) -> GameInfo:
         """(Added.) ``create_game`` inside the caller's transaction, so a tournament records
         its pairing and the game together. ``source`` (e.g. "tournament:3") is copied into
-        the ``game_started`` payload. ``time_control`` is the contract's text notation;
-        starting the clock belongs here too (the correspondence helper's part): until then
-        every game is untimed."""
+        the ``game_started`` payload. ``time_control`` is the contract's text notation
+        (``ChallengeError`` ``errors.bad_time_control`` if it is not one); the clock starts
+        in ``tx``. After the caller's commit, call ``notify_change()`` so the correspondence
+        scheduler sees the new deadline."""
         name, resolved = self.resolve_setup(game, len(seats), options)
-        engine = self._engine(name)
-        seed = self._seeds()
-        state = engine.new(len(seats), seed=seed, options=resolved)
+        seats = tuple(seats)
+        control = self._time_control(time_control)
         now = self._clock()
         for user_id in seats:
             await tx.ensure_user(user_id, now)
-        game_id = await tx.insert_game(
-            NewGame(
-                game=name,
-                options=resolved,
-                seed=seed,
-                seats=tuple(seats),
-                status=ACTIVE if state.outcome is None else FINISHED,
-                to_move=state.to_move,
-                snapshot=engine.dump(state),
-                challenge_id=None,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                created_at=now,
-            )
+        return await self._insert_game(
+            tx, self._engine(name), resolved, seats, control, now,
+            challenge_id=None, guild_id=guild_id, channel_id=channel_id, source=source,
         )
-        payload: dict[str, Any] = {"game_id": game_id}
-        if source is not None:
-            payload["source"] = source
-        await tx.insert_outbox(game_id, "game_started", payload, now)
-        return self._info(await self._game_row(game_id, tx), engine, state)
 
     # ----- games ----------------------------------------------------------------------------
+
+    def notify_change(self) -> None:
+        """(Added.) Tell ``on_change`` that deadlines may have moved (done by every method
+        here; callers of ``create_game_in`` call it after their own commit)."""
+        if self.on_change is not None:
+            self.on_change()
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
         async with self._store.transaction() as tx:
@@ -616,6 +661,8 @@ class GameService:
         finished = after.outcome is not None
         now = self._clock()
         ply = row.ply + 1
+        clock = await clockstate.prepare_turn(self._store, game_id, row.seats, ply,
+                                              after.to_move, now)
         status = FINISHED if finished else ACTIVE
         update = GameUpdate(
             snapshot=game.dump(after),
@@ -628,6 +675,9 @@ class GameService:
         )
         async with self._store.transaction() as tx:
             if not await tx.update_game(game_id, row.version, update):
+                fresh = await self._game_row(game_id, tx)
+                if fresh.status != ACTIVE:  # a resignation or a claim got there first
+                    raise GameOver("errors.game_over", game_id=game_id)
                 raise BoardChanged("errors.board_changed", game_id=game_id)
             await tx.insert_move(game_id, ply, seat, canonical, now)
             await tx.insert_outbox(
@@ -645,6 +695,8 @@ class GameService:
             )
             if finished:
                 await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now)
+            await clockstate.commit_turn(tx, clock, row.seats, ply, after.to_move, now)
+        self.notify_change()
         info = self._info(self._written(row, update), game, after)
         return MoveResult(game=info, move=canonical, description=description, seat=seat)
 
@@ -679,6 +731,8 @@ class GameService:
                     now,
                 )
                 await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now)
+                await clockstate.turn_changed(tx, game_id, row.seats, row.ply, None, now)
+            self.notify_change()
             return self._info(self._written(row, update), game, after)
         raise BoardChanged("errors.board_changed", game_id=game_id)
 
@@ -754,7 +808,12 @@ class GameService:
                 game_id, "undo_done",
                 {"game_id": game_id, "ply": fresh.ply, "seat": fresh.undo_seat}, now,
             )
-            return self._row_info(await self._game_row(game_id, tx))
+            await clockstate.turn_changed(
+                tx, game_id, fresh.seats, fresh.ply - 1, state.to_move, now, undone=True
+            )
+            info = self._row_info(await self._game_row(game_id, tx))
+        self.notify_change()
+        return info
 
     @staticmethod
     def _check_undo_answer(row: GameRow, seat: int) -> None:

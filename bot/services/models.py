@@ -65,6 +65,8 @@ class GameInfo:
     undo_accepted_by: tuple[int, ...] = field(default=())
     #: Added: the seat that resigned, if the game ended by resignation.
     resigned_seat: int | None = None
+    #: Added: the seat that lost on time (claimed, or a tournament forfeit).
+    timed_out_seat: int | None = None
 
     def user_to_move(self) -> int | None:
         return None if self.to_move is None else self.seats[self.to_move]

@@ -30,3 +30,9 @@ def test_next_threshold_time_is_the_earliest_unsent():
     assert next_threshold_time(DEADLINE, set()) == DEADLINE - 24 * HOUR
     assert next_threshold_time(DEADLINE, {Threshold.DUE_SOON}) == DEADLINE
     assert next_threshold_time(None, set()) is None
+
+
+def test_once_overdue_was_sent_the_skipped_due_soon_never_follows():
+    # After downtime only OVERDUE went out; the next round must not send "due in 24 h" late.
+    assert due_thresholds(DEADLINE, DEADLINE + 2 * HOUR, {Threshold.OVERDUE}) == []
+    assert next_threshold_time(DEADLINE, {Threshold.OVERDUE}) is None

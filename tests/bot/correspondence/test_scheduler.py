@@ -79,3 +79,24 @@ async def test_a_failing_round_does_not_kill_the_task():
             await asyncio.sleep(0)
     await scheduler.stop()
     assert calls >= 3
+
+
+async def test_stop_right_after_a_poke_always_ends_the_task():
+    # Python 3.11's wait_for could swallow a cancellation arriving as the wait ended, leaving
+    # stop() waiting for an hour; the loop must end every time.
+    clock = FakeClock()
+
+    async def next_due():
+        return None
+
+    async def run_due(now):
+        return None
+
+    for attempt in range(30):
+        scheduler = Scheduler(next_due, run_due, now=clock)
+        scheduler.start()
+        for _ in range(attempt % 4):
+            await asyncio.sleep(0)
+        scheduler.poke()
+        async with asyncio.timeout(5):
+            await scheduler.stop()

@@ -159,3 +159,37 @@ async def test_restart_forfeits_a_withdrawn_players_game_left_running(db_path, c
         assert game.resigned_seat == game.seats.index(3)
     finally:
         await store.close()
+
+
+async def test_timed_tournament_games_are_forfeited_after_the_grace_period(tsv, clock):
+    from datetime import timedelta
+
+    from bot.services.clocks import ClockService
+
+    clocks = ClockService(tsv.store, tsv.games, clock=clock,
+                          grace_for=tsv.tournaments.forfeit_grace)
+    t = await tsv.tournaments.create(ORGANISER, "alak", "swiss", swiss_rounds=2,
+                                     time_control="1d", forfeit_grace_hours=6)
+    for user in (1, 2, 3, 4):
+        await tsv.tournaments.join(t.id, user)
+    await tsv.tournaments.start(t.id, ORGANISER)
+    games = await round_games(tsv, t.id)
+    deadline = await clocks.deadline(games[0])
+    assert deadline is not None  # the tournament's time control reached the game
+    assert await tsv.tournaments.forfeit_grace(games[0]) == timedelta(hours=6)
+    # Past the deadline but within the grace: reminders only, the games go on.
+    clock.now = deadline + timedelta(hours=5)
+    await clocks.run_due(clock.now)
+    for game_id in games:
+        assert (await tsv.games.get_game(game_id)).status == "active"
+    # Past deadline + grace: both games (nobody moved) are lost on time by seat 0.
+    clock.now = deadline + timedelta(hours=7)
+    await clocks.run_due(clock.now)
+    for game_id in games:
+        assert (await tsv.games.get_game(game_id)).status == "finished"
+    for game_id in games:
+        assert await tsv.tournaments.on_game_over(game_id)
+    table = {b.game_id: b for b in await tsv.tournaments.pairings(t.id, 1)}
+    for game_id in games:
+        assert table[game_id].first_score == 0.0  # the first player was to move
+    assert (await tsv.tournaments.get(t.id)).current_round == 2

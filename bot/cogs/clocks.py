@@ -1,0 +1,227 @@
+"""Correspondence play: ``/claim``, ``/vacation``, ``/settings``, ``/record``, ``/replay`` and
+``/watch``, and the poster of the outbox rows ``reminder``, ``timeout`` and ``vacation``
+(registered with ``bot.delivery``). The clocks themselves live in ``bot.services.clocks``; the
+bot owns the ``ClockService`` (``bot.clocks``) and its scheduler task (``bot.scheduler``).
+
+Reminders: a mention of the player to move in the game's thread, plus a direct message when the
+player opted in with ``/settings``. A reminder whose turn is over by the time it is delivered
+(the player moved, or the game ended) is dropped.
+
+``/watch`` ruling: spectators follow a game by being added to its public thread, where the bot
+posts only public boards (hands are only ever shown with ephemeral ``/hand`` answers); they also
+get the current public board at once, privately. No extra subscription table: Discord's thread
+membership is the subscription, and leaving the thread ends it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engines
+import render
+from bot.app import reply_error, send_ephemeral
+from bot.correspondence import texts
+from bot.i18n import t
+from bot.services.errors import ServiceError
+from bot.services.models import GameInfo, OutboxItem
+
+if TYPE_CHECKING:
+    from bot.app import BoardGamesBot
+
+log = logging.getLogger(__name__)
+
+
+CLOCK_KINDS = ("reminder", "timeout", "vacation")
+
+
+def _still_due(payload: dict, game: GameInfo) -> bool:
+    return game.status == "active" and game.ply == int(payload.get("ply", game.ply))
+
+
+async def post_clock_row(bot: BoardGamesBot, item: OutboxItem) -> None:
+    """Post a ``reminder``, ``timeout`` or ``vacation`` row in its game's thread."""
+    payload = item.payload
+    game = await bot.services.get_game(int(payload["game_id"]))
+    locale = bot.config.default_language
+    if item.kind == "reminder":
+        if not _still_due(payload, game):
+            return
+        text = texts.reminder_text(payload, game.seats, locale)
+    elif item.kind == "timeout":
+        text = texts.timeout_text(payload, locale)
+    else:
+        text = texts.vacation_text(payload, locale)
+    # Every game gets its thread when its first row (game_started) is delivered, and rows go
+    # out in order; a game without one (its channel refused threads) gets the channel.
+    where = game.thread_id or game.channel_id
+    if where is None:
+        log.warning("outbox row %s: game %s has nowhere to post", item.id, game.id)
+        return
+    await bot.get_partial_messageable(where, guild_id=game.guild_id).send(text)
+    if item.kind == "reminder" and payload.get("dm"):
+        await _remind_by_dm(bot, item, game)
+
+
+async def _remind_by_dm(bot: BoardGamesBot, item: OutboxItem, game: GameInfo) -> None:
+    """Best effort: closed DMs must not hold the thread's reminder back (nor repeat it)."""
+    user_id = int(item.payload["user_id"])
+    link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id}"
+    text = texts.reminder_dm_text(item.payload, engines.get(game.game).title, link,
+                                  bot.config.default_language)
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        await user.send(text)
+    except discord.HTTPException:
+        log.info("could not send reminder %s by DM to %s", item.id, user_id)
+
+
+class Clocks(commands.Cog):
+    def __init__(self, bot: BoardGamesBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.delivery.register_poster(CLOCK_KINDS, post_clock_row)
+
+    async def _game(
+        self, interaction: discord.Interaction, game_id: int | None
+    ) -> GameInfo | None:
+        """The named game, else the game of this thread; tells the user when there is none."""
+        services = self.bot.services
+        try:
+            if game_id is not None:
+                return await services.get_game(game_id)
+            game = await services.game_for_thread(interaction.channel_id)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return None
+        if game is None:
+            await send_ephemeral(interaction, t("bot.game.no_game_here", interaction.locale))
+        return game
+
+    async def _names(self, game: GameInfo) -> dict[int, str]:
+        return {uid: await self.bot.display_name(uid) for uid in game.seats}
+
+    @app_commands.command(name="claim", description="Claim the win when your opponent's time is up")
+    @app_commands.describe(game="A game number (default: the game of this thread)")
+    async def claim(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        info = await self._game(interaction, game)
+        if info is None:
+            return
+        try:
+            await self.bot.clocks.claim(info.id, interaction.user.id)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        await interaction.response.defer(thinking=True)
+        if not await self.bot.delivery.flush(info.id, interaction):
+            await interaction.edit_original_response(
+                content=t("clocks.claimed", interaction.locale, id=info.id)
+            )
+
+    @app_commands.command(name="vacation", description="Pause the clocks of all your games")
+    @app_commands.describe(days="How many days from now (0 ends your current vacation)")
+    async def vacation(
+        self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 366]
+    ) -> None:
+        locale = interaction.locale
+        try:
+            status = await self.bot.clocks.vacation(interaction.user.id, days)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        if status.until is None:
+            text = t("clocks.vacation_off", locale, left=status.left_days,
+                     allowance=status.allowance_days)
+        else:
+            text = t("clocks.vacation_on", locale, until=int(status.until.timestamp()),
+                     count=len(status.paused_games), left=status.left_days,
+                     allowance=status.allowance_days)
+        await send_ephemeral(interaction, text)
+        # Tell the opponents in each game's thread now rather than at the next delivery pass.
+        for game in await self.bot.services.games_of(interaction.user.id):
+            try:
+                await self.bot.delivery.flush(game.id)
+            except Exception:
+                log.exception("posting the vacation notice of game %s failed", game.id)
+
+    @app_commands.command(name="settings", description="Your reminder settings")
+    @app_commands.describe(dm_reminders="Also send me reminders by direct message")
+    async def settings(
+        self, interaction: discord.Interaction, dm_reminders: bool | None = None
+    ) -> None:
+        user = interaction.user.id
+        if dm_reminders is not None:
+            await self.bot.clocks.set_dm_reminders(user, dm_reminders)
+        enabled = await self.bot.clocks.dm_reminders(user)
+        state = t("clocks.settings_on" if enabled else "clocks.settings_off", interaction.locale)
+        await send_ephemeral(interaction, t("clocks.settings_saved", interaction.locale,
+                                            state=state))
+
+    @app_commands.command(name="record", description="Download a game's record as text")
+    @app_commands.describe(game="A game number (default: the game of this thread)")
+    async def record(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        info = await self._game(interaction, game)
+        if info is None:
+            return
+        text = await self.bot.clocks.record_text(info.id, names=await self._names(info))
+        file = discord.File(io.BytesIO(text.encode("utf-8")),
+                            filename=f"{info.game}-{info.id}.txt")
+        await interaction.response.send_message(
+            t("clocks.record_ready", interaction.locale, id=info.id), file=file, ephemeral=True
+        )
+
+    @app_commands.command(name="replay", description="An animated replay of a game")
+    @app_commands.describe(game="A game number (default: the game of this thread)")
+    async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        info = await self._game(interaction, game)
+        if info is None:
+            return
+        if info.ply == 0:
+            await send_ephemeral(interaction, t("clocks.replay_empty", interaction.locale,
+                                                id=info.id))
+            return
+        await interaction.response.defer(thinking=True)
+        states = await self.bot.clocks.public_states(info.id)
+        names = list((await self._names(info)).values())
+        # Encoding a GIF takes a while: off the event loop, like every board.
+        gif = await asyncio.to_thread(render.replay, info.game, states, names)
+        title = engines.get(info.game).title
+        await interaction.followup.send(
+            t("clocks.replay_ready", interaction.locale, game=title, id=info.id),
+            file=discord.File(io.BytesIO(gif), filename=f"{info.game}-{info.id}.gif"),
+        )
+
+    @app_commands.command(name="watch", description="Follow a game as a spectator")
+    @app_commands.describe(game="The game number")
+    @app_commands.guild_only()
+    async def watch(self, interaction: discord.Interaction, game: int) -> None:
+        info = await self._game(interaction, game)
+        if info is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = interaction.locale
+        text = t("clocks.watch_no_thread", locale, id=info.id)
+        if info.thread_id is not None:
+            try:
+                thread = self.bot.get_channel(info.thread_id) or await self.bot.fetch_channel(
+                    info.thread_id
+                )
+                await thread.add_user(interaction.user)
+                text = t("clocks.watch_added", locale, id=info.id, thread=f"<#{thread.id}>")
+            except (discord.HTTPException, AttributeError):
+                log.info("could not add %s to the thread of game %s", interaction.user.id,
+                         info.id)
+        # The public board only (viewer=None): a spectator never sees a hand.
+        file = await self.bot.delivery.board_file(info)
+        await interaction.followup.send(text, file=file, ephemeral=True)
+
+
+async def setup(bot: BoardGamesBot) -> None:
+    await bot.add_cog(Clocks(bot))

@@ -1,0 +1,482 @@
+"""Correspondence play as plain async calls: deadlines, reminders, claims on time, automatic
+tournament forfeits, vacations, reminder settings and game records (issue 11).
+
+Usage (the bot wires it once)::
+
+    games = GameService(store)
+    clocks = ClockService(store, games, grace_for=tournaments.forfeit_grace,
+                          vacation_days_per_year=30)
+    scheduler = clocks.scheduler()          # one asyncio task (bot.correspondence.scheduler)
+    games.on_change = clocks.on_change = scheduler.poke
+    scheduler.start()                       # its first round catches up after a restart
+
+Time controls are chosen with ``GameService.challenge(..., time_control="3d+1d")`` or
+``GameService.create_game(..., time_control=...)``; the clock starts in the transaction that
+creates the game and moves on in the one that records each move (``bot.services.clockstate``,
+which also holds the rulings on vacations, Fischer banks and undo).
+
+Outbox kinds written here (same transaction as their cause, like the game service's):
+
+* ``reminder`` {game_id, user_id, seat, threshold ("due_soon" | "overdue"), deadline (ISO
+  text), ply, dm (the user opted in to direct messages)}: written in the transaction that
+  records the reminder as sent, so it exists exactly once per (game, turn, threshold).
+* ``timeout`` {game_id, seat, user_id, claimed_by (user id, or None for an automatic tournament
+  forfeit)} followed by ``game_over`` {game_id}.
+* ``vacation`` {game_id, user_id, until (ISO text, None when the vacation was ended early)}:
+  one row per active game of the user, so each game's thread shows it to the opponents.
+
+Rulings:
+
+* Reminders: "due in 24 hours" and "overdue", once per turn (the turn is keyed by its ply). A
+  turn of 24 hours or less gets no "due in 24 hours" (the move notice said as much), and after
+  downtime past both thresholds only "overdue" goes out. A vacation declared after a reminder
+  moves the deadline but does not repeat the reminder.
+* Claiming: once the deadline has passed, any seated player not on the side of the player to
+  move may claim; the game ends at once for everybody, every seat not on the loser's side
+  winning (the resignation ruling of ``bot.services.games``: engines cannot drop one player
+  of a 3–5 player game). Until someone claims, the late player may still move.
+* Tournament games (``grace_for(game_id)`` returns a grace period) end automatically as a loss
+  on time for the player to move once deadline + grace has passed.
+* Vacation allowance: ``vacation_days_per_year`` per calendar year (UTC) of the vacation's
+  start; a vacation counts its length rounded up to whole days (ending it early with
+  ``vacation(user, 0)`` gives the unused whole days back). One vacation at a time, starting now.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import engines
+from bot.correspondence.reminders import (
+    DUE_SOON_BEFORE,
+    Threshold,
+    due_thresholds,
+    next_threshold_time,
+)
+from bot.correspondence.scheduler import Scheduler
+from bot.services import clockstate, records
+from bot.services.errors import GameOver, NotAPlayer, NotFound, ServiceError
+from bot.services.games import (
+    ACTIVE,
+    FINISHED,
+    GameService,
+    apply_forced_outcome,
+    teams_of,
+)
+from bot.services.models import GameInfo, utcnow
+from bot.store import GameUpdate, Store
+from bot.store.clocks import ClockRow, VacationRow, clock_reads, clock_writes
+from engines.core import dump_outcome
+
+log = logging.getLogger(__name__)
+
+DAY = timedelta(days=1)
+#: How long a game whose due work failed (a database or engine error) waits before a retry.
+RETRY_AFTER = timedelta(minutes=5)
+_ATTEMPTS = 5
+
+GraceFor = Callable[[int], Awaitable[timedelta | None]]
+
+
+class ClockError(ServiceError):
+    """A claim, vacation or setting that is not allowed (keys under ``errors.*`` in
+    ``bot/i18n/locales/<lang>/clocks.toml``)."""
+
+    key = "errors.claim_too_early"
+
+
+@dataclass(frozen=True)
+class ClockInfo:
+    """What players and spectators may know about a game's clock."""
+
+    game_id: int
+    time_control: str  # "untimed", "3d", "3d+1d"
+    deadline: datetime | None  # None: untimed or over
+    to_move_user: int | None  # whose clock runs
+    banks: tuple[timedelta, ...]  # seat -> bank (Fischer); the full turn for per-move controls
+    #: Seated players on vacation right now, with the end of their vacation: the clock is paused.
+    paused_by: tuple[tuple[int, datetime], ...] = ()
+
+    @property
+    def timed(self) -> bool:
+        return self.time_control != "untimed"
+
+    def remaining(self, now: datetime) -> timedelta | None:
+        return None if self.deadline is None else self.deadline - now
+
+    def overdue(self, now: datetime) -> bool:
+        return self.deadline is not None and now >= self.deadline
+
+
+@dataclass(frozen=True)
+class VacationInfo:
+    user_id: int
+    until: datetime | None  # end of the current vacation, None when not on vacation
+    used_days: int  # counted this calendar year (UTC)
+    allowance_days: int
+    paused_games: tuple[int, ...] = ()  # active games whose clocks the vacation pauses
+
+    @property
+    def left_days(self) -> int:
+        return max(0, self.allowance_days - self.used_days)
+
+
+def charged_days(vacation: VacationRow) -> int:
+    """Whole days a vacation takes from the allowance (a started day counts)."""
+    return math.ceil((vacation.ends_at - vacation.starts_at) / DAY)
+
+
+def _year_bounds(now: datetime) -> tuple[datetime, datetime]:
+    year = now.astimezone(UTC).year
+    return datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)
+
+
+def _already_sent(clock: ClockRow, sent: Mapping[tuple[int, int], set[str]]) -> set[Threshold]:
+    """The thresholds of the clock's turn that are done. "Due in 24 hours" counts as done when
+    the whole turn is shorter than that (a 1-day control): the move notice just said so."""
+    done = {Threshold(t) for t in sent.get((clock.game_id, clock.ply), ())}
+    if clock.deadline is not None and clock.deadline - DUE_SOON_BEFORE <= clock.turn_started:
+        done.add(Threshold.DUE_SOON)
+    return done
+
+
+def _unix(moment: datetime) -> int:
+    return int(moment.timestamp())
+
+
+class ClockService:
+    """Deadlines, reminders, claims, forfeits, vacations and settings (module docstring)."""
+
+    def __init__(
+        self,
+        store: Store,
+        games: GameService,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+        grace_for: GraceFor | None = None,
+        vacation_days_per_year: int = 30,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self._store = store
+        self._games = games
+        #: The service's clock (replaceable, e.g. to move time forward in end-to-end tests).
+        self.clock = clock
+        #: Tournament games' grace period before an automatic forfeit (the tournaments service
+        #: may set it after construction: ``bot.clocks.grace_for = tournaments.forfeit_grace``).
+        self.grace_for = grace_for
+        self.vacation_days_per_year = vacation_days_per_year
+        #: Called after a committed change that moves deadlines (a vacation, a claim).
+        self.on_change = on_change
+        self._not_tournament: set[int] = set()  # games for which grace_for said None
+        #: Games whose due work failed, and when to try again: without this, a game that keeps
+        #: failing would stay due in the past and the scheduler would spin on it.
+        self._retry_at: dict[int, datetime] = {}
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    def scheduler(self, **kwargs: float) -> Scheduler:
+        """The one task that sends reminders and forfeits when due (start it on bot start)."""
+        return Scheduler(self.next_due, self.run_due, now=self.now, **kwargs)
+
+    def now(self) -> datetime:
+        """The time by this service's clock (the scheduler reads it through here, so that a
+        clock replaced later is still the one used)."""
+        return self.clock()
+
+    # ----- deadlines --------------------------------------------------------------------------
+
+    async def clock_info(self, game_id: int) -> ClockInfo:
+        """The time control and deadline of a game (untimed for games older than clocks)."""
+        infos = await self.clock_infos([game_id])
+        if game_id not in infos:
+            raise NotFound("errors.not_found", game_id=game_id)
+        return infos[game_id]
+
+    async def deadline(self, game_id: int) -> datetime | None:
+        return (await self.clock_info(game_id)).deadline
+
+    async def clock_infos(self, game_ids: Iterable[int]) -> dict[int, ClockInfo]:
+        """Clock information of several games at once (``/games``); unknown ids are left out."""
+        ids = sorted(set(game_ids))
+        reads = clock_reads(self._store)
+        rows = await reads.clocks(ids)
+        games = {}
+        for game_id in ids:
+            game = await self._store.get_game(game_id)
+            if game is not None:
+                games[game_id] = game
+        users = {user for game in games.values() for user in game.seats}
+        now = self.clock()
+        away = {}
+        for vacation in await reads.vacations(users, ending_after=now):
+            if vacation.starts_at <= now:
+                away[vacation.user_id] = max(vacation.ends_at, away.get(vacation.user_id, now))
+        infos = {}
+        for game_id, game in games.items():
+            row = rows.get(game_id)
+            seats = game.seats
+            paused = tuple((user, away[user]) for user in seats if user in away)
+            if row is None:
+                infos[game_id] = ClockInfo(game_id, "untimed", None, None, (), paused)
+                continue
+            # From the game: an untimed game's clock is not kept up to date move by move.
+            to_move_user = None if game.to_move is None else seats[game.to_move]
+            infos[game_id] = ClockInfo(game_id, row.time_control, row.deadline, to_move_user,
+                                       row.banks, paused if game.to_move is not None else ())
+        return infos
+
+    # ----- claims and forfeits ------------------------------------------------------------------
+
+    async def claim(self, game_id: int, user_id: int) -> GameInfo:
+        """An opponent of the player to move claims the win once the deadline has passed."""
+        return await self._end_on_time(game_id, claimed_by=user_id, grace=timedelta(0))
+
+    async def _end_on_time(
+        self, game_id: int, *, claimed_by: int | None, grace: timedelta
+    ) -> GameInfo:
+        for _ in range(_ATTEMPTS):
+            row = await self._store.get_game(game_id)
+            if row is None:
+                raise NotFound("errors.not_found", game_id=game_id)
+            claimer_seat = None
+            if claimed_by is not None:
+                if claimed_by not in row.seats:
+                    raise NotAPlayer("errors.not_a_player", game_id=game_id)
+                claimer_seat = row.seats.index(claimed_by)
+            if row.status != ACTIVE:
+                raise GameOver("errors.game_over", game_id=game_id)
+            clock = await clock_reads(self._store).clock(game_id)
+            if clock is None or clock.deadline is None or clock.to_move is None:
+                raise ClockError("errors.claim_untimed", game_id=game_id)
+            game = engines.get(row.game)
+            teams = teams_of(game, len(row.seats))
+            loser = clock.to_move
+            if claimer_seat is not None and claimer_seat in clockstate.side_of(teams, loser):
+                raise ClockError("errors.claim_own_turn", game_id=game_id)
+            now = self.clock()
+            if now < clock.deadline + grace:
+                raise ClockError(
+                    "errors.claim_too_early", game_id=game_id, deadline=_unix(clock.deadline)
+                )
+            state = game.load(row.snapshot)
+            outcome = clockstate.timeout_outcome(game, state, loser, teams)
+            forced = {"kind": "timeout", "seat": loser, "outcome": dump_outcome(outcome)}
+            if claimer_seat is not None:
+                forced["claimed_by"] = claimer_seat
+            after = apply_forced_outcome(state, forced)
+            update = GameUpdate(
+                snapshot=game.dump(after),
+                ply=row.ply,
+                to_move=None,
+                status=FINISHED,
+                last_move=row.last_move,
+                forced_outcome=forced,
+                updated_at=now,
+            )
+            async with self._store.transaction() as tx:
+                fresh = await clock_writes(tx).clock(game_id)
+                if fresh != clock:  # a move or a vacation changed the clock: look again
+                    continue
+                if not await tx.update_game(game_id, row.version, update):
+                    continue
+                await tx.insert_outbox(
+                    game_id,
+                    "timeout",
+                    {"game_id": game_id, "seat": loser, "user_id": row.seats[loser],
+                     "claimed_by": claimed_by},
+                    now,
+                )
+                await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now)
+                await clockstate.turn_changed(tx, game_id, row.seats, row.ply, None, now)
+            self._changed()
+            return await self._games.get_game(game_id)
+        raise ClockError("errors.claim_retry", game_id=game_id)
+
+    async def _grace(self, game_id: int) -> timedelta | None:
+        if self.grace_for is None or game_id in self._not_tournament:
+            return None
+        grace = await self.grace_for(game_id)
+        if grace is None:  # a game never becomes a tournament game later
+            self._not_tournament.add(game_id)
+        return grace
+
+    # ----- the scheduler's two calls --------------------------------------------------------
+
+    async def next_due(self) -> datetime | None:
+        """The earliest time something is due: a reminder threshold, or deadline + grace of
+        an overdue tournament game. None when nothing is pending."""
+        reads = clock_reads(self._store)
+        clocks = await reads.running_clocks()
+        sent = await reads.sent_for_running()
+        now = self.clock()
+        due: list[datetime] = []
+        for clock in clocks:
+            game_due: list[datetime] = []
+            already = _already_sent(clock, sent)
+            threshold_time = next_threshold_time(clock.deadline, already)
+            if threshold_time is not None:
+                game_due.append(threshold_time)
+            if clock.deadline <= now or Threshold.OVERDUE in already:
+                grace = await self._grace(clock.game_id)
+                if grace is not None:
+                    game_due.append(clock.deadline + grace)
+            retry_at = self._retry_at.get(clock.game_id)
+            due.extend(game_due if retry_at is None else (max(d, retry_at) for d in game_due))
+        return min(due, default=None)
+
+    async def run_due(self, now: datetime) -> int:
+        """Write what is due at ``now``: reminder outbox rows (each recorded as sent in the
+        same transaction) and automatic forfeits of tournament games. Returns how many
+        reminders and forfeits were written. One failing game does not stop the others."""
+        reads = clock_reads(self._store)
+        clocks = await reads.running_clocks()
+        sent = await reads.sent_for_running()
+        written = 0
+        for clock in clocks:
+            if self._retry_at.get(clock.game_id, now) > now:
+                continue
+            already = _already_sent(clock, sent)
+            try:
+                for threshold in due_thresholds(clock.deadline, now, already):
+                    written += await self._send_reminder(clock, threshold, now)
+                if clock.deadline <= now:
+                    grace = await self._grace(clock.game_id)
+                    if grace is not None and clock.deadline + grace <= now:
+                        await self._end_on_time(clock.game_id, claimed_by=None, grace=grace)
+                        written += 1
+            except (GameOver, ClockError):
+                pass  # the game moved on meanwhile (a move, a claim): nothing is due any more
+            except Exception:
+                log.exception("correspondence work for game %s failed; retrying in %s",
+                              clock.game_id, RETRY_AFTER)
+                self._retry_at[clock.game_id] = now + RETRY_AFTER
+            else:
+                self._retry_at.pop(clock.game_id, None)
+        return written
+
+    async def _send_reminder(self, clock: ClockRow, threshold: Threshold, now: datetime) -> int:
+        async with self._store.transaction() as tx:
+            writes = clock_writes(tx)
+            fresh = await writes.clock(clock.game_id)
+            if fresh != clock:  # the turn or the deadline changed since the read
+                return 0
+            game = await tx.get_game(clock.game_id)
+            if game is None or game.status != ACTIVE:
+                return 0
+            if not await writes.mark_reminder_sent(
+                clock.game_id, clock.ply, str(threshold), clock.deadline, now
+            ):
+                return 0
+            user = game.seats[clock.to_move]
+            await tx.insert_outbox(
+                clock.game_id,
+                "reminder",
+                {"game_id": clock.game_id, "user_id": user, "seat": clock.to_move,
+                 "threshold": str(threshold), "deadline": clock.deadline.isoformat(),
+                 "ply": clock.ply, "dm": await writes.dm_reminders(user)},
+                now,
+            )
+        return 1
+
+    # ----- vacations ----------------------------------------------------------------------------
+
+    async def vacation_status(self, user_id: int) -> VacationInfo:
+        now = self.clock()
+        reads = clock_reads(self._store)
+        current = [v for v in await reads.vacations([user_id], ending_after=now)
+                   if v.starts_at <= now]
+        start, end = _year_bounds(now)
+        used = sum(map(charged_days, await reads.vacations_starting_between(user_id, start, end)))
+        until = max((v.ends_at for v in current), default=None)
+        paused = ()
+        if until is not None:
+            games = await self._store.games_of(user_id, active_only=True, limit=1000)
+            paused = tuple(game.id for game in games)
+        return VacationInfo(user_id, until, used, self.vacation_days_per_year, paused)
+
+    async def vacation(self, user_id: int, days: int) -> VacationInfo:
+        """Start a vacation of ``days`` days now (0 ends the current one): the clocks of all
+        the user's games stop meanwhile, and their opponents are told (``vacation`` rows)."""
+        if days < 0 or days > self.vacation_days_per_year:
+            raise ClockError("errors.vacation_days", allowance=self.vacation_days_per_year)
+        now = self.clock()
+        start, end = _year_bounds(now)
+        async with self._store.transaction() as tx:
+            writes = clock_writes(tx)
+            current = [v for v in await writes.vacations([user_id], ending_after=now)
+                       if v.starts_at <= now]
+            if days == 0:
+                if not current:
+                    raise ClockError("errors.vacation_none")
+                for vacation in current:
+                    await writes.set_vacation_end(vacation.id, now)
+                until = None
+            else:
+                if current:
+                    raise ClockError(
+                        "errors.vacation_active",
+                        until=_unix(max(v.ends_at for v in current)),
+                    )
+                taken = await writes.vacations_starting_between(user_id, start, end)
+                left = self.vacation_days_per_year - sum(map(charged_days, taken))
+                if days > left:
+                    raise ClockError("errors.vacation_allowance", left=max(0, left),
+                                     allowance=self.vacation_days_per_year)
+                await tx.ensure_user(user_id, now)
+                until = now + days * DAY
+                await writes.insert_vacation(user_id, now, until, now)
+            for game in await tx.games_of(user_id, active_only=True, limit=1000):
+                await clockstate.refresh_deadline(tx, game.id, game.seats, now)
+                await tx.insert_outbox(
+                    game.id, "vacation",
+                    {"game_id": game.id, "user_id": user_id,
+                     "until": None if until is None else until.isoformat()},
+                    now,
+                )
+        self._changed()
+        return await self.vacation_status(user_id)
+
+    # ----- settings -----------------------------------------------------------------------------
+
+    async def dm_reminders(self, user_id: int) -> bool:
+        """Does the user want reminders by direct message too (``/settings``)? Off by default."""
+        return await clock_reads(self._store).dm_reminders(user_id)
+
+    async def set_dm_reminders(self, user_id: int, enabled: bool) -> None:
+        now = self.clock()
+        async with self._store.transaction() as tx:
+            await tx.ensure_user(user_id, now)
+            await clock_writes(tx).set_dm_reminders(user_id, enabled, now)
+
+    # ----- records ------------------------------------------------------------------------------
+
+    async def public_states(self, game_id: int) -> list[Any]:
+        """Every position of a game from the start, as a spectator sees it (``view(s, None)``:
+        no seed, no hidden hand), for ``/replay``. The replay uses the secret seed here, on the
+        server; only public views leave."""
+        for _ in range(_ATTEMPTS):
+            row = await self._store.get_game(game_id)
+            if row is None:
+                raise NotFound("errors.not_found", game_id=game_id)
+            moves = [m.text for m in await self._store.moves(game_id) if m.ply <= row.ply]
+            if len(moves) == row.ply:
+                break
+        else:
+            raise ClockError("errors.claim_retry", game_id=game_id)
+        game = engines.get(row.game)
+        states = game.replay(len(row.seats), row.seed, row.options, moves)
+        states[-1] = apply_forced_outcome(states[-1], row.forced_outcome)
+        return [game.view(state, None) for state in states]
+
+    async def record_text(self, game_id: int, names: Mapping[int, str] | None = None) -> str:
+        """The game record as text (``bot.services.records``): header, then numbered moves."""
+        record = await self._games.record(game_id)
+        info = await self.clock_info(game_id)
+        return records.format_record(record, time_control=info.time_control, names=names)

@@ -1,0 +1,274 @@
+"""Storage of correspondence play (migration 0003): time controls, clocks, sent reminders,
+vacations and user settings. The only module with this feature's SQL.
+
+``clock_reads(store_or_tx)`` gives the queries over committed data (or inside a transaction);
+``clock_writes(tx)`` the writes, which run on the transaction's connection so they commit or roll
+back together with the core writes (a move and its clock, a reminder and its outbox row).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import aiosqlite
+
+from bot.store.base import Reads, Writes
+from bot.store.sqlite import _dumps, _loads, _parse_time, _time
+
+
+@dataclass(frozen=True)
+class ClockRow:
+    game_id: int
+    time_control: str  # text notation of bot.correspondence.timecontrol
+    banks: tuple[timedelta, ...]  # seat -> time left in the bank
+    turn_started: datetime
+    to_move: int | None  # seat whose clock runs; None once the game is over
+    ply: int  # moves played when the current turn began (identifies the turn)
+    deadline: datetime | None  # None when untimed or over
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class VacationRow:
+    id: int
+    user_id: int
+    starts_at: datetime
+    ends_at: datetime
+
+
+_CLOCK_COLUMNS = "game_id, time_control, banks, turn_started, to_move, ply, deadline, updated_at"
+
+
+def _clock_row(row: sqlite3.Row) -> ClockRow:
+    return ClockRow(
+        game_id=row["game_id"],
+        time_control=row["time_control"],
+        banks=tuple(timedelta(seconds=s) for s in _loads(row["banks"])),
+        turn_started=_parse_time(row["turn_started"]),
+        to_move=row["to_move"],
+        ply=row["ply"],
+        deadline=_parse_time(row["deadline"]),
+        updated_at=_parse_time(row["updated_at"]),
+    )
+
+
+def _vacation_row(row: sqlite3.Row) -> VacationRow:
+    return VacationRow(
+        row["id"], row["user_id"], _parse_time(row["starts_at"]), _parse_time(row["ends_at"])
+    )
+
+
+def _marks(values: Sequence[Any]) -> str:
+    return ", ".join("?" for _ in values)
+
+
+class ClockReads:
+    """Queries (on committed data, or inside a transaction when made from ``Writes``)."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return list(await self._conn.execute_fetchall(sql, params))
+
+    async def challenge_time_control(self, challenge_id: int) -> str | None:
+        rows = await self._all(
+            "SELECT time_control FROM challenge_time_controls WHERE challenge_id = ?",
+            (challenge_id,),
+        )
+        return rows[0]["time_control"] if rows else None
+
+    async def clock(self, game_id: int) -> ClockRow | None:
+        rows = await self._all(
+            f"SELECT {_CLOCK_COLUMNS} FROM game_clocks WHERE game_id = ?", (game_id,)
+        )
+        return _clock_row(rows[0]) if rows else None
+
+    async def clocks(self, game_ids: Sequence[int]) -> dict[int, ClockRow]:
+        if not game_ids:
+            return {}
+        rows = await self._all(
+            f"SELECT {_CLOCK_COLUMNS} FROM game_clocks WHERE game_id IN ({_marks(game_ids)})",
+            list(game_ids),
+        )
+        return {row["game_id"]: _clock_row(row) for row in rows}
+
+    async def clock_and_pauses(
+        self, game_id: int
+    ) -> tuple[ClockRow | None, list[tuple[datetime, datetime]]]:
+        """A game's clock and the vacations of its players that end after its turn began, in
+        one round trip (the hot path of every move)."""
+        rows = await self._all(
+            f"SELECT {', '.join('c.' + c for c in _CLOCK_COLUMNS.split(', '))}, "
+            "v.starts_at AS pause_start, v.ends_at AS pause_end "
+            "FROM game_clocks c "
+            "LEFT JOIN game_seats s ON s.game_id = c.game_id "
+            "LEFT JOIN vacations v ON v.user_id = s.user_id AND v.ends_at > c.turn_started "
+            "WHERE c.game_id = ?",
+            (game_id,),
+        )
+        if not rows:
+            return None, []
+        pauses = [(_parse_time(row["pause_start"]), _parse_time(row["pause_end"]))
+                  for row in rows if row["pause_start"] is not None]
+        return _clock_row(rows[0]), pauses
+
+    async def running_clocks(self) -> list[ClockRow]:
+        """Every clock with a deadline (timed games still being played), earliest first."""
+        rows = await self._all(
+            f"SELECT {_CLOCK_COLUMNS} FROM game_clocks WHERE deadline IS NOT NULL "
+            "ORDER BY deadline, game_id"
+        )
+        return [_clock_row(row) for row in rows]
+
+    async def sent_for_running(self) -> dict[tuple[int, int], set[str]]:
+        """(game_id, ply) -> thresholds already sent, for the current turn of running clocks."""
+        rows = await self._all(
+            "SELECT r.game_id, r.ply, r.threshold FROM sent_reminders r "
+            "JOIN game_clocks c ON c.game_id = r.game_id AND c.ply = r.ply "
+            "WHERE c.deadline IS NOT NULL"
+        )
+        sent: dict[tuple[int, int], set[str]] = {}
+        for row in rows:
+            sent.setdefault((row["game_id"], row["ply"]), set()).add(row["threshold"])
+        return sent
+
+    async def sent_thresholds(self, game_id: int, ply: int) -> set[str]:
+        rows = await self._all(
+            "SELECT threshold FROM sent_reminders WHERE game_id = ? AND ply = ?", (game_id, ply)
+        )
+        return {row["threshold"] for row in rows}
+
+    async def vacations(self, user_ids: Iterable[int], *, ending_after: datetime
+                        ) -> list[VacationRow]:
+        """Vacations of these users that end after ``ending_after``, by start."""
+        users = sorted(set(user_ids))
+        if not users:
+            return []
+        rows = await self._all(
+            "SELECT id, user_id, starts_at, ends_at FROM vacations "
+            f"WHERE user_id IN ({_marks(users)}) AND ends_at > ? ORDER BY starts_at, id",
+            [*users, _time(ending_after)],
+        )
+        return [_vacation_row(row) for row in rows]
+
+    async def vacations_starting_between(
+        self, user_id: int, start: datetime, end: datetime
+    ) -> list[VacationRow]:
+        """The user's vacations that start in ``[start, end)`` (the yearly allowance)."""
+        rows = await self._all(
+            "SELECT id, user_id, starts_at, ends_at FROM vacations "
+            "WHERE user_id = ? AND starts_at >= ? AND starts_at < ? ORDER BY starts_at, id",
+            (user_id, _time(start), _time(end)),
+        )
+        return [_vacation_row(row) for row in rows]
+
+    async def dm_reminders(self, user_id: int) -> bool:
+        rows = await self._all(
+            "SELECT dm_reminders FROM user_settings WHERE user_id = ?", (user_id,)
+        )
+        return bool(rows and rows[0]["dm_reminders"])
+
+
+class ClockWrites(ClockReads):
+    """Writes; only valid on a transaction's connection (see ``clock_writes``)."""
+
+    async def set_challenge_time_control(self, challenge_id: int, time_control: str) -> None:
+        await self._conn.execute(
+            "INSERT INTO challenge_time_controls (challenge_id, time_control) VALUES (?, ?)",
+            (challenge_id, time_control),
+        )
+
+    async def put_clock(self, clock: ClockRow) -> None:
+        """Insert or replace the clock of a game."""
+        values = (
+            clock.time_control,
+            _dumps([bank.total_seconds() for bank in clock.banks]),
+            _time(clock.turn_started),
+            clock.to_move,
+            clock.ply,
+            None if clock.deadline is None else _time(clock.deadline),
+            _time(clock.updated_at),
+        )
+        await self._conn.execute(
+            f"INSERT INTO game_clocks ({_CLOCK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET time_control = excluded.time_control, "
+            "banks = excluded.banks, turn_started = excluded.turn_started, "
+            "to_move = excluded.to_move, ply = excluded.ply, deadline = excluded.deadline, "
+            "updated_at = excluded.updated_at",
+            (clock.game_id, *values),
+        )
+
+    async def put_clock_if(self, clock: ClockRow, expected_updated_at: datetime) -> bool:
+        """Replace the clock only if its ``updated_at`` is still the expected one."""
+        cursor = await self._conn.execute(
+            "UPDATE game_clocks SET banks = ?, turn_started = ?, to_move = ?, ply = ?, "
+            "deadline = ?, updated_at = ? WHERE game_id = ? AND updated_at = ?",
+            (_dumps([bank.total_seconds() for bank in clock.banks]), _time(clock.turn_started),
+             clock.to_move, clock.ply, None if clock.deadline is None else _time(clock.deadline),
+             _time(clock.updated_at), clock.game_id, _time(expected_updated_at)),
+        )
+        return cursor.rowcount == 1
+
+    async def mark_reminder_sent(
+        self, game_id: int, ply: int, threshold: str, deadline: datetime, now: datetime
+    ) -> bool:
+        """Record a reminder as sent; False (nothing written) if it already was."""
+        cursor = await self._conn.execute(
+            "INSERT INTO sent_reminders (game_id, ply, threshold, deadline, sent_at) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, ply, threshold) DO NOTHING",
+            (game_id, ply, threshold, _time(deadline), _time(now)),
+        )
+        return cursor.rowcount == 1
+
+    async def forget_reminders_from(self, game_id: int, ply: int) -> None:
+        """Drop the reminders of turns from ``ply`` on (an undo restarts that turn)."""
+        await self._conn.execute(
+            "DELETE FROM sent_reminders WHERE game_id = ? AND ply >= ?", (game_id, ply)
+        )
+
+    async def insert_vacation(
+        self, user_id: int, starts_at: datetime, ends_at: datetime, now: datetime
+    ) -> int:
+        cursor = await self._conn.execute(
+            "INSERT INTO vacations (user_id, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?)",
+            (user_id, _time(starts_at), _time(ends_at), _time(now)),
+        )
+        return cursor.lastrowid
+
+    async def set_vacation_end(self, vacation_id: int, ends_at: datetime) -> None:
+        await self._conn.execute(
+            "UPDATE vacations SET ends_at = ? WHERE id = ?", (_time(ends_at), vacation_id)
+        )
+
+    async def set_dm_reminders(self, user_id: int, enabled: bool, now: datetime) -> None:
+        await self._conn.execute(
+            "INSERT INTO user_settings (user_id, dm_reminders, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders, "
+            "updated_at = excluded.updated_at",
+            (user_id, 1 if enabled else 0, _time(now)),
+        )
+
+
+def _connection(obj: Reads) -> aiosqlite.Connection:
+    conn = getattr(obj, "connection", None)
+    if conn is None:
+        raise NotImplementedError(f"no clock storage for {type(obj).__name__}")
+    return conn
+
+
+def clock_reads(reads: Reads) -> ClockReads:
+    """The clock queries of a store (committed data) or of a transaction (its own writes)."""
+    return ClockReads(_connection(reads))
+
+
+def clock_writes(tx: Writes) -> ClockWrites:
+    """The clock writes, in transaction ``tx``."""
+    return ClockWrites(_connection(tx))
+
+
+__all__ = ["ClockReads", "ClockRow", "ClockWrites", "VacationRow", "clock_reads", "clock_writes"]
