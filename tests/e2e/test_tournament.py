@@ -139,3 +139,17 @@ async def test_a_failing_game_over_listener_keeps_the_row_for_a_retry(world):
     ratings = await world.bot.get_cog("Tournaments").ratings.glicko_of(
         "alak", [emu.user("alice").id])
     assert ratings[emu.user("alice").id].games == 1
+
+
+async def test_the_tournament_commands_are_localised_in_french(world):
+    commands = {c["name"]: c for c in world.emu.commands[None]}
+    tournament = commands["tournament"]
+    assert (tournament.get("name_localizations") or {}).get("fr") == "tournoi"
+    subs = {o["name"]: o for o in tournament["options"]}
+    assert set(subs) == {"create", "join", "leave", "kick", "start", "cancel", "standings",
+                         "pairings"}
+    create = {o["name"]: o for o in subs["create"]["options"]}
+    assert create["grace_hours"]["name_localizations"]["fr"] == "délai_de_grâce"
+    formats = {c["value"]: c for c in create["format"]["choices"]}
+    assert formats["swiss"]["name_localizations"]["fr"] == "système suisse"
+    assert commands["leaderboard"]["name_localizations"]["fr"] == "palmarès"
