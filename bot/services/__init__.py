@@ -63,8 +63,10 @@ Additions to the contract:
   (``bot.services.ratings.RatingService``): see their module docstrings. Outbox kinds
   ``tournament_round`` {tournament_id, round} and ``tournament_finished`` {tournament_id}
   (``game_id`` NULL). The bot calls ``TournamentService.on_game_over(game_id)`` and
-  ``RatingService.on_game_over(game_id)`` when it delivers a ``game_over`` row, and both
-  ``sync_finished_games()`` at start-up. Errors: ``TournamentError`` (``errors.tournament.*``).
+  ``RatingService.on_game_over(game_id)`` when it delivers a ``game_over`` row (the
+  tournaments cog registers them with ``Delivery.on_game_over``), and both
+  ``sync_finished_games()`` at start-up. ``TournamentService.forfeit_grace`` is the clocks'
+  ``grace_for``. Errors: ``TournamentError`` (``errors.tournament.*``).
 * ``open_store(path, *, synchronous="NORMAL")``; ``bot.services.games.rebuild(...)`` rebuilds
   a state from (seed, options, moves) plus a stored resignation.
 
