@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 
 #: ``await poster(bot, item)`` posts an outbox row of a kind another feature owns.
 Poster = Callable[["BoardGamesBot", OutboxItem], Awaitable[None]]
+#: ``await listener(game_id)`` when a ``game_over`` row is delivered (ratings, tournaments).
+GameOverListener = Callable[[int], Awaitable[None]]
 
 #: Above this many legal moves the board gets no move buttons (use /move and its autocomplete).
 MAX_MOVE_BUTTONS = 20
@@ -89,6 +91,8 @@ class Delivery:
         self._task: asyncio.Task | None = None
         #: Senders of outbox kinds other features write (``register_poster``).
         self._posters: dict[str, Poster] = {}
+        #: Features told about finished games (``on_game_over``).
+        self._game_over: list[GameOverListener] = []
         #: The newest board message of each game (this run only), and tasks editing old ones.
         self._boards: dict[int, int] = {}
         self._background: set[asyncio.Task] = set()
@@ -101,6 +105,13 @@ class Delivery:
             if kind in KINDS:
                 raise ValueError(f"outbox kind {kind!r} is the game delivery's own")
             self._posters[kind] = poster
+
+    def on_game_over(self, listener: GameOverListener) -> None:
+        """Call ``await listener(game_id)`` for every ``game_over`` row, before its message is
+        posted (so a result never waits on Discord). At least once: a listener that fails
+        leaves the row pending for a retry, and a restart may repeat it, so listeners must be
+        idempotent (and catch up at start-up on their own)."""
+        self._game_over.append(listener)
 
     # ----- the background sender ----------------------------------------------------------------
 
@@ -192,6 +203,9 @@ class Delivery:
         interaction: discord.Interaction | None,
         known: GameInfo | None = None,
     ) -> bool:
+        if item.kind == "game_over" and "game_id" in item.payload:
+            for listener in self._game_over:
+                await listener(int(item.payload["game_id"]))
         poster = self._posters.get(item.kind)
         if poster is not None:
             await poster(self.bot, item)

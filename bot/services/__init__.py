@@ -54,6 +54,19 @@ Additions to the contract:
   ``GameInfo.resigned_seat``, ``GameInfo.players``, ``GameInfo.seat_of(user_id)``.
 * ``UndoError(ServiceError)`` for undo requests/answers that are not allowed;
   ``ChallengeError`` also covers an unknown game, a bad player count and bad options.
+* ``GameService.create_game(game, seats, options, *, time_control=None, guild_id=None,
+  channel_id=None, source=None)`` (TOURNAMENT_CLOCK_CONTRACT.md) starts a game without a
+  challenge; ``create_game_in(tx, ...)`` does it inside the caller's transaction (tournaments
+  create pairings and games together); ``source`` goes into the ``game_started`` payload.
+  ``resolve_setup(game, players, options)`` checks a setup as ``challenge`` does.
+* Tournaments (``bot.services.tournaments.TournamentService``) and ratings
+  (``bot.services.ratings.RatingService``): see their module docstrings. Outbox kinds
+  ``tournament_round`` {tournament_id, round} and ``tournament_finished`` {tournament_id}
+  (``game_id`` NULL). The bot calls ``TournamentService.on_game_over(game_id)`` and
+  ``RatingService.on_game_over(game_id)`` when it delivers a ``game_over`` row (the
+  tournaments cog registers them with ``Delivery.on_game_over``), and both
+  ``sync_finished_games()`` at start-up. ``TournamentService.forfeit_grace`` is the clocks'
+  ``grace_for``. Errors: ``TournamentError`` (``errors.tournament.*``).
 * ``open_store(path, *, synchronous="NORMAL")``; ``bot.services.games.rebuild(...)`` rebuilds
   a state from (seed, options, moves) plus a stored resignation.
 
@@ -101,6 +114,8 @@ from bot.services.models import (
     RecordedMove,
     utcnow,
 )
+from bot.services.ratings import RatingService
+from bot.services.tournaments import TournamentError, TournamentService
 
 __all__ = [
     "BoardChanged",
@@ -119,8 +134,11 @@ __all__ = [
     "NotFound",
     "NotYourTurn",
     "OutboxItem",
+    "RatingService",
     "RecordedMove",
     "ServiceError",
+    "TournamentError",
+    "TournamentService",
     "UndoError",
     "VacationInfo",
     "rebuild",

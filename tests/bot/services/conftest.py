@@ -48,3 +48,20 @@ async def start_game(service, game="alak", users=(1, 2), options=None):
     for user in others:
         await service.join(challenge.id, user)
     return await service.start(challenge.id, host)
+
+
+@pytest.fixture
+def verdict(monkeypatch):
+    """Register the test-only game whose first move decides the result (draws included)."""
+    from tests.bot.services.verdictgame import VERDICT
+
+    monkeypatch.setitem(engines.GAMES, VERDICT.name, VERDICT)
+    return VERDICT
+
+
+@pytest.fixture
+def tsv(store, clock):
+    """Game, rating and tournament services on one store."""
+    from tests.bot.services.tourney import services
+
+    return services(store, clock)

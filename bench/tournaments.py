@@ -1,0 +1,95 @@
+"""Tournament speed: a whole Swiss event through the services on a temporary SQLite file.
+
+    python -m bench.tournaments [--players 64] [--rounds 6] [--game alak]
+
+Every game ends by a resignation (the engines' own speed is ``bench.engines``); the figures are
+the service work a finished game costs: recording its result (``on_game_over``; the last game of
+a round also pairs and creates the next round in the same transaction), rating it, and reading
+the standings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bot.services import GameService
+from bot.services.ratings import RatingService
+from bot.services.tournaments import TournamentService
+from bot.store import open_store
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def ms(seconds: float) -> float:
+    return round(seconds * 1000, 2)
+
+
+async def run(path: Path, players: int, rounds: int, game: str) -> dict:
+    store = await open_store(str(path))
+    try:
+        games = GameService(store)
+        ratings = RatingService(store)
+        tournaments = TournamentService(store, games, ratings)
+        rng = random.Random(1)
+        t = await tournaments.create(1, game, "swiss", swiss_rounds=rounds)
+        for user in range(100, 100 + players):
+            await tournaments.join(t.id, user)
+        began = time.perf_counter()
+        await tournaments.start(t.id, 1)
+        start_seconds = time.perf_counter() - began
+        record, rate, pair, standings = [], [], [], []
+        while (await tournaments.get(t.id)).status == "running":
+            boards = [b for b in await tournaments.pairings(t.id) if not b.decided]
+            for index, board in enumerate(boards):
+                loser = rng.choice((board.first_id, board.second_id))
+                await games.resign(board.game_id, loser)
+                began = time.perf_counter()
+                await tournaments.on_game_over(board.game_id)
+                elapsed = time.perf_counter() - began
+                (pair if index == len(boards) - 1 else record).append(elapsed)
+                began = time.perf_counter()
+                await ratings.on_game_over(board.game_id)
+                rate.append(time.perf_counter() - began)
+            began = time.perf_counter()
+            await tournaments.standings(t.id)
+            standings.append(time.perf_counter() - began)
+        return {
+            "players": players,
+            "rounds": rounds,
+            "games": len(record) + len(pair),
+            "start_ms (pair round 1, create its games)": ms(start_seconds),
+            "record_result_ms p50/p99": [ms(statistics.median(record)),
+                                         ms(percentile(record, 0.99))],
+            "last_result_and_next_round_ms p50/max": [ms(statistics.median(pair)),
+                                                      ms(max(pair))],
+            "rate_game_ms p50/p99": [ms(statistics.median(rate)), ms(percentile(rate, 0.99))],
+            "standings_ms p50/max": [ms(statistics.median(standings)), ms(max(standings))],
+        }
+    finally:
+        await store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=64)
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--game", default="alak")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        figures = asyncio.run(run(Path(folder) / "bench.sqlite3", args.players, args.rounds,
+                                  args.game))
+    print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""Rating storage (migration 0002): the SQL of ``bot.services.ratings``.
+
+Glicko-2 ratings (two-player games) and openskill skills (games of more players) per
+(user, game), and the finished games already rated (``processed_games``, purpose 'rating').
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+from bot.store.base import Reads, Writes
+from bot.store.sqlite import _parse_time, _time
+from bot.store.tournaments import TournamentWrites
+
+RATING = "rating"
+
+
+@dataclass(frozen=True)
+class GlickoRow:
+    user_id: int
+    game: str
+    rating: float
+    rd: float
+    volatility: float
+    games: int
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class SkillRow:
+    user_id: int
+    game: str
+    mu: float
+    sigma: float
+    games: int
+    updated_at: datetime
+
+
+def _glicko(row: sqlite3.Row) -> GlickoRow:
+    return GlickoRow(row["user_id"], row["game"], row["rating"], row["rd"], row["volatility"],
+                     row["games"], _parse_time(row["updated_at"]))
+
+
+def _skill(row: sqlite3.Row) -> SkillRow:
+    return SkillRow(row["user_id"], row["game"], row["mu"], row["sigma"], row["games"],
+                    _parse_time(row["updated_at"]))
+
+
+class RatingReads:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return list(await self._conn.execute_fetchall(sql, params))
+
+    async def glicko(self, game: str, user_ids: Sequence[int]) -> dict[int, GlickoRow]:
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await self._all(
+            "SELECT user_id, game, rating, rd, volatility, games, updated_at FROM ratings_glicko "
+            f"WHERE game = ? AND user_id IN ({marks})",
+            [game, *user_ids],
+        )
+        return {row["user_id"]: _glicko(row) for row in rows}
+
+    async def skills(self, game: str, user_ids: Sequence[int]) -> dict[int, SkillRow]:
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await self._all(
+            "SELECT user_id, game, mu, sigma, games, updated_at FROM ratings_skill "
+            f"WHERE game = ? AND user_id IN ({marks})",
+            [game, *user_ids],
+        )
+        return {row["user_id"]: _skill(row) for row in rows}
+
+    async def glicko_leaderboard(self, game: str, limit: int) -> list[GlickoRow]:
+        rows = await self._all(
+            "SELECT user_id, game, rating, rd, volatility, games, updated_at FROM ratings_glicko "
+            "WHERE game = ? ORDER BY rating DESC, rd, user_id LIMIT ?",
+            (game, limit),
+        )
+        return [_glicko(row) for row in rows]
+
+    async def skill_leaderboard(self, game: str, limit: int) -> list[SkillRow]:
+        rows = await self._all(
+            "SELECT user_id, game, mu, sigma, games, updated_at FROM ratings_skill "
+            "WHERE game = ? ORDER BY mu - 3 * sigma DESC, user_id LIMIT ?",
+            (game, limit),
+        )
+        return [_skill(row) for row in rows]
+
+    async def ratings_of(self, user_id: int) -> tuple[list[GlickoRow], list[SkillRow]]:
+        glicko = await self._all(
+            "SELECT user_id, game, rating, rd, volatility, games, updated_at FROM ratings_glicko "
+            "WHERE user_id = ? ORDER BY game",
+            (user_id,),
+        )
+        skill = await self._all(
+            "SELECT user_id, game, mu, sigma, games, updated_at FROM ratings_skill "
+            "WHERE user_id = ? ORDER BY game",
+            (user_id,),
+        )
+        return [_glicko(row) for row in glicko], [_skill(row) for row in skill]
+
+    async def unrated_finished_games(self, limit: int) -> list[int]:
+        """Finished games not rated yet, in the order they ended."""
+        rows = await self._all(
+            "SELECT g.id FROM games g LEFT JOIN processed_games p "
+            "ON p.game_id = g.id AND p.purpose = 'rating' "
+            "WHERE g.status = 'finished' AND p.game_id IS NULL "
+            "ORDER BY g.updated_at, g.id LIMIT ?",
+            (limit,),
+        )
+        return [row["id"] for row in rows]
+
+
+class RatingWrites(RatingReads):
+    async def _run(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
+        return await self._conn.execute(sql, params)
+
+    async def put_glicko(self, user_id: int, game: str, rating: float, rd: float,
+                         volatility: float, games: int, now: datetime) -> None:
+        await self._run(
+            "INSERT INTO ratings_glicko (user_id, game, rating, rd, volatility, games, "
+            "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, game) DO UPDATE SET "
+            "rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility, "
+            "games = excluded.games, updated_at = excluded.updated_at",
+            (user_id, game, rating, rd, volatility, games, _time(now)),
+        )
+
+    async def put_skill(self, user_id: int, game: str, mu: float, sigma: float, games: int,
+                        now: datetime) -> None:
+        await self._run(
+            "INSERT INTO ratings_skill (user_id, game, mu, sigma, games, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, game) DO UPDATE SET "
+            "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+            "updated_at = excluded.updated_at",
+            (user_id, game, mu, sigma, games, _time(now)),
+        )
+
+    async def mark_rated(self, game_id: int, now: datetime) -> bool:
+        """Claim a game for rating; False if it was rated already."""
+        return await TournamentWrites(self._conn).mark_processed(game_id, RATING, now)
+
+
+def rating_reads(store: Reads) -> RatingReads:
+    return RatingReads(store.connection)  # type: ignore[attr-defined]
+
+
+def rating_writes(tx: Writes) -> RatingWrites:
+    return RatingWrites(tx.connection)  # type: ignore[attr-defined]
