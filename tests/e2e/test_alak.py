@@ -142,9 +142,7 @@ async def test_buttons_work_after_a_restart(world):
     assert emu.identified_count == 2
 
     # A challenge posted before the restart can still be accepted.
-    mark = emu.mark()
-    await emu.click("dave", pending_challenge, label="Accept")
-    started = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    started = await world.accept("dave", pending_challenge)
     assert emu.user("carol").mention in started.content
 
     click = await emu.click("bob", board, label="k")
@@ -190,9 +188,7 @@ async def test_declined_and_open_challenges(world):
     assert [b["label"] for b in open_challenge.buttons()] == ["Accept", "Cancel"]
     own = await emu.click("carol", open_challenge, label="Accept")
     assert (await own.reply()).flags & EPHEMERAL
-    mark = emu.mark()
-    await emu.click("dave", open_challenge, label="Accept")
-    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    board = await world.accept("dave", open_challenge)
     game = await world.services.game_for_thread(board.channel_id)
     assert game.seats == (emu.user("carol").id, emu.user("dave").id)
     assert game.options["length"] == 11
@@ -282,9 +278,7 @@ async def test_a_challenge_made_inside_a_game_thread_starts_a_thread_in_the_chan
     rematch = await (await emu.slash("bob", "play alak", {"opponent": "alice"},
                                      channel=thread)).reply()
     assert rematch.channel_id == thread
-    mark = emu.mark()
-    await emu.click("alice", rematch, label="Accept")
-    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    board = await world.accept("alice", rematch)
     new_thread = emu.channels[board.channel_id]
     assert board.channel_id != thread and new_thread["parent_id"] == str(emu.channel_id)
     assert new_thread["thread_metadata"]["auto_archive_duration"] == 10080
