@@ -3,7 +3,9 @@ against the emulator), and everything a player can get wrong is answered only to
 
 from __future__ import annotations
 
-from bot.emulator import EPHEMERAL, Message
+import pytest
+
+from bot.emulator import ADMINISTRATOR, EPHEMERAL, HiddenCommand, Message
 from bot.services.games import GameService
 from bot.store import open_store
 
@@ -232,6 +234,11 @@ async def test_commands_outside_a_game_thread_explain_themselves(world):
 
 async def test_sync_is_for_the_owner_only(world):
     emu = world.emu
+    # Discord offers /sync only to administrators (its default permissions)...
+    with pytest.raises(HiddenCommand):
+        await emu.slash("bob", "sync", {"scope": "global"})
+    # ...and an administrator who is not the bot's owner is refused by the owner check.
+    emu.grant("bob", ADMINISTRATOR)
     refused = await (await emu.slash("bob", "sync", {"scope": "global"})).reply()
     assert refused.ephemeral and "owner" in refused.content
     mark = emu.mark()
