@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -37,6 +38,17 @@ def rank_moves(moves: list[str], typed: str) -> list[str]:
 class Game(commands.Cog):
     def __init__(self, bot: BoardGamesBot) -> None:
         self.bot = bot
+
+    async def _act_here(
+        self, interaction: discord.Interaction, action: Callable[[int, int], Awaitable[Any]]
+    ) -> None:
+        """``action(game id, user id)`` on this thread's game; the outbox rows it wrote answer."""
+        game = await game_here(self.bot, interaction)
+        if game is None:
+            return
+        await act_and_deliver(self.bot, interaction, game.id,
+                              action(game.id, interaction.user.id),
+                              t("bot.game.done", interaction.locale))
 
     @app_commands.command(name="move", description="Play a move in this thread's game")
     @app_commands.describe(text="Your move, in the game's notation (suggestions as you type)")
@@ -88,26 +100,12 @@ class Game(commands.Cog):
     @app_commands.command(name="resign", description="Resign this thread's game")
     @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction) -> None:
-        game = await game_here(self.bot, interaction)
-        if game is None:
-            return
-        await act_and_deliver(
-            self.bot, interaction, game.id,
-            self.bot.services.resign(game.id, interaction.user.id),
-            t("bot.game.done", interaction.locale),
-        )
+        await self._act_here(interaction, self.bot.services.resign)
 
     @app_commands.command(name="undo", description="Ask your opponent to take back the last move")
     @app_commands.guild_only()
     async def undo(self, interaction: discord.Interaction) -> None:
-        game = await game_here(self.bot, interaction)
-        if game is None:
-            return
-        await act_and_deliver(
-            self.bot, interaction, game.id,
-            self.bot.services.request_undo(game.id, interaction.user.id),
-            t("bot.game.done", interaction.locale),
-        )
+        await self._act_here(interaction, self.bot.services.request_undo)
 
     @app_commands.command(name="games", description="Your games, and whose turn it is")
     async def games(self, interaction: discord.Interaction) -> None:

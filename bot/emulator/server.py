@@ -7,6 +7,12 @@ threads, message edits). It records everything the bot sends, and its Python API
 ``await emu.slash(alice, "play alak", {"opponent": bob})``, ``await emu.click(bob, message,
 label="Accept")``, ``await emu.autocomplete(...)``; ``await emu.wait_for(...)`` waits for what the
 bot answers, without sleeping.
+
+Members are plain members (``MEMBER_PERMISSIONS``) unless a test grants more with
+``emu.grant(user, MANAGE_GUILD)`` or ``ADMINISTRATOR``; the server's owner (the first user) has
+every permission, as on Discord. Interactions carry them in ``member.permissions`` (what
+discord.py's ``interaction.permissions`` reads), and a command whose ``default_member_permissions``
+a member lacks is not offered to them (``HiddenCommand``).
 """
 
 from __future__ import annotations
