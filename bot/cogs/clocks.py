@@ -27,6 +27,7 @@ from discord.ext import commands
 import engines
 import render
 from bot.app import reply_error, send_ephemeral
+from bot.cogs._common import act_and_deliver, game_here
 from bot.correspondence import texts
 from bot.i18n import t
 from bot.services.errors import ServiceError
@@ -89,41 +90,19 @@ class Clocks(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.delivery.register_poster(CLOCK_KINDS, post_clock_row)
 
-    async def _game(
-        self, interaction: discord.Interaction, game_id: int | None
-    ) -> GameInfo | None:
-        """The named game, else the game of this thread; tells the user when there is none."""
-        services = self.bot.services
-        try:
-            if game_id is not None:
-                return await services.get_game(game_id)
-            game = await services.game_for_thread(interaction.channel_id)
-        except ServiceError as error:
-            await reply_error(interaction, error)
-            return None
-        if game is None:
-            await send_ephemeral(interaction, t("bot.game.no_game_here", interaction.locale))
-        return game
-
     async def _names(self, game: GameInfo) -> dict[int, str]:
         return {uid: await self.bot.display_name(uid) for uid in game.seats}
 
     @app_commands.command(name="claim", description="Claim the win when your opponent's time is up")
     @app_commands.describe(game="A game number (default: the game of this thread)")
     async def claim(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        info = await self._game(interaction, game)
+        info = await game_here(self.bot, interaction, game)
         if info is None:
             return
-        try:
-            await self.bot.clocks.claim(info.id, interaction.user.id)
-        except ServiceError as error:
-            await reply_error(interaction, error)
-            return
-        await interaction.response.defer(thinking=True)
-        if not await self.bot.delivery.flush(info.id, interaction):
-            await interaction.edit_original_response(
-                content=t("clocks.claimed", interaction.locale, id=info.id)
-            )
+        await act_and_deliver(
+            self.bot, interaction, info.id, self.bot.clocks.claim(info.id, interaction.user.id),
+            t("clocks.claimed", interaction.locale, id=info.id),
+        )
 
     @app_commands.command(name="vacation", description="Pause the clocks of all your games")
     @app_commands.describe(days="How many days from now (0 ends your current vacation)")
@@ -167,7 +146,7 @@ class Clocks(commands.Cog):
     @app_commands.command(name="record", description="Download a game's record as text")
     @app_commands.describe(game="A game number (default: the game of this thread)")
     async def record(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        info = await self._game(interaction, game)
+        info = await game_here(self.bot, interaction, game)
         if info is None:
             return
         text = await self.bot.clocks.record_text(info.id, names=await self._names(info))
@@ -180,7 +159,7 @@ class Clocks(commands.Cog):
     @app_commands.command(name="replay", description="An animated replay of a game")
     @app_commands.describe(game="A game number (default: the game of this thread)")
     async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        info = await self._game(interaction, game)
+        info = await game_here(self.bot, interaction, game)
         if info is None:
             return
         if info.ply == 0:
@@ -202,7 +181,7 @@ class Clocks(commands.Cog):
     @app_commands.describe(game="The game number")
     @app_commands.guild_only()
     async def watch(self, interaction: discord.Interaction, game: int) -> None:
-        info = await self._game(interaction, game)
+        info = await game_here(self.bot, interaction, game)
         if info is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)

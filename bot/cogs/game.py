@@ -3,19 +3,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot.app import reply_error, send_ephemeral
+from bot.app import send_ephemeral
+from bot.cogs._common import act_and_deliver, game_here
 from bot.correspondence.texts import due_text, games_clock_text
 from bot.i18n import t
-from bot.services.errors import ServiceError
-from bot.services.models import GameInfo
 
 if TYPE_CHECKING:
     from bot.app import BoardGamesBot
@@ -39,39 +39,29 @@ class Game(commands.Cog):
     def __init__(self, bot: BoardGamesBot) -> None:
         self.bot = bot
 
-    async def _game_here(
-        self, interaction: discord.Interaction, game_id: int | None = None
-    ) -> GameInfo | None:
-        """The game of this thread (or the one named by id); tells the user when there is none."""
-        services = self.bot.services
-        try:
-            if game_id is not None:
-                return await services.get_game(game_id)
-            game = await services.game_for_thread(interaction.channel_id)
-        except ServiceError as error:
-            await reply_error(interaction, error)
-            return None
+    async def _act_here(
+        self, interaction: discord.Interaction, action: Callable[[int, int], Awaitable[Any]]
+    ) -> None:
+        """``action(game id, user id)`` on this thread's game; the outbox rows it wrote answer."""
+        game = await game_here(self.bot, interaction)
         if game is None:
-            await send_ephemeral(interaction, t("bot.game.no_game_here", interaction.locale))
-        return game
+            return
+        await act_and_deliver(self.bot, interaction, game.id,
+                              action(game.id, interaction.user.id),
+                              t("bot.game.done", interaction.locale))
 
     @app_commands.command(name="move", description="Play a move in this thread's game")
     @app_commands.describe(text="Your move, in the game's notation (suggestions as you type)")
     @app_commands.guild_only()
     async def move(self, interaction: discord.Interaction, text: str) -> None:
-        game = await self._game_here(interaction)
+        game = await game_here(self.bot, interaction)
         if game is None:
             return
-        try:
-            # The service decides (turn, seat, legality) before we acknowledge, so a refusal is
-            # an ephemeral reply and nothing is posted; it answers in milliseconds.
-            result = await self.bot.services.move(game.id, interaction.user.id, text)
-        except ServiceError as error:
-            await reply_error(interaction, error)
-            return
-        await interaction.response.defer(thinking=True)
-        if not await self.bot.delivery.flush(game.id, interaction, game=result.game):
-            await interaction.edit_original_response(content=t("bot.game.done", interaction.locale))
+        await act_and_deliver(
+            self.bot, interaction, game.id,
+            self.bot.services.move(game.id, interaction.user.id, text),
+            t("bot.game.done", interaction.locale), game_of=lambda result: result.game,
+        )
 
     @move.autocomplete("text")
     async def move_suggestions(
@@ -87,7 +77,7 @@ class Game(commands.Cog):
     @app_commands.command(name="board", description="Show the board of this thread's game")
     @app_commands.describe(game="A game number (default: the game of this thread)")
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        info = await self._game_here(interaction, game)
+        info = await game_here(self.bot, interaction, game)
         if info is None:
             return
         await interaction.response.defer(thinking=True)
@@ -110,32 +100,12 @@ class Game(commands.Cog):
     @app_commands.command(name="resign", description="Resign this thread's game")
     @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction) -> None:
-        game = await self._game_here(interaction)
-        if game is None:
-            return
-        try:
-            await self.bot.services.resign(game.id, interaction.user.id)
-        except ServiceError as error:
-            await reply_error(interaction, error)
-            return
-        await interaction.response.defer(thinking=True)
-        if not await self.bot.delivery.flush(game.id, interaction):
-            await interaction.edit_original_response(content=t("bot.game.done", interaction.locale))
+        await self._act_here(interaction, self.bot.services.resign)
 
     @app_commands.command(name="undo", description="Ask your opponent to take back the last move")
     @app_commands.guild_only()
     async def undo(self, interaction: discord.Interaction) -> None:
-        game = await self._game_here(interaction)
-        if game is None:
-            return
-        try:
-            await self.bot.services.request_undo(game.id, interaction.user.id)
-        except ServiceError as error:
-            await reply_error(interaction, error)
-            return
-        await interaction.response.defer(thinking=True)
-        if not await self.bot.delivery.flush(game.id, interaction):
-            await interaction.edit_original_response(content=t("bot.game.done", interaction.locale))
+        await self._act_here(interaction, self.bot.services.request_undo)
 
     @app_commands.command(name="games", description="Your games, and whose turn it is")
     async def games(self, interaction: discord.Interaction) -> None:

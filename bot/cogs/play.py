@@ -18,7 +18,7 @@ import engines
 from bot.app import reply_error, send_ephemeral
 from bot.i18n import t
 from bot.services.errors import ServiceError
-from bot.views.challenge import challenge_message
+from bot.views.challenge import render_challenge
 
 if TYPE_CHECKING:
     from bot.app import BoardGamesBot
@@ -154,9 +154,7 @@ class Play(commands.Cog):
         except ServiceError as error:
             await reply_error(interaction, error)
             return
-        content, view = challenge_message(challenge, locale)
-        if time_control not in (None, "untimed"):
-            content += "\n" + t("clocks.time_control", locale, control=time_control)
+        content, view = await render_challenge(self.bot, challenge, locale)
         response = await interaction.response.send_message(content, view=view)
         if response.message_id is not None:
             await self.bot.services.set_challenge_message(challenge.id, response.message_id)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
 from discord import app_commands
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 KINDS = frozenset({"tournament_round", "tournament_finished"})
 Format = Literal["round_robin", "swiss", "elimination", "lppg_match"]
 NO_PINGS = discord.AllowedMentions.none()
+Result = TypeVar("Result")
 MAX_LINES = 40  # keep posts under Discord's 2000 characters
 
 
@@ -273,6 +275,21 @@ class Tournaments(commands.Cog):
             return None
         return found[0].id
 
+    async def _call(
+        self, interaction: discord.Interaction, tournament: int | None,
+        call: Callable[[int], Awaitable[Result]],
+    ) -> Result | None:
+        """``call`` on the tournament named (or the newest open one here); a refusal is answered
+        privately and gives None."""
+        tid = await self._tournament_id(interaction, tournament)
+        if tid is None:
+            return None
+        try:
+            return await call(tid)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return None
+
     async def _deliver_after_withdrawal(self, info: Tournament) -> None:
         """A withdrawal resigned a game (its messages) and may have paired a new round."""
         if info.status == "signup":
@@ -334,13 +351,9 @@ class Tournaments(commands.Cog):
     @group.command(name="join", description="Sign up for a tournament")
     @app_commands.describe(tournament="Tournament number (default: the newest open one here)")
     async def join(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        tid = await self._tournament_id(interaction, tournament)
-        if tid is None:
-            return
-        try:
-            info = await self.tournaments.join(tid, interaction.user.id)
-        except ServiceError as error:
-            await reply_error(interaction, error)
+        info = await self._call(interaction, tournament,
+                                lambda tid: self.tournaments.join(tid, interaction.user.id))
+        if info is None:
             return
         await self._answer(interaction, t("tournaments.joined", interaction.locale,
                                           player=mention(interaction.user.id), name=info.name,
@@ -349,13 +362,9 @@ class Tournaments(commands.Cog):
     @group.command(name="leave", description="Leave a tournament (withdraw once it runs)")
     @app_commands.describe(tournament="Tournament number (default: the newest open one here)")
     async def leave(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        tid = await self._tournament_id(interaction, tournament)
-        if tid is None:
-            return
-        try:
-            info = await self.tournaments.leave(tid, interaction.user.id)
-        except ServiceError as error:
-            await reply_error(interaction, error)
+        info = await self._call(interaction, tournament,
+                                lambda tid: self.tournaments.leave(tid, interaction.user.id))
+        if info is None:
             return
         key = "tournaments.withdrew" if info.status != "signup" else "tournaments.left"
         await self._answer(interaction, t(key, interaction.locale,
@@ -367,14 +376,10 @@ class Tournaments(commands.Cog):
     @app_commands.describe(player="The player to remove", tournament="Tournament number")
     async def kick(self, interaction: discord.Interaction, player: discord.User,
                    tournament: int | None = None) -> None:
-        tid = await self._tournament_id(interaction, tournament)
-        if tid is None:
-            return
-        try:
-            info = await self.tournaments.kick(tid, interaction.user.id, player.id,
-                                                   is_manager=self._is_manager(interaction))
-        except ServiceError as error:
-            await reply_error(interaction, error)
+        manager = self._is_manager(interaction)
+        info = await self._call(interaction, tournament, lambda tid: self.tournaments.kick(
+            tid, interaction.user.id, player.id, is_manager=manager))
+        if info is None:
             return
         await self._answer(interaction, t("tournaments.kicked", interaction.locale,
                                           player=mention(player.id), name=info.name,
@@ -384,14 +389,10 @@ class Tournaments(commands.Cog):
     @group.command(name="start", description="Close sign-up and pair round 1")
     @app_commands.describe(tournament="Tournament number (default: the newest open one here)")
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        tid = await self._tournament_id(interaction, tournament)
-        if tid is None:
-            return
-        try:
-            info = await self.tournaments.start(tid, interaction.user.id,
-                                                    is_manager=self._is_manager(interaction))
-        except ServiceError as error:
-            await reply_error(interaction, error)
+        manager = self._is_manager(interaction)
+        info = await self._call(interaction, tournament, lambda tid: self.tournaments.start(
+            tid, interaction.user.id, is_manager=manager))
+        if info is None:
             return
         await self._answer(interaction, t("tournaments.started", interaction.locale,
                                           name=info.name, id=info.id,
@@ -402,14 +403,10 @@ class Tournaments(commands.Cog):
     @app_commands.describe(tournament="Tournament number (default: the newest open one here)")
     async def cancel(self, interaction: discord.Interaction,
                      tournament: int | None = None) -> None:
-        tid = await self._tournament_id(interaction, tournament)
-        if tid is None:
-            return
-        try:
-            info = await self.tournaments.cancel(tid, interaction.user.id,
-                                                     is_manager=self._is_manager(interaction))
-        except ServiceError as error:
-            await reply_error(interaction, error)
+        manager = self._is_manager(interaction)
+        info = await self._call(interaction, tournament, lambda tid: self.tournaments.cancel(
+            tid, interaction.user.id, is_manager=manager))
+        if info is None:
             return
         await self._answer(interaction, t("tournaments.cancelled", interaction.locale,
                                           name=info.name, id=info.id))
@@ -418,13 +415,8 @@ class Tournaments(commands.Cog):
     @app_commands.describe(tournament="Tournament number (default: the newest open one here)")
     async def standings(self, interaction: discord.Interaction,
                         tournament: int | None = None) -> None:
-        tid = await self._tournament_id(interaction, tournament)
-        if tid is None:
-            return
-        try:
-            table = await self.tournaments.standings(tid)
-        except ServiceError as error:
-            await reply_error(interaction, error)
+        table = await self._call(interaction, tournament, self.tournaments.standings)
+        if table is None:
             return
         await interaction.response.defer(thinking=True)
         text = format_tournament(table.tournament, interaction.locale) + "\n" + (
@@ -437,16 +429,15 @@ class Tournaments(commands.Cog):
                            round="Round number (default: the current round)")
     async def pairings(self, interaction: discord.Interaction, tournament: int | None = None,
                        round: int | None = None) -> None:
-        tid = await self._tournament_id(interaction, tournament)
-        if tid is None:
-            return
-        try:
+        async def read(tid: int) -> tuple[Tournament, int, list[Board]]:
             info = await self.tournaments.get(tid)
             number = info.current_round if round is None else round
-            boards = await self.tournaments.pairings(tid, number)
-        except ServiceError as error:
-            await reply_error(interaction, error)
+            return info, number, await self.tournaments.pairings(tid, number)
+
+        found = await self._call(interaction, tournament, read)
+        if found is None:
             return
+        info, number, boards = found
         if info.status == "signup":
             await send_ephemeral(interaction, t("tournaments.not_started", interaction.locale,
                                                 name=info.name, id=info.id))

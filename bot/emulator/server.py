@@ -7,6 +7,12 @@ threads, message edits). It records everything the bot sends, and its Python API
 ``await emu.slash(alice, "play alak", {"opponent": bob})``, ``await emu.click(bob, message,
 label="Accept")``, ``await emu.autocomplete(...)``; ``await emu.wait_for(...)`` waits for what the
 bot answers, without sleeping.
+
+Members are plain members (``MEMBER_PERMISSIONS``) unless a test grants more with
+``emu.grant(user, MANAGE_GUILD)`` or ``ADMINISTRATOR``; the server's owner (the first user) has
+every permission, as on Discord. Interactions carry them in ``member.permissions`` (what
+discord.py's ``interaction.permissions`` reads), and a command whose ``default_member_permissions``
+a member lacks is not offered to them (``HiddenCommand``).
 """
 
 from __future__ import annotations
@@ -26,8 +32,27 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 API_VERSION = 10
-#: Every permission bit Discord defined when this was written: the local users may do anything.
+#: Every permission bit Discord defined when this was written.
 ALL_PERMISSIONS = str((1 << 51) - 1)
+#: Permission bits (Discord API) that tests grant by name.
+ADMINISTRATOR = 1 << 3
+MANAGE_GUILD = 1 << 5  # "Manage Server"
+#: What @everyone may do on a new server: see, talk, use threads and the bots' commands; no
+#: moderation or management bit.
+MEMBER_PERMISSIONS = (
+    (1 << 0)  # create invites
+    | (1 << 6)  # add reactions
+    | (1 << 10)  # view channels
+    | (1 << 11)  # send messages
+    | (1 << 14)  # embed links
+    | (1 << 15)  # attach files
+    | (1 << 16)  # read message history
+    | (1 << 18)  # use external emojis
+    | (1 << 26)  # change nickname
+    | (1 << 31)  # use application commands
+    | (1 << 35)  # create public threads
+    | (1 << 38)  # send messages in threads
+)
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 #: Channel types (Discord API).
@@ -41,6 +66,11 @@ AUTOCOMPLETE = 4
 #: Application command option types.
 SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE = range(1, 9)
 NUMBER = 10
+
+
+class HiddenCommand(LookupError):
+    """The member lacks the command's ``default_member_permissions``: Discord does not offer it
+    to them, so they cannot run it."""
 
 
 def _now_iso() -> str:
@@ -235,6 +265,8 @@ class Emulator:
         self.bot_user = EmuUser(self._next_id(), "boardgames", bot=True)
         self.application_id = self.bot_user.id
         self.users: dict[str, EmuUser] = {}
+        #: Permission bits granted to members beyond @everyone's (``grant``), by user id.
+        self.granted: dict[int, int] = {}
         for name in users:
             self.add_user(name)
         self.guild_id = self._next_id()
@@ -281,6 +313,23 @@ class Emulator:
         user = EmuUser(self._next_id(), name.lower())
         self.users[user.name] = user
         return user
+
+    def grant(self, user: str | EmuUser, permissions: int) -> None:
+        """Give a member permission bits beyond a plain member's, e.g. ``MANAGE_GUILD`` or
+        ``ADMINISTRATOR``; interactions from them carry the new bits from now on."""
+        member = self.user(user)
+        self.granted[member.id] = self.granted.get(member.id, 0) | permissions
+
+    def permissions_of(self, user: str | EmuUser) -> int:
+        """A member's permissions in the server, as Discord resolves them: a plain member has
+        @everyone's (``MEMBER_PERMISSIONS``) plus what ``grant`` gave; the server's owner and
+        administrators have every permission. The bot user has every permission (the bot is
+        invited as an administrator)."""
+        member = self.user(user)
+        if member.id in (self.owner.id, self.bot_user.id):
+            return int(ALL_PERMISSIONS)
+        bits = MEMBER_PERMISSIONS | self.granted.get(member.id, 0)
+        return int(ALL_PERMISSIONS) if bits & ADMINISTRATOR else bits
 
     def user(self, name_or_user: str | EmuUser) -> EmuUser:
         if isinstance(name_or_user, EmuUser):
@@ -472,7 +521,7 @@ class Emulator:
                 {
                     "id": str(self.guild_id),
                     "name": "@everyone",
-                    "permissions": ALL_PERMISSIONS,
+                    "permissions": str(MEMBER_PERMISSIONS),
                     "position": 0,
                     "color": 0,
                     "hoist": False,
@@ -530,12 +579,13 @@ class Emulator:
             "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
             "channel_id": str(channel_id),
             "channel": self._channel_payload(channel_id),
-            "member": {**self._member_payload(user), "permissions": ALL_PERMISSIONS},
+            "member": {**self._member_payload(user),
+                       "permissions": str(self.permissions_of(user))},
             "token": token,
             "version": 1,
             "locale": locale,
             "guild_locale": "en-US",
-            "app_permissions": ALL_PERMISSIONS,
+            "app_permissions": str(self.permissions_of(self.bot_user)),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)},
             "context": 0,
@@ -617,7 +667,7 @@ class Emulator:
                 member = self._member_payload(user)
                 del member["user"]
                 resolved.setdefault("members", {})[value] = {
-                    **member, "permissions": ALL_PERMISSIONS
+                    **member, "permissions": str(self.permissions_of(user))
                 }
             elif kind == INTEGER and name != focused:
                 try:
@@ -645,9 +695,15 @@ class Emulator:
         return options, resolved
 
     def _command_data(
-        self, path: str, values: dict[str, Any], focused: str | None = None
+        self, user: EmuUser, path: str, values: dict[str, Any], focused: str | None = None
     ) -> dict[str, Any]:
         command, subs, leaf = self.find_command(path)
+        needed = command.get("default_member_permissions")
+        if needed is not None and int(needed) & ~self.permissions_of(user):
+            raise HiddenCommand(
+                f"/{command['name']} is not offered to {user.name}: it needs permissions "
+                f"{int(needed):#x} (emulator.grant gives them)"
+            )
         options, resolved = self._option_values(leaf, dict(values), focused)
         # Nest the leaf's options under its sub-command (and group) names.
         for sub in reversed(subs):
@@ -680,9 +736,10 @@ class Emulator:
         locale: str = "en-US",
     ) -> Interaction:
         """``user`` runs ``/path`` (e.g. ``"play alak"``) with ``options`` in ``channel``."""
-        data = self._command_data(path, options or {})
+        member = self.user(user)
+        data = self._command_data(member, path, options or {})
         return await self._send_interaction(
-            APPLICATION_COMMAND, self.user(user), channel or self.channel_id, data, locale=locale
+            APPLICATION_COMMAND, member, channel or self.channel_id, data, locale=locale
         )
 
     async def autocomplete(
@@ -697,9 +754,10 @@ class Emulator:
         timeout: float = 10.0,
     ) -> list[dict[str, Any]]:
         """The choices the bot suggests while ``user`` types ``options[focused]``."""
-        data = self._command_data(path, options, focused=focused)
+        member = self.user(user)
+        data = self._command_data(member, path, options, focused=focused)
         interaction = await self._send_interaction(
-            AUTOCOMPLETE, self.user(user), channel or self.channel_id, data, locale=locale
+            AUTOCOMPLETE, member, channel or self.channel_id, data, locale=locale
         )
         await interaction.acknowledged(timeout)
         return interaction.choices or []

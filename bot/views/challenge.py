@@ -12,6 +12,7 @@ import engines
 from bot.i18n import t
 from bot.services.errors import ServiceError
 from bot.services.models import Challenge
+from bot.store.clocks import clock_reads
 
 if TYPE_CHECKING:
     from bot.app import BoardGamesBot
@@ -38,7 +39,27 @@ def options_text(game_name: str, options: dict[str, Any]) -> str:
     return f" ({', '.join(changed)})" if changed else ""
 
 
-def challenge_message(challenge: Challenge, locale: Any) -> tuple[str, discord.ui.View | None]:
+def challenge_message(
+    challenge: Challenge, locale: Any, time_control: str | None = None
+) -> tuple[str, discord.ui.View | None]:
+    """The text and buttons of a challenge, for its first post and every update (a Join or a
+    Leave edits the message: nothing may go missing then). ``time_control`` is the challenge's
+    (``untimed``, ``3d``, ``3d+1d``); an untimed challenge shows no line for it."""
+    text, view = _challenge_body(challenge, locale)
+    if view is not None and time_control not in (None, "untimed"):
+        text += "\n" + t("clocks.time_control", locale, control=time_control)
+    return text, view
+
+
+async def render_challenge(
+    bot: BoardGamesBot, challenge: Challenge, locale: Any
+) -> tuple[str, discord.ui.View | None]:
+    """``challenge_message`` with the time control stored for the challenge."""
+    time_control = await clock_reads(bot.services.store).challenge_time_control(challenge.id)
+    return challenge_message(challenge, locale, time_control)
+
+
+def _challenge_body(challenge: Challenge, locale: Any) -> tuple[str, discord.ui.View | None]:
     title = engines.get(challenge.game).title + options_text(challenge.game, challenge.options)
     host = f"<@{challenge.host_id}>"
     if challenge.status == "declined":
@@ -108,5 +129,5 @@ class ChallengeButton(
             await interaction.response.defer()
             await bot.delivery.flush(game.id, interaction)
             return
-        content, view = challenge_message(challenge, interaction.locale)
+        content, view = await render_challenge(bot, challenge, interaction.locale)
         await interaction.response.edit_message(content=content, view=view)

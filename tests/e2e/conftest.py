@@ -52,6 +52,18 @@ class World:
         interaction = await self.emu.slash(host, f"play {game}", options)
         return await interaction.reply()
 
+    async def accept(self, guest: str, challenge: Message) -> Message:
+        """``guest`` presses the challenge's Accept: the game's first board (in its thread)."""
+        mark = self.emu.mark()
+        await self.emu.click(guest, challenge, label="Accept")
+        return await self.emu.wait_for_message(lambda m: bool(m.files), since=mark)
+
+    async def start_game(self, host: str, game: str, guest: str,
+                         options: dict | None = None) -> Message:
+        """``host`` challenges ``guest``, who accepts: the game's first board."""
+        challenge = await self.challenge(host, game, {"opponent": guest, **(options or {})})
+        return await self.accept(guest, challenge)
+
     def thread_id(self) -> int:
         return int(self.emu.threads()[-1]["id"])
 

@@ -3,7 +3,9 @@ against the emulator), and everything a player can get wrong is answered only to
 
 from __future__ import annotations
 
-from bot.emulator import EPHEMERAL, Message
+import pytest
+
+from bot.emulator import ADMINISTRATOR, EPHEMERAL, HiddenCommand, Message
 from bot.services.games import GameService
 from bot.store import open_store
 
@@ -142,9 +144,7 @@ async def test_buttons_work_after_a_restart(world):
     assert emu.identified_count == 2
 
     # A challenge posted before the restart can still be accepted.
-    mark = emu.mark()
-    await emu.click("dave", pending_challenge, label="Accept")
-    started = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    started = await world.accept("dave", pending_challenge)
     assert emu.user("carol").mention in started.content
 
     click = await emu.click("bob", board, label="k")
@@ -190,9 +190,7 @@ async def test_declined_and_open_challenges(world):
     assert [b["label"] for b in open_challenge.buttons()] == ["Accept", "Cancel"]
     own = await emu.click("carol", open_challenge, label="Accept")
     assert (await own.reply()).flags & EPHEMERAL
-    mark = emu.mark()
-    await emu.click("dave", open_challenge, label="Accept")
-    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    board = await world.accept("dave", open_challenge)
     game = await world.services.game_for_thread(board.channel_id)
     assert game.seats == (emu.user("carol").id, emu.user("dave").id)
     assert game.options["length"] == 11
@@ -236,6 +234,11 @@ async def test_commands_outside_a_game_thread_explain_themselves(world):
 
 async def test_sync_is_for_the_owner_only(world):
     emu = world.emu
+    # Discord offers /sync only to administrators (its default permissions)...
+    with pytest.raises(HiddenCommand):
+        await emu.slash("bob", "sync", {"scope": "global"})
+    # ...and an administrator who is not the bot's owner is refused by the owner check.
+    emu.grant("bob", ADMINISTRATOR)
     refused = await (await emu.slash("bob", "sync", {"scope": "global"})).reply()
     assert refused.ephemeral and "owner" in refused.content
     mark = emu.mark()
@@ -282,9 +285,7 @@ async def test_a_challenge_made_inside_a_game_thread_starts_a_thread_in_the_chan
     rematch = await (await emu.slash("bob", "play alak", {"opponent": "alice"},
                                      channel=thread)).reply()
     assert rematch.channel_id == thread
-    mark = emu.mark()
-    await emu.click("alice", rematch, label="Accept")
-    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    board = await world.accept("alice", rematch)
     new_thread = emu.channels[board.channel_id]
     assert board.channel_id != thread and new_thread["parent_id"] == str(emu.channel_id)
     assert new_thread["thread_metadata"]["auto_archive_duration"] == 10080

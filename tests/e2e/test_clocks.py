@@ -17,13 +17,10 @@ def skew_clock(world, ahead: timedelta) -> None:
 
 
 async def start_timed(world, time_control: str, host="alice", guest="bob"):
-    emu = world.emu
     challenge = await world.challenge(host, "alak",
                                       {"opponent": guest, "time_control": time_control})
     assert f"Time control: {time_control}" in challenge.content
-    mark = emu.mark()
-    await emu.click(guest, challenge, label="Accept")
-    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    board = await world.accept(guest, challenge)
     game = await world.services.game_for_thread(board.channel_id)
     return game, board
 

@@ -39,11 +39,9 @@ async def test_play_has_a_sub_command_per_game_with_its_options(world):
 
 
 async def test_options_reach_the_game(world):
-    emu = world.emu
     offer = await world.challenge("alice", "palago", {"opponent": "bob", "tiebreak": True})
     assert "(tiebreak True)" in offer.content
-    await emu.click("bob", offer, label="Accept")
-    board = await emu.wait_for_message(lambda m: bool(m.files))
+    board = await world.accept("bob", offer)
     game = await world.services.game_for_thread(board.channel_id)
     assert game.options["tiebreak"] is True
 
@@ -63,8 +61,7 @@ async def test_replies_follow_the_users_language(world):
 async def test_a_refused_take_back_changes_nothing(world):
     emu = world.emu
     offer = await world.challenge("alice", "alak", {"opponent": "bob"})
-    await emu.click("bob", offer, label="Accept")
-    board = await emu.wait_for_message(lambda m: bool(m.files))
+    board = await world.accept("bob", offer)
     thread = board.channel_id
     await (await emu.slash("alice", "move", {"text": "c"}, channel=thread)).reply()
     request = await (await emu.slash("alice", "undo", channel=thread)).reply()

@@ -57,3 +57,23 @@ async def test_cancelled_open_challenge(world):
     assert (await refused.reply()).flags & EPHEMERAL, "only the host withdraws an offer"
     withdrawn = await (await emu.click("dave", offer, label="Cancel")).reply()
     assert "withdrew" in withdrawn.content and not withdrawn.buttons()
+
+
+async def test_a_lobby_keeps_its_time_control_line_when_updated(world):
+    """The challenge message is rendered the same way for its first post and every edit: a
+    Join or a Leave must not drop the time-control line."""
+    emu = world.emu
+    table = await world.challenge("alice", "kolory", {"players": 3, "time_control": "3d+1d"})
+    assert "Time control: 3d+1d" in table.content
+    joined = await (await emu.click("bob", table, label="Join")).reply()
+    assert "(2/3)" in joined.content and "Time control: 3d+1d" in joined.content
+    left = await (await emu.click("bob", table, label="Leave")).reply()
+    assert "(1/3)" in left.content and "Time control: 3d+1d" in left.content
+    assert "Time control: 3d+1d" in emu.messages[table.id].content
+
+
+async def test_an_untimed_lobby_shows_no_time_control_line(world):
+    emu = world.emu
+    table = await world.challenge("alice", "kolory", {"players": 3, "time_control": "untimed"})
+    joined = await (await emu.click("bob", table, label="Join")).reply()
+    assert "Time control" not in table.content and "Time control" not in joined.content

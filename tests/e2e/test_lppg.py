@@ -3,15 +3,14 @@ suggestions computed from the seat's own view."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.emulator import EPHEMERAL
 
 
 async def test_hand_is_private_and_moves_are_suggested(world):
     emu = world.emu
-    challenge = await world.challenge("alice", "lppg", {"opponent": "bob"})
-    mark = emu.mark()
-    await emu.click("bob", challenge, label="Accept")
-    first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    first = await world.start_game("alice", "lppg", "bob")
     thread = first.channel_id
     game = await world.services.game_for_thread(thread)
 
@@ -33,35 +32,17 @@ async def test_hand_is_private_and_moves_are_suggested(world):
     assert (await world.services.get_game(game.id)).ply == 6
 
 
-async def test_hand_in_a_game_without_hidden_cards(world):
+@pytest.mark.parametrize("game", ["alak", "palam"])
+async def test_hand_in_a_game_without_hidden_cards(world, game):
+    """Alak has no hidden part; Palam's hidden part (the pile) is no hand either."""
     emu = world.emu
-    challenge = await world.challenge("alice", "alak", {"opponent": "bob"})
-    mark = emu.mark()
-    await emu.click("bob", challenge, label="Accept")
-    first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    first = await world.start_game("alice", game, "bob")
     answer = await (await emu.slash("alice", "hand", channel=first.channel_id)).reply()
     assert answer.flags & EPHEMERAL and "no hand to show" in answer.content
-    # Palam's one-word moves are buttons (its two-square swaps are typed with /move).
+    # One-word moves are buttons (Palam's two-square swaps are typed with /move).
     labels = [b["label"] for b in first.buttons()]
     assert labels and all(" " not in label for label in labels)
-    game = await world.services.game_for_thread(first.channel_id)
-    mover = next(u for u in emu.users.values() if u.id == game.user_to_move())
-    reply = await (await emu.click(mover, first, label=labels[0])).reply()
-    assert f"played **{labels[0]}**" in reply.content and reply.files[0].is_png
-
-
-async def test_hand_in_palam_whose_hidden_part_is_no_hand(world):
-    emu = world.emu
-    challenge = await world.challenge("alice", "palam", {"opponent": "bob"})
-    mark = emu.mark()
-    await emu.click("bob", challenge, label="Accept")
-    first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    answer = await (await emu.slash("alice", "hand", channel=first.channel_id)).reply()
-    assert answer.flags & EPHEMERAL and "no hand to show" in answer.content
-    # Palam's one-word moves are buttons (its two-square swaps are typed with /move).
-    labels = [b["label"] for b in first.buttons()]
-    assert labels and all(" " not in label for label in labels)
-    game = await world.services.game_for_thread(first.channel_id)
-    mover = next(u for u in emu.users.values() if u.id == game.user_to_move())
+    game_info = await world.services.game_for_thread(first.channel_id)
+    mover = next(u for u in emu.users.values() if u.id == game_info.user_to_move())
     reply = await (await emu.click(mover, first, label=labels[0])).reply()
     assert f"played **{labels[0]}**" in reply.content and reply.files[0].is_png

@@ -10,10 +10,7 @@ MAX_TURNS = 60
 
 async def test_whole_palago_game_by_slash_commands(world):
     emu = world.emu
-    challenge = await world.challenge("carol", "palago", {"opponent": "dave"})
-    mark = emu.mark()
-    await emu.click("dave", challenge, label="Accept")
-    first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    first = await world.start_game("carol", "palago", "dave")
     thread = first.channel_id
     assert first.files[0].is_png and not first.buttons(), "Palago has too many moves for buttons"
     game = await world.services.game_for_thread(thread)

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from bot.emulator import EPHEMERAL
+from bot.emulator import ADMINISTRATOR, EPHEMERAL, MANAGE_GUILD
 
 USERS = ("alice", "bob", "carol", "dave")
 
@@ -110,6 +110,51 @@ async def test_tournament_commands_answer_privately_when_refused(world):
     wrong = await (await emu.slash("alice", "tournament create",
                                    {"game": "alak", "format": "lppg_match"})).reply()
     assert wrong.flags & EPHEMERAL and "LPPG" in wrong.content
+
+
+async def open_tournament(world, organiser: str, players: tuple[str, ...]):
+    """``organiser`` (not the server's owner) opens a round robin that ``players`` join."""
+    emu = world.emu
+    assert emu.user(organiser) is not emu.owner, "the owner may manage anything"
+    await (await emu.slash(organiser, "tournament create",
+                           {"game": "alak", "format": "round_robin"})).reply()
+    (tournament,) = await tournaments(world).tournaments(emu.guild_id, active_only=True)
+    for name in players:
+        await (await emu.slash(name, "tournament join", {})).reply()
+    return tournament
+
+
+async def test_a_plain_member_may_not_manage_someone_elses_tournament(world):
+    emu = world.emu
+    tournament = await open_tournament(world, "bob", ("bob", "carol", "dave"))
+    before = await tournaments(world).get(tournament.id)
+    for path, options in (("tournament start", {}), ("tournament cancel", {}),
+                          ("tournament kick", {"player": "dave"})):
+        refused = await (await emu.slash("carol", path, options)).reply()
+        assert refused.flags & EPHEMERAL, path
+        assert "Only the organiser" in refused.content, path
+    after = await tournaments(world).get(tournament.id)
+    assert after.status == before.status == "signup"
+    assert after.players == before.players
+    assert emu.user("dave").id in after.players
+
+
+@pytest.mark.parametrize("right", [MANAGE_GUILD, ADMINISTRATOR],
+                         ids=["manage_server", "administrator"])
+async def test_a_server_manager_may_manage_someone_elses_tournament(world, right):
+    emu = world.emu
+    tournament = await open_tournament(world, "bob", ("bob", "carol", "dave"))
+    emu.grant("carol", right)  # a player, not the organiser
+    kicked = await (await emu.slash("carol", "tournament kick", {"player": "dave"})).reply()
+    assert not kicked.flags & EPHEMERAL
+    assert emu.user("dave").id not in (await tournaments(world).get(tournament.id)).players
+    started = await (await emu.slash("carol", "tournament start", {})).reply()
+    assert not started.flags & EPHEMERAL and "2 players" in started.content
+    assert (await tournaments(world).get(tournament.id)).status == "running"
+    cancelled = await (await emu.slash("carol", "tournament cancel",
+                                       {"tournament": tournament.id})).reply()
+    assert not cancelled.flags & EPHEMERAL
+    assert (await tournaments(world).get(tournament.id)).status == "cancelled"
 
 
 async def test_a_failing_game_over_listener_keeps_the_row_for_a_retry(world):

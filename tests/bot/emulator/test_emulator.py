@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot.emulator import EPHEMERAL, Emulator
+from bot.emulator import ADMINISTRATOR, EPHEMERAL, MANAGE_GUILD, Emulator, HiddenCommand
 from bot.endpoints import use_endpoints
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
@@ -72,6 +72,19 @@ def make_bot() -> commands.Bot:
         words = ["apple", "apricot", "banana"]
         return [app_commands.Choice(name=w, value=w) for w in words if w.startswith(current)]
 
+    @bot.tree.command(description="what may I do here")
+    async def rights(interaction: discord.Interaction):
+        mine, app = interaction.permissions, interaction.app_permissions
+        await interaction.response.send_message(
+            f"manage_guild={mine.manage_guild} administrator={mine.administrator} "
+            f"send={mine.send_messages} app_admin={app.administrator}", ephemeral=True
+        )
+
+    @bot.tree.command(description="for administrators")
+    @app_commands.default_permissions(administrator=True)
+    async def admins(interaction: discord.Interaction):
+        await interaction.response.send_message("hello admin", ephemeral=True)
+
     bot.add_dynamic_items(Poke)
     return bot
 
@@ -99,7 +112,8 @@ async def test_login_identify_and_guild(emu_and_bot):
     emu, bot = emu_and_bot
     guild = bot.get_guild(emu.guild_id)
     assert guild is not None and guild.get_channel(emu.channel_id) is not None
-    assert {c["name"] for c in emu.commands[None]} == {"hello", "picture", "secret"}
+    assert {c["name"] for c in emu.commands[None]} == {
+        "hello", "picture", "secret", "rights", "admins"}
     assert emu.identified_count == 1
 
 
@@ -160,3 +174,36 @@ async def test_wrong_token_is_refused():
     finally:
         await emu.close()
         use_endpoints(None, None)
+
+
+async def test_members_are_plain_members_unless_granted_more(emu_and_bot):
+    """discord.py reads ``interaction.permissions`` from the payload's ``member.permissions``:
+    a plain member may talk but not manage; grants add bits; the server owner (the first
+    user) and administrators have them all; the bot is invited as an administrator."""
+    emu, _ = emu_and_bot
+    assert emu.owner is emu.user("alice")
+
+    async def rights(name: str) -> str:
+        return (await (await emu.slash(name, "rights")).reply()).content
+
+    plain = "manage_guild=False administrator=False send=True app_admin=True"
+    assert await rights("bob") == plain
+    assert await rights("alice") == "manage_guild=True administrator=True send=True app_admin=True"
+    emu.grant("bob", MANAGE_GUILD)
+    assert await rights("bob") == "manage_guild=True administrator=False send=True app_admin=True"
+    assert await rights("carol") == plain, "a grant is for one member only"
+    emu.grant("carol", ADMINISTRATOR)
+    assert await rights("carol") == (
+        "manage_guild=True administrator=True send=True app_admin=True")
+
+
+async def test_commands_are_offered_by_their_default_permissions(emu_and_bot):
+    emu, _ = emu_and_bot
+    with pytest.raises(HiddenCommand):
+        await emu.slash("bob", "admins")
+    emu.grant("bob", MANAGE_GUILD)
+    with pytest.raises(HiddenCommand, match="needs permissions"):
+        await emu.slash("bob", "admins")
+    emu.grant("bob", ADMINISTRATOR)
+    assert (await (await emu.slash("bob", "admins")).reply()).content == "hello admin"
+    assert (await (await emu.slash("alice", "admins")).reply()).content == "hello admin"
