@@ -291,25 +291,7 @@ class GameService:
         """A challenge to ``opponent_id`` (2 players), an open challenge (no opponent) or a
         lobby (more than 2 players; filled with ``join`` and started by the host).
         ``time_control``: ``untimed`` (the default), ``3d`` or ``3d+1d``."""
-        try:
-            engine = self._engine(game)
-        except KeyError:
-            raise ChallengeError(
-                "errors.unknown_game", game=game, games=", ".join(sorted(engines.GAMES))
-            ) from None
-        allowed = engine.allowed_player_counts()
-        if players not in allowed:
-            raise ChallengeError(
-                "errors.bad_player_count",
-                game=engine.title,
-                players=players,
-                allowed=", ".join(str(n) for n in allowed),
-            )
-        resolved = self._resolve_options(engine, options)
-        try:  # options valid one by one may still clash together: let the engine say so now
-            engine.new(players, seed=0, options=resolved)
-        except ValueError as error:
-            raise ChallengeError("errors.bad_options", reason=str(error)) from None
+        name, resolved = self.resolve_setup(game, players, options)
         if opponent_id is not None:
             if opponent_id == host_id:
                 raise ChallengeError("errors.challenge_self")
@@ -322,7 +304,7 @@ class GameService:
             if opponent_id is not None:
                 await tx.ensure_user(opponent_id, now)
             challenge_id = await tx.insert_challenge(
-                game=engine.name,
+                game=name,
                 options=resolved,
                 host_id=host_id,
                 opponent_id=opponent_id,
@@ -537,7 +519,7 @@ class GameService:
                 allowed=", ".join(str(n) for n in allowed),
             )
         resolved = self._resolve_options(engine, options)
-        try:
+        try:  # options valid one by one may still clash together: let the engine say so now
             engine.new(players, seed=0, options=resolved)
         except ValueError as error:
             raise ChallengeError("errors.bad_options", reason=str(error)) from None
