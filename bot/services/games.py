@@ -118,6 +118,34 @@ def apply_forced_outcome(state: Any, forced: Mapping[str, Any] | None) -> Any:
     return dataclasses.replace(state, to_move=None, outcome=load_outcome(forced["outcome"]))
 
 
+def forced_end(
+    game: Game, row: GameRow, state: Any, forced: dict[str, Any], now: datetime
+) -> tuple[Any, GameUpdate]:
+    """The finished state and the row update of a game ended without a move (a resignation,
+    a loss on time): the ply and the last move stay, nobody is to move."""
+    after = apply_forced_outcome(state, forced)
+    update = GameUpdate(
+        snapshot=game.dump(after),
+        ply=row.ply,
+        to_move=None,
+        status=FINISHED,
+        last_move=row.last_move,
+        forced_outcome=forced,
+        updated_at=now,
+    )
+    return after, update
+
+
+async def write_forced_end(
+    tx: Writes, row: GameRow, kind: str, payload: dict[str, Any], now: datetime
+) -> None:
+    """In the transaction that wrote ``forced_end``'s update: the ``kind`` outbox row, then
+    ``game_over``, and the clock stopped."""
+    await tx.insert_outbox(row.id, kind, payload, now)
+    await tx.insert_outbox(row.id, "game_over", {"game_id": row.id}, now)
+    await clockstate.turn_changed(tx, row.id, row.seats, row.ply, None, now)
+
+
 def rebuild(
     game_name: str,
     players: int,
@@ -694,26 +722,15 @@ class GameService:
             state = game.load(row.snapshot)
             outcome = resignation_outcome(game, state, seat)
             forced = {"kind": "resign", "seat": seat, "outcome": dump_outcome(outcome)}
-            after = apply_forced_outcome(state, forced)
             now = self._clock()
-            update = GameUpdate(
-                snapshot=game.dump(after),
-                ply=row.ply,
-                to_move=None,
-                status=FINISHED,
-                last_move=row.last_move,
-                forced_outcome=forced,
-                updated_at=now,
-            )
+            after, update = forced_end(game, row, state, forced, now)
             async with self._store.transaction() as tx:
                 if not await tx.update_game(game_id, row.version, update):
                     continue
-                await tx.insert_outbox(
-                    game_id, "resigned", {"game_id": game_id, "seat": seat, "user_id": user_id},
+                await write_forced_end(
+                    tx, row, "resigned", {"game_id": game_id, "seat": seat, "user_id": user_id},
                     now,
                 )
-                await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now)
-                await clockstate.turn_changed(tx, game_id, row.seats, row.ply, None, now)
             self.notify_change()
             return self._info(self._written(row, update), game, after)
         raise BoardChanged("errors.board_changed", game_id=game_id)
