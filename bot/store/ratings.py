@@ -10,12 +10,17 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
-
-import aiosqlite
 
 from bot.store.base import Reads, Writes
-from bot.store.sqlite import _parse_time, _time
+from bot.store.sqlite import (
+    SqlQueries,
+    SqlWrites,
+    _parse_time,
+    _time,
+    connection_of,
+    from_row,
+    placeholders,
+)
 from bot.store.tournaments import TournamentWrites
 
 RATING = "rating"
@@ -43,29 +48,20 @@ class SkillRow:
 
 
 def _glicko(row: sqlite3.Row) -> GlickoRow:
-    return GlickoRow(row["user_id"], row["game"], row["rating"], row["rd"], row["volatility"],
-                     row["games"], _parse_time(row["updated_at"]))
+    return from_row(GlickoRow, row, updated_at=_parse_time)
 
 
 def _skill(row: sqlite3.Row) -> SkillRow:
-    return SkillRow(row["user_id"], row["game"], row["mu"], row["sigma"], row["games"],
-                    _parse_time(row["updated_at"]))
+    return from_row(SkillRow, row, updated_at=_parse_time)
 
 
-class RatingReads:
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
-
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        return list(await self._conn.execute_fetchall(sql, params))
-
+class RatingReads(SqlQueries):
     async def glicko(self, game: str, user_ids: Sequence[int]) -> dict[int, GlickoRow]:
         if not user_ids:
             return {}
-        marks = ", ".join("?" for _ in user_ids)
         rows = await self._all(
             "SELECT user_id, game, rating, rd, volatility, games, updated_at FROM ratings_glicko "
-            f"WHERE game = ? AND user_id IN ({marks})",
+            f"WHERE game = ? AND user_id IN ({placeholders(user_ids)})",
             [game, *user_ids],
         )
         return {row["user_id"]: _glicko(row) for row in rows}
@@ -73,10 +69,9 @@ class RatingReads:
     async def skills(self, game: str, user_ids: Sequence[int]) -> dict[int, SkillRow]:
         if not user_ids:
             return {}
-        marks = ", ".join("?" for _ in user_ids)
         rows = await self._all(
             "SELECT user_id, game, mu, sigma, games, updated_at FROM ratings_skill "
-            f"WHERE game = ? AND user_id IN ({marks})",
+            f"WHERE game = ? AND user_id IN ({placeholders(user_ids)})",
             [game, *user_ids],
         )
         return {row["user_id"]: _skill(row) for row in rows}
@@ -122,9 +117,7 @@ class RatingReads:
         return [row["id"] for row in rows]
 
 
-class RatingWrites(RatingReads):
-    async def _run(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
-        return await self._conn.execute(sql, params)
+class RatingWrites(RatingReads, SqlWrites):
 
     async def put_glicko(self, user_id: int, game: str, rating: float, rd: float,
                          volatility: float, games: int, now: datetime) -> None:
@@ -152,8 +145,8 @@ class RatingWrites(RatingReads):
 
 
 def rating_reads(store: Reads) -> RatingReads:
-    return RatingReads(store.connection)  # type: ignore[attr-defined]
+    return RatingReads(connection_of(store))
 
 
 def rating_writes(tx: Writes) -> RatingWrites:
-    return RatingWrites(tx.connection)  # type: ignore[attr-defined]
+    return RatingWrites(connection_of(tx))
