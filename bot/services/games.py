@@ -378,6 +378,17 @@ class GameService:
                 "errors.challenge_closed", challenge_id=row.id, status=row.status
             )
 
+    @staticmethod
+    async def _add_player(
+        tx: Writes, row: ChallengeRow, user_id: int, now: datetime
+    ) -> tuple[int, ...]:
+        """Put the user at the end of the joining order (unless it is full); returns it."""
+        if len(row.joined) >= row.players:
+            raise ChallengeError("errors.lobby_full", players=row.players)
+        await tx.ensure_user(user_id, now)
+        await tx.add_challenge_player(row.id, user_id, now)
+        return (*row.joined, user_id)
+
     async def accept(self, challenge_id: int, user_id: int) -> GameInfo:
         """Accept a two-player challenge (yours, or an open one): the game starts."""
         now = self._clock()
@@ -392,11 +403,7 @@ class GameService:
                 raise ChallengeError("errors.challenge_not_for_you")
             seats = row.joined
             if user_id not in seats:
-                if len(seats) >= row.players:
-                    raise ChallengeError("errors.lobby_full", players=row.players)
-                await tx.ensure_user(user_id, now)
-                await tx.add_challenge_player(row.id, user_id, now)
-                seats = (*seats, user_id)
+                seats = await self._add_player(tx, row, user_id, now)
             info = await self._create_game(tx, row, seats, "accepted", now)
         self.notify_change()
         return info
@@ -437,10 +444,7 @@ class GameService:
                 raise ChallengeError("errors.already_joined")
             if row.opponent_id is not None and user_id != row.opponent_id:
                 raise ChallengeError("errors.challenge_not_for_you")
-            if len(row.joined) >= row.players:
-                raise ChallengeError("errors.lobby_full", players=row.players)
-            await tx.ensure_user(user_id, now)
-            await tx.add_challenge_player(row.id, user_id, now)
+            await self._add_player(tx, row, user_id, now)
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)
 
