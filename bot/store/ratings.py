@@ -7,9 +7,10 @@ Glicko-2 ratings (two-player games) and openskill skills (games of more players)
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
 
 from bot.store.base import Reads, Writes
 from bot.store.sqlite import (
@@ -47,6 +48,13 @@ class SkillRow:
     updated_at: datetime
 
 
+_GLICKO_SELECT = (
+    "SELECT user_id, game, rating, rd, volatility, games, updated_at FROM ratings_glicko "
+)
+_SKILL_SELECT = "SELECT user_id, game, mu, sigma, games, updated_at FROM ratings_skill "
+T = TypeVar("T")
+
+
 def _glicko(row: sqlite3.Row) -> GlickoRow:
     return from_row(GlickoRow, row, updated_at=_parse_time)
 
@@ -56,53 +64,40 @@ def _skill(row: sqlite3.Row) -> SkillRow:
 
 
 class RatingReads(SqlQueries):
-    async def glicko(self, game: str, user_ids: Sequence[int]) -> dict[int, GlickoRow]:
+    async def _by_user(self, select: str, decode: Callable[[sqlite3.Row], T], game: str,
+                       user_ids: Sequence[int]) -> dict[int, T]:
+        """The rows of these users for one game, by user id (Glicko-2 or skill)."""
         if not user_ids:
             return {}
         rows = await self._all(
-            "SELECT user_id, game, rating, rd, volatility, games, updated_at FROM ratings_glicko "
-            f"WHERE game = ? AND user_id IN ({placeholders(user_ids)})",
+            select + f"WHERE game = ? AND user_id IN ({placeholders(user_ids)})",
             [game, *user_ids],
         )
-        return {row["user_id"]: _glicko(row) for row in rows}
+        return {row["user_id"]: decode(row) for row in rows}
+
+    async def glicko(self, game: str, user_ids: Sequence[int]) -> dict[int, GlickoRow]:
+        return await self._by_user(_GLICKO_SELECT, _glicko, game, user_ids)
 
     async def skills(self, game: str, user_ids: Sequence[int]) -> dict[int, SkillRow]:
-        if not user_ids:
-            return {}
-        rows = await self._all(
-            "SELECT user_id, game, mu, sigma, games, updated_at FROM ratings_skill "
-            f"WHERE game = ? AND user_id IN ({placeholders(user_ids)})",
-            [game, *user_ids],
-        )
-        return {row["user_id"]: _skill(row) for row in rows}
+        return await self._by_user(_SKILL_SELECT, _skill, game, user_ids)
 
     async def glicko_leaderboard(self, game: str, limit: int) -> list[GlickoRow]:
         rows = await self._all(
-            "SELECT user_id, game, rating, rd, volatility, games, updated_at FROM ratings_glicko "
-            "WHERE game = ? ORDER BY rating DESC, rd, user_id LIMIT ?",
+            _GLICKO_SELECT + "WHERE game = ? ORDER BY rating DESC, rd, user_id LIMIT ?",
             (game, limit),
         )
         return [_glicko(row) for row in rows]
 
     async def skill_leaderboard(self, game: str, limit: int) -> list[SkillRow]:
         rows = await self._all(
-            "SELECT user_id, game, mu, sigma, games, updated_at FROM ratings_skill "
-            "WHERE game = ? ORDER BY mu - 3 * sigma DESC, user_id LIMIT ?",
+            _SKILL_SELECT + "WHERE game = ? ORDER BY mu - 3 * sigma DESC, user_id LIMIT ?",
             (game, limit),
         )
         return [_skill(row) for row in rows]
 
     async def ratings_of(self, user_id: int) -> tuple[list[GlickoRow], list[SkillRow]]:
-        glicko = await self._all(
-            "SELECT user_id, game, rating, rd, volatility, games, updated_at FROM ratings_glicko "
-            "WHERE user_id = ? ORDER BY game",
-            (user_id,),
-        )
-        skill = await self._all(
-            "SELECT user_id, game, mu, sigma, games, updated_at FROM ratings_skill "
-            "WHERE user_id = ? ORDER BY game",
-            (user_id,),
-        )
+        glicko = await self._all(_GLICKO_SELECT + "WHERE user_id = ? ORDER BY game", (user_id,))
+        skill = await self._all(_SKILL_SELECT + "WHERE user_id = ? ORDER BY game", (user_id,))
         return [_glicko(row) for row in glicko], [_skill(row) for row in skill]
 
     async def unrated_finished_games(self, limit: int) -> list[int]:
