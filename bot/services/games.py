@@ -104,11 +104,9 @@ def teams_of(game: Game, players: int) -> tuple[tuple[int, ...], ...]:
 
 def resignation_outcome(game: Game, state: Any, seat: int) -> Outcome:
     """The outcome when ``seat`` resigns (see the module docstring for the ruling)."""
-    players = state.players
-    side = next(team for team in teams_of(game, players) if seat in team)
-    winners = frozenset(s for s in range(players) if s not in side)
-    scores = tuple(1.0 if s in winners else 0.0 for s in range(players))
-    return Outcome(winners, scores, f"{game.seat_name(state, seat)} resigned")
+    return clockstate.side_loses(
+        state, seat, teams_of(game, state.players), f"{game.seat_name(state, seat)} resigned"
+    )
 
 
 def apply_forced_outcome(state: Any, forced: Mapping[str, Any] | None) -> Any:
