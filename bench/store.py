@@ -22,15 +22,11 @@ import time
 from pathlib import Path
 
 import engines
+from bench import percentile
 from bot.services import GameService
 from bot.store import open_store
 
 TARGET_MOVES_PER_SECOND = 500
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 async def run(path: Path, games: int, moves: int, game: str, synchronous: str,

@@ -19,15 +19,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import percentile
 from bot.services import GameService
 from bot.services.ratings import RatingService
 from bot.services.tournaments import TournamentService
 from bot.store import open_store
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def ms(seconds: float) -> float:

@@ -20,9 +20,8 @@ from render.primitives import (
     seat_labels,
     stone_swatch,
 )
-from render.theme import BLACK_STONE, STONE_EDGE, WHITE_STONE
+from render.theme import STONES
 
-STONES = ((BLACK_STONE, STONE_EDGE), (WHITE_STONE, STONE_EDGE))
 MAX_SPACING = 64
 BAR_HEIGHT = 96
 

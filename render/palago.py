@@ -28,6 +28,7 @@ from render.primitives import (
     label_box,
     seat_labels,
     text_width,
+    union,
 )
 from render.theme import RGB, hex_colour, mix
 
@@ -57,9 +58,7 @@ def _box(cells: Sequence[Cell]) -> tuple[float, float, float, float]:
 
 def extent(states: Sequence) -> tuple[float, float, float, float]:
     """The area every replay frame shows: every tile and target cell of the whole game."""
-    boxes = [_box(_cells_in_play(picture(s))) for s in states]
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
-            max(b[2] for b in boxes), max(b[3] for b in boxes))
+    return union([_box(_cells_in_play(picture(s))) for s in states])
 
 
 def layout(state, fixed=None) -> Fit:

@@ -30,9 +30,8 @@ from render.primitives import (
     seat_labels,
     stone_swatch,
 )
-from render.theme import BLACK_STONE, STONE_EDGE, WALL_RED, WALL_RED_DARK, WHITE_STONE, mix
+from render.theme import STONE_EDGE, STONES, WALL_RED, WALL_RED_DARK, mix
 
-STONES = ((BLACK_STONE, STONE_EDGE), (WHITE_STONE, STONE_EDGE))
 MAX_SIZE = 44.0
 BOARD_HEIGHT = 700
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -455,6 +456,7 @@ def fit_box(
 # ---------------------------------------------------------------------------------------------
 
 Extent = tuple[int, int, int, int]  # min_x, min_y, max_x, max_y squares, inclusive
+Box = TypeVar("Box", bound=tuple[float, float, float, float])  # an Extent or a pixel box
 
 
 def grow(extent: Extent, margin: int) -> Extent:
@@ -462,12 +464,13 @@ def grow(extent: Extent, margin: int) -> Extent:
     return (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
 
 
-def union(extents: Sequence[Extent]) -> Extent:
+def union(boxes: Sequence[Box]) -> Box:
+    """The smallest box holding every box (square extents or pixel boxes alike)."""
     return (
-        min(e[0] for e in extents),
-        min(e[1] for e in extents),
-        max(e[2] for e in extents),
-        max(e[3] for e in extents),
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
     )
 
 

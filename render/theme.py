@@ -75,6 +75,7 @@ def get_theme(name: str | Theme) -> Theme:
 BLACK_STONE = hex_colour("1b1b1d")
 WHITE_STONE = hex_colour("f4f4f0")
 STONE_EDGE = hex_colour("3a3a3a")
+STONES = ((BLACK_STONE, STONE_EDGE), (WHITE_STONE, STONE_EDGE))  # (fill, edge): seat 0, seat 1
 WALL_RED = hex_colour("c0392b")
 WALL_RED_DARK = hex_colour("7b1f16")
 

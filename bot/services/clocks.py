@@ -63,13 +63,14 @@ from bot.services import clockstate, records
 from bot.services.errors import GameOver, NotAPlayer, NotFound, ServiceError
 from bot.services.games import (
     ACTIVE,
-    FINISHED,
     GameService,
     apply_forced_outcome,
+    forced_end,
     teams_of,
+    write_forced_end,
 )
 from bot.services.models import GameInfo, utcnow
-from bot.store import GameUpdate, Store
+from bot.store import Store
 from bot.store.clocks import ClockRow, VacationRow, clock_reads, clock_writes
 from engines.core import dump_outcome
 
@@ -270,31 +271,21 @@ class ClockService:
             forced = {"kind": "timeout", "seat": loser, "outcome": dump_outcome(outcome)}
             if claimer_seat is not None:
                 forced["claimed_by"] = claimer_seat
-            after = apply_forced_outcome(state, forced)
-            update = GameUpdate(
-                snapshot=game.dump(after),
-                ply=row.ply,
-                to_move=None,
-                status=FINISHED,
-                last_move=row.last_move,
-                forced_outcome=forced,
-                updated_at=now,
-            )
+            _, update = forced_end(game, row, state, forced, now)
             async with self._store.transaction() as tx:
                 fresh = await clock_writes(tx).clock(game_id)
                 if fresh != clock:  # a move or a vacation changed the clock: look again
                     continue
                 if not await tx.update_game(game_id, row.version, update):
                     continue
-                await tx.insert_outbox(
-                    game_id,
+                await write_forced_end(
+                    tx,
+                    row,
                     "timeout",
                     {"game_id": game_id, "seat": loser, "user_id": row.seats[loser],
                      "claimed_by": claimed_by},
                     now,
                 )
-                await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now)
-                await clockstate.turn_changed(tx, game_id, row.seats, row.ply, None, now)
             self._changed()
             return await self._games.get_game(game_id)
         raise ClockError("errors.claim_retry", game_id=game_id)

@@ -180,12 +180,18 @@ def side_of(teams: tuple[tuple[int, ...], ...], seat: int) -> tuple[int, ...]:
     return next(team for team in teams if seat in team)
 
 
+def side_loses(state: Any, seat: int, teams: tuple[tuple[int, ...], ...], reason: str
+               ) -> Outcome:
+    """The game ends with ``seat``'s side losing: every other seat wins (score 1, else 0)."""
+    side = side_of(teams, seat)
+    winners = frozenset(s for s in range(state.players) if s not in side)
+    scores = tuple(1.0 if s in winners else 0.0 for s in range(state.players))
+    return Outcome(winners, scores, reason)
+
+
 def timeout_outcome(game: Game, state: Any, seat: int,
                     teams: tuple[tuple[int, ...], ...]) -> Outcome:
     """``seat`` lost on time: as for a resignation, every seat not on its side wins (with more
     than two players the game ends for everybody: engines cannot drop a player mid-game)."""
-    side = side_of(teams, seat)
-    winners = frozenset(s for s in range(state.players) if s not in side)
-    scores = tuple(1.0 if s in winners else 0.0 for s in range(state.players))
-    return Outcome(winners, scores, f"{game.seat_name(state, seat)} ran out of time")
+    return side_loses(state, seat, teams, f"{game.seat_name(state, seat)} ran out of time")
 

@@ -104,11 +104,9 @@ def teams_of(game: Game, players: int) -> tuple[tuple[int, ...], ...]:
 
 def resignation_outcome(game: Game, state: Any, seat: int) -> Outcome:
     """The outcome when ``seat`` resigns (see the module docstring for the ruling)."""
-    players = state.players
-    side = next(team for team in teams_of(game, players) if seat in team)
-    winners = frozenset(s for s in range(players) if s not in side)
-    scores = tuple(1.0 if s in winners else 0.0 for s in range(players))
-    return Outcome(winners, scores, f"{game.seat_name(state, seat)} resigned")
+    return clockstate.side_loses(
+        state, seat, teams_of(game, state.players), f"{game.seat_name(state, seat)} resigned"
+    )
 
 
 def apply_forced_outcome(state: Any, forced: Mapping[str, Any] | None) -> Any:
@@ -116,6 +114,34 @@ def apply_forced_outcome(state: Any, forced: Mapping[str, Any] | None) -> Any:
     if not forced:
         return state
     return dataclasses.replace(state, to_move=None, outcome=load_outcome(forced["outcome"]))
+
+
+def forced_end(
+    game: Game, row: GameRow, state: Any, forced: dict[str, Any], now: datetime
+) -> tuple[Any, GameUpdate]:
+    """The finished state and the row update of a game ended without a move (a resignation,
+    a loss on time): the ply and the last move stay, nobody is to move."""
+    after = apply_forced_outcome(state, forced)
+    update = GameUpdate(
+        snapshot=game.dump(after),
+        ply=row.ply,
+        to_move=None,
+        status=FINISHED,
+        last_move=row.last_move,
+        forced_outcome=forced,
+        updated_at=now,
+    )
+    return after, update
+
+
+async def write_forced_end(
+    tx: Writes, row: GameRow, kind: str, payload: dict[str, Any], now: datetime
+) -> None:
+    """In the transaction that wrote ``forced_end``'s update: the ``kind`` outbox row, then
+    ``game_over``, and the clock stopped."""
+    await tx.insert_outbox(row.id, kind, payload, now)
+    await tx.insert_outbox(row.id, "game_over", {"game_id": row.id}, now)
+    await clockstate.turn_changed(tx, row.id, row.seats, row.ply, None, now)
 
 
 def rebuild(
@@ -291,25 +317,7 @@ class GameService:
         """A challenge to ``opponent_id`` (2 players), an open challenge (no opponent) or a
         lobby (more than 2 players; filled with ``join`` and started by the host).
         ``time_control``: ``untimed`` (the default), ``3d`` or ``3d+1d``."""
-        try:
-            engine = self._engine(game)
-        except KeyError:
-            raise ChallengeError(
-                "errors.unknown_game", game=game, games=", ".join(sorted(engines.GAMES))
-            ) from None
-        allowed = engine.allowed_player_counts()
-        if players not in allowed:
-            raise ChallengeError(
-                "errors.bad_player_count",
-                game=engine.title,
-                players=players,
-                allowed=", ".join(str(n) for n in allowed),
-            )
-        resolved = self._resolve_options(engine, options)
-        try:  # options valid one by one may still clash together: let the engine say so now
-            engine.new(players, seed=0, options=resolved)
-        except ValueError as error:
-            raise ChallengeError("errors.bad_options", reason=str(error)) from None
+        name, resolved = self.resolve_setup(game, players, options)
         if opponent_id is not None:
             if opponent_id == host_id:
                 raise ChallengeError("errors.challenge_self")
@@ -322,7 +330,7 @@ class GameService:
             if opponent_id is not None:
                 await tx.ensure_user(opponent_id, now)
             challenge_id = await tx.insert_challenge(
-                game=engine.name,
+                game=name,
                 options=resolved,
                 host_id=host_id,
                 opponent_id=opponent_id,
@@ -368,6 +376,17 @@ class GameService:
                 "errors.challenge_closed", challenge_id=row.id, status=row.status
             )
 
+    @staticmethod
+    async def _add_player(
+        tx: Writes, row: ChallengeRow, user_id: int, now: datetime
+    ) -> tuple[int, ...]:
+        """Put the user at the end of the joining order (unless it is full); returns it."""
+        if len(row.joined) >= row.players:
+            raise ChallengeError("errors.lobby_full", players=row.players)
+        await tx.ensure_user(user_id, now)
+        await tx.add_challenge_player(row.id, user_id, now)
+        return (*row.joined, user_id)
+
     async def accept(self, challenge_id: int, user_id: int) -> GameInfo:
         """Accept a two-player challenge (yours, or an open one): the game starts."""
         now = self._clock()
@@ -382,11 +401,7 @@ class GameService:
                 raise ChallengeError("errors.challenge_not_for_you")
             seats = row.joined
             if user_id not in seats:
-                if len(seats) >= row.players:
-                    raise ChallengeError("errors.lobby_full", players=row.players)
-                await tx.ensure_user(user_id, now)
-                await tx.add_challenge_player(row.id, user_id, now)
-                seats = (*seats, user_id)
+                seats = await self._add_player(tx, row, user_id, now)
             info = await self._create_game(tx, row, seats, "accepted", now)
         self.notify_change()
         return info
@@ -427,10 +442,7 @@ class GameService:
                 raise ChallengeError("errors.already_joined")
             if row.opponent_id is not None and user_id != row.opponent_id:
                 raise ChallengeError("errors.challenge_not_for_you")
-            if len(row.joined) >= row.players:
-                raise ChallengeError("errors.lobby_full", players=row.players)
-            await tx.ensure_user(user_id, now)
-            await tx.add_challenge_player(row.id, user_id, now)
+            await self._add_player(tx, row, user_id, now)
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)
 
@@ -537,7 +549,7 @@ class GameService:
                 allowed=", ".join(str(n) for n in allowed),
             )
         resolved = self._resolve_options(engine, options)
-        try:
+        try:  # options valid one by one may still clash together: let the engine say so now
             engine.new(players, seed=0, options=resolved)
         except ValueError as error:
             raise ChallengeError("errors.bad_options", reason=str(error)) from None
@@ -712,26 +724,15 @@ class GameService:
             state = game.load(row.snapshot)
             outcome = resignation_outcome(game, state, seat)
             forced = {"kind": "resign", "seat": seat, "outcome": dump_outcome(outcome)}
-            after = apply_forced_outcome(state, forced)
             now = self._clock()
-            update = GameUpdate(
-                snapshot=game.dump(after),
-                ply=row.ply,
-                to_move=None,
-                status=FINISHED,
-                last_move=row.last_move,
-                forced_outcome=forced,
-                updated_at=now,
-            )
+            after, update = forced_end(game, row, state, forced, now)
             async with self._store.transaction() as tx:
                 if not await tx.update_game(game_id, row.version, update):
                     continue
-                await tx.insert_outbox(
-                    game_id, "resigned", {"game_id": game_id, "seat": seat, "user_id": user_id},
+                await write_forced_end(
+                    tx, row, "resigned", {"game_id": game_id, "seat": seat, "user_id": user_id},
                     now,
                 )
-                await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now)
-                await clockstate.turn_changed(tx, game_id, row.seats, row.ply, None, now)
             self.notify_change()
             return self._info(self._written(row, update), game, after)
         raise BoardChanged("errors.board_changed", game_id=game_id)

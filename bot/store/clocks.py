@@ -12,12 +12,19 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
-
-import aiosqlite
 
 from bot.store.base import Reads, Writes
-from bot.store.sqlite import _dumps, _loads, _parse_time, _time
+from bot.store.sqlite import (
+    SqlQueries,
+    SqlWrites,
+    _dumps,
+    _loads,
+    _parse_time,
+    _time,
+    connection_of,
+    from_row,
+    placeholders,
+)
 
 
 @dataclass(frozen=True)
@@ -44,36 +51,22 @@ _CLOCK_COLUMNS = "game_id, time_control, banks, turn_started, to_move, ply, dead
 
 
 def _clock_row(row: sqlite3.Row) -> ClockRow:
-    return ClockRow(
-        game_id=row["game_id"],
-        time_control=row["time_control"],
-        banks=tuple(timedelta(seconds=s) for s in _loads(row["banks"])),
-        turn_started=_parse_time(row["turn_started"]),
-        to_move=row["to_move"],
-        ply=row["ply"],
-        deadline=_parse_time(row["deadline"]),
-        updated_at=_parse_time(row["updated_at"]),
+    return from_row(
+        ClockRow,
+        row,
+        banks=lambda text: tuple(timedelta(seconds=s) for s in _loads(text)),
+        turn_started=_parse_time,
+        deadline=_parse_time,
+        updated_at=_parse_time,
     )
 
 
 def _vacation_row(row: sqlite3.Row) -> VacationRow:
-    return VacationRow(
-        row["id"], row["user_id"], _parse_time(row["starts_at"]), _parse_time(row["ends_at"])
-    )
+    return from_row(VacationRow, row, starts_at=_parse_time, ends_at=_parse_time)
 
 
-def _marks(values: Sequence[Any]) -> str:
-    return ", ".join("?" for _ in values)
-
-
-class ClockReads:
+class ClockReads(SqlQueries):
     """Queries (on committed data, or inside a transaction when made from ``Writes``)."""
-
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
-
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        return list(await self._conn.execute_fetchall(sql, params))
 
     async def challenge_time_control(self, challenge_id: int) -> str | None:
         rows = await self._all(
@@ -92,7 +85,7 @@ class ClockReads:
         if not game_ids:
             return {}
         rows = await self._all(
-            f"SELECT {_CLOCK_COLUMNS} FROM game_clocks WHERE game_id IN ({_marks(game_ids)})",
+            f"SELECT {_CLOCK_COLUMNS} FROM game_clocks WHERE game_id IN ({placeholders(game_ids)})",
             list(game_ids),
         )
         return {row["game_id"]: _clock_row(row) for row in rows}
@@ -151,7 +144,7 @@ class ClockReads:
             return []
         rows = await self._all(
             "SELECT id, user_id, starts_at, ends_at FROM vacations "
-            f"WHERE user_id IN ({_marks(users)}) AND ends_at > ? ORDER BY starts_at, id",
+            f"WHERE user_id IN ({placeholders(users)}) AND ends_at > ? ORDER BY starts_at, id",
             [*users, _time(ending_after)],
         )
         return [_vacation_row(row) for row in rows]
@@ -174,11 +167,11 @@ class ClockReads:
         return bool(rows and rows[0]["dm_reminders"])
 
 
-class ClockWrites(ClockReads):
+class ClockWrites(ClockReads, SqlWrites):
     """Writes; only valid on a transaction's connection (see ``clock_writes``)."""
 
     async def set_challenge_time_control(self, challenge_id: int, time_control: str) -> None:
-        await self._conn.execute(
+        await self._run(
             "INSERT INTO challenge_time_controls (challenge_id, time_control) VALUES (?, ?)",
             (challenge_id, time_control),
         )
@@ -194,7 +187,7 @@ class ClockWrites(ClockReads):
             None if clock.deadline is None else _time(clock.deadline),
             _time(clock.updated_at),
         )
-        await self._conn.execute(
+        await self._run(
             f"INSERT INTO game_clocks ({_CLOCK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (game_id) DO UPDATE SET time_control = excluded.time_control, "
             "banks = excluded.banks, turn_started = excluded.turn_started, "
@@ -205,7 +198,7 @@ class ClockWrites(ClockReads):
 
     async def put_clock_if(self, clock: ClockRow, expected_updated_at: datetime) -> bool:
         """Replace the clock only if its ``updated_at`` is still the expected one."""
-        cursor = await self._conn.execute(
+        cursor = await self._run(
             "UPDATE game_clocks SET banks = ?, turn_started = ?, to_move = ?, ply = ?, "
             "deadline = ?, updated_at = ? WHERE game_id = ? AND updated_at = ?",
             (_dumps([bank.total_seconds() for bank in clock.banks]), _time(clock.turn_started),
@@ -218,7 +211,7 @@ class ClockWrites(ClockReads):
         self, game_id: int, ply: int, threshold: str, deadline: datetime, now: datetime
     ) -> bool:
         """Record a reminder as sent; False (nothing written) if it already was."""
-        cursor = await self._conn.execute(
+        cursor = await self._run(
             "INSERT INTO sent_reminders (game_id, ply, threshold, deadline, sent_at) "
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, ply, threshold) DO NOTHING",
             (game_id, ply, threshold, _time(deadline), _time(now)),
@@ -227,26 +220,26 @@ class ClockWrites(ClockReads):
 
     async def forget_reminders_from(self, game_id: int, ply: int) -> None:
         """Drop the reminders of turns from ``ply`` on (an undo restarts that turn)."""
-        await self._conn.execute(
+        await self._run(
             "DELETE FROM sent_reminders WHERE game_id = ? AND ply >= ?", (game_id, ply)
         )
 
     async def insert_vacation(
         self, user_id: int, starts_at: datetime, ends_at: datetime, now: datetime
     ) -> int:
-        cursor = await self._conn.execute(
+        cursor = await self._run(
             "INSERT INTO vacations (user_id, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?)",
             (user_id, _time(starts_at), _time(ends_at), _time(now)),
         )
         return cursor.lastrowid
 
     async def set_vacation_end(self, vacation_id: int, ends_at: datetime) -> None:
-        await self._conn.execute(
+        await self._run(
             "UPDATE vacations SET ends_at = ? WHERE id = ?", (_time(ends_at), vacation_id)
         )
 
     async def set_dm_reminders(self, user_id: int, enabled: bool, now: datetime) -> None:
-        await self._conn.execute(
+        await self._run(
             "INSERT INTO user_settings (user_id, dm_reminders, updated_at) VALUES (?, ?, ?) "
             "ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders, "
             "updated_at = excluded.updated_at",
@@ -254,21 +247,14 @@ class ClockWrites(ClockReads):
         )
 
 
-def _connection(obj: Reads) -> aiosqlite.Connection:
-    conn = getattr(obj, "connection", None)
-    if conn is None:
-        raise NotImplementedError(f"no clock storage for {type(obj).__name__}")
-    return conn
-
-
 def clock_reads(reads: Reads) -> ClockReads:
     """The clock queries of a store (committed data) or of a transaction (its own writes)."""
-    return ClockReads(_connection(reads))
+    return ClockReads(connection_of(reads))
 
 
 def clock_writes(tx: Writes) -> ClockWrites:
     """The clock writes, in transaction ``tx``."""
-    return ClockWrites(_connection(tx))
+    return ClockWrites(connection_of(tx))
 
 
 __all__ = ["ClockReads", "ClockRow", "ClockWrites", "VacationRow", "clock_reads", "clock_writes"]

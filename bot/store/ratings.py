@@ -7,15 +7,21 @@ Glicko-2 ratings (two-player games) and openskill skills (games of more players)
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
-
-import aiosqlite
+from typing import TypeVar
 
 from bot.store.base import Reads, Writes
-from bot.store.sqlite import _parse_time, _time
+from bot.store.sqlite import (
+    SqlQueries,
+    SqlWrites,
+    _parse_time,
+    _time,
+    connection_of,
+    from_row,
+    placeholders,
+)
 from bot.store.tournaments import TournamentWrites
 
 RATING = "rating"
@@ -42,72 +48,56 @@ class SkillRow:
     updated_at: datetime
 
 
+_GLICKO_SELECT = (
+    "SELECT user_id, game, rating, rd, volatility, games, updated_at FROM ratings_glicko "
+)
+_SKILL_SELECT = "SELECT user_id, game, mu, sigma, games, updated_at FROM ratings_skill "
+T = TypeVar("T")
+
+
 def _glicko(row: sqlite3.Row) -> GlickoRow:
-    return GlickoRow(row["user_id"], row["game"], row["rating"], row["rd"], row["volatility"],
-                     row["games"], _parse_time(row["updated_at"]))
+    return from_row(GlickoRow, row, updated_at=_parse_time)
 
 
 def _skill(row: sqlite3.Row) -> SkillRow:
-    return SkillRow(row["user_id"], row["game"], row["mu"], row["sigma"], row["games"],
-                    _parse_time(row["updated_at"]))
+    return from_row(SkillRow, row, updated_at=_parse_time)
 
 
-class RatingReads:
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
-
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        return list(await self._conn.execute_fetchall(sql, params))
+class RatingReads(SqlQueries):
+    async def _by_user(self, select: str, decode: Callable[[sqlite3.Row], T], game: str,
+                       user_ids: Sequence[int]) -> dict[int, T]:
+        """The rows of these users for one game, by user id (Glicko-2 or skill)."""
+        if not user_ids:
+            return {}
+        rows = await self._all(
+            select + f"WHERE game = ? AND user_id IN ({placeholders(user_ids)})",
+            [game, *user_ids],
+        )
+        return {row["user_id"]: decode(row) for row in rows}
 
     async def glicko(self, game: str, user_ids: Sequence[int]) -> dict[int, GlickoRow]:
-        if not user_ids:
-            return {}
-        marks = ", ".join("?" for _ in user_ids)
-        rows = await self._all(
-            "SELECT user_id, game, rating, rd, volatility, games, updated_at FROM ratings_glicko "
-            f"WHERE game = ? AND user_id IN ({marks})",
-            [game, *user_ids],
-        )
-        return {row["user_id"]: _glicko(row) for row in rows}
+        return await self._by_user(_GLICKO_SELECT, _glicko, game, user_ids)
 
     async def skills(self, game: str, user_ids: Sequence[int]) -> dict[int, SkillRow]:
-        if not user_ids:
-            return {}
-        marks = ", ".join("?" for _ in user_ids)
-        rows = await self._all(
-            "SELECT user_id, game, mu, sigma, games, updated_at FROM ratings_skill "
-            f"WHERE game = ? AND user_id IN ({marks})",
-            [game, *user_ids],
-        )
-        return {row["user_id"]: _skill(row) for row in rows}
+        return await self._by_user(_SKILL_SELECT, _skill, game, user_ids)
 
     async def glicko_leaderboard(self, game: str, limit: int) -> list[GlickoRow]:
         rows = await self._all(
-            "SELECT user_id, game, rating, rd, volatility, games, updated_at FROM ratings_glicko "
-            "WHERE game = ? ORDER BY rating DESC, rd, user_id LIMIT ?",
+            _GLICKO_SELECT + "WHERE game = ? ORDER BY rating DESC, rd, user_id LIMIT ?",
             (game, limit),
         )
         return [_glicko(row) for row in rows]
 
     async def skill_leaderboard(self, game: str, limit: int) -> list[SkillRow]:
         rows = await self._all(
-            "SELECT user_id, game, mu, sigma, games, updated_at FROM ratings_skill "
-            "WHERE game = ? ORDER BY mu - 3 * sigma DESC, user_id LIMIT ?",
+            _SKILL_SELECT + "WHERE game = ? ORDER BY mu - 3 * sigma DESC, user_id LIMIT ?",
             (game, limit),
         )
         return [_skill(row) for row in rows]
 
     async def ratings_of(self, user_id: int) -> tuple[list[GlickoRow], list[SkillRow]]:
-        glicko = await self._all(
-            "SELECT user_id, game, rating, rd, volatility, games, updated_at FROM ratings_glicko "
-            "WHERE user_id = ? ORDER BY game",
-            (user_id,),
-        )
-        skill = await self._all(
-            "SELECT user_id, game, mu, sigma, games, updated_at FROM ratings_skill "
-            "WHERE user_id = ? ORDER BY game",
-            (user_id,),
-        )
+        glicko = await self._all(_GLICKO_SELECT + "WHERE user_id = ? ORDER BY game", (user_id,))
+        skill = await self._all(_SKILL_SELECT + "WHERE user_id = ? ORDER BY game", (user_id,))
         return [_glicko(row) for row in glicko], [_skill(row) for row in skill]
 
     async def unrated_finished_games(self, limit: int) -> list[int]:
@@ -122,9 +112,7 @@ class RatingReads:
         return [row["id"] for row in rows]
 
 
-class RatingWrites(RatingReads):
-    async def _run(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
-        return await self._conn.execute(sql, params)
+class RatingWrites(RatingReads, SqlWrites):
 
     async def put_glicko(self, user_id: int, game: str, rating: float, rd: float,
                          volatility: float, games: int, now: datetime) -> None:
@@ -152,8 +140,8 @@ class RatingWrites(RatingReads):
 
 
 def rating_reads(store: Reads) -> RatingReads:
-    return RatingReads(store.connection)  # type: ignore[attr-defined]
+    return RatingReads(connection_of(store))
 
 
 def rating_writes(tx: Writes) -> RatingWrites:
-    return RatingWrites(tx.connection)  # type: ignore[attr-defined]
+    return RatingWrites(connection_of(tx))

@@ -17,15 +17,17 @@ loop overlap. SQLite-specific statements (PRAGMAs, BEGIN IMMEDIATE, lastrowid) s
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import functools
 import json
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -42,6 +44,7 @@ from bot.store.base import (
 )
 
 BUSY_TIMEOUT_MS = 5000
+T = TypeVar("T")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[\w-]+\.sql$")
 
 
@@ -68,6 +71,59 @@ def _parse_time(text: str | None) -> datetime | None:
     return None if text is None else datetime.fromisoformat(text)
 
 
+def placeholders(values: Sequence[Any]) -> str:
+    """``?, ?, ?``: one placeholder per value, for ``IN (...)``."""
+    return ", ".join("?" for _ in values)
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(cls))
+
+
+def from_row(cls: type[T], row: sqlite3.Row, /, **decode: Callable[[Any], Any]) -> T:
+    """A row dataclass from a query row with a column named after each field; ``decode[name]``
+    turns that column's stored value into the field's (JSON text, times...)."""
+    return cls(**{
+        name: decode[name](row[name]) if name in decode else row[name]
+        for name in _field_names(cls)
+    })
+
+
+class SqlQueries:
+    """Queries on one connection: the base of this backend and of the feature stores
+    (``bot.store.tournaments``, ``bot.store.ratings``, ``bot.store.clocks``)."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        """The connection behind these reads (inside a transaction: the writer), for feature
+        stores that keep their own SQL (``bot.store.tournaments``, ``bot.store.ratings``)."""
+        return self._conn
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        # execute_fetchall is one round trip to the connection's thread.
+        return list(await self._conn.execute_fetchall(sql, params))
+
+
+class SqlWrites(SqlQueries):
+    """Statements that write; only valid on a transaction's connection."""
+
+    async def _run(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
+        return await self._conn.execute(sql, params)
+
+
+def connection_of(reads: Reads) -> aiosqlite.Connection:
+    """The SQLite connection of a store (committed data) or of a transaction, for the feature
+    stores; another backend would need its own."""
+    conn = getattr(reads, "connection", None)
+    if conn is None:
+        raise NotImplementedError(f"no feature storage for {type(reads).__name__}")
+    return conn
+
+
 _GAME_COLUMNS = (
     "id, game, options, seed, seats, status, ply, to_move, version, snapshot, last_move, "
     "forced_outcome, undo_seat, undo_consents, challenge_id, guild_id, channel_id, thread_id, "
@@ -77,28 +133,21 @@ _GAME_COLUMNS_G = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
 
 
 def _game_row(row: sqlite3.Row) -> GameRow:
-    return GameRow(
-        id=row["id"],
-        game=row["game"],
-        options=_loads(row["options"]),
-        seed=row["seed"],
-        seats=tuple(_loads(row["seats"])),
-        status=row["status"],
-        ply=row["ply"],
-        to_move=row["to_move"],
-        version=row["version"],
-        snapshot=_loads(row["snapshot"]),
-        last_move=row["last_move"],
-        forced_outcome=_loads(row["forced_outcome"]),
-        undo_seat=row["undo_seat"],
-        undo_consents=tuple(_loads(row["undo_consents"]) or ()),
-        challenge_id=row["challenge_id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        thread_id=row["thread_id"],
-        created_at=_parse_time(row["created_at"]),
-        updated_at=_parse_time(row["updated_at"]),
+    return from_row(
+        GameRow,
+        row,
+        options=_loads,
+        seats=lambda text: tuple(_loads(text)),
+        snapshot=_loads,
+        forced_outcome=_loads,
+        undo_consents=lambda text: tuple(_loads(text) or ()),
+        created_at=_parse_time,
+        updated_at=_parse_time,
     )
+
+
+def _move_row(row: sqlite3.Row) -> MoveRow:
+    return from_row(MoveRow, row, played_at=_parse_time)
 
 
 _CHALLENGE_SELECT = (
@@ -116,38 +165,19 @@ def _challenge_rows(rows: Sequence[sqlite3.Row]) -> list[ChallengeRow]:
         if row["joined"] is not None:
             joined.append(row["joined"])
     return [
-        ChallengeRow(
-            id=row["id"],
-            game=row["game"],
-            options=_loads(row["options"]),
-            host_id=row["host_id"],
-            opponent_id=row["opponent_id"],
-            players=row["players"],
-            joined=tuple(joined),
-            status=row["status"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            message_id=row["message_id"],
-            game_id=row["game_id"],
-            created_at=_parse_time(row["created_at"]),
-            updated_at=_parse_time(row["updated_at"]),
+        from_row(
+            ChallengeRow,
+            row,
+            options=_loads,
+            joined=lambda _: tuple(joined),  # noqa: B023 (called at once, in this iteration)
+            created_at=_parse_time,
+            updated_at=_parse_time,
         )
         for row, joined in grouped.values()
     ]
 
 
-class _SqliteReads(Reads):
-    _conn: aiosqlite.Connection
-
-    @property
-    def connection(self) -> aiosqlite.Connection:
-        """The connection behind these reads (inside a transaction: the writer), for feature
-        stores that keep their own SQL (``bot.store.tournaments``, ``bot.store.ratings``)."""
-        return self._conn
-
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        # execute_fetchall is one round trip to the connection's thread.
-        return list(await self._conn.execute_fetchall(sql, params))
+class _SqliteReads(SqlQueries, Reads):
 
     async def get_game(self, game_id: int) -> GameRow | None:
         rows = await self._all(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
@@ -187,9 +217,8 @@ class _SqliteReads(Reads):
         )
         if not ids:
             return []
-        marks = ", ".join("?" for _ in ids)
         rows = await self._all(
-            _CHALLENGE_SELECT + f"WHERE c.id IN ({marks}) ORDER BY c.id, p.position",
+            _CHALLENGE_SELECT + f"WHERE c.id IN ({placeholders(ids)}) ORDER BY c.id, p.position",
             [row["id"] for row in ids],
         )
         return _challenge_rows(rows)
@@ -199,11 +228,7 @@ class _SqliteReads(Reads):
             "SELECT game_id, ply, seat, text, played_at FROM moves WHERE game_id = ? ORDER BY ply",
             (game_id,),
         )
-        return [
-            MoveRow(row["game_id"], row["ply"], row["seat"], row["text"],
-                    _parse_time(row["played_at"]))
-            for row in rows
-        ]
+        return [_move_row(row) for row in rows]
 
     async def last_move(self, game_id: int) -> MoveRow | None:
         rows = await self._all(
@@ -211,11 +236,7 @@ class _SqliteReads(Reads):
             "ORDER BY ply DESC LIMIT 1",
             (game_id,),
         )
-        if not rows:
-            return None
-        row = rows[0]
-        return MoveRow(row["game_id"], row["ply"], row["seat"], row["text"],
-                       _parse_time(row["played_at"]))
+        return _move_row(rows[0]) if rows else None
 
     async def pending_outbox(self, limit: int, game_id: int | None = None) -> list[OutboxRow]:
         game_filter = "" if game_id is None else "AND game_id = ? "
@@ -225,8 +246,8 @@ class _SqliteReads(Reads):
             (limit,) if game_id is None else (game_id, limit),
         )
         return [
-            OutboxRow(row["id"], row["game_id"], row["kind"], _loads(row["payload"]),
-                      _parse_time(row["created_at"]), None)
+            from_row(OutboxRow, row, payload=_loads, created_at=_parse_time,
+                     delivered_at=_parse_time)
             for row in rows
         ]
 
@@ -241,12 +262,7 @@ class _SqliteReads(Reads):
         return rows[0]["locale"] if rows else None
 
 
-class _SqliteWrites(_SqliteReads, Writes):
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
-
-    async def _run(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
-        return await self._conn.execute(sql, params)
+class _SqliteWrites(_SqliteReads, SqlWrites, Writes):
 
     async def ensure_user(self, user_id: int, now: datetime) -> None:
         await self._run(

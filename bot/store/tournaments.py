@@ -13,10 +13,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
-
 from bot.store.base import Reads, Writes
-from bot.store.sqlite import _dumps, _loads, _parse_time, _time
+from bot.store.sqlite import (
+    SqlQueries,
+    SqlWrites,
+    _dumps,
+    _loads,
+    _parse_time,
+    _time,
+    connection_of,
+    from_row,
+    placeholders,
+)
 
 SIGNUP = "signup"
 RUNNING = "running"
@@ -94,24 +102,14 @@ _TOURNAMENT_COLUMNS = (
 
 
 def _tournament(row: sqlite3.Row) -> TournamentRow:
-    return TournamentRow(
-        id=row["id"],
-        name=row["name"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        organiser_id=row["organiser_id"],
-        game=row["game"],
-        options=_loads(row["options"]),
-        format=row["format"],
-        swiss_rounds=row["swiss_rounds"],
-        time_control=row["time_control"],
-        forfeit_grace_hours=row["forfeit_grace_hours"],
-        status=row["status"],
-        current_round=row["current_round"],
-        created_at=_parse_time(row["created_at"]),
-        started_at=_parse_time(row["started_at"]),
-        finished_at=_parse_time(row["finished_at"]),
-        updated_at=_parse_time(row["updated_at"]),
+    return from_row(
+        TournamentRow,
+        row,
+        options=_loads,
+        created_at=_parse_time,
+        started_at=_parse_time,
+        finished_at=_parse_time,
+        updated_at=_parse_time,
     )
 
 
@@ -125,29 +123,17 @@ _PAIRING_SELECT = (
 )
 
 
-def _pairing(row: sqlite3.Row) -> PairingRow:
-    return PairingRow(
-        id=row["id"],
-        tournament_id=row["tournament_id"],
-        round=row["round"],
-        board=row["board"],
-        first_id=row["first_id"],
-        second_id=row["second_id"],
-        game_id=row["game_id"],
-        attempts=row["attempts"],
-        first_score=row["first_score"],
-        method=row["method"],
-    )
+def _entrant(row: sqlite3.Row) -> EntrantRow:
+    return from_row(EntrantRow, row, withdrawn=bool, joined_at=_parse_time)
 
 
-class TournamentReads:
+_TOURNAMENT_GAME_SELECT = (
+    "SELECT game_id, tournament_id, round, pairing_id, attempt FROM tournament_games "
+)
+
+
+class TournamentReads(SqlQueries):
     """Queries on committed data (or, from ``TournamentWrites``, inside its transaction)."""
-
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
-
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        return list(await self._conn.execute_fetchall(sql, params))
 
     async def get_tournament(self, tournament_id: int) -> TournamentRow | None:
         rows = await self._all(
@@ -159,14 +145,13 @@ class TournamentReads:
         self, guild_id: int | None, statuses: Sequence[str], limit: int
     ) -> list[TournamentRow]:
         """Tournaments with one of ``statuses`` (of one guild unless None), newest first."""
-        marks = ", ".join("?" for _ in statuses)
         guild_filter = "" if guild_id is None else "AND guild_id = ? "
         params: list[Any] = [*statuses]
         if guild_id is not None:
             params.append(guild_id)
         rows = await self._all(
-            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE status IN ({marks}) "
-            f"{guild_filter}ORDER BY id DESC LIMIT ?",
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments "
+            f"WHERE status IN ({placeholders(statuses)}) {guild_filter}ORDER BY id DESC LIMIT ?",
             [*params, limit],
         )
         return [_tournament(row) for row in rows]
@@ -178,13 +163,7 @@ class TournamentReads:
             "joined_at FROM tournament_entrants WHERE tournament_id = ? ORDER BY position",
             (tournament_id,),
         )
-        return [
-            EntrantRow(
-                row["tournament_id"], row["user_id"], row["position"], row["seed"],
-                bool(row["withdrawn"]), row["withdrawn_round"], _parse_time(row["joined_at"]),
-            )
-            for row in rows
-        ]
+        return [_entrant(row) for row in rows]
 
     async def pairings(self, tournament_id: int, round_number: int | None = None
                        ) -> list[PairingRow]:
@@ -196,35 +175,22 @@ class TournamentReads:
             "ORDER BY p.round, p.board",
             params,
         )
-        return [_pairing(row) for row in rows]
+        return [from_row(PairingRow, row) for row in rows]
 
     async def pairing(self, pairing_id: int) -> PairingRow | None:
         rows = await self._all(_PAIRING_SELECT + "WHERE p.id = ?", (pairing_id,))
-        return _pairing(rows[0]) if rows else None
+        return from_row(PairingRow, rows[0]) if rows else None
 
     async def tournament_game(self, game_id: int) -> TournamentGameRow | None:
-        rows = await self._all(
-            "SELECT game_id, tournament_id, round, pairing_id, attempt FROM tournament_games "
-            "WHERE game_id = ?",
-            (game_id,),
-        )
-        if not rows:
-            return None
-        row = rows[0]
-        return TournamentGameRow(row["game_id"], row["tournament_id"], row["round"],
-                                 row["pairing_id"], row["attempt"])
+        rows = await self._all(_TOURNAMENT_GAME_SELECT + "WHERE game_id = ?", (game_id,))
+        return from_row(TournamentGameRow, rows[0]) if rows else None
 
     async def tournament_games(self, tournament_id: int) -> list[TournamentGameRow]:
         rows = await self._all(
-            "SELECT game_id, tournament_id, round, pairing_id, attempt FROM tournament_games "
-            "WHERE tournament_id = ? ORDER BY round, game_id",
+            _TOURNAMENT_GAME_SELECT + "WHERE tournament_id = ? ORDER BY round, game_id",
             (tournament_id,),
         )
-        return [
-            TournamentGameRow(row["game_id"], row["tournament_id"], row["round"],
-                              row["pairing_id"], row["attempt"])
-            for row in rows
-        ]
+        return [from_row(TournamentGameRow, row) for row in rows]
 
     async def unprocessed_tournament_games(self, limit: int) -> list[int]:
         """Finished games of running tournaments whose result was not recorded yet."""
@@ -246,11 +212,8 @@ class TournamentReads:
         return bool(rows)
 
 
-class TournamentWrites(TournamentReads):
+class TournamentWrites(TournamentReads, SqlWrites):
     """Writes, inside the caller's transaction."""
-
-    async def _run(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
-        return await self._conn.execute(sql, params)
 
     async def insert_tournament(
         self,
@@ -384,8 +347,8 @@ class TournamentWrites(TournamentReads):
 
 
 def tournament_reads(store: Reads) -> TournamentReads:
-    return TournamentReads(store.connection)  # type: ignore[attr-defined]
+    return TournamentReads(connection_of(store))
 
 
 def tournament_writes(tx: Writes) -> TournamentWrites:
-    return TournamentWrites(tx.connection)  # type: ignore[attr-defined]
+    return TournamentWrites(connection_of(tx))

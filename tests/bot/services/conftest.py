@@ -2,23 +2,10 @@ import pytest
 
 import engines
 from bot.services import GameService
-from bot.store import open_store
 from tests.bot.services.fakegame import TALLY
 from tests.bot.store.dbutil import FakeClock
 
 SEED = 987_654_321_987_654_321  # distinctive, so a leak would show in any text
-
-
-@pytest.fixture
-def db_path(tmp_path):
-    return tmp_path / "bot.sqlite3"
-
-
-@pytest.fixture
-async def store(db_path):
-    opened = await open_store(str(db_path))
-    yield opened
-    await opened.close()
 
 
 @pytest.fixture

@@ -1,3 +1,5 @@
+"""The database fixtures shared by the store and service tests."""
+
 import pytest
 
 from bot.store import open_store
