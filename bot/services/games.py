@@ -66,7 +66,7 @@ from bot.services.models import (
     utcnow,
 )
 from bot.store import ChallengeRow, GameRow, GameUpdate, NewGame, Reads, Store, Writes
-from bot.store.clocks import clock_writes
+from bot.store.clocks import clock_reads, clock_writes
 from engines import Game, IllegalMove, Outcome
 from engines.core import dump_outcome, load_outcome
 
@@ -357,6 +357,10 @@ class GameService:
         if row is None:
             raise NotFound("errors.challenge_not_found", challenge_id=challenge_id)
         return self._challenge(row)
+
+    async def challenge_time_control(self, challenge_id: int) -> str | None:
+        """(Added.) The time control chosen for a challenge (None when none was given)."""
+        return await clock_reads(self._store).challenge_time_control(challenge_id)
 
     async def open_challenges(
         self, guild_id: int | None = None, *, limit: int = 25

@@ -12,7 +12,6 @@ import engines
 from bot.i18n import t
 from bot.services.errors import ServiceError
 from bot.services.models import Challenge
-from bot.store.clocks import clock_reads
 
 if TYPE_CHECKING:
     from bot.app import BoardGamesBot
@@ -55,7 +54,7 @@ async def render_challenge(
     bot: BoardGamesBot, challenge: Challenge, locale: Any
 ) -> tuple[str, discord.ui.View | None]:
     """``challenge_message`` with the time control stored for the challenge."""
-    time_control = await clock_reads(bot.services.store).challenge_time_control(challenge.id)
+    time_control = await bot.services.challenge_time_control(challenge.id)
     return challenge_message(challenge, locale, time_control)
 
 

@@ -111,6 +111,13 @@ async def test_a_bad_time_control_is_refused_and_writes_nothing(service, db_path
     assert db_dump(db_path) == before
 
 
+async def test_a_challenge_remembers_its_time_control(service):
+    timed = await service.challenge("kolory", 1, players=3, time_control="3D + 1d")
+    untimed = await service.challenge("alak", 1, opponent_id=2)
+    assert await service.challenge_time_control(timed.id) == "3d+1d"
+    assert await service.challenge_time_control(untimed.id) is None
+
+
 async def test_the_deadline_is_written_in_the_same_transaction_as_the_move(
     service, clocks, db_path
 ):
