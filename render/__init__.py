@@ -143,7 +143,7 @@ def hand(
 # A replay frame stays this long; the final position stays longer so the result can be read.
 FRAME_MS = 700
 LAST_FRAME_MS = 4000
-MAX_FRAMES = 240
+MAX_FRAMES = 150  # ~11 ms a frame: a long Polygo game stays within the 2 s replay budget
 UNCHANGED = 255  # the palette index of a pixel that shows the previous frame
 
 

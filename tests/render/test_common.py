@@ -85,3 +85,10 @@ def test_stale_last_move_text_is_ignored_not_fatal():
     state = engines.get("alak").new(2, seed=1)
     image = decode(render.board("alak", state, last_move="not a move"))
     assert image.width == WIDTH
+
+
+def test_a_long_game_is_sampled_down_to_the_frame_cap():
+    states = playout("alak", 2, seed=13)
+    long_game = (states * (render.MAX_FRAMES // len(states) + 2))[: render.MAX_FRAMES + 40]
+    image = decode(render.replay("alak", long_game))
+    assert image.n_frames <= render.MAX_FRAMES
