@@ -8,7 +8,8 @@ emulator and the simulated players run in the bench's process. ``--games`` Alak 
 to the end in parallel, the players alternating between ``/move`` and the move buttons. Before
 each move a player thinks for a random time (exponential, mean ``--think`` seconds, as people in
 chat do); ``--think 0`` fires every move the moment the previous reply arrives, which measures
-the machine saturated rather than a busy server. Measured:
+the bot saturated rather than a busy server: ``--games`` moves always wait on one event loop, so
+latency is about ``--games`` times the bot's time per move (Little's law). Measured:
 
 - latency, in the emulator's process (one clock): from the emulator sending INTERACTION_CREATE
   to the reply carrying the board image (targets: p50 <= 150 ms, p99 <= 500 ms);
