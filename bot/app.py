@@ -50,6 +50,10 @@ def extensions() -> list[str]:
     return sorted(f"bot.cogs.{m.name}" for m in modules if not m.name.startswith("_"))
 
 
+#: Names discord.py gives the tasks that run slash commands and button callbacks.
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")
+
+
 class BoardGamesBot(commands.Bot):
     def __init__(
         self,
@@ -113,9 +117,10 @@ class BoardGamesBot(commands.Bot):
         await super().close()
 
     async def _finish_interactions(self, timeout: float = 10.0) -> None:
-        """Let interactions already being handled finish (a restart must not cut a move's
-        answer in half); discord.py runs each in a task named after its dispatcher."""
-        prefixes = ("CommandTree-invoker", "discord-ui-")
+        """Let work in flight finish before the database closes (a restart must not cut a move's
+        answer in half): interactions and event listeners run in tasks discord.py names after
+        their dispatcher, and cogs name their own background work ``background-…``."""
+        prefixes = (*HANDLER_TASKS, "discord.py: ", "background-")
         current = asyncio.current_task()
         running = [
             task for task in asyncio.all_tasks()

@@ -221,7 +221,9 @@ class Tournaments(commands.Cog):
         await self.ratings.on_game_over(game_id)
         found = await self.tournaments.tournament_of_game(game_id)
         if found is not None and await self.tournaments.on_game_over(game_id):
-            task = asyncio.create_task(self.deliver(found[0]), name=f"tournament-{found[0]}")
+            task = asyncio.create_task(
+                self.deliver(found[0]), name=f"background-tournament-{found[0]}"
+            )
             self._background.add(task)
             task.add_done_callback(self._background.discard)
 

@@ -3,6 +3,7 @@ rows nobody posts are skipped so they cannot block the others."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 import discord
@@ -54,3 +55,25 @@ async def test_a_failed_post_stays_pending(world):
 class _Response:
     status = 500
     reason = "Internal Server Error"
+
+
+async def test_stopping_waits_for_listeners_still_using_the_database(world):
+    """A listener still at work (say the tournaments' catch-up in on_ready) finishes before the
+    database closes, instead of failing on a closed connection."""
+    release = asyncio.Event()
+    outcome: list[object] = []
+
+    async def listener() -> None:
+        await release.wait()
+        outcome.append(await world.bot.services.games_of(1))
+
+    # discord.py runs every event listener in a task named like this one.
+    busy = asyncio.create_task(listener(), name="discord.py: on_ready")
+    stopping = asyncio.create_task(world.stop())
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert not stopping.done()  # shutdown waits for the listener...
+    release.set()
+    await stopping
+    assert busy.done() and busy.exception() is None
+    assert outcome == [[]]  # ...which could still read the database
