@@ -172,7 +172,7 @@ def source_texts() -> list[Path]:
     return [p for p in paths if p.is_file()]
 
 
-@pytest.mark.skipif(not source_texts(), reason="the source rule sheets (/work/shared) are absent")
+@pytest.mark.skipif(not source_texts(), reason="no shared/ rule sheets beside the repository")
 @pytest.mark.parametrize(("game", "language"), PAIRS)
 def test_no_sentence_is_copied_from_the_sources(game, language):
     sources: set[tuple[str, ...]] = set()
