@@ -1,4 +1,5 @@
-"""The discord.py application: the bot object, its extensions, and how it is started.
+"""The discord.py application: the bot object, its extensions, and how it is started and
+stopped.
 
 The Discord layer is thin (DESIGN.md §2): cogs parse interactions, call ``bot.services`` (a
 ``GameService``) and turn results into messages; ``bot.delivery`` sends what the services wrote
@@ -6,6 +7,13 @@ to the outbox. Correspondence play: ``bot.clocks`` (a ``ClockService`` on the sa
 ``bot.scheduler``, the one task that writes reminders and tournament forfeits when they fall
 due; it starts when the bot is ready (its first round catches up after a restart) and is poked
 by every move, new game and vacation.
+
+Imports point one way: this module builds on ``bot.delivery``, ``bot.views``, ``bot.replies``
+and ``bot.host`` (what those need from the bot), never the reverse; cogs are loaded by name.
+
+Stopping (SIGTERM from ``docker stop``, where Python is PID 1 and would otherwise ignore it, or
+SIGINT): new interactions are turned away with a short notice, the ones in flight finish, the
+gateway is closed normally (1000) and then the database; the process exits 0.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 import pkgutil
+import signal
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -27,6 +36,7 @@ from bot.delivery import Delivery
 from bot.endpoints import use_endpoints
 from bot.i18n import t
 from bot.i18n.translator import CatalogTranslator
+from bot.replies import reply_error, send_ephemeral
 from bot.services.clocks import ClockService, GraceFor
 from bot.services.errors import ServiceError
 from bot.services.games import GameService
@@ -52,6 +62,24 @@ def extensions() -> list[str]:
 
 #: Names discord.py gives the tasks that run slash commands and button callbacks.
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")
+#: How long a stop waits for the work in flight (the process must be gone within 5 s).
+STOP_GRACE_SECONDS = 3.0
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+class GameTree(app_commands.CommandTree):
+    """The command tree; while the bot shuts down it starts no new command (a short notice
+    instead; autocomplete gets no suggestions)."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if not getattr(self.client, "closing", False):
+            return True
+        if interaction.type == discord.InteractionType.autocomplete:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.autocomplete([])
+        else:
+            await send_ephemeral(interaction, t("bot.errors.closing", interaction.locale))
+        return False
 
 
 class BoardGamesBot(commands.Bot):
@@ -74,9 +102,12 @@ class BoardGamesBot(commands.Bot):
             owner_ids=set(config.owner_ids),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             guild_ready_timeout=guild_ready_timeout,
+            tree_cls=GameTree,
         )
         self.config = config
         self.services = services
+        #: Set when the bot starts shutting down: new interactions are turned away.
+        self.closing = False
         self.delivery = Delivery(self)
         self._names: dict[int, str] = {}
         # Correspondence play: clocks, and the one task that sends reminders and forfeits
@@ -111,12 +142,15 @@ class BoardGamesBot(commands.Bot):
         self.scheduler.start()
 
     async def close(self) -> None:
+        """Stop cleanly: turn new interactions away, let those in flight finish (and the
+        background work of cogs and the delivery), then close the gateway normally."""
+        self.closing = True
         await self.scheduler.stop()
+        await self._finish_interactions(STOP_GRACE_SECONDS)
         await self.delivery.stop()
-        await self._finish_interactions()
         await super().close()
 
-    async def _finish_interactions(self, timeout: float = 10.0) -> None:
+    async def _finish_interactions(self, timeout: float) -> None:
         """Let work in flight finish before the database closes (a restart must not cut a move's
         answer in half): interactions and event listeners run in tasks discord.py names after
         their dispatcher, and cogs name their own background work ``background-…``."""
@@ -176,26 +210,6 @@ class BoardGamesBot(commands.Bot):
         await send_ephemeral(interaction, text)
 
 
-async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral answer whether or not the interaction was acknowledged already."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not tell the user about an error", exc_info=True)
-
-
-async def reply_error(interaction: discord.Interaction, error: ServiceError) -> None:
-    """The service's player-readable reason, in the user's language, only to them."""
-    try:
-        text = t(error.key, interaction.locale, **error.params)
-    except (KeyError, IndexError):
-        text = t("errors.unknown", interaction.locale)
-    await send_ephemeral(interaction, text)
-
-
 @dataclass
 class RunningBot:
     """A bot connected in the background (tests, benchmarks, the local console)."""
@@ -233,12 +247,32 @@ async def launch(config: Config, *, guild_ready_timeout: float = 2.0) -> Running
 
 
 async def run(config: Config) -> None:
-    """Run until interrupted (``python -m bot`` with a token)."""
+    """Run until SIGTERM or SIGINT (``python -m bot`` with a token), then stop cleanly (see
+    the module docstring); returns normally, so the process exits 0."""
     use_endpoints(config.api_base or None, config.gateway_url or None)
     store = await open_store(config.database)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, stop.set)
+    bot = BoardGamesBot(config, GameService(store))
+    connection: asyncio.Task | None = None
     try:
-        bot = BoardGamesBot(config, GameService(store))
-        async with bot:
-            await bot.start(config.token)
+        await bot.login(config.token)
+        connection = asyncio.create_task(bot.connect(reconnect=True), name="discord-connect")
+        stopping = asyncio.create_task(stop.wait(), name="stop-signal")
+        done, _ = await asyncio.wait({connection, stopping},
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if connection in done:
+            stopping.cancel()
+            connection.result()  # raises what ended the connection
+        else:
+            log.info("stop signal received: finishing the work in flight")
     finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
+        await bot.close()
+        if connection is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await connection
         await store.close()

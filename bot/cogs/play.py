@@ -15,8 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot.app import reply_error, send_ephemeral
 from bot.i18n import t
+from bot.replies import reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 from bot.views.challenge import render_challenge
 

@@ -241,7 +241,7 @@ class _SqliteReads(SqlQueries, Reads):
     async def pending_outbox(self, limit: int, game_id: int | None = None) -> list[OutboxRow]:
         game_filter = "" if game_id is None else "AND game_id = ? "
         rows = await self._all(
-            "SELECT id, game_id, kind, payload, created_at, delivered_at FROM outbox "
+            "SELECT id, game_id, kind, payload, created_at, delivered_at, reply_token FROM outbox "
             f"WHERE delivered_at IS NULL {game_filter}ORDER BY id LIMIT ?",
             (limit,) if game_id is None else (game_id, limit),
         )
@@ -250,6 +250,12 @@ class _SqliteReads(SqlQueries, Reads):
                      delivered_at=_parse_time)
             for row in rows
         ]
+
+    async def last_outbox_id(self, game_id: int, kind: str) -> int | None:
+        rows = await self._all(
+            "SELECT MAX(id) FROM outbox WHERE game_id = ? AND kind = ?", (game_id, kind)
+        )
+        return rows[0][0] if rows else None
 
     async def guild_settings(self, guild_id: int) -> tuple[str | None, dict[str, Any]] | None:
         rows = await self._all(
@@ -412,17 +418,28 @@ class _SqliteWrites(_SqliteReads, SqlWrites, Writes):
         return cursor.rowcount == 1
 
     async def insert_outbox(
-        self, game_id: int | None, kind: str, payload: dict[str, Any], now: datetime
+        self,
+        game_id: int | None,
+        kind: str,
+        payload: dict[str, Any],
+        now: datetime,
+        reply_token: str | None = None,
     ) -> int:
         cursor = await self._run(
-            "INSERT INTO outbox (game_id, kind, payload, created_at) VALUES (?, ?, ?, ?)",
-            (game_id, kind, _dumps(payload), _time(now)),
+            "INSERT INTO outbox (game_id, kind, payload, created_at, reply_token) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (game_id, kind, _dumps(payload), _time(now), reply_token),
         )
         return cursor.lastrowid
 
+    async def forget_reply_token(self, reply_token: str) -> None:
+        await self._run("UPDATE outbox SET reply_token = NULL WHERE reply_token = ?",
+                        (reply_token,))
+
     async def mark_delivered(self, outbox_id: int, now: datetime) -> bool:
         cursor = await self._run(
-            "UPDATE outbox SET delivered_at = COALESCE(delivered_at, ?) WHERE id = ?",
+            "UPDATE outbox SET delivered_at = COALESCE(delivered_at, ?), reply_token = NULL "
+            "WHERE id = ?",
             (_time(now), outbox_id),
         )
         return cursor.rowcount == 1

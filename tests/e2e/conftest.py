@@ -24,6 +24,8 @@ class World:
     running: RunningBot | None = None
     restarts: int = 0
     log_records: list[logging.LogRecord] = field(default_factory=list)
+    #: Set by a test that provokes refusals on purpose (the fixture checks there are none).
+    refusals_expected: bool = False
 
     @property
     def bot(self):
@@ -95,3 +97,6 @@ async def world(tmp_path, caplog):
         # Whatever happened, the token never reached a log line.
         for record in caplog.records:
             assert TOKEN not in record.getMessage()
+    # Nothing the bot sent would have been refused by Discord (limits, permissions, timing).
+    if not world.refusals_expected:
+        assert emu.refusals == []
