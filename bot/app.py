@@ -108,6 +108,8 @@ class BoardGamesBot(commands.Bot):
         self.services = services
         #: Set when the bot starts shutting down: new interactions are turned away.
         self.closing = False
+        #: The task reading the gateway (``connect``), set by whoever starts it.
+        self.gateway_task: asyncio.Task | None = None
         self.delivery = Delivery(self)
         self._names: dict[int, str] = {}
         # Correspondence play: clocks, and the one task that sends reminders and forfeits
@@ -148,20 +150,33 @@ class BoardGamesBot(commands.Bot):
         await self.scheduler.stop()
         await self._finish_interactions(STOP_GRACE_SECONDS)
         await self.delivery.stop()
+        # Stop reading the gateway first: while a read is pending, discord.py's close sends
+        # close code 4000 (resumable) instead of the normal 1000 it means.
+        if self.gateway_task is not None and self.gateway_task is not asyncio.current_task():
+            self.gateway_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.gateway_task
         await super().close()
 
     async def _finish_interactions(self, timeout: float) -> None:
-        """Let work in flight finish before the database closes (a restart must not cut a move's
-        answer in half): interactions and event listeners run in tasks discord.py names after
-        their dispatcher, and cogs name their own background work ``background-…``."""
+        """Let work in flight finish before the connections and the database close (a stop
+        must not cut a move's answer in half): interactions and event listeners run in tasks
+        discord.py names after their dispatcher, and our background work (cogs, delivery) is
+        named ``background-…``. Work started meanwhile (a board's buttons taken off after its
+        answer, a late interaction turned away) is waited for too, until ``timeout``."""
         prefixes = (*HANDLER_TASKS, "discord.py: ", "background-")
         current = asyncio.current_task()
-        running = [
-            task for task in asyncio.all_tasks()
-            if task is not current and not task.done() and task.get_name().startswith(prefixes)
-        ]
-        if running:
-            await asyncio.wait(running, timeout=timeout)
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            running = [
+                task for task in asyncio.all_tasks()
+                if task is not current and not task.done()
+                and task.get_name().startswith(prefixes)
+            ]
+            left = deadline - asyncio.get_running_loop().time()
+            if not running or left <= 0:
+                return
+            await asyncio.wait(running, timeout=left)
 
     async def sync_commands(self, scope: str) -> list[str]:
         """Publish the command tree: "global" (up to an hour to show everywhere) or "guilds"
@@ -233,6 +248,7 @@ async def launch(config: Config, *, guild_ready_timeout: float = 2.0) -> Running
     try:
         await bot.login(config.token)
         task = asyncio.create_task(bot.connect(reconnect=True), name="discord-connect")
+        bot.gateway_task = task
         ready = asyncio.create_task(bot.wait_until_ready())
         done, _ = await asyncio.wait({task, ready}, return_when=asyncio.FIRST_COMPLETED)
         if task in done:
@@ -260,6 +276,7 @@ async def run(config: Config) -> None:
     try:
         await bot.login(config.token)
         connection = asyncio.create_task(bot.connect(reconnect=True), name="discord-connect")
+        bot.gateway_task = connection
         stopping = asyncio.create_task(stop.wait(), name="stop-signal")
         done, _ = await asyncio.wait({connection, stopping},
                                      return_when=asyncio.FIRST_COMPLETED)

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord.http import Route
 
@@ -48,7 +49,7 @@ import engines
 import render
 from bot.correspondence.texts import due_text
 from bot.i18n import t
-from bot.replies import NO_PINGS, clip
+from bot.replies import NO_PINGS, clip, pinging
 from bot.services.errors import NotFound
 from bot.services.models import GameInfo, OutboxItem, Position
 from bot.views.game import move_view, undo_view
@@ -120,12 +121,6 @@ def _aware(moment: datetime) -> datetime:
 
 def mention(user_id: int | None) -> str:
     return "" if user_id is None else f"<@{user_id}>"
-
-
-def pinging(*user_ids: int | None) -> discord.AllowedMentions:
-    """Mentions that notify exactly these users (the others mentioned are only named)."""
-    wanted = [discord.Object(uid) for uid in user_ids if uid is not None]
-    return discord.AllowedMentions(everyone=False, roles=False, users=wanted or False)
 
 
 @dataclass
@@ -405,7 +400,8 @@ class Delivery:
         channel = self.bot.get_partial_messageable(channel_id)
 
         async def strip() -> None:
-            with contextlib.suppress(discord.HTTPException):
+            # Best effort: a board left with buttons refuses them when pressed (its version).
+            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError):
                 await channel.get_partial_message(message_id).edit(view=None)
 
         # Named "background-…" so that shutdown waits for it.

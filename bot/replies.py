@@ -26,6 +26,12 @@ ECHO_MAX = 100
 NO_PINGS = discord.AllowedMentions.none()
 
 
+def pinging(*user_ids: int | None) -> discord.AllowedMentions:
+    """Mentions that notify exactly these users (the others mentioned are only named)."""
+    wanted = [discord.Object(uid) for uid in user_ids if uid is not None]
+    return discord.AllowedMentions(everyone=False, roles=False, users=wanted or False)
+
+
 def clip(text: str, limit: int = CONTENT_MAX) -> str:
     """``text`` cut to ``limit`` characters, with an ellipsis when something was cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -26,8 +26,10 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -356,20 +358,60 @@ async def run_console(config: Any) -> None:
     console.show_new_events()
     print(f"Local Discord emulator at {emu.api_base}: no token given, nothing leaves this host.")
     print(f"Users: {', '.join(emu.users)}. Images go to {images_dir.resolve()}/. Type /help.")
+    stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    lines = typed_lines()
     try:
         while True:
-            try:
-                line = await loop.run_in_executor(None, input, console.prompt())
-            except EOFError:
+            print(console.prompt(), end="", flush=True)
+            line = await next_line(lines, stop)
+            if line is None:
                 break
             keep_going = await console.handle(line)
             console.show_new_events()
             if not keep_going:
                 break
-    except KeyboardInterrupt:
-        pass
     finally:
-        print("Stopping.", file=sys.stderr)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
+        print("\nStopping.", file=sys.stderr)
         await running.stop()
         await emu.close()
+
+
+def typed_lines() -> asyncio.Queue[str | None]:
+    """What the user types, line by line (None once input ends). A daemon thread reads the
+    file descriptor itself (no buffered object whose lock it would hold), so a stop signal
+    never waits for a line that is not coming, nor trips the interpreter's shutdown."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def put(line: str | None) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody reads any more
+            loop.call_soon_threadsafe(queue.put_nowait, line)
+
+    def read() -> None:
+        pending = b""
+        while chunk := os.read(sys.stdin.fileno(), 4096):
+            pending += chunk
+            *complete, pending = pending.split(b"\n")
+            for raw in complete:
+                put(raw.decode("utf-8", "replace"))
+        if pending:
+            put(pending.decode("utf-8", "replace"))
+        put(None)
+
+    threading.Thread(target=read, name="console-input", daemon=True).start()
+    return queue
+
+
+async def next_line(lines: asyncio.Queue[str | None], stop: asyncio.Event) -> str | None:
+    """The next typed line, or None when input ends or a stop signal (SIGTERM, ^C) came."""
+    reading = asyncio.ensure_future(lines.get())
+    stopping = asyncio.ensure_future(stop.wait())
+    await asyncio.wait({reading, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    for task in (reading, stopping):
+        task.cancel()
+    return reading.result() if reading.done() and not reading.cancelled() else None

@@ -223,6 +223,8 @@ class Event:
 
     seq: int
     #: message | edit | delete | callback | thread | sync | refused | heartbeat | gateway_closed
+    #: | request (a REST request leaving the bot: recorded before the ``rest_delay``)
+    #: | identified (a bot connected: READY and its guild were sent)
     kind: str
     data: Any
     at: float
@@ -234,7 +236,7 @@ class Event:
 
 @dataclass(frozen=True)
 class Request:
-    """One REST request the bot made, when the emulator handled it."""
+    """One REST request the bot made (``at``: when it was sent, before any ``rest_delay``)."""
 
     method: str
     path: str
@@ -666,6 +668,7 @@ class Emulator:
         )
         await self._dispatch("GUILD_CREATE", self._guild_payload(), ws=ws)
         self._ready.set()
+        self._record("identified", self.identified_count)
 
     async def _dispatch(self, event: str, data: Any, *, ws: web.WebSocketResponse | None = None):
         ws = ws or self._ws
@@ -995,15 +998,17 @@ class Emulator:
         path = "/" + request.match_info["path"]
         method = request.method
         payload, files = await self._read_body(request)
-        if self.rest_delay:
-            await asyncio.sleep(self.rest_delay / 2)  # the request's way here
         parts = path.strip("/").split("/")
         interaction = self._interaction_of(parts)
         channel_id = int(parts[1]) if parts[0] == "channels" and parts[1].isdigit() else None
-        self.requests.append(Request(
+        sent = Request(
             method, path, payload, tuple(f.filename for f in files), time.perf_counter(),
             None if interaction is None else interaction.id, channel_id,
-        ))
+        )
+        self.requests.append(sent)
+        self._record("request", sent, interaction)
+        if self.rest_delay:
+            await asyncio.sleep(self.rest_delay / 2)  # the request's way here
         is_webhook = parts[0] in ("interactions", "webhooks")
         if not is_webhook and request.headers.get("Authorization") != f"Bot {self.token}":
             response = _error(401, "401: Unauthorized")

@@ -82,9 +82,12 @@ def make_config(emu: Emulator, tmp_path: Path) -> Config:
 
 
 @pytest.fixture
-async def world(tmp_path, caplog):
+async def world(request, tmp_path, caplog):
+    """The bot connected to a fresh emulator; ``@pytest.mark.emulator(rest_delay=...)`` passes
+    options to the emulator."""
     caplog.set_level(logging.DEBUG)
-    emu = Emulator(token=TOKEN)
+    marker = request.node.get_closest_marker("emulator")
+    emu = Emulator(token=TOKEN, **(marker.kwargs if marker else {}))
     await emu.start()
     world = World(emu, make_config(emu, tmp_path))
     try:

@@ -248,13 +248,14 @@ async def test_original_response_lookup(emu_and_bot, rest):
 
 async def test_rest_delay_holds_every_answer(rest):
     async for emu, _ in started(rest_delay=0.2):
-        before = len(emu.requests)
-        request = asyncio.create_task(rest(emu, "GET", f"/channels/{emu.channel_id}"))
-        for _ in range(20):
-            await asyncio.sleep(0)
-        assert len(emu.requests) == before, "half the delay passes before it is handled"
+        mark = emu.mark()
+        request = asyncio.create_task(rest(emu, "POST", post(emu), body={"content": "late"}))
+        sent = await emu.wait_for(lambda e: e.kind == "request", since=mark)
+        assert sent.data.path == post(emu)
+        assert not [e for e in emu.events[mark:] if e.kind == "message"], (
+            "half the delay passes before the request takes effect")
         assert (await request)[0] == 200
-        assert [r.path for r in emu.requests[before:]] == [f"/channels/{emu.channel_id}"]
+        assert [e.data.content for e in emu.events[mark:] if e.kind == "message"] == ["late"]
 
 
 async def test_heartbeats_are_acknowledged_after_a_network_delay():
