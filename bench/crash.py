@@ -49,8 +49,8 @@ async def act(emu: Emulator, service: GameService, rng: random.Random) -> Intera
     plays (by /move or by a button of the newest board)."""
     running = [g for g in await service.games_of(emu.user("alice").id) if g.thread_id]
     if not running:
-        challenges = [m for m in emu.channel_messages(emu.channel_id)
-                      if any(b.get("label") == "Accept" for b in m.buttons())]
+        waiting = {c.message_id for c in await service.open_challenges()}
+        challenges = [m for m in emu.channel_messages(emu.channel_id) if m.id in waiting]
         if challenges:
             return await emu.click("bob", challenges[-1], label="Accept")
         return await emu.slash("alice", "play alak", {"opponent": "bob"})
@@ -115,7 +115,7 @@ async def drill(cycles: int, workdir: Path, *, seed: int = 1, rtt_ms: float = 20
         service = GameService(store)
         for _ in range(cycles):
             await settle(service)  # the restarted bot catches up first, as it would
-            for _ in range(rng.randint(0, 2)):  # the game goes on...
+            for _ in range(rng.randint(1, 3)):  # the game goes on...
                 with contextlib.suppress(TimeoutError):
                     await (await act(emu, service, rng)).acknowledged(timeout=5)
             await act(emu, service, rng)  # ...and the bot dies while it answers this one

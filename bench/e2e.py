@@ -227,13 +227,15 @@ async def play_game(
 
 def requests_before_visible(emu: Emulator, interaction: Interaction, event: Event) -> int:
     """The bot's REST requests for this move until its board was visible: those answering the
-    interaction and those in its channel (each game has its own thread)."""
+    interaction, and messages posted in its channel (each game has its own thread); the edit
+    that takes the buttons off the previous board is background work, not counted."""
     times = [r.at for r in emu.requests]
     first = bisect.bisect_left(times, interaction.sent_at)
     last = bisect.bisect_right(times, event.at)
     return sum(
         1 for r in emu.requests[first:last]
-        if r.interaction_id == interaction.id or r.channel_id == interaction.channel_id
+        if r.interaction_id == interaction.id
+        or (r.channel_id == interaction.channel_id and r.method == "POST")
     )
 
 
@@ -313,6 +315,7 @@ async def bench(games: int, rounds: int, think: float, rtt_ms: float = 0.0) -> d
         "turn_pings": notified,
         "turn_mentions": mentions,
         "refusals": len(emu.refusals),
+        "refusal_codes": sorted({(r.code, r.path.split("/")[1]) for r in emu.refusals}),
     }
 
 
@@ -340,6 +343,8 @@ def main() -> None:
     print(f"| turn mentions that notify | {result['turn_pings']} of "
           f"{result['turn_mentions']} | all |")
     print(f"| requests Discord would refuse | {result['refusals']} | 0 |")
+    if result["refusals"]:
+        print(f"refused: {result['refusal_codes']}")
 
 
 if __name__ == "__main__":

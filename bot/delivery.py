@@ -333,11 +333,20 @@ class Delivery:
             kwargs["view"] = composed.view
         if composed.position is not None:
             kwargs["file"] = await self._board_file(game, composed.position)
+        message_id = None
         if answers:
             assert interaction is not None
-            response = await interaction.response.send_message(**kwargs)
-            message_id = response.message_id
-        else:
+            try:
+                response = await interaction.response.send_message(**kwargs)
+                message_id = response.message_id
+            except discord.NotFound:
+                # Too late for the interaction (Discord allows 3 s): the board goes to the
+                # thread like any other row (the player saw "did not respond").
+                log.warning("interaction for outbox row %s expired; posting it", item.id)
+                answers = False
+                if "file" in kwargs:
+                    kwargs["file"].reset()
+        if not answers:
             message_id = (await self._post_in_thread(game, thread_id, item, kwargs)).id
         if message_id is not None:
             pressed = interaction.message if answers and interaction is not None else None

@@ -997,7 +997,10 @@ class Emulator:
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["path"]
         method = request.method
-        payload, files = await self._read_body(request)
+        try:
+            payload, files = await self._read_body(request)
+        except ConnectionResetError:  # the bot died mid-request (a crash test): nobody to answer
+            return web.Response(status=499)
         parts = path.strip("/").split("/")
         interaction = self._interaction_of(parts)
         channel_id = int(parts[1]) if parts[0] == "channels" and parts[1].isdigit() else None

@@ -122,17 +122,25 @@ class ChallengeButton(
             await reply_error(interaction, error)
             return
         if self.action in ("accept", "start"):
-            # The game exists: its thread is started from this message and the first board
-            # (the outbox row the service wrote) posted there, as a new message that pings the
-            # players; then this challenge becomes a pointer to the thread.
-            await bot.delivery.flush(game.id, interaction)
-            thread = (await services.get_game(game.id)).thread_id
+            # The game exists. Its thread starts from this message, so it will have this
+            # message's id: the challenge becomes a pointer to it at once (the answer comes in
+            # Discord's 3 s whatever a burst of starts costs), then the thread is started and
+            # the first board (the outbox row the service wrote) posted there, a new message
+            # that pings the players. A challenge posted inside a thread cannot hold one: its
+            # game gets a thread in the channel, linked here once it exists.
             title = engines.get(game.game).title
-            where = f"<#{thread}>" if thread is not None else f"#{game.id}"
+            here = interaction.message is not None and interaction.channel_id == game.channel_id
+            where = f"<#{interaction.message.id}>" if here else f"#{game.id}"
             await interaction.response.edit_message(
                 content=t("bot.challenge.started", interaction.locale, game=title, thread=where),
                 view=None,
             )
+            await bot.delivery.flush(game.id, interaction)
+            thread = None if here else (await services.get_game(game.id)).thread_id
+            if thread is not None:
+                await interaction.edit_original_response(content=t(
+                    "bot.challenge.started", interaction.locale, game=title,
+                    thread=f"<#{thread}>"))
             return
         content, view = await render_challenge(bot, challenge, interaction.locale)
         await interaction.response.edit_message(content=content, view=view)

@@ -290,7 +290,8 @@ async def test_a_challenge_made_inside_a_game_thread_starts_a_thread_in_the_chan
     new_thread = emu.channels[board.channel_id]
     assert board.channel_id != thread and new_thread["parent_id"] == str(emu.channel_id)
     assert new_thread["thread_metadata"]["auto_archive_duration"] == 10080
-    edited = (await emu.wait_for(lambda e: e.kind == "edit" and e.data.id == rematch.id)).data
+    edited = (await emu.wait_for(lambda e: e.kind == "edit" and e.data.id == rematch.id
+                                 and "<#" in e.data.content)).data
     assert f"<#{board.channel_id}>" in edited.content and not edited.buttons()
     game = await world.services.game_for_thread(board.channel_id)
     assert game.seats == (emu.user("bob").id, emu.user("alice").id)

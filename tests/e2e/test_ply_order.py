@@ -80,3 +80,21 @@ async def test_rows_left_pending_are_drawn_at_their_own_ply_after_a_restart(worl
     await world.start()
     await emu.wait_for(lambda _: len(boards(world, thread)) == len(moves) + 1, timeout=20)
     check_boards(world, thread, game, moves)
+
+
+@pytest.mark.emulator(rest_delay=0.2)
+async def test_a_move_whose_answer_comes_too_late_is_still_posted_once(world):
+    """Discord gave up on the interaction (3 s; here less): the move is committed, so its
+    board goes to the thread as a new message, pinging the next player, and only once."""
+    world.refusals_expected = True
+    emu = world.emu
+    first = await world.start_game("alice", "alak", "bob")
+    thread = first.channel_id
+    emu.ack_deadline = 0.05  # a network slower than Discord's patience
+    mark = emu.mark()
+    await emu.slash("alice", "move", {"text": "c"}, channel=thread)
+    board = await emu.wait_for_message(lambda m: "played **c**" in m.content, channel_id=thread,
+                                       since=mark)
+    assert board.files and board.notified == {emu.user("bob").id}
+    assert [r.code for r in emu.refusals] == [10062]
+    assert len([m for m in emu.channel_messages(thread) if "played **c**" in m.content]) == 1
