@@ -10,7 +10,7 @@ import pytest
 
 from bot.app import RunningBot, launch
 from bot.config import Config
-from bot.emulator import Emulator, Message
+from bot.emulator import Emulator, EmuUser, Message
 from bot.endpoints import use_endpoints
 
 #: A token shaped like a real one, so a leak would be found by the log check.
@@ -68,6 +68,15 @@ class World:
 
     def thread_id(self) -> int:
         return int(self.emu.threads()[-1]["id"])
+
+    async def turn(self, game_id: int) -> tuple[EmuUser | None, list[str]]:
+        """The user to move in the game and their legal moves (None, [] once it is over)."""
+        game = await self.services.get_game(game_id)
+        mover = game.user_to_move()
+        if game.status != "active" or mover is None:
+            return None, []
+        user = next(u for u in self.emu.users.values() if u.id == mover)
+        return user, await self.services.legal_moves(game_id, mover)
 
 
 def make_config(emu: Emulator, tmp_path: Path) -> Config:

@@ -9,15 +9,22 @@ from pathlib import Path
 from bot.emulator.console import Console, run_folder
 
 
-async def test_a_console_session(world, tmp_path):
+def console_for(emu, folder: Path):
+    """A console and ``type_(line)``: what it prints for a typed line."""
     lines: list[str] = []
-    console = Console(world.emu, tmp_path, output=lines.append)
+    console = Console(emu, folder, output=lines.append)
 
     async def type_(line: str) -> list[str]:
         start = len(lines)
         assert await console.handle(line)
         console.show_new_events()
         return lines[start:]
+
+    return console, type_
+
+
+async def test_a_console_session(world, tmp_path):
+    console, type_ = console_for(world.emu, tmp_path)
 
     shown = await type_("/play alak @bob length:9")
     assert any("@alice challenges @bob" in line and "(length 9)" in line for line in shown)
@@ -50,14 +57,7 @@ async def test_the_console_shows_pings_follows_only_its_users_threads_and_reads_
     world, tmp_path
 ):
     emu = world.emu
-    lines: list[str] = []
-    console = Console(emu, tmp_path, output=lines.append)
-
-    async def type_(line: str) -> list[str]:
-        start = len(lines)
-        assert await console.handle(line)
-        console.show_new_events()
-        return lines[start:]
+    console, type_ = console_for(emu, tmp_path)
 
     # Other people's game: its thread appears, the console stays where it is.
     await world.start_game("carol", "alak", "dave")

@@ -126,16 +126,13 @@ async def test_no_public_payload_of_a_whole_lppg_game_tells_a_hand(world):
     first = await world.start_game("alice", "lppg", "bob")
     thread = first.channel_id
     game = await world.services.game_for_thread(thread)
-    users = {u.id: u for u in emu.users.values()}
     few = 0
     for _ in range(MAX_PLIES):
-        current = await world.services.get_game(game.id)
-        if current.status != "active":
+        mover, moves = await world.turn(game.id)
+        if mover is None:
             break
-        mover = current.user_to_move()
-        moves = await world.services.legal_moves(game.id, mover)
         few += moves[0].startswith("play") and len(moves) <= 20
-        reply = await (await emu.slash(users[mover], "move", {"text": moves[len(moves) // 2]},
+        reply = await (await emu.slash(mover, "move", {"text": moves[len(moves) // 2]},
                                        channel=thread)).reply()
         assert not reply.ephemeral, reply.content
     else:
@@ -166,23 +163,20 @@ async def test_hand_offers_the_players_own_moves_privately(world):
     first = await world.start_game("alice", "lppg", "bob")
     thread = first.channel_id
     game = await world.services.game_for_thread(thread)
-    users = {u.id: u for u in emu.users.values()}
     for _ in range(60):
-        current = await world.services.get_game(game.id)
-        mover = current.user_to_move()
-        moves = await world.services.legal_moves(game.id, mover)
+        mover, moves = await world.turn(game.id)
         latest = [m for m in emu.channel_messages(thread) if m.files][-1]
         if len(moves) <= 25 and not latest.buttons():
             break
-        await (await emu.slash(users[mover], "move", {"text": moves[0]}, channel=thread)).reply()
+        await (await emu.slash(mover, "move", {"text": moves[0]}, channel=thread)).reply()
     else:
         raise AssertionError("no private decision with few moves came up")
-    shown = await (await emu.slash(users[mover], "hand", channel=thread)).reply()
+    shown = await (await emu.slash(mover, "hand", channel=thread)).reply()
     assert shown.ephemeral and shown.files and shown.files[0].filename == "hand.png"
     assert sorted(b["label"] for b in shown.buttons()) == sorted(moves)
-    other = next(uid for uid in game.seats if uid != mover)
-    theirs = await (await emu.slash(users[other], "hand", channel=thread)).reply()
+    other = next(u for u in emu.users.values() if u.id in game.seats and u != mover)
+    theirs = await (await emu.slash(other, "hand", channel=thread)).reply()
     assert theirs.ephemeral and not theirs.buttons(), "not their turn: no moves"
-    played = await (await emu.click(users[mover], shown, label=moves[0])).reply()
+    played = await (await emu.click(mover, shown, label=moves[0])).reply()
     assert not played.ephemeral and played.channel_id == thread and played.files
     assert f"played **{moves[0]}**" in played.content

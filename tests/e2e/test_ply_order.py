@@ -42,14 +42,12 @@ async def test_a_move_committed_while_the_previous_reply_is_in_flight(world):
     first = await world.start_game("alice", "alak", "bob")
     thread = first.channel_id
     game = await world.services.game_for_thread(thread)
-    users = {u.id: u for u in emu.users.values()}
     moves, interactions = [], []
     for _ in range(PLIES):
-        current = await world.services.get_game(game.id)
-        mover = current.user_to_move()
-        move = (await world.services.legal_moves(game.id, mover))[0]
+        mover, legal = await world.turn(game.id)
+        move = legal[0]
         mark = emu.mark()
-        interaction = await emu.slash(users[mover], "move", {"text": move}, channel=thread)
+        interaction = await emu.slash(mover, "move", {"text": move}, channel=thread)
         # Its reply leaves the bot (the move is committed) but is still on its way: the next
         # player moves now.
         await emu.wait_for(lambda e, i=interaction: e.kind == "request"
