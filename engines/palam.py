@@ -69,7 +69,9 @@ from engines.core import (
     dump_outcome,
     load_outcome,
     rng_for,
+    seat_key,
 )
+from engines.phrases import Phrase, define
 
 EMPTY = -1
 SYMBOLS = "AESW"
@@ -82,6 +84,7 @@ LAST_DUEL_BONUS = 11
 TOTAL_POINTS = sum(VALUES) + LAST_DUEL_BONUS  # 75
 DUELS = 12
 ISIS, ANUBIS = "Isis", "Anubis"
+define({seat_key(ISIS): ISIS, seat_key(ANUBIS): ANUBIS})
 
 # Phases: what the player to move must decide.
 DRAFT, ATTACK, ANSWER = "draft", "attack", "answer"
@@ -320,10 +323,10 @@ class Palam(Game):
     chance = True  # the deal and the coin toss
     hidden_information = True  # only the draft's second batch, until it is revealed (ruling 9)
 
-    def seat_name(self, state: Any, seat: int) -> str:
+    def seat_phrase(self, state: Any, seat: int) -> Phrase:
         if state is None:
-            return self.seat_names[seat]
-        return ISIS if seat == state.isis else ANUBIS
+            return super().seat_phrase(state, seat)
+        return Phrase(seat_key(ISIS if seat == state.isis else ANUBIS))
 
     # ----- setup ------------------------------------------------------------------------------
 
