@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -18,6 +19,28 @@ DEFAULT_CONFIG_FILE = "config.toml"
 
 class ConfigError(ValueError):
     """A setting has a value we cannot use; the message names the setting, never the token."""
+
+
+#: Longer than any word a setting takes (levels, scopes, languages): a value this long in the
+#: wrong place is more likely a pasted secret than a typo.
+LONGEST_SHOWN = 16
+#: A Discord bot token: three base64url parts joined by dots.
+_TOKEN_SHAPE = re.compile(r"[\w-]{20,}\.[\w-]{4,}\.[\w-]{20,}")
+
+
+def shown(value: object, secrets: tuple[str, ...] = ()) -> str:
+    """``value`` quoted for an error message, unless it may be a secret (the token, anything
+    shaped like a token, or any long value): then only a note that it is not shown, so a token
+    pasted into the wrong setting never reaches the screen or a log."""
+    text = str(value).strip()
+    folded = text.casefold()
+    if (
+        len(text) > LONGEST_SHOWN
+        or _TOKEN_SHAPE.search(text)
+        or any(s and (s.casefold() in folded or folded in s.casefold()) for s in secrets if s)
+    ):
+        return "(a value that looks like a secret, not shown)"
+    return repr(text)
 
 
 @dataclass(frozen=True)
@@ -110,10 +133,12 @@ def load_config(
     values["owner_ids"] = _ids(values["owner_ids"], "owner_ids")
     values["guild_ids"] = _ids(values["guild_ids"], "guild_ids")
     values["emulator_users"] = tuple(str(u).lower() for u in values["emulator_users"])
-    values["log_level"] = str(values["log_level"]).upper()
+    secrets = (str(values["token"]),)
+    level = str(values["log_level"])
+    values["log_level"] = level.upper()
     if not isinstance(logging.getLevelName(values["log_level"]), int):
         raise ConfigError(
-            f"log_level must be DEBUG, INFO, WARNING or ERROR, not {values['log_level']!r}"
+            f"log_level must be DEBUG, INFO, WARNING or ERROR, not {shown(level, secrets)}"
         )
     values["sync_on_start"] = str(values["sync_on_start"]).lower()
     if values["sync_on_start"] not in ("off", "global", "guilds"):
