@@ -66,6 +66,10 @@ class Config:
     images_dir: str = "emulator-out"
     #: Correspondence play: vacation days each player may take per calendar year.
     vacation_days_per_year: int = 30
+    #: Replays, brackets and diagrams are drawn by this many workers, "process"es (default:
+    #: they never slow the bot's own process) or "thread"s (``bot.workers``).
+    heavy_workers: int = 1
+    heavy_pool: str = "process"
 
     @property
     def has_token(self) -> bool:
@@ -87,7 +91,8 @@ def load_config(
     """Read ``path`` (default: ``$BOT_CONFIG`` or ``config.toml`` if it exists) and the
     environment (``DISCORD_TOKEN``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``,
     ``BOT_DATABASE``, ``BOT_LOG_LEVEL``, ``BOT_OWNER_IDS``, ``BOT_GUILD_IDS``,
-    ``BOT_SYNC_ON_START``, ``BOT_LANGUAGE``, ``BOT_VACATION_DAYS``)."""
+    ``BOT_SYNC_ON_START``, ``BOT_LANGUAGE``, ``BOT_VACATION_DAYS``, ``BOT_HEAVY_WORKERS``,
+    ``BOT_HEAVY_POOL``)."""
     env = os.environ if env is None else env
     path = Path(path or env.get("BOT_CONFIG") or DEFAULT_CONFIG_FILE)
     data: dict[str, Any] = {}
@@ -114,6 +119,8 @@ def load_config(
         "vacation_days_per_year": correspondence.get(
             "vacation_days_per_year", Config.vacation_days_per_year
         ),
+        "heavy_workers": bot.get("heavy_workers", Config.heavy_workers),
+        "heavy_pool": bot.get("heavy_pool", Config.heavy_pool),
     }
     overrides = {
         "DISCORD_TOKEN": "token",
@@ -126,6 +133,8 @@ def load_config(
         "BOT_SYNC_ON_START": "sync_on_start",
         "BOT_LANGUAGE": "default_language",
         "BOT_VACATION_DAYS": "vacation_days_per_year",
+        "BOT_HEAVY_WORKERS": "heavy_workers",
+        "BOT_HEAVY_POOL": "heavy_pool",
     }
     for variable, name in overrides.items():
         if env.get(variable):
@@ -149,6 +158,15 @@ def load_config(
         raise ConfigError("vacation_days_per_year must be a whole number of days") from None
     if not 0 <= values["vacation_days_per_year"] <= 366:
         raise ConfigError("vacation_days_per_year must be between 0 and 366")
+    try:
+        values["heavy_workers"] = int(values["heavy_workers"])
+    except (TypeError, ValueError):
+        raise ConfigError("heavy_workers must be a whole number") from None
+    if not 1 <= values["heavy_workers"] <= 64:
+        raise ConfigError("heavy_workers must be between 1 and 64")
+    values["heavy_pool"] = str(values["heavy_pool"]).lower()
+    if values["heavy_pool"] not in ("process", "thread"):
+        raise ConfigError("heavy_pool must be process or thread")
     if values["default_language"] not in LANGUAGES:
         raise ConfigError(f"default_language must be one of {', '.join(LANGUAGES)}")
     known = {f.name for f in fields(Config)}

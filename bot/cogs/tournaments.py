@@ -17,6 +17,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
@@ -25,6 +26,7 @@ from discord.ext import commands
 
 import engines
 from bot.app import reply_error, send_ephemeral
+from bot.heavy import HeavyBusy
 from bot.i18n import t
 from bot.services.errors import ServiceError
 from bot.services.models import OutboxItem
@@ -168,15 +170,21 @@ async def bracket_png(
                 winner, note))
         matches.append(column)
     title = f"{tournament.name} #{tournament.id}"
-    # Drawing is CPU work: off the event loop, like the boards.
-    return await asyncio.to_thread(render_bracket, matches, title=title,
-                                   total_rounds=tournament.total_rounds)
+    drawn = tuple(tuple(column) for column in matches)
+    # Drawn in the worker pool, and once for each state of the bracket.
+    return await bot.heavy.run(("bracket", title, tournament.total_rounds, drawn),
+                               render_bracket, drawn, title=title,
+                               total_rounds=tournament.total_rounds)
+
+
+def has_bracket(tournament: Tournament) -> bool:
+    return tournament.format == "elimination" and tournament.status != "signup"
 
 
 async def bracket_file(
     bot: BoardGamesBot, tournaments: TournamentService, tournament: Tournament
 ) -> discord.File | None:
-    if tournament.format != "elimination" or tournament.status == "signup":
+    if not has_bracket(tournament):
         return None
     png = await bracket_png(bot, tournaments, tournament)
     return discord.File(io.BytesIO(png), filename=f"bracket-{tournament.id}.png")
@@ -425,11 +433,19 @@ class Tournaments(commands.Cog):
             tid, guild_id=interaction.guild_id))
         if table is None:
             return
-        await interaction.response.defer(thinking=True)
+        # The bracket is a heavy drawing: within the user's limits, refused privately.
+        admission = (self.bot.heavy.admit(interaction.user.id) if has_bracket(table.tournament)
+                     else nullcontext())
+        try:
+            with admission:
+                await interaction.response.defer(thinking=True)
+                file = await bracket_file(self.bot, self.tournaments, table.tournament)
+        except HeavyBusy as error:
+            await reply_error(interaction, error)
+            return
         text = format_tournament(table.tournament, interaction.locale) + "\n" + (
             format_standings(table, interaction.locale))
-        await self._answer(interaction, text, file=await bracket_file(self.bot, self.tournaments,
-                                                                      table.tournament))
+        await self._answer(interaction, text, file=file)
 
     @group.command(name="pairings", description="A round's pairings")
     @app_commands.describe(tournament="Tournament number (default: the newest open one here)",
