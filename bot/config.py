@@ -85,6 +85,16 @@ def _ids(value: Any, setting: str) -> tuple[int, ...]:
         raise ConfigError(f"{setting} must be a list of numeric Discord ids") from None
 
 
+def _whole_number(value: Any, setting: str, low: int, high: int) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{setting} must be a whole number") from None
+    if not low <= number <= high:
+        raise ConfigError(f"{setting} must be between {low} and {high}")
+    return number
+
+
 def load_config(
     path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None
 ) -> Config:
@@ -152,18 +162,8 @@ def load_config(
     values["sync_on_start"] = str(values["sync_on_start"]).lower()
     if values["sync_on_start"] not in ("off", "global", "guilds"):
         raise ConfigError("sync_on_start must be off, global or guilds")
-    try:
-        values["vacation_days_per_year"] = int(values["vacation_days_per_year"])
-    except (TypeError, ValueError):
-        raise ConfigError("vacation_days_per_year must be a whole number of days") from None
-    if not 0 <= values["vacation_days_per_year"] <= 366:
-        raise ConfigError("vacation_days_per_year must be between 0 and 366")
-    try:
-        values["heavy_workers"] = int(values["heavy_workers"])
-    except (TypeError, ValueError):
-        raise ConfigError("heavy_workers must be a whole number") from None
-    if not 1 <= values["heavy_workers"] <= 64:
-        raise ConfigError("heavy_workers must be between 1 and 64")
+    for setting, low, high in (("vacation_days_per_year", 0, 366), ("heavy_workers", 1, 64)):
+        values[setting] = _whole_number(values[setting], setting, low, high)
     values["heavy_pool"] = str(values["heavy_pool"]).lower()
     if values["heavy_pool"] not in ("process", "thread"):
         raise ConfigError("heavy_pool must be process or thread")

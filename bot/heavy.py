@@ -8,10 +8,10 @@ others.
   boards never go there, they keep the bot's own threads). A result with a ``key`` is kept in a
   bounded in-process cache and reused; asking again while it is being drawn waits for that
   same drawing instead of starting another.
-* ``admit(user_id)``, before a command acknowledges its interaction: a user has one heavy
-  drawing at a time and ``PER_WINDOW`` a minute, and the pool takes ``MAX_JOBS`` at most;
-  beyond that the user is told to wait a moment (``HeavyBusy``, translated), and nothing
-  starts. A picture already in the cache needs no admission (``cached(key)``).
+* ``admit(user_id)``, first thing in a heavy command (before it acknowledges the
+  interaction): a user has one heavy command at a time and ``PER_WINDOW`` a minute, and the
+  pool takes ``MAX_JOBS`` at most; beyond that the user is told privately to wait a moment
+  (``HeavyBusy``, translated), and nothing else is done (a burst of refusals costs nothing).
 
 Rulings: the cache lives in memory only (a replay is redrawn once after a restart; GIFs are
 too large to be worth a database column); cache keys name exact positions (game id and

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import io
 import logging
-from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
 import discord
@@ -166,17 +165,15 @@ class Clocks(commands.Cog):
             await send_ephemeral(interaction, t("clocks.replay_empty", interaction.locale,
                                                 id=info.id))
             return
-        source = await self.bot.clocks.replay_source(info.id)
-        names = tuple((await self._names(info)).values())
-        key = replay_key(source, names)
         heavy = self.bot.heavy
-        # A replay drawn before is sent at once; a new one is drawn in the worker pool, within
-        # the user's limits (refused privately, before anything is posted).
-        admission = heavy.admit(interaction.user.id) if heavy.cached(key) is None else nullcontext()
+        # Within the user's limits (checked first: a refusal costs nothing and is private);
+        # a replay drawn before comes from the cache, a new one from the worker pool.
         try:
-            with admission:
+            with heavy.admit(interaction.user.id):
+                source = await self.bot.clocks.replay_source(info.id)
+                names = tuple((await self._names(info)).values())
                 await interaction.response.defer(thinking=True)
-                gif = await heavy.run(key, replay_gif, source, names)
+                gif = await heavy.run(replay_key(source, names), replay_gif, source, names)
         except HeavyBusy as error:
             await reply_error(interaction, error)
             return

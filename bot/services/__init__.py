@@ -91,7 +91,9 @@ Correspondence play (issue 11, *added*; details in ``bot.services.clocks``):
   a resignation).
 * ``ClockService(store, games, *, clock, grace_for, vacation_days_per_year, on_change)``:
   ``clock_info``/``clock_infos``/``deadline``, ``claim``, ``vacation``/``vacation_status``,
-  ``dm_reminders``/``set_dm_reminders``, ``record_text``, and the scheduler's ``next_due`` /
+  ``dm_reminders``/``set_dm_reminders``, ``record_text``, ``replay_source`` (a
+  ``ReplaySource``: the plain data that rebuilds every position, for a worker process;
+  ``public_states`` uses it), and the scheduler's ``next_due`` /
   ``run_due`` (``scheduler()`` builds the task). Errors: ``ClockError`` (keys in
   ``clocks.toml``). Outbox kinds ``reminder``, ``timeout``, ``vacation``.
 * ``bot.services.records``: ``format_record``/``parse_record``/``replay_record`` (text records).

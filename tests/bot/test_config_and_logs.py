@@ -141,3 +141,13 @@ def test_library_debug_records_keep_their_shape_but_lose_their_payloads():
     info = logging.LogRecord("aiosqlite", logging.INFO, __file__, 1, "closing %s", ("db",), None)
     guard.filter(info)
     assert info.getMessage() == "closing db"  # only DEBUG records carry payloads
+
+
+def test_heavy_work_settings(tmp_path):
+    config = load_config(tmp_path / "none.toml",
+                         env={"BOT_HEAVY_WORKERS": "2", "BOT_HEAVY_POOL": "Thread"})
+    assert (config.heavy_workers, config.heavy_pool) == (2, "thread")
+    for env in ({"BOT_HEAVY_WORKERS": "0"}, {"BOT_HEAVY_WORKERS": "many"},
+                {"BOT_HEAVY_POOL": "fiber"}):
+        with pytest.raises(ConfigError):
+            load_config(tmp_path / "none.toml", env=env)
