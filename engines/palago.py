@@ -23,7 +23,10 @@ across edges form components. The board keeps, per component (keyed by a label r
 
 * ``members``: its region ids, so a union relabels the smaller side only;
 * ``open``: how many of its half-edges face an empty cell;
-* ``arches``: how many arch regions it holds.
+* ``arches``: how many arch regions it holds;
+* ``face_sum`` and ``face_sq``: the sum, and the sum of squares, of the ids of the empty cells
+  its open half-edges face (a cell counted once per half-edge), and ``closing``: the one cell
+  all of them face, when there is one (see below).
 
 Placing a tile adds four singleton components whose ``open`` counts the half-edges facing empty
 cells; then each of the up to 12 half-edges facing an occupied neighbour is a join: the old
@@ -33,13 +36,16 @@ looks at the (at most four) components holding the new regions: ``open == 0 and 
 creature (a closed ring of tips, an "eye", has no arch and is not one). Each check is O(1).
 
 ``legal_moves`` must know, for every cell and orientation, whether a first tile would end the game
-(then only the single tile is legal there). It does not place the tile: the components facing the
-cell and how many of their half-edges face it do not depend on the orientation, and a component
-can only close through this cell if *all* its open half-edges face it ("closable"). Cells with no
-closable neighbour component are skipped at once; for the others, the closed groups of each
-orientation are worked out from the regions' half-edges (see ``_Board.ending_colours``).
-The listing itself is lazy (``LegalMoves``): blocks of "these first tiles x these second tiles",
-made into move values only when indexed or iterated.
+(then only the single tile is legal there). A component can only be closed by one tile if *all*
+its open half-edges face that tile's cell. With n open half-edges facing cells c1..cn, they all
+face one cell c exactly when sum(ci) = n*c and sum(ci²) = n*c² (the equality case of
+Cauchy-Schwarz), so each component's ``closing`` cell is kept up to date in O(1) as the tile
+changes it. Only those few cells (``_Board.closable_cells``) can take a game-ending tile; for each
+of them the closed groups of each orientation are worked out without placing the tile, from the
+regions' half-edges (see ``_Board.ending_colours``).
+
+Move values are made once and shared (``_single_moves``, ``_around``: bounded caches), so a
+listing of thousands of moves is a list of references, built by concatenating blocks of nine.
 
 States are immutable: the board structure above is copied (a handful of small dicts and lists)
 before a move changes it, so ``play`` never touches its input. It is derived from ``tiles`` alone
@@ -201,11 +207,12 @@ class PalagoMove(Move):
 # (the nine two-tile moves), then shared by every listing: a late position lists thousands of
 # moves, and building them afresh each turn was most of a random playout's time. Both caches
 # are bounded: past the limit they start again empty.
-_CACHE_LIMIT = 1 << 13
+_CACHE_LIMIT = 1024  # cells: about 6 KB of moves each, far more than a game reaches
 _SINGLE_MOVES: dict[int, tuple[PalagoMove, PalagoMove, PalagoMove]] = {}
-#: cell -> per direction d: (the neighbour, the nine moves cell-then-neighbour, the nine moves
-#: neighbour-then-cell), each block by the first tile's orientation, then the second's.
-_AROUND: dict[int, tuple[tuple[int, tuple[PalagoMove, ...], tuple[PalagoMove, ...]], ...]] = {}
+#: cell -> per direction d: (the neighbour, the nine moves laying a tile on the cell then one on
+#: that neighbour, by the first tile's orientation, then the second's).
+_AROUND: dict[int, tuple[tuple[int, tuple[PalagoMove, ...]], ...]] = {}
+_OPPOSITE = (3, 4, 5, 0, 1, 2)
 
 
 def _tiles_at(cell_id: int) -> tuple[Tile, Tile, Tile]:
@@ -224,22 +231,17 @@ def _single_moves(cell: int) -> tuple[PalagoMove, PalagoMove, PalagoMove]:
     return moves
 
 
-def _around(cell: int) -> tuple[tuple[int, tuple[PalagoMove, ...], tuple[PalagoMove, ...]], ...]:
-    """The two-tile moves on ``cell`` and each neighbour, in both orders (see ``_AROUND``)."""
+def _around(cell: int) -> tuple[tuple[int, tuple[PalagoMove, ...]], ...]:
+    """The two-tile moves starting on ``cell``, per direction (see ``_AROUND``)."""
     around = _AROUND.get(cell)
     if around is None:
         if len(_AROUND) >= _CACHE_LIMIT:
             _AROUND.clear()
         here = _tiles_at(cell)
-        entries = []
-        for delta in _DELTA:
-            there = _tiles_at(cell + delta)
-            entries.append((
-                cell + delta,
-                tuple(PalagoMove((a, b)) for a in here for b in there),
-                tuple(PalagoMove((b, a)) for b in there for a in here),
-            ))
-        around = _AROUND[cell] = tuple(entries)
+        around = _AROUND[cell] = tuple(
+            (cell + delta, tuple(PalagoMove((a, b)) for a in here for b in _tiles_at(cell + delta)))
+            for delta in _DELTA
+        )
     return around
 
 
@@ -490,6 +492,7 @@ class Palago(Game):
         singles: list[PalagoMove] = []
         pairs: list[PalagoMove] = []
         extend = pairs.extend
+        cached = _AROUND.get
         for cell, occupied in border.items():
             colours = board.ending_colours(cell) if cell in closable else None
             if colours is not None:
@@ -497,7 +500,7 @@ class Palago(Game):
                 singles.extend(cell_singles[o] for o in range(3) if colours[o])
             if occupied == 6 or not pairs_fit:
                 continue  # a hole: only a single game-ending tile may go there
-            for partner, forward, backward in _around(cell):
+            for d, (partner, forward) in enumerate(cached(cell) or _around(cell)):
                 if partner in cells:
                     continue
                 if colours is None:
@@ -506,7 +509,7 @@ class Palago(Game):
                     extend(forward[3 * o + i] for o in range(3) if not colours[o] for i in range(3))
                 if partner not in border:
                     # The partner touches nothing, so as a first tile it can end nothing.
-                    extend(backward)
+                    extend((cached(partner) or _around(partner))[_OPPOSITE[d]][1])
         singles += pairs
         return singles
 
@@ -618,7 +621,7 @@ class Palago(Game):
 
 
 def _opening_moves() -> list[PalagoMove]:
-    return [move for _, forward, _ in _around(_cell_id(0, 0)) for move in forward]
+    return [move for _, forward in _around(_cell_id(0, 0)) for move in forward]
 
 
 def _seat(seat: int) -> Phrase:
