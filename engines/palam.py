@@ -378,6 +378,25 @@ def _answer_columns(board: tuple[int, ...], seat: int, attacking_piece: int) -> 
     return [leftmost] if leftmost >= 0 else []
 
 
+def _first_edition(players: int, seed: int | str, setup: str, deck: list[int]) -> PalamState:
+    """A game under the first edition of our rules: the coin toss names Isis; with the random
+    deal Anubis moves first, in the draft Isis picks first."""
+    isis = rng_for(seed, "toss").randrange(2)
+    captured: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    if setup == "draft":
+        return PalamState(
+            players=players, seed=seed, setup="draft", isis=isis,
+            board=(EMPTY,) * 24, to_move=isis, phase=DRAFT, may_swap=False, attack=None,
+            captured=captured, duels=0,
+            pool=tuple(sorted(deck[:12])), unrevealed=tuple(sorted(deck[12:])), picks=0,
+        )
+    return PalamState(
+        players=players, seed=seed, setup="random", isis=isis, board=tuple(deck),
+        to_move=1 - isis, phase=ATTACK, may_swap=True, attack=None, captured=captured,
+        duels=0,
+    )
+
+
 def _picker(isis: int, picks: int) -> int:
     """Draft order (ruling 8): pairs of picks, Isis first in batch one, Anubis in batch two."""
     first = isis if picks < 12 else 1 - isis
@@ -399,6 +418,9 @@ class Palam(Game):
     options = (
         Option("setup", "random", ("random", "draft"),
                "random: pieces dealt at random; draft: players pick where their pieces go"),
+        # Edition 1: the rules before the camp choice (the coin toss gave the camps, and in the
+        # draft the toss named Isis), kept so games stored under them still replay exactly.
+        Option("edition", 2, (1, 2), "rules edition of a stored game", hidden=True),
     )
     chance = True  # the deal and the coin toss
     hidden_information = True  # only the draft's second batch, until it is revealed (ruling 9)
@@ -414,6 +436,8 @@ class Palam(Game):
         deck = list(PIECES)
         rng_for(seed, "deal").shuffle(deck)
         captured: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        if options.get("edition", 2) == 1:
+            return _first_edition(players, seed, options["setup"], deck)
         if options["setup"] == "draft":
             return PalamState(
                 players=players, seed=seed, setup="draft", isis=0,

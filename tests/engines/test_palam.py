@@ -6,6 +6,7 @@ import itertools
 import json
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -709,3 +710,31 @@ def test_draft_views_hide_the_seed_and_the_unrevealed_batch(seed):
             assert view.seed is None and str(seed) not in json.dumps(GAME.dump(view))
             if state.picks < 12:
                 assert view.unrevealed is None
+
+
+# ----- games stored under the first edition of the rules ---------------------------------------
+
+EDITION_1 = json.loads(
+    (Path(__file__).parent / "data" / "palam_edition1.json").read_text(encoding="utf-8")
+)
+
+
+@pytest.mark.parametrize("case", EDITION_1, ids=lambda c: f"{c['setup']}-{c['seed']}")
+def test_games_of_the_first_edition_replay_exactly_with_edition_1(case):
+    """Move lists recorded with the engine before the camp choice (coin toss gave the camps)
+    replay to the same result under ``edition=1``; a random deal's list is not even a game of
+    today's rules (whose first move is the camp choice)."""
+    options = {"setup": case["setup"], "edition": 1}
+    final = GAME.replay(2, case["seed"], options, case["moves"])[-1]
+    assert final.isis == case["isis"]
+    assert sorted(final.outcome.winners) == case["winners"]
+    assert list(final.outcome.scores) == case["scores"]
+    if case["setup"] == "random":
+        with pytest.raises(IllegalMove):
+            GAME.replay(2, case["seed"], {"setup": case["setup"]}, case["moves"])
+
+
+def test_the_edition_option_is_hidden_and_today_is_the_default():
+    edition = next(option for option in GAME.options if option.name == "edition")
+    assert edition.hidden and edition.default == 2
+    assert GAME.new(2, seed=5).phase == CAMP
