@@ -8,7 +8,8 @@ import pytest
 import engines
 import render
 from render.gallery import SAMPLE_NAMES, phases, player_counts, playout
-from render.primitives import WIDTH, header_height
+from render.header import header_height
+from render.surface import WIDTH
 from render.theme import DARK, LIGHT
 from tests.render.helpers import close, decode, pixel
 

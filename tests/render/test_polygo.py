@@ -26,6 +26,13 @@ def center(state, name: str):
     return polygo_render.cell_center(state, geometry(state.board_kind).index[name])
 
 
+def on_stone(state, name: str):
+    """A point of the stone on ``name`` above the cell name written on it."""
+    fit, board = polygo_render.layout(state)
+    x, y = center(state, name)
+    return (x, y - polygo_render.stone_radius(board.square, fit.scale) * 0.7)
+
+
 @pytest.mark.parametrize("board", ["star", "hex5", "square9"])
 def test_every_letter_and_number_is_written_at_the_edge(board):
     geo = geometry(board)
@@ -39,8 +46,8 @@ def test_stone_and_wall_colours():
     state = play("i9 h9", "k7")
     image = decode(render.board("polygo", state))
     fit, _ = polygo_render.layout(state)
-    assert close(pixel(image, center(state, "i9")), BLACK_STONE)
-    assert close(pixel(image, center(state, "k7")), WHITE_STONE)
+    assert close(pixel(image, on_stone(state, "i9")), BLACK_STONE)
+    assert close(pixel(image, on_stone(state, "k7")), WHITE_STONE)
     # The wall: red, away from its dark brick joint through the middle.
     x, y = center(state, "h9")
     assert close(pixel(image, (x, y - fit.scale * 0.4)), WALL_RED)
@@ -70,5 +77,5 @@ def test_dead_stone_is_crossed_in_the_scoring_phase():
 def test_other_boards_render(board):
     state = play("e5", "e6", board=board)
     image = decode(render.board("polygo", state, theme="light"))
-    assert close(pixel(image, center(state, "e5")), BLACK_STONE)
-    assert close(pixel(image, center(state, "e6")), WHITE_STONE)
+    assert close(pixel(image, on_stone(state, "e5")), BLACK_STONE)
+    assert close(pixel(image, on_stone(state, "e6")), WHITE_STONE)
