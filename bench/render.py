@@ -26,7 +26,7 @@ from render.gallery import SAMPLE_NAMES, player_counts, playout
 BOARD_BUDGET_MS = 8
 PNG_BUDGET_KB = 100
 REPLAY_BUDGET_S = 1
-WARM_SEEDS = range(1000, 1004)  # games drawn first so the caches hold what a bot has seen
+WARM_SEEDS = range(1000, 1008)  # games drawn first so the caches hold what a bot has seen
 
 
 def p99(values: list[float]) -> float:

@@ -177,6 +177,7 @@ def _palette(game_name: str, theme: Theme) -> Image.Image:
     game = engines.get(game_name)
     module = _module(game.name)
     samples = [board_image(game.name, state, theme=theme) for state in _sample_states(game.name)]
+    # The background first: index 0, which replays pad their frames with.
     keys = [theme.background, theme.panel, theme.text, theme.muted, theme.accent,
             theme.highlight, theme.line, theme.empty, theme.wood, theme.wood_line,
             *module.palette_keys(theme)]
@@ -224,25 +225,14 @@ def replay(
     if len(picked) > MAX_FRAMES:
         step = (len(picked) - 1) / (MAX_FRAMES - 1)
         picked = [picked[round(i * step)] for i in range(MAX_FRAMES)]
-    rgb_frames = [
-        board_image(game.name, s, players=players, theme=theme, lang=lang, extent=extent,
-                    for_replay=True)
-        for s in picked
-    ]
-    # The final frame may be taller (the result is written in the header): pad the others at
-    # the bottom with the background so every frame has one size.
-    height = max(image.height for image in rgb_frames)
-    background = get_theme(theme).background
     colours = palette(game.name, theme)
     frames: list[Image.Image] = []
     durations: list[int] = []
     previous_bytes = b""
-    for image in rgb_frames:
-        if image.height < height:
-            padded = Image.new("RGB", (image.width, height), background)
-            padded.paste(image, (0, 0))
-            image = padded
-        paletted = to_palette(image, colours)
+    for state in picked:
+        # Each frame goes to the palette at once (a quarter of the memory of an RGB frame).
+        paletted = to_palette(board_image(game.name, state, players=players, theme=theme,
+                                          lang=lang, extent=extent, for_replay=True), colours)
         raw = paletted.tobytes()
         if raw == previous_bytes:
             durations[-1] += FRAME_MS
@@ -250,6 +240,11 @@ def replay(
         frames.append(paletted)
         durations.append(FRAME_MS)
         previous_bytes = raw
+    # The final frame may be taller (the result is written in the header): the others are
+    # extended at the bottom with palette index 0, the theme's background (``_palette``).
+    height = max(frame.height for frame in frames)
+    frames = [frame if frame.height == height else frame.crop((0, 0, frame.width, height))
+              for frame in frames]
     durations[-1] = LAST_FRAME_MS
     buffer = io.BytesIO()
     # With ``optimize`` and a transparent index, Pillow writes each frame as the box around

@@ -36,8 +36,9 @@ LEGEND_TILE = 30
 
 # Hexagon widths (even, in pixels) whose row height 0.866 × width is a whole number within a
 # quarter of a pixel (rows then meet without a visible seam): the sizes the lattice may take.
+# Every other one of them is kept: the lattice then takes few sizes, each drawn once.
 WIDTHS = tuple(w for w in range(20, MAX_WIDTH + 1, 2)
-               if abs(w * SQRT3 / 2 - round(w * SQRT3 / 2)) <= 0.25)
+               if abs(w * SQRT3 / 2 - round(w * SQRT3 / 2)) <= 0.25)[::2]
 
 Cell = tuple[int, int]
 Bounds = tuple[int, int, int, int]  # min u, min r, max u, max r, with u = 2q + r (half-columns)
@@ -147,11 +148,16 @@ def _tile(size: float, o: int, faded: frozenset[int], fade_to: RGB | None) -> Sp
                        lambda canvas: draw_tile(canvas, 0, 0, size, o, faded, fade_to))
 
 
-@lru_cache(maxsize=64)
-def _empty_cell(size: float, fill: RGB, outline: RGB) -> Sprite:
-    return make_sprite((-size - 1, -size - 1, size + 1, size + 1),
-                       lambda canvas: canvas.polygon(hexagon_points(0, 0, size * 0.96),
-                                                     fill=fill, outline=outline, width=1.5))
+@lru_cache(maxsize=2048)
+def _empty_cell(size: float, fill: RGB, outline: RGB, label: str, label_px: int, ink: RGB,
+                bold: bool) -> Sprite:
+    """An empty cell with the ``q,r`` a player types, in one sprite."""
+
+    def paint(canvas) -> None:
+        canvas.polygon(hexagon_points(0, 0, size * 0.96), fill=fill, outline=outline, width=1.5)
+        canvas.text(0, 0, label, label_px, ink, bold=bold, anchor="mm")
+
+    return make_sprite((-size - 1, -size - 1, size + 1, size + 1), paint)
 
 
 @lru_cache(maxsize=32)
@@ -217,11 +223,10 @@ def draw(game, state, options: Options) -> Image.Image:
     empty = list(pic.targets) + list(pic.partners)
     labels = min((label_size(lattice.width, f"{q},{r}") for q, r in empty), default=0)
     for q, r in empty:
-        cx, cy = lattice.center(q, r)
         is_target = (q, r) in targets
-        frame.paste(_empty_cell(size, *(bright if is_target else dim)), cx, cy)
         colour = theme.text if is_target else theme.muted
-        frame.text(cx, cy, f"{q},{r}", labels, colour, bold=is_target, anchor="mm")
+        frame.paste(_empty_cell(size, *(bright if is_target else dim), f"{q},{r}", labels,
+                                colour, is_target), *lattice.center(q, r))
 
     creature: dict[Cell, set[int]] = {}
     for q, r, k in pic.creature:

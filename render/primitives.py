@@ -186,6 +186,7 @@ class GridView:
 
 
 GUIDE = 34  # room for the x numbers above and the y numbers left of the grid
+CELL_STEP = 4  # square sizes are multiples of this (above three steps)
 
 
 def grid_view(extent: Extent, top: float, max_width: float, max_height: float,
@@ -194,6 +195,8 @@ def grid_view(extent: Extent, top: float, max_width: float, max_height: float,
     x0, y0, x1, y1 = extent
     columns, rows = x1 - x0 + 1, y1 - y0 + 1
     cell = int(min((max_width - GUIDE) / columns, (max_height - GUIDE) / rows, max_cell))
+    if cell > CELL_STEP * 3:
+        cell -= cell % CELL_STEP  # few distinct sizes: each size's pieces are drawn once
     width = columns * cell + GUIDE
     left = round((WIDTH - width) / 2) + GUIDE
     return GridView(extent, max(1, cell), left, round(top) + GUIDE)

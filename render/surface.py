@@ -207,12 +207,6 @@ class Canvas:
         y pointing down)."""
         self.draw.pieslice(self._box(x - r, y - r, x + r, y + r), start, end, fill)
 
-    def arc(
-        self, x: float, y: float, r: float, start: float, end: float, fill: RGB, width: float
-    ) -> None:
-        self.draw.arc(self._box(x - r, y - r, x + r, y + r), start, end, fill,
-                      width=self._w(width))
-
     def text(
         self,
         x: float,
@@ -225,15 +219,6 @@ class Canvas:
     ) -> None:
         self.draw.text(self._p(x, y), text, fill=fill, font=font(size * self.ss, bold),
                        anchor=anchor)
-
-    def paste(self, sprite: Sprite, x: float, y: float) -> None:
-        """A sprite on a canvas (a layer made of sprites): scaled up to the canvas's size."""
-        image = sprite.image
-        if self.ss != 1:
-            image = image.resize((image.width * self.ss, image.height * self.ss),
-                                 Image.Resampling.BILINEAR)
-        px, py = self._p(round(x) + sprite.left, round(y) + sprite.top)
-        self.image.paste(image, (round(px), round(py)), image)
 
     def finish(self) -> Image.Image:
         if self.ss == 1:
@@ -271,16 +256,26 @@ class Sprite:
 
 
 def _opaque_middle(image: Image.Image) -> tuple[int, int, int, int] | None:
-    """The largest box around the middle (shrunk evenly from the edges) whose pixels are
-    all opaque, or None."""
+    """The largest box centred in the sprite whose pixels are all opaque, or None: for each
+    left/right margin, the least top/bottom margin that works (it only shrinks as the sides
+    come in, so this takes one pass)."""
     alpha = image.getchannel("A")
     width, height = image.size
-    x0, y0, x1, y1 = 0, 0, width, height
-    while x1 - x0 > 2 and y1 - y0 > 2:
-        if alpha.crop((x0, y0, x1, y1)).getextrema()[0] == 255:
-            return (x0, y0, x1, y1)
-        x0, y0, x1, y1 = x0 + 1, y0 + 1, x1 - 1, y1 - 1
-    return None
+
+    def opaque(box: tuple[int, int, int, int]) -> bool:
+        return box[2] > box[0] and box[3] > box[1] and alpha.crop(box).getextrema()[0] == 255
+
+    best, best_area = None, 0
+    side = (height - 1) // 2  # top and bottom margin
+    for edge in range((width - 1) // 2 + 1):  # left and right margin
+        if not opaque((edge, side, width - edge, height - side)):
+            continue
+        while side > 0 and opaque((edge, side - 1, width - edge, height - side + 1)):
+            side -= 1
+        area = (width - 2 * edge) * (height - 2 * side)
+        if area > best_area:
+            best, best_area = (edge, side, width - edge, height - side), area
+    return best
 
 
 def _pieces(image: Image.Image) -> tuple[tuple, ...]:
@@ -331,7 +326,7 @@ def _shape(kind: str, geometry: tuple, fill, outline, width: float, extra: tuple
         xs, ys = geometry[0::2], geometry[1::2]
         box = (min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad)
         points = list(zip(xs, ys, strict=True))
-    else:  # circles, sectors, arcs and rounded rectangles: (x0, y0, x1, y1)
+    else:  # circles, sectors and rounded rectangles: (x0, y0, x1, y1)
         x0, y0, x1, y1 = geometry
         box = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
 
@@ -345,8 +340,6 @@ def _shape(kind: str, geometry: tuple, fill, outline, width: float, extra: tuple
                                 width=canvas._w(width) if outline else 0)
         elif kind == "pieslice":
             canvas.draw.pieslice(canvas._box(*geometry), *extra, fill)
-        elif kind == "arc":
-            canvas.draw.arc(canvas._box(*geometry), *extra, fill, width=canvas._w(width))
         else:  # rounded rectangle
             canvas.rect(geometry, fill, outline, width, radius=extra[0])
 
@@ -488,12 +481,6 @@ class Frame:
         self, x: float, y: float, r: float, start: float, end: float, fill: RGB
     ) -> None:
         self._at("pieslice", x - r, y - r, (x - r, y - r, x + r, y + r), fill, None, 1,
-                 (float(start), float(end)))
-
-    def arc(
-        self, x: float, y: float, r: float, start: float, end: float, fill: RGB, width: float
-    ) -> None:
-        self._at("arc", x - r, y - r, (x - r, y - r, x + r, y + r), fill, None, width,
                  (float(start), float(end)))
 
     def text(

@@ -65,10 +65,13 @@ def test_replay_is_an_animated_gif_of_the_game(game_name):
     assert image.is_animated
     assert 2 <= image.n_frames <= min(len(states), render.MAX_FRAMES)
     assert image.width == WIDTH
-    # Every frame has the same size (unbounded boards keep the final position's area).
+    # Every frame has the same size (unbounded boards keep the final position's area), the
+    # shorter ones extended with the background.
     for index in range(image.n_frames):
         image.seek(index)
         assert image.size == (WIDTH, image.height)
+    image.seek(0)
+    assert close(pixel(image, (WIDTH // 2, image.height - 1)), DARK.background, 2)
 
 
 def test_replay_needs_states():
