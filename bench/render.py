@@ -4,7 +4,8 @@ of the longest game.
 
     python -m bench.render [game ...] [--games N]
 
-Budgets: a board ≤ 8 ms p99 and ≤ 100 KB; a replay of up to 150 frames ≤ 1 s.
+Budgets: a board ≤ 8 ms p99 and ≤ 100 KB; a replay of up to 150 frames ≤ 1 s. A second table
+compares ways of encoding a board (RGB or palette, zlib or ISA-L), which chose the one used.
 
 Times are CPU time of this single-threaded process (``time.process_time``), so other programs
 sharing the machine do not add their time to ours (they can still slow ours a little by sharing
@@ -17,11 +18,15 @@ kind: every cache starts empty (the palette is built before, as the bot's first 
 from __future__ import annotations
 
 import argparse
+import io
 import statistics
 import time
 
+from PIL import Image
+
 import render
 from render.gallery import SAMPLE_NAMES, player_counts, playout
+from render.surface import encode_png, to_palette
 
 BOARD_BUDGET_MS = 8
 PNG_BUDGET_KB = 100
@@ -80,6 +85,44 @@ def measure(name: str, games: int) -> dict:
     }
 
 
+def cpu_ms(action, repeat: int = 20) -> float:
+    """The median CPU time of ``action`` in milliseconds."""
+    action()
+    times = []
+    for _ in range(repeat):
+        start = time.process_time()
+        action()
+        times.append(time.process_time() - start)
+    return statistics.median(times) * 1000
+
+
+def encodings(name: str) -> dict:
+    """What turning one composed board into PNG bytes costs, by method: the RGB image as is,
+    mapped to 256 colours of its own (fast octree) or to the game's fixed palette, written by
+    Pillow (zlib) or by ``render.surface.encode_png`` (ISA-L)."""
+    count = player_counts(name)[-1]
+    states = playout(name, count, 0)
+    image = render.board_image(name, states[len(states) // 2], players=SAMPLE_NAMES[:count])
+    colours = render.palette(name)
+    fixed = to_palette(image, colours)
+
+    def pillow(picture: Image.Image, level: int) -> bytes:
+        buffer = io.BytesIO()
+        picture.save(buffer, "PNG", compress_level=level)
+        return buffer.getvalue()
+
+    return {
+        "game": name,
+        "rgb_zlib1": (cpu_ms(lambda: pillow(image, 1)), len(pillow(image, 1))),
+        "octree": cpu_ms(lambda: image.quantize(colors=256, method=Image.Quantize.FASTOCTREE,
+                                                dither=Image.Dither.NONE)),
+        "fixed": cpu_ms(lambda: to_palette(image, colours)),
+        "p_zlib1": (cpu_ms(lambda: pillow(fixed, 1)), len(pillow(fixed, 1))),
+        "p_zlib6": (cpu_ms(lambda: pillow(fixed, 6)), len(pillow(fixed, 6))),
+        "p_isal": (cpu_ms(lambda: encode_png(fixed)), len(encode_png(fixed))),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("games", nargs="*", default=None)
@@ -99,6 +142,19 @@ def main() -> None:
             f"| {r['max_kb']:.0f} KB | {r['replay_frames']} | {r['replay_s']:.2f} s "
             f"| {r['gif_mb']:.2f} MB |"
         )
+    print()
+    print("Encoding one board (median CPU time; size):")
+    print("| game | RGB, zlib 1 | octree | fixed palette | P, zlib 1 | P, zlib 6 | P, ISA-L 1 |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name in names:
+        e = encodings(name)
+
+        def cell(pair: tuple[float, int]) -> str:
+            return f"{pair[0]:.1f} ms, {pair[1] / 1000:.0f} KB"
+
+        print(f"| {e['game']} | {cell(e['rgb_zlib1'])} | {e['octree']:.1f} ms "
+              f"| {e['fixed']:.1f} ms | {cell(e['p_zlib1'])} | {cell(e['p_zlib6'])} "
+              f"| {cell(e['p_isal'])} |")
 
 
 if __name__ == "__main__":

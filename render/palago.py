@@ -148,16 +148,11 @@ def _tile(size: float, o: int, faded: frozenset[int], fade_to: RGB | None) -> Sp
                        lambda canvas: draw_tile(canvas, 0, 0, size, o, faded, fade_to))
 
 
-@lru_cache(maxsize=2048)
-def _empty_cell(size: float, fill: RGB, outline: RGB, label: str, label_px: int, ink: RGB,
-                bold: bool) -> Sprite:
-    """An empty cell with the ``q,r`` a player types, in one sprite."""
-
-    def paint(canvas) -> None:
-        canvas.polygon(hexagon_points(0, 0, size * 0.96), fill=fill, outline=outline, width=1.5)
-        canvas.text(0, 0, label, label_px, ink, bold=bold, anchor="mm")
-
-    return make_sprite((-size - 1, -size - 1, size + 1, size + 1), paint)
+@lru_cache(maxsize=64)
+def _empty_cell(size: float, fill: RGB, outline: RGB) -> Sprite:
+    return make_sprite((-size - 1, -size - 1, size + 1, size + 1),
+                       lambda canvas: canvas.polygon(hexagon_points(0, 0, size * 0.96),
+                                                     fill=fill, outline=outline, width=1.5))
 
 
 @lru_cache(maxsize=32)
@@ -168,10 +163,22 @@ def _highlight(size: float, colour: RGB) -> Sprite:
                                                      outline=colour, width=width))
 
 
+TYPICAL_LABEL = "-9,-9"  # the widest label of most boards
+
+
 @lru_cache(maxsize=4096)
 def label_size(cell_width: int, text: str) -> int:
-    """The largest type (up to 22 px) in which ``text`` fits across a cell."""
+    """The type size of a cell's ``q,r``: one size for every label of a hexagon width (the
+    largest, up to 22 px, in which a typical widest label fits across the cell), smaller only
+    for a label longer still."""
     room = cell_width * 0.84
+    size = _fitting_size(TYPICAL_LABEL, room)
+    if len(text) > len(TYPICAL_LABEL):
+        size = min(size, _fitting_size(text, room))
+    return size
+
+
+def _fitting_size(text: str, room: float) -> int:
     # Type width grows in proportion to its size: one measure gives the size, a second
     # (rarely a third) checks it after rounding.
     size = min(22, int(22 * room / text_width(text, 22, bold=True)))
@@ -221,12 +228,14 @@ def draw(game, state, options: Options) -> Image.Image:
     bright = (mix(theme.background, theme.empty, 1.0), mix(theme.background, theme.line, 0.9))
     dim = (mix(theme.background, theme.empty, 0.5), mix(theme.background, theme.line, 0.5))
     empty = list(pic.targets) + list(pic.partners)
-    labels = min((label_size(lattice.width, f"{q},{r}") for q, r in empty), default=0)
     for q, r in empty:
+        cx, cy = lattice.center(q, r)
         is_target = (q, r) in targets
+        frame.paste(_empty_cell(size, *(bright if is_target else dim)), cx, cy)
         colour = theme.text if is_target else theme.muted
-        frame.paste(_empty_cell(size, *(bright if is_target else dim), f"{q},{r}", labels,
-                                colour, is_target), *lattice.center(q, r))
+        text = f"{q},{r}"
+        frame.text(cx, cy, text, label_size(lattice.width, text), colour, bold=is_target,
+                   anchor="mm")
 
     creature: dict[Cell, set[int]] = {}
     for q, r, k in pic.creature:
