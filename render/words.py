@@ -68,7 +68,7 @@ EN: dict[str, str] = {
     "palam.stats": "{points} points · {taken} taken",
     "palam.duel": "duel {n}/{total}",
     "palam.duels": "{total} duels",
-    "palam.doing.camp": "choose a camp",
+    "palam.doing.camp": "choose a camp (camp isis or camp anubis)",
     "palam.doing.draft": "pick a piece and a cell",
     "palam.doing.answer": "answer {piece}",
     "palam.doing.attack": "attack or swap",
@@ -82,8 +82,8 @@ EN: dict[str, str] = {
     "palam.to_pick": "Pieces to pick:",
     "palam.to_pick_more": "Pieces to pick ({n} more stay face down until these are placed):",
     "palam.took": "{name} took {n}:",
-    "palam.camps_open": "Camps not chosen yet",
-    "palam.legend.camp": "Type camp isis or camp anubis.",
+    "palam.legend.camp": "Take a camp with its pieces as dealt: camp isis or camp anubis. "
+                         "The other starts.",
     "palam.legend.over": "Light pieces are worth 11 points, the others 1; the last duel adds 11.",
     "palam.legend.draft": "Type a piece and one of your cells: A5 b2.",
     "palam.legend.answer": "Answer with a column letter: same symbol or same count, "
@@ -190,7 +190,7 @@ FR: dict[str, str] = {
     "palam.stats": "{points} points · {taken} prises",
     "palam.duel": "duel {n}/{total}",
     "palam.duels": "{total} duels",
-    "palam.doing.camp": "choisir un camp",
+    "palam.doing.camp": "choisir un camp (camp isis ou camp anubis)",
     "palam.doing.draft": "choisir une pièce et une case",
     "palam.doing.answer": "répondre à {piece}",
     "palam.doing.attack": "attaquer ou échanger",
@@ -204,8 +204,8 @@ FR: dict[str, str] = {
     "palam.to_pick": "Pièces à choisir :",
     "palam.to_pick_more": "Pièces à choisir ({n} autres restent cachées jusqu'à leur tour) :",
     "palam.took": "{name} a pris {n} :",
-    "palam.camps_open": "Camps pas encore choisis",
-    "palam.legend.camp": "Tapez camp isis ou camp anubis.",
+    "palam.legend.camp": "Prenez un camp avec ses pièces telles que distribuées : camp isis ou "
+                         "camp anubis. L'autre commence.",
     "palam.legend.over": "Les pièces claires valent 11 points, les autres 1 ; le dernier duel "
                          "rapporte 11.",
     "palam.legend.draft": "Tapez une pièce et une de vos cases : A5 b2.",
