@@ -1222,7 +1222,10 @@ def _in_range(x: int, y: int) -> bool:
 
 
 def _card_back(card: int) -> int:
-    """The placeholder for a card seen from its back: its colour only (``R?``)."""
+    """The placeholder for a card seen from its back: its colour only (``R?``). A placeholder
+    stays as it is, so viewing a view changes nothing."""
+    if card < 0:
+        return card
     return -2 - (card_colour(card) - 1)
 
 

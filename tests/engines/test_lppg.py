@@ -845,3 +845,20 @@ def test_four_player_match_keeps_partners_opposite_and_scores_the_team():
     assert match.winners == frozenset({"b", "d"})
     with pytest.raises(ValueError):
         LppgMatch(("solo", "duo", "trio"))
+
+
+def test_the_public_view_of_a_public_view_still_shows_top_colours_and_hand_backs():
+    # The bot stores the public view and draws the board from it, viewing it once more: the
+    # colours of the pile tops and of the cards in hands (public) must survive that.
+    state = GAME.new(2, seed=1, options={"deck": deck_with("R5", "R2", "B7", "G8", "Y1", "R9",
+                                                           "G3", "B4")})
+    twice = GAME.view(GAME.view(state, None), None)
+    dumped = GAME.dump(twice)
+    assert dumped["hands"] == [["B?", "G?"], ["Y?", "R?"]]
+    assert dumped["pile_a"][0] == "G?"
+    assert dumped["pile_b"][0] == CARD_IDS[state.pile_b[0]][0] + "?"
+    assert set(dumped["pile_a"][1:] + dumped["pile_b"][1:]) == {"?"}
+    assert twice == GAME.view(state, None)
+    # A seat's own view viewed again keeps that seat's hand and hides the others' patterns.
+    own = GAME.view(GAME.view(state, 1), 1)
+    assert GAME.dump(own)["hands"] == [["B?", "G?"], ["Y1", "R9"]]
