@@ -198,7 +198,7 @@ def test_a_view_of_a_view_is_the_same_view(name, seed, data):
     while state.to_move is not None and len(positions) < MAX_PLIES:
         state = game.play(state, rng.choice(list(game.legal_moves(state))))
         positions.append(state)
-    for state in rng.sample(positions, min(len(positions), 12)) + [positions[-1]]:
+    for state in [*rng.sample(positions, min(len(positions), 12)), positions[-1]]:
         for seat in [None, *range(players)]:
             once = game.view(state, seat)
             assert game.view(once, seat) == once
