@@ -39,6 +39,7 @@ from engines.lppg import (
     terrain,
     territories,
 )
+from engines.lppg_terrain import placement_codes
 from engines.phrases import ENGLISH
 
 GAME = engines.get("lppg")
@@ -781,6 +782,23 @@ def test_fast_and_full_checks_agree_on_the_hand_built_terrains():
     for state in states:
         listed = {str(m) for m in GAME.legal_moves(state) if isinstance(m, PlayMove)}
         assert listed == brute_force_placements(state)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), players=st.sampled_from([2, 4]))
+def test_placements_decided_in_bulk_match_the_one_by_one_checks(seed, players):
+    # The search decides most positions for all positions at once (bitboards); checking each
+    # position on its own must give exactly the same moves, in the same order.
+    rng = random.Random(seed)
+    state = GAME.new(players, seed=seed)
+    while state.to_move is not None:
+        if state.pending == "play":
+            mover = state.turn_seat
+            hand = state.hands[mover]
+            bulk = placement_codes(state.board, hand, mover, players)
+            alone = placement_codes(state.board, hand, mover, players, one_by_one=True)
+            assert bulk == alone
+        state = GAME.play(state, rng.choice(list(GAME.legal_moves(state))))
 
 
 # ----- properties: playouts, storage, determinism, hidden information -------------------------
