@@ -275,21 +275,21 @@ _DRAW_RE = re.compile(r"draw ([ab])(?: ?([ab]))?")
 DRAW_A = DrawMove("a")
 DRAW_B = DrawMove("b")
 
-#: Placements are listed thousands of times per playout: each is made once and shared (they
-#: are immutable values), by its search code (see ``placement_codes``).
-_PLAY_MOVES: dict[int, PlayMove] = {}
-_PLAY_MOVES_LIMIT = 200_000
+class _PlayMoves(dict):
+    """Placements by their search code (see ``placement_codes``), each made once and shared:
+    they are listed thousands of times per playout and are immutable values."""
 
+    LIMIT = 200_000
 
-def _play_move(code: int) -> PlayMove:
-    move = _PLAY_MOVES.get(code)
-    if move is None:
-        if len(_PLAY_MOVES) >= _PLAY_MOVES_LIMIT:
-            _PLAY_MOVES.clear()
+    def __missing__(self, code: int) -> PlayMove:
+        if len(self) >= self.LIMIT:
+            self.clear()
         x, y = _xy(code >> 3)
-        move = PlayMove(((code >> 2) & 1) + 1, x, y, ROTATIONS[code & 3])
-        _PLAY_MOVES[code] = move
-    return move
+        move = self[code] = PlayMove(((code >> 2) & 1) + 1, x, y, ROTATIONS[code & 3])
+        return move
+
+
+_PLAY_MOVES = _PlayMoves()
 
 
 # ----- state -------------------------------------------------------------------------------------
@@ -456,11 +456,9 @@ class Lppg(Game):
 
     def _placements(self, state: LppgState, first_only: bool = False) -> list[Move]:
         mover = state.turn_seat
-        codes = placement_codes(
-            state.board, state.hands[mover], mover, state.players, first_only
+        return placement_codes(
+            state.board, state.hands[mover], mover, state.players, first_only, moves=_PLAY_MOVES
         )
-        get = _PLAY_MOVES.get
-        return [get(code) or _play_move(code) for code in codes]
 
     def _marks(self, state: LppgState) -> list[Move]:
         board = state.board

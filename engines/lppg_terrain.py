@@ -18,7 +18,8 @@ the two in step.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engines.lppg_cards import CARD_SQUARES, DECK_SIZE, WHITE
 
@@ -297,12 +298,16 @@ class Board:
             around = self.cached_surroundings[cache_key] = Surroundings(self, base, shape)
         return around
 
-    def third_marker_always_wins(self, mover: int, players: int) -> bool:
-        """Whether ``mover`` ending the game by marking a region, the territories staying as
-        they are, makes their side win whatever the region's size."""
-        # Beyond the largest territory, a larger region changes nothing.
+    def losing_sizes(self, mover: int, players: int) -> tuple[frozenset[int], int]:
+        """The sizes of region whose marking, as ``mover``'s third marker with the territories
+        as they are, does not make their side win; as (sizes up to ``top``, ``top``): every
+        size from ``top`` on (larger than any territory) gives the same verdict as ``top``."""
         top = max((size for size, _ in self.territory_entries()), default=0) + 1
-        return all(self.third_marker_wins(size, mover, players) for size in range(1, top + 1))
+        losing = frozenset(
+            size for size in range(1, top + 1)
+            if not self.third_marker_wins(size, mover, players)
+        )
+        return losing, top
 
     def third_marker_wins(self, size: int, mover: int, players: int) -> bool:
         """Whether ``mover`` ending the game by marking a region of ``size`` squares, the
@@ -347,7 +352,6 @@ class Frame:
 
     __slots__ = (
         "_calm",
-        "_shifted",
         "board",
         "colours",
         "covered",
@@ -356,6 +360,7 @@ class Frame:
         "near_permanent",
         "near_territory",
         "row_keys",
+        "shifted_cache",
         "valid",
         "width",
         "x0",
@@ -369,7 +374,8 @@ class Frame:
         self.width = width
         self.height = geo.max_y - geo.min_y + 9
         #: The square key of the first square of each frame row.
-        self.row_keys = [(q + self.y0 + OFF) * W + self.x0 + OFF for q in range(self.height)]
+        first = (self.y0 + OFF) * W + self.x0 + OFF
+        self.row_keys = list(range(first, first + self.height * W, W))
         self.colours = geo.colour_bits()
         covered = 0
         for mask in self.colours:
@@ -394,7 +400,7 @@ class Frame:
         self.near_territory = _or(near_by_owner.values())
         self.near_by_owner = list(near_by_owner.values())
         self.near_permanent = near_permanent
-        self._shifted: dict[int, int] = {}
+        self.shifted_cache: dict[int, int] = {}
         self._calm: tuple[list[int], list[list[int]], int] | None = None
         self.valid = []
         for w, h in DIMS:
@@ -413,11 +419,12 @@ class Frame:
         return 1 << ((k // W - OFF - self.y0) * width + k % W - OFF - self.x0)
 
     def shifted(self, colour: int, d: int) -> int:
-        """``colours[colour] >> d``, cached (a card's squares reuse a few offsets)."""
+        """``colours[colour] >> d``, cached in ``shifted_cache`` under ``d * 8 + colour`` (a
+        card's squares reuse a few offsets)."""
         cache_key = d * 8 + colour
-        mask = self._shifted.get(cache_key)
+        mask = self.shifted_cache.get(cache_key)
         if mask is None:
-            mask = self._shifted[cache_key] = self.colours[colour] >> d
+            mask = self.shifted_cache[cache_key] = self.colours[colour] >> d
         return mask
 
     def calm(self) -> tuple[list[int], list[list[int]], int, int]:
@@ -520,6 +527,16 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
+class _Codes:
+    """The identity mapping: ``placement_codes`` returns the codes themselves."""
+
+    def __getitem__(self, code: int) -> int:
+        return code
+
+
+CODES = _Codes()
+
+
 def placement_codes(
     board: Board,
     hand: Sequence[int],
@@ -527,20 +544,22 @@ def placement_codes(
     players: int,
     first_only: bool = False,
     *,
+    moves: Mapping[int, Any] = CODES,
     one_by_one: bool = False,
-) -> list[int]:
+) -> list[Any]:
     """Every legal placement of the cards in ``hand`` for ``mover``, as codes
-    ``key(x, y) << 3 | (slot - 1) << 2 | r`` (``r`` indexes ``ROTATIONS``), in the order slot,
-    rotation, then box top-left from top to bottom and left to right. Hidden placeholders in
-    the hand are skipped. With ``first_only``, stops at the first one found. With
-    ``one_by_one``, every position is checked by ``consequences_allowed``, none decided in
-    bulk (for the tests that keep the two in step)."""
+    ``key(x, y) << 3 | (slot - 1) << 2 | r`` (``r`` indexes ``ROTATIONS``) or, with ``moves``,
+    as ``moves[code]``; in the order slot, rotation, then box top-left from top to bottom and
+    left to right. Hidden placeholders in the hand are skipped. With ``first_only``, stops at
+    the first one found. With ``one_by_one``, every position is checked by
+    ``consequences_allowed``, none decided in bulk (for the tests that keep the two in step)."""
     frame = board.frame
     width = frame.width
     row_shift = width.bit_length() - 1
     column = width - 1
     row_keys = frame.row_keys
     shifted = frame.shifted
+    shifted_cache = frame.shifted_cache
     valid = frame.valid
     # Covered squares where a white card square has consequences to check one by one: next
     # to a territory (it grows); at the end check, next to any closed region.
@@ -549,11 +568,15 @@ def placement_codes(
     # the mover's side would win whatever the size of the region marked: then only placements
     # that change territories (and so who wins) are looked at one by one.
     check_end = board.markers_of[mover] == 2
-    always_wins = check_end and board.third_marker_always_wins(mover, players)
+    if check_end:
+        losing, top = board.losing_sizes(mover, players)
+    always_wins = check_end and not losing
     if check_end and not always_wins:
         calm, reach, largest, near = frame.calm()
         open_ok = largest == 0 or board.third_marker_wins(largest, mover, players)
-    out: list[int] = []
+    surroundings = board.cached_surroundings
+    out: list[Any] = []
+    append = out.append
     for slot, card in enumerate(hand):
         if card < 0:
             continue  # a view's hidden placeholder
@@ -562,7 +585,7 @@ def placement_codes(
             whites = []
             for dx, dy, c in CARD_SQUARES[card][r]:
                 d = dy * width + dx
-                match |= shifted(c, d)
+                match |= shifted_cache.get(d * 8 + c) or shifted(c, d)
                 if c == WHITE:
                     whites.append(d)
             shape = r & 1
@@ -604,24 +627,45 @@ def placement_codes(
                 risky = 0
             if one_by_one:
                 risky = match
-            if not risky:
-                if first_only and match:
-                    i = (match & -match).bit_length() - 1
-                    return [(row_keys[i >> row_shift] + (i & column)) << 3 | tag]
-                out.extend(
-                    (row_keys[i >> row_shift] + (i & column)) << 3 | tag for i in _bits(match)
-                )
+            if not match:
                 continue
-            risky_bits = None if risky == match else set(_bits(risky))
-            for i in _bits(match):
+            if first_only and not risky:
+                i = (match & -match).bit_length() - 1
+                return [moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag]]
+            risky_bits = () if not risky else None if risky == match else set(_bits(risky))
+            card_size = white.bit_count()
+            # The set bits of ``match``, lowest first, through its binary text.
+            text = bin(match)[:1:-1]
+            find = text.find
+            i = find("1")
+            while i >= 0:
                 base = row_keys[i >> row_shift] + (i & column)
-                if (risky_bits is None or i in risky_bits) and not consequences_allowed(
-                    board, base, shape, white, mover, players, check_end
-                ):
-                    continue
-                out.append(base << 3 | tag)
+                if risky_bits is None or i in risky_bits:
+                    around = surroundings.get(base * 2 + shape) or board.surroundings(base, shape)
+                    if check_end and not white & around.territory_bits and not one_by_one:
+                        # The common case of ``consequences_allowed``, inline: no territory
+                        # touched, so the largest closed region left gets the third marker.
+                        most = around.far_largest
+                        joined = card_size
+                        for mask, size in around.closed:
+                            if mask & white:
+                                joined += size
+                            elif size > most:
+                                most = size
+                        if not white & around.opening and joined > most:
+                            most = joined
+                        if most and (most if most < top else top) in losing:
+                            i = find("1", i + 1)
+                            continue
+                    elif not consequences_allowed(
+                        board, base, shape, white, mover, players, check_end
+                    ):
+                        i = find("1", i + 1)
+                        continue
+                append(moves[base << 3 | tag])
                 if first_only:
                     return out
+                i = find("1", i + 1)
     return out
 
 
@@ -647,6 +691,11 @@ _RING_BITS = tuple(_ring_bits(w, h) for w, h in DIMS)
 _OPEN, _CLOSED, _TERRITORY = 0, 1, 2
 #: An open region with at most 6 liberties: a box may cover them all and close it.
 _FEW_LIBERTIES = 3
+#: Per box square, its bit and its neighbours outside the box (square-key offsets).
+_EDGE_TESTS = tuple(
+    tuple((1 << bit, offsets) for bit, offsets in enumerate(_OUTSIDE_NEIGHBOURS[shape]))
+    for shape in range(2)
+)
 _RING_MASKS = tuple(
     tuple((dk, 1 << bit) for dk, bit in zip(_RING[shape], _RING_BITS[shape], strict=True))
     for shape in range(2)
@@ -671,14 +720,15 @@ class Surroundings:
         colour = geo.colour
         comp_of = geo.comp_of
         kinds, sizes = board.comp_kinds()
-        box = {base + dk for dk in _BOX[shape]}
+        box = set(map(base.__add__, _BOX[shape]))
         edge = 0
-        for bit, offsets in enumerate(_OUTSIDE_NEIGHBOURS[shape]):
+        for mask, offsets in _EDGE_TESTS[shape]:
             for d in offsets:
                 if base + d not in colour:
-                    edge |= 1 << bit
+                    edge |= mask
                     break
-        cut = {comp_of[k] for k in box if k in comp_of}
+        cut = set(map(comp_of.get, box))
+        cut.discard(None)
         # pieces: [touched box bits, kind, size, component (territories: for owner lookups)]
         pieces: list[list[int]] = []
         piece_of_comp: dict[int, int] = {}
@@ -718,11 +768,11 @@ class Surroundings:
         self.territory_bits = territory_bits
         self.closed = closed
         self.far_closed = [
-            len(geo.comps[comp])
+            sizes[comp]
             for comp in board.closed_regions
             if comp not in cut and comp not in piece_of_comp
         ]
-        self.far_largest = max(self.far_closed, default=0)
+        self.far_largest = max(self.far_closed) if self.far_closed else 0
 
     @staticmethod
     def _fragment(
