@@ -78,11 +78,6 @@ def _outside_neighbour_squares(width: int, height: int) -> tuple[tuple[tuple[int
 
 
 _OUTSIDE_NEIGHBOUR_SQUARES = tuple(_outside_neighbour_squares(w, h) for w, h in DIMS)
-#: The same as square-key offsets.
-_OUTSIDE_NEIGHBOURS = tuple(
-    tuple(tuple(ny * W + nx for nx, ny in squares) for squares in per_shape)
-    for per_shape in _OUTSIDE_NEIGHBOUR_SQUARES
-)
 
 #: The ring squares of each shape as (dx, dy), and for each its neighbours outside the box.
 _RING_SQUARES = tuple(
@@ -186,10 +181,10 @@ class Geometry:
         self.comp_open = comp_open
         #: The outside squares next to each component.
         self.comp_liberties = comp_liberties
-        xs = [k % W for k in colour]
-        ys = [k // W for k in colour]
-        self.min_x, self.max_x = min(xs) - OFF, max(xs) - OFF
-        self.min_y, self.max_y = min(ys) - OFF, max(ys) - OFF
+        # W is a power of two: a key's column is ``k & (W - 1)``; its row orders the keys.
+        columns = list(map((W - 1).__and__, colour))
+        self.min_x, self.max_x = min(columns) - OFF, max(columns) - OFF
+        self.min_y, self.max_y = min(colour) // W - OFF, max(colour) // W - OFF
         self._colour_bits: tuple[int, ...] | None = None
 
     @classmethod
@@ -381,25 +376,29 @@ class Frame:
         for mask in self.colours:
             covered |= mask
         self.covered = covered
-        territory = 0
-        territory_of = board.territory_of
-        colour = geo.colour
         bit = self.bit
-        near_by_owner: dict[int, int] = {}
-        near_permanent = 0
-        for k, comp in territory_of.items():
-            territory |= bit(k)
-            owner = board.comp_owner[comp]
-            for n in (k + 1, k - 1, k + W, k - W):
-                if n not in territory_of and n in colour:
-                    near_by_owner[owner] = near_by_owner.get(owner, 0) | bit(n)
-                    if board.comp_permanent[comp]:
-                        near_permanent |= bit(n)
+        by_owner: dict[int, int] = {}
+        permanent = 0
+        for comp, owner in board.comp_owner.items():
+            squares = _or(bit(k) for k in geo.comps[comp])
+            by_owner[owner] = by_owner.get(owner, 0) | squares
+            if board.comp_permanent[comp]:
+                permanent |= squares
+        territory = _or(by_owner.values())
+        # Territory squares never lie on the frame's edges, so shifting by one square does not
+        # wrap around a row.
+        outside_territory = covered & ~territory
+
+        def beside(mask: int) -> int:
+            return ((mask << 1) | (mask >> 1) | (mask << width) | (mask >> width)) & (
+                outside_territory
+            )
+
         #: Covered squares next to a territory: a white card square there makes it grow; per
         #: owner, and next to a permanent territory (which may not be opened).
-        self.near_territory = _or(near_by_owner.values())
-        self.near_by_owner = list(near_by_owner.values())
-        self.near_permanent = near_permanent
+        self.near_by_owner = [beside(mask) for mask in by_owner.values()]
+        self.near_territory = _or(self.near_by_owner)
+        self.near_permanent = beside(permanent) if permanent else 0
         self.shifted_cache: dict[int, int] = {}
         self._calm: tuple[list[int], list[list[int]], int] | None = None
         self.valid = []
@@ -450,22 +449,15 @@ class Frame:
         width = self.width
         full = (1 << (width * self.height)) - 1
         uncovered = full & ~self.covered
-        colour = geo.colour
         bit = self.bit
         # White squares of closed regions (territories included), the covered squares next to
         # them, and the white squares of open regions.
         closed = 0
-        near_closed = 0
         # Per shape, positions whose box holds every liberty of an open region with few.
         smothering = [0, 0]
-        comp_of = geo.comp_of
         for comp, squares in enumerate(geo.comps):
             if not geo.comp_open[comp]:
-                for k in squares:
-                    closed |= bit(k)
-                    for n in (k + 1, k - 1, k + W, k - W):
-                        if n in colour and comp_of.get(n) != comp:
-                            near_closed |= bit(n)
+                closed |= _or(bit(k) for k in squares)
                 continue
             liberties = geo.comp_liberties[comp]
             if len(liberties) > 6:
@@ -477,6 +469,10 @@ class Frame:
                     for by in range(max(ys) - h + 1, min(ys) + 1):
                         smothering[shape] |= bit(key(bx, by))
         open_white = self.colours[WHITE] & ~closed
+        # Closed squares never lie on the frame's edges: shifting by one does not wrap.
+        near_closed = (
+            (closed << 1) | (closed >> 1) | (closed << width) | (closed >> width)
+        ) & self.covered & ~closed
         reaching = uncovered | open_white
 
         def shift(mask: int, d: int) -> int:
@@ -583,11 +579,15 @@ def placement_codes(
         for r in range(4):
             match = 0
             whites = []
+            # Where a white card square lies on a ``near`` square.
+            joins = 0
             for dx, dy, c in CARD_SQUARES[card][r]:
                 d = dy * width + dx
                 match |= shifted_cache.get(d * 8 + c) or shifted(c, d)
                 if c == WHITE:
                     whites.append(d)
+                    if near:
+                        joins |= near >> d
             shape = r & 1
             match &= valid[shape]
             if not match:
@@ -595,16 +595,17 @@ def placement_codes(
             tag = slot << 2 | r
             white = WHITE_BITS[card][r]
             if always_wins:
-                risky = match & _or(near >> d for d in whites) if near else 0
+                risky = match & joins
             elif check_end:
                 # Where nothing but the card's own white squares can close, the verdict is
                 # the same for every position: decide them all at once. Where a white card
                 # square joins a closed region or a territory, look one by one.
-                joins = _or(near >> d for d in whites) if near else 0
                 quiet = match & calm[shape] & ~joins
                 risky = match ^ quiet
                 if quiet:
-                    reaches = _or(reach[shape][j] for j in WHITE_SQUARES[card][r])
+                    reaches = 0
+                    for j in WHITE_SQUARES[card][r]:
+                        reaches |= reach[shape][j]
                     size = max(largest, white.bit_count())
                     closed_ok = board.third_marker_wins(size, mover, players)
                     match = risky
@@ -612,14 +613,20 @@ def placement_codes(
                         match |= quiet & reaches
                     if closed_ok:
                         match |= quiet & ~reaches
-            elif near:
+            elif match & joins:
                 # A card joining territories may break a rule only if they have two owners
                 # or one is permanent (it may be opened).
-                risky = _or(frame.near_permanent >> d for d in whites)
+                risky = 0
+                permanent = frame.near_permanent
+                if permanent:
+                    for d in whites:
+                        risky |= permanent >> d
                 if len(frame.near_by_owner) > 1:
                     seen = 0
                     for mask in frame.near_by_owner:
-                        touched = _or(mask >> d for d in whites)
+                        touched = 0
+                        for d in whites:
+                            touched |= mask >> d
                         risky |= seen & touched
                         seen |= touched
                 risky &= match
@@ -629,15 +636,19 @@ def placement_codes(
                 risky = match
             if not match:
                 continue
-            if first_only and not risky:
-                i = (match & -match).bit_length() - 1
-                return [moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag]]
-            risky_bits = () if not risky else None if risky == match else set(_bits(risky))
-            card_size = white.bit_count()
             # The set bits of ``match``, lowest first, through its binary text.
             text = bin(match)[:1:-1]
             find = text.find
             i = find("1")
+            if not risky:
+                if first_only:
+                    return [moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag]]
+                while i >= 0:
+                    append(moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag])
+                    i = find("1", i + 1)
+                continue
+            risky_bits = None if risky == match else set(_bits(risky))
+            card_size = white.bit_count()
             while i >= 0:
                 base = row_keys[i >> row_shift] + (i & column)
                 if risky_bits is None or i in risky_bits:
@@ -691,11 +702,6 @@ _RING_BITS = tuple(_ring_bits(w, h) for w, h in DIMS)
 _OPEN, _CLOSED, _TERRITORY = 0, 1, 2
 #: An open region with at most 6 liberties: a box may cover them all and close it.
 _FEW_LIBERTIES = 3
-#: Per box square, its bit and its neighbours outside the box (square-key offsets).
-_EDGE_TESTS = tuple(
-    tuple((1 << bit, offsets) for bit, offsets in enumerate(_OUTSIDE_NEIGHBOURS[shape]))
-    for shape in range(2)
-)
 _RING_MASKS = tuple(
     tuple((dk, 1 << bit) for dk, bit in zip(_RING[shape], _RING_BITS[shape], strict=True))
     for shape in range(2)
@@ -721,23 +727,24 @@ class Surroundings:
         comp_of = geo.comp_of
         kinds, sizes = board.comp_kinds()
         box = set(map(base.__add__, _BOX[shape]))
-        edge = 0
-        for mask, offsets in _EDGE_TESTS[shape]:
-            for d in offsets:
-                if base + d not in colour:
-                    edge |= mask
-                    break
         cut = set(map(comp_of.get, box))
         cut.discard(None)
+        # Box squares next to an uncovered square (the ring squares are exactly the squares
+        # outside the box next to one of its squares).
+        edge = 0
         # pieces: [touched box bits, kind, size, component (territories: for owner lookups)]
         pieces: list[list[int]] = []
         piece_of_comp: dict[int, int] = {}
         piece_of_square: dict[int, int] = {}
         for dk, mask in _RING_MASKS[shape]:
             r = base + dk
-            comp = comp_of.get(r)
-            if comp is None:
-                continue  # not white
+            c = colour.get(r)
+            if c is None:
+                edge |= mask
+                continue
+            if c:
+                continue  # a coloured square
+            comp = comp_of[r]
             if comp not in cut:
                 index = piece_of_comp.get(comp)
                 if index is None:
