@@ -9,11 +9,15 @@ The legal-move search runs once per placement decision, thousands of times in an
 playouts, so it works on every box position at once: ``Frame`` holds the terrain as bitboards
 (Python integers, one bit per square of a frame around the terrain), and "covers 1 to 5
 squares, no territory, one square of the same colour" for a card at a rotation is a handful of
-shifts and ors over all positions. Only the positions where the placement has consequences
-that could make it illegal (a territory touched, or a mark that would end the game) are looked
-at one by one, through ``Surroundings``: what lies around that box whatever the card.
-``Lppg._place`` applies the rules in full; ``test_fast_and_full_placement_checks_agree`` keeps
-the two in step.
+shifts and ors over all positions. The consequences are decided in bulk too where they can
+be: a card touching no territory is legal; when a mark would end the game, ``Frame.calm`` finds
+the positions where only the card's own white squares can close, so the verdict there depends
+on the card alone. The remaining positions (territories of two owners or a permanent one
+touched, regions cut by the box at the end of the game) are looked at one by one, through
+``Surroundings``: what lies around that box whatever the card. ``Lppg._place`` applies the
+rules in full; ``test_fast_and_full_placement_checks_agree`` keeps it and the search in step,
+``test_placements_decided_in_bulk_match_the_one_by_one_checks`` the bulk and the one-by-one
+checks.
 """
 
 from __future__ import annotations
@@ -648,7 +652,6 @@ def placement_codes(
                     i = find("1", i + 1)
                 continue
             risky_bits = None if risky == match else set(_bits(risky))
-            card_size = white.bit_count()
             while i >= 0:
                 base = row_keys[i >> row_shift] + (i & column)
                 if risky_bits is None or i in risky_bits:
@@ -656,15 +659,7 @@ def placement_codes(
                     if check_end and not white & around.territory_bits and not one_by_one:
                         # The common case of ``consequences_allowed``, inline: no territory
                         # touched, so the largest closed region left gets the third marker.
-                        most = around.far_largest
-                        joined = card_size
-                        for mask, size in around.closed:
-                            if mask & white:
-                                joined += size
-                            elif size > most:
-                                most = size
-                        if not white & around.opening and joined > most:
-                            most = joined
+                        most = around.largest_closed_after(white)
                         if most and (most if most < top else top) in losing:
                             i = find("1", i + 1)
                             continue
@@ -781,6 +776,20 @@ class Surroundings:
         ]
         self.far_largest = max(self.far_closed) if self.far_closed else 0
 
+    def largest_closed_after(self, white_mask: int) -> int:
+        """The size of the largest closed region once a card whose white squares are
+        ``white_mask`` lies in the box (0: none), when it touches no territory."""
+        largest = self.far_largest
+        joined = white_mask.bit_count()
+        for mask, size in self.closed:
+            if mask & white_mask:
+                joined += size
+            elif size > largest:
+                largest = size
+        if not white_mask & self.opening and joined > largest:
+            largest = joined
+        return largest
+
     @staticmethod
     def _fragment(
         start: int,
@@ -844,15 +853,7 @@ def consequences_allowed(
             return True
         # No territory touched: the mover's two markers stay, so any closed region left means
         # a mark that ends the game. The largest one is what gets marked.
-        largest = around.far_largest
-        card_size = white_mask.bit_count()
-        for mask, size in around.closed:
-            if mask & white_mask:
-                card_size += size
-            elif size > largest:
-                largest = size
-        if not white_mask & around.opening and card_size > largest:
-            largest = card_size
+        largest = around.largest_closed_after(white_mask)
         return largest == 0 or board.third_marker_wins(largest, mover, players)
     opened = bool(white_mask & around.opening)
     card_size = white_mask.bit_count()

@@ -308,14 +308,19 @@ def test_joining_territories_of_different_players_is_illegal_even_into_an_open_a
     assert after.markers == () and after.pending == "draw"
 
 
-def test_joining_two_territories_of_one_player_lets_their_owner_choose_the_marker():
-    # East (seat 1) joins two territories of North (seat 0): North picks the marker to keep.
-    state = painted(
+def south_to_join_two_territories_of_north() -> LppgState:
+    """South (seat 1) to play R4 at 2,0, which joins North's territories at 1,1 and 2,2."""
+    return painted(
         TWO_TERRITORIES,
         markers=[(0, "o", 1, 1), (0, "p", 2, 2)],
         hands=(("G1", "G2"), ("R4", "R1")),
         turn_seat=1,
     )
+
+
+def test_joining_two_territories_of_one_player_lets_their_owner_choose_the_marker():
+    # South (seat 1) joins two territories of North (seat 0): North picks the marker to keep.
+    state = south_to_join_two_territories_of_north()
     after = GAME.play(state, "play 1 2,0 0")
     assert after.pending == "keep"
     assert after.to_move == 0 and after.turn_seat == 1
@@ -327,7 +332,7 @@ def test_joining_two_territories_of_one_player_lets_their_owner_choose_the_marke
     kept = GAME.play(after, "keep 2,2")
     assert kept.markers == ((0, "p", 2, 2),)  # the ordinary marker went back to North
     assert territories(kept) == [(0, "p", ((1, 1), (2, 1), (2, 2)))]
-    # The decision made, the turn goes on for East: nothing to mark, so the draw.
+    # The decision made, the turn goes on for South: nothing to mark, so the draw.
     assert kept.to_move == 1 and kept.pending == "draw"
 
 
@@ -949,12 +954,7 @@ def test_a_growing_territory_is_said_with_its_new_size():
 
 
 def test_a_merge_is_said_and_so_is_the_marker_kept():
-    state = painted(
-        TWO_TERRITORIES,
-        markers=[(0, "o", 1, 1), (0, "p", 2, 2)],
-        hands=(("G1", "G2"), ("R4", "R1")),
-        turn_seat=1,
-    )
+    state = south_to_join_two_territories_of_north()
     move = GAME.parse_move("play 1 2,0 0")
     assert GAME.describe(state, move) == (
         "South places card R4 at 2,0: "
