@@ -947,9 +947,6 @@ class Lppg(Game):
             current = after
         return _also(said)
 
-    def describe(self, state: LppgState, move: Move) -> str:
-        return str(self.explain(state, move))
-
     def dump(self, state: LppgState) -> dict:
         return {
             "game": self.name,
