@@ -60,7 +60,16 @@ from functools import cached_property
 from typing import Any
 
 from engines import register
-from engines.core import Game, IllegalMove, Move, Outcome, dump_outcome, load_outcome, rng_for
+from engines.core import (
+    Game,
+    IllegalMove,
+    Move,
+    Option,
+    Outcome,
+    dump_outcome,
+    load_outcome,
+    rng_for,
+)
 from engines.lppg_cards import (
     CARD_IDS,
     CARD_SQUARES,
@@ -274,6 +283,15 @@ _MARK_RE = re.compile(r"mark ([op]) " + _XY)
 _DRAW_RE = re.compile(r"draw ([ab])(?: ?([ab]))?")
 DRAW_A = DrawMove("a")
 DRAW_B = DrawMove("b")
+#: Under the first edition a turn's two draws were one decision, the piles named in order.
+_FIRST_EDITION_DRAWS = (DrawMove("a", "b"), DrawMove("a", "a"), DrawMove("b", "b"))
+
+
+def _first_edition_draw(first: str, second: str | None) -> DrawMove:
+    if second is None:
+        raise IllegalMove(Phrase("lppg.expect_draw", count=2))
+    first, second = sorted((first, second))
+    return DrawMove(first, second)
 
 class _PlayMoves(dict):
     """Placements by their search code (see ``placement_codes``), each made once and shared:
@@ -321,6 +339,8 @@ class LppgState:
     ply: int = 0
     outcome: Outcome | None = None
     last_move: Move | None = None
+    #: The rules edition (the hidden option ``edition``); 1 draws both cards in one decision.
+    edition: int = 2
 
     @cached_property
     def geometry(self) -> _Geometry:
@@ -394,6 +414,12 @@ class Lppg(Game):
     seat_names = ("North", "East", "South", "West")
     chance = True
     hidden_information = True
+    options = (
+        # Edition 1: the rules before the two-step draw (``draw a b`` drew both cards, and an
+        # empty pile was re-formed only when drawn from), kept so games stored under them still
+        # replay exactly and go on as they started.
+        Option("edition", 2, (1, 2), "rules edition of a stored game", hidden=True),
+    )
 
     # ----- setup ----------------------------------------------------------------------------
 
@@ -435,6 +461,7 @@ class Lppg(Game):
             pile_a=tuple(rest[:half]),
             pile_b=tuple(rest[half:]),
             discard=(),
+            edition=options.get("edition", 2),
         )
 
     # ----- legal moves ------------------------------------------------------------------------
@@ -445,6 +472,8 @@ class Lppg(Game):
             placements = self._placements(state)
             return placements if placements else [PassMove()]
         if pending == "draw":
+            if state.edition == 1:
+                return list(_FIRST_EDITION_DRAWS)
             piles = [move for move in (DRAW_A, DRAW_B) if self._pile(state, move.pile)]
             # Both piles empty only in positions saved under earlier rules: drawing re-forms.
             return piles or [DRAW_A, DRAW_B]
@@ -516,6 +545,8 @@ class Lppg(Game):
             return KeepMove(int(match.group(1)), int(match.group(2)))
         match = _DRAW_RE.fullmatch(text)
         if match:
+            if state is not None and state.edition == 1:
+                return _first_edition_draw(match.group(1), match.group(2))
             return DrawMove(match.group(1), match.group(2))
         raise IllegalMove(Phrase("lppg.not_a_move", text=repr(text[:40])))
 
@@ -730,6 +761,8 @@ class Lppg(Game):
         return self._end_turn(after)
 
     def _draw(self, state: LppgState, move: DrawMove) -> LppgState:
+        if state.edition == 1:
+            return _first_edition_drawn(state, move)
         mover = state.turn_seat
         hand = list(state.hands[mover])
         if len(move.piles) > 2 - len(hand):
@@ -920,6 +953,10 @@ class Lppg(Game):
         return _so(marked, consequences)
 
     def _explain_draw(self, state: LppgState, move: DrawMove, seat: Phrase) -> Phrase:
+        if state.edition == 1:  # both cards in one decision: no colour seen in between
+            return _also([
+                Phrase("lppg.draw_unseen", seat=seat, pile=name.upper()) for name in move.piles
+            ])
         said = []
         current = state
         for name in move.piles:
@@ -967,6 +1004,7 @@ class Lppg(Game):
             "ply": state.ply,
             "last_move": None if state.last_move is None else str(state.last_move),
             "outcome": dump_outcome(state.outcome),
+            "edition": state.edition,
         }
 
     def load(self, data: Mapping[str, Any]) -> LppgState:
@@ -991,7 +1029,49 @@ class Lppg(Game):
             ply=data["ply"],
             outcome=load_outcome(data.get("outcome")),
             last_move=None if last is None else self._parse(last, None),
+            # Snapshots written before editions existed were all played under the first.
+            edition=data.get("edition", 1),
         )
+
+
+def _first_edition_drawn(state: LppgState, move: DrawMove) -> LppgState:
+    """Both draws of a turn under the first edition: each named pile in turn, an empty one
+    re-formed (from the discard and the other pile) only when drawn from."""
+    piles = {"a": list(state.pile_a), "b": list(state.pile_b)}
+    discard = list(state.discard)
+    reshuffles = state.reshuffles
+    mover = state.turn_seat
+    hand = list(state.hands[mover])
+    for name in move.piles:
+        other = "b" if name == "a" else "a"
+        if not piles[name]:
+            pool = discard + piles[other]
+            rng_for(state.seed, "reshuffle", reshuffles).shuffle(pool)
+            reshuffles += 1
+            half = (len(pool) + 1) // 2
+            piles["a"], piles["b"], discard = pool[:half], pool[half:], []
+        if not piles[name]:
+            name = other  # only one card was left and it went to pile A
+        if piles[name]:
+            hand.append(piles[name].pop(0))
+    hands = list(state.hands)
+    hands[mover] = tuple(hand)
+    last_cards = not piles["a"] and not piles["b"] and not discard
+    nxt = _turn_order_next(state)
+    return _derive(
+        state,
+        hands=tuple(hands),
+        pile_a=tuple(piles["a"]),
+        pile_b=tuple(piles["b"]),
+        discard=tuple(discard),
+        reshuffles=reshuffles,
+        final_turns=state.players if last_cards else state.final_turns,
+        turn_seat=nxt,
+        to_move=nxt,
+        pending="play",
+        ply=state.ply + 1,
+        last_move=move,
+    )
 
 
 def _territory_sizes(state: LppgState) -> list[int]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import textwrap
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -1114,3 +1115,48 @@ def test_the_public_view_of_a_public_view_still_shows_top_colours_and_hand_backs
     # A seat's own view viewed again keeps that seat's hand and hides the others' patterns.
     own = GAME.view(GAME.view(state, 1), 1)
     assert GAME.dump(own)["hands"] == [["B?", "G?"], ["Y1", "R9"]]
+
+
+# ----- games stored under the first edition of the rules ---------------------------------------
+
+EDITION_1 = json.loads(
+    (Path(__file__).parent / "data" / "lppg_edition1.json").read_text(encoding="utf-8")
+)
+
+
+@pytest.mark.parametrize("case", EDITION_1, ids=lambda c: f"{c['players']}p-{c['seed']}")
+def test_games_of_the_first_edition_replay_exactly_with_edition_1(case):
+    """Move lists recorded before the two-step draw (``draw a b`` drew both cards; a pile was
+    re-formed only when drawn from empty) replay to the same result under ``edition=1``."""
+    states = GAME.replay(case["players"], case["seed"], {"edition": 1}, case["moves"])
+    final = states[-1]
+    assert final.reshuffles == case["reshuffles"]
+    assert sorted(final.outcome.winners) == case["winners"]
+    assert list(final.outcome.scores) == case["scores"]
+
+
+@pytest.mark.parametrize("case", [c for c in EDITION_1 if c["mid"]],
+                         ids=lambda c: f"{c['players']}p-{c['seed']}")
+def test_a_snapshot_stored_before_editions_goes_on_under_the_first(case):
+    """A running game's snapshot written by the earlier engine has no edition: it loads as
+    edition 1, so its next moves follow the rules it started under (and match its replay)."""
+    ply, snapshot = case["mid"]["ply"], case["mid"]["snapshot"]
+    assert "edition" not in snapshot
+    state = GAME.load(snapshot)
+    assert state.edition == 1
+    for move in case["moves"][ply:]:
+        state = GAME.play(state, move)
+    assert sorted(state.outcome.winners) == case["winners"]
+    assert list(state.outcome.scores) == case["scores"]
+
+
+def test_the_first_edition_draws_both_cards_in_one_decision():
+    state = GAME.new(2, seed=5, options={"edition": 1})
+    while state.pending != "draw":
+        state = GAME.play(state, GAME.legal_moves(state)[0])
+    assert sorted(map(str, GAME.legal_moves(state))) == ["draw a a", "draw a b", "draw b b"]
+    with pytest.raises(IllegalMove):
+        GAME.play(state, "draw a")
+    after = GAME.play(state, "draw b a")
+    assert after.pending == "play" and after.turn_seat != state.turn_seat
+    assert GAME.load(GAME.dump(after)) == after
