@@ -23,14 +23,20 @@ from engines.phrases import Phrase, define
 
 class IllegalMove(ValueError):
     """A move that cannot be played here. ``phrase`` says why (key and parameters, which the
-    bot translates); ``reason`` is its English sentence, ``code`` its key."""
+    bot translates); ``reason`` is its English sentence, ``code`` its key. The sentence is only
+    written when asked for: move generators may refuse many candidate moves."""
 
     def __init__(self, reason: Phrase | str) -> None:
         phrase = reason if isinstance(reason, Phrase) else Phrase("illegal.text", text=reason)
-        text = str(phrase)
-        super().__init__(text)
+        super().__init__(phrase)
         self.phrase = phrase
-        self.reason = text
+
+    def __str__(self) -> str:
+        return str(self.phrase)
+
+    @property
+    def reason(self) -> str:
+        return str(self.phrase)
 
     @property
     def code(self) -> str:
@@ -240,6 +246,40 @@ class Game:
 
     def _view(self, state: Any, seat: int | None) -> Any:
         return state
+
+
+def fast_init(cls: type) -> type:
+    """Give a frozen slots dataclass a faster ``__init__`` (same signature, same defaults).
+
+    A frozen dataclass sets each field through ``object.__setattr__``, which looks the slot up
+    again every time; engines create a state per move, thousands of times per playout. This
+    ``__init__`` calls each slot's own setter, bound once, and so bypasses the frozen check the
+    same way (the class still refuses assignment afterwards). Fields with ``init=False`` get
+    their default."""
+    fields = dataclasses.fields(cls)
+    if not cls.__dataclass_params__.frozen or "__slots__" not in cls.__dict__:
+        raise TypeError(f"{cls.__name__} must be a frozen dataclass with slots")
+    namespace: dict[str, Any] = {}
+    params, body = [], []
+    for i, f in enumerate(fields):
+        namespace[f"_set{i}"] = cls.__dict__[f.name].__set__
+        if f.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"{cls.__name__}.{f.name}: default factories are not supported")
+        if f.default is not dataclasses.MISSING:
+            namespace[f"_default{i}"] = f.default
+        if not f.init:
+            body.append(f"    _set{i}(self, _default{i})")
+            continue
+        default = "" if f.default is dataclasses.MISSING else f" = _default{i}"
+        params.append(f"{f.name}{default}")
+        body.append(f"    _set{i}(self, {f.name})")
+    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body) + "\n"
+    exec(source, namespace)  # the source is built above from the dataclass's own fields
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init
+    return cls
 
 
 def seat_key(name: str) -> str:

@@ -15,7 +15,7 @@ count, a mapping of CLDR plural categories (``"one"``, ``"other"``, …) to stri
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 #: A template: one format string, or one per CLDR plural category ("one", "other", ...).
@@ -131,6 +131,17 @@ def format_phrase(
     return template.format(**args)
 
 
+def and_list(items: Sequence[Any]) -> Any:
+    """Items read as one list ("a, b and c"), translatable: a single item is itself; more make
+    nested ``list.comma`` and ``list.and`` phrases, so each language picks its own words."""
+    if not items:
+        raise ValueError("an empty list has nothing to say")
+    head = items[0]
+    for item in items[1:-1]:
+        head = Phrase("list.comma", head=head, next=item)
+    return head if len(items) == 1 else Phrase("list.and", head=head, last=items[-1])
+
+
 def english(phrase: Phrase) -> str:
     """The English sentence of a phrase."""
     return format_phrase(phrase, lambda key: None, english_plural)
@@ -145,6 +156,8 @@ define({
     "illegal.wrong_game": "that is not a move of this game",
     # A refusal an engine still writes as plain English (no translation yet).
     "illegal.text": "{text}",
+    "list.comma": "{head}, {next}",
+    "list.and": "{head} and {last}",
     "outcome.resigned": "{seat} resigned",
     "outcome.timeout": "{seat} ran out of time",
 })

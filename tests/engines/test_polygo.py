@@ -436,7 +436,7 @@ def test_turns_with_several_walls_play_but_are_not_listed():
     after = GAME.play(state, "i9 j8 h9")
     assert at(after, "h9") == WALL and at(after, "j8") == WALL
     assert GAME.describe(state, GAME.parse_move("i9 j8 h9", state)) == (
-        "Black plays i9 with a wall on h9 and j8"
+        "Black plays i9 with walls on h9 and j8"
     )
 
 
