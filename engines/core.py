@@ -255,24 +255,32 @@ def fast_init(cls: type) -> type:
     again every time; engines create a state per move, thousands of times per playout. This
     ``__init__`` calls each slot's own setter, bound once, and so bypasses the frozen check the
     same way (the class still refuses assignment afterwards). Fields with ``init=False`` get
-    their default."""
+    their default; a ``default_factory`` is called as usual."""
     fields = dataclasses.fields(cls)
     if not cls.__dataclass_params__.frozen or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__name__} must be a frozen dataclass with slots")
-    namespace: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"_MISSING": dataclasses.MISSING}
     params, body = [], []
     for i, f in enumerate(fields):
         namespace[f"_set{i}"] = cls.__dict__[f.name].__set__
+        value = f.name
         if f.default_factory is not dataclasses.MISSING:
-            raise TypeError(f"{cls.__name__}.{f.name}: default factories are not supported")
-        if f.default is not dataclasses.MISSING:
+            namespace[f"_factory{i}"] = f.default_factory
+            default, value = " = _MISSING", f"_factory{i}() if {f.name} is _MISSING else {f.name}"
+            if not f.init:
+                value = f"_factory{i}()"
+        elif f.default is not dataclasses.MISSING:
             namespace[f"_default{i}"] = f.default
-        if not f.init:
-            body.append(f"    _set{i}(self, _default{i})")
-            continue
-        default = "" if f.default is dataclasses.MISSING else f" = _default{i}"
-        params.append(f"{f.name}{default}")
-        body.append(f"    _set{i}(self, {f.name})")
+            default = f" = _default{i}"
+            if not f.init:
+                value = f"_default{i}"
+        elif not f.init:
+            continue  # as in a dataclass: set later, if ever
+        else:
+            default = ""
+        if f.init:
+            params.append(f"{f.name}{default}")
+        body.append(f"    _set{i}(self, {value})")
     source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body) + "\n"
     exec(source, namespace)  # the source is built above from the dataclass's own fields
     init = namespace["__init__"]
