@@ -233,11 +233,8 @@ def _fits(get: Any, key: int, need_white: bool) -> bool:
 
 def _all_legal_keys(top: Mapping[int, int], white_visible: int) -> tuple[int, ...]:
     """Every legal placement, found from the squares a card must overlap."""
-    if white_visible:
-        # Exactly one white square covered: candidates touch a visible white square.
-        anchors = [key for key, card in top.items() if card == 0]
-    else:
-        anchors = list(top)
+    # While white is visible a card covers exactly one white square: candidates touch one.
+    anchors = [key for key, card in top.items() if card == 0] if white_visible else list(top)
     get = top.get
     need_white = white_visible > 0
     candidates = {anchor + d for anchor in anchors for d in TOP_LEFTS_OVER}
