@@ -51,6 +51,11 @@ class Phrase:
             object.__setattr__(self, "_hash", hash((self.key, self.params)))
         return self._hash
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickling (e.g. to an AI worker process) rebuilds through __init__: the default way
+        # would set the slots one by one, which an immutable phrase refuses.
+        return (_rebuild, (self.key, self.params))
+
     def __repr__(self) -> str:
         inner = "".join(f", {name}={value!r}" for name, value in self.params)
         return f"Phrase({self.key!r}{inner})"
@@ -86,6 +91,10 @@ class Phrase:
             for name, value in (data.get("params") or {}).items()
         }
         return cls(data["key"], **params)
+
+
+def _rebuild(key: str, params: tuple[tuple[str, Any], ...]) -> Phrase:
+    return Phrase(key, **dict(params))
 
 
 def define(templates: Mapping[str, Template]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import engines
@@ -161,3 +163,32 @@ def test_equal_stone_counts_are_a_draw():
     state = GAME.play(position("bbbbwww.", to_move=1), "h")
     assert state.outcome.winners == frozenset()
     assert state.outcome.scores == (4.0, 4.0)
+
+
+def test_legal_moves_kept_from_move_to_move_match_a_fresh_count():
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = GAME.new(2, seed=seed, options={"length": 7 + seed % 20})
+        while state.to_move is not None:
+            kept = GAME.legal_moves(state)
+            fresh = GAME.legal_moves(GAME.load(GAME.dump(state)))
+            assert kept == fresh
+            assert [m.point for m in kept] == [
+                p for p, v in enumerate(state.board) if v == EMPTY and p not in state.banned
+            ]
+            state = GAME.play(state, rng.choice(kept))
+
+
+def test_explain_says_who_played_where_and_what_was_captured():
+    state = position(".bww...", to_move=0)
+    capture = GAME.parse_move("e", state)
+    assert GAME.describe(state, capture) == "Black plays e and captures 2 stones"
+    assert GAME.describe(state, GAME.parse_move("g", state)) == "Black plays g"
+    assert GAME.explain(state, GAME.parse_move("e", state)).args["count"] == 2
+
+
+def test_the_result_says_who_won_and_by_how_many_stones():
+    state = GAME.play(position("bbbwww.", to_move=1), "g")
+    assert state.outcome.reason == "White wins with 4 stones to 3"
+    state = GAME.play(position("bbbbwww.", to_move=1), "h")
+    assert state.outcome.reason == "draw, 4 stones each"
