@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from functools import cache
 from itertools import compress
 from typing import Any
 
@@ -90,9 +89,8 @@ class AlakState:
 _set_legal = AlakState.__dict__["legal"].__set__
 
 
-@cache
-def _adjacency(length: int) -> tuple[tuple[int, ...], ...]:
-    return line_adjacency(length)
+#: The adjacency of every line a game may use, by length.
+ADJACENCY = {length: line_adjacency(length) for length in range(1, len(LETTERS) + 1)}
 
 
 NOTHING_BANNED: frozenset[int] = frozenset()
@@ -156,7 +154,7 @@ class Alak(Game):
         board[p] = seat
         # Only enemy groups next to the new stone can lose their last liberty to it; our own
         # group is never removed (suicide is allowed and the group is then "safe").
-        doomed = capture_dead_enemies(board, _adjacency(state.length), (p,), 1 - seat)
+        doomed = capture_dead_enemies(board, ADJACENCY[state.length], (p,), 1 - seat)
         after_board = tuple(board)
         captures = state.captures
         if doomed:

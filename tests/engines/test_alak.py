@@ -192,3 +192,14 @@ def test_the_result_says_who_won_and_by_how_many_stones():
     assert state.outcome.reason == "White wins with 4 stones to 3"
     state = GAME.play(position("bbbbwww.", to_move=1), "h")
     assert state.outcome.reason == "draw, 4 stones each"
+
+
+def test_the_naive_reference_of_the_benchmark_plays_the_same_games():
+    # bench/engines.py times the engine against a plain list implementation; the comparison
+    # is fair only if both play the same games from the same random choices.
+    from bench.engines import naive_alak_playout, playout
+
+    for seed in range(60):
+        final = playout(GAME, 2, seed)[-1]
+        naive = naive_alak_playout(11, random.Random(seed))
+        assert [{0: EMPTY, 1: 0, 2: 1}[v] for v in naive] == list(final.board)
