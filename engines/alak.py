@@ -35,7 +35,6 @@ define({
     "alak.no_such_point": "there is no point {point} on a line of {length}",
     "alak.occupied": "point {point} is already taken",
     "alak.just_captured": "a stone was just captured on {point}: you may not play there now",
-    "alak.plays": "{seat} plays {point}",
     "alak.plays_and_captures": {
         "one": "{seat} plays {point} and captures {count} stone",
         "other": "{seat} plays {point} and captures {count} stones",
@@ -188,15 +187,19 @@ class Alak(Game):
         return after
 
     def explain(self, state: AlakState, move: AlakMove) -> Phrase:
+        """A capture is worth a sentence; any other move is just its letter (the bot then
+        shows the move alone rather than the same thing twice)."""
         try:
             after = self.play(state, move)
         except IllegalMove:
             return Phrase("move.plain", move=str(move))
-        seat = self.seat_phrase(state, state.to_move)
         taken = sum(after.captures) - sum(state.captures)
-        if taken:
-            return Phrase("alak.plays_and_captures", seat=seat, point=str(move), count=taken)
-        return Phrase("alak.plays", seat=seat, point=str(move))
+        if not taken:
+            return Phrase("move.plain", move=str(move))
+        return Phrase(
+            "alak.plays_and_captures", seat=self.seat_phrase(state, state.to_move),
+            point=str(move), count=taken,
+        )
 
     def dump(self, state: AlakState) -> dict:
         return {

@@ -138,7 +138,7 @@ def test_every_refusal_move_description_and_result_is_a_phrase_of_the_game(name)
                     assert error.reason == str(error.phrase)
             move = rng.choice(legal)
             explained = game.explain(state, move)
-            assert explained.key.startswith(f"{name}.")
+            assert explained.key.startswith(f"{name}.") or explained.key == "move.plain"
             assert game.describe(state, move) == str(explained)
             stale.append(str(move))
             state = game.play(state, move)
