@@ -71,6 +71,9 @@ class Option:
     default: Any
     choices: tuple[Any, ...]
     description: str = ""
+    #: Not offered to players (e.g. the rules edition a game stored before a rule change was
+    #: played under); still validated and stored with the game like any option.
+    hidden: bool = False
 
     def validate(self, value: Any) -> Any:
         if isinstance(self.default, bool) and isinstance(value, str):
