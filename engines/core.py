@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, overload
 
 from engines.phrases import Phrase, define
 
@@ -99,6 +99,43 @@ class Move:
     ``__str__``; ``Game.parse_move(str(m)) == m``."""
 
     __slots__ = ()
+
+
+M = TypeVar("M", bound=Move)
+
+
+class LazyMoves(Sequence[M], Generic[M]):
+    """A base for ``legal_moves`` results that are counted at once but build a move only when
+    it is asked for (a random playout wants one move out of hundreds). Subclasses give
+    ``__len__``, ``__iter__`` and ``_at(index)`` for 0 <= index < len; this class adds negative
+    indices, slices and a readable ``repr``."""
+
+    __slots__ = ()
+
+    def _at(self, index: int) -> M:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> M: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[M]: ...
+
+    def __getitem__(self, index: int | slice) -> M | list[M]:
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(*index.indices(len(self)))]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("move index out of range")
+        return self._at(index)
+
+    def __iter__(self) -> Iterator[M]:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({[str(move) for move in self]})"
 
 
 def normalize_text(text: str) -> str:

@@ -33,15 +33,16 @@ Rulings (each has a test in tests/engines/test_kolory.py)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, overload
+from typing import Any
 
 from engines import register
 from engines.core import (
     Game,
     IllegalMove,
+    LazyMoves,
     Move,
     Outcome,
     dump_outcome,
@@ -264,7 +265,7 @@ def _next_legal_keys(
 _set_legal_keys = KoloryState.__dict__["legal_keys"].__set__
 
 
-class Placements(Sequence[KoloryMove]):
+class Placements(LazyMoves[KoloryMove]):
     """Legal placements as a lazy sequence over their sorted keys: a move object is made (or
     found in the shared cache) only when asked for."""
 
@@ -276,15 +277,7 @@ class Placements(Sequence[KoloryMove]):
     def __len__(self) -> int:
         return len(self._keys)
 
-    @overload
-    def __getitem__(self, index: int) -> KoloryMove: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[KoloryMove]: ...
-
-    def __getitem__(self, index: int | slice) -> KoloryMove | list[KoloryMove]:
-        if isinstance(index, slice):
-            return [_move_for(key) for key in self._keys[index]]
+    def _at(self, index: int) -> KoloryMove:
         return _move_for(self._keys[index])
 
     def __iter__(self) -> Iterator[KoloryMove]:
@@ -292,9 +285,6 @@ class Placements(Sequence[KoloryMove]):
 
     def __contains__(self, move: object) -> bool:
         return isinstance(move, KoloryMove) and pack(move.x, move.y) in self._keys
-
-    def __repr__(self) -> str:
-        return f"Placements({[str(m) for m in self]})"
 
 
 class Kolory(Game):

@@ -48,12 +48,13 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any, overload
+from typing import Any
 
 from engines import register
 from engines.core import (
     Game,
     IllegalMove,
+    LazyMoves,
     Move,
     Option,
     Outcome,
@@ -347,7 +348,7 @@ def _cell(token: str, geo: Geometry) -> int:
         raise IllegalMove(Phrase("polygo.no_such_cell", text=token)) from None
 
 
-class TurnList(Sequence[PolygoMove]):
+class TurnList(LazyMoves[PolygoMove]):
     """The legal moves of a play-phase position, in order: the stone-only turns (cell order),
     the single-wall turns (one direction of the wall after the other), then ``pass``.
 
@@ -371,19 +372,7 @@ class TurnList(Sequence[PolygoMove]):
     def __len__(self) -> int:
         return self._len
 
-    @overload
-    def __getitem__(self, index: int) -> PolygoMove: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[PolygoMove]: ...
-
-    def __getitem__(self, index: int | slice) -> PolygoMove | list[PolygoMove]:
-        if isinstance(index, slice):
-            return list(self)[index]
-        if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
-            raise IndexError("move index out of range")
+    def _at(self, index: int) -> PolygoMove:
         if index < self._stones_len:
             return self._geo.stone_at[nth_bit(self._stones, index)]
         index -= self._stones_len
@@ -399,17 +388,11 @@ class TurnList(Sequence[PolygoMove]):
             yield from _moves_at(self._geo.wall_at[d], mask)
         yield from self._extra
 
-    def __contains__(self, move: object) -> bool:
-        return any(move == m for m in self)
-
-    def __repr__(self) -> str:
-        return f"TurnList({[str(m) for m in self]})"
-
 
 def _moves_at(table: Sequence[PolygoMove | None], mask: int) -> Iterator[PolygoMove]:
     while mask:
         low = mask & -mask
-        yield table[low.bit_length() - 1]  # type: ignore[misc]
+        yield table[low.bit_length() - 1]
         mask ^= low
 
 
