@@ -23,6 +23,7 @@ from engines.core import (
     Outcome,
     dump_outcome,
     fast_init,
+    higher_score_wins,
     load_outcome,
 )
 from engines.graphgo import EMPTY, capture_dead_enemies, line_adjacency
@@ -234,17 +235,8 @@ class Alak(Game):
 
 
 def _outcome(board: tuple[int, ...]) -> Outcome:
-    black = board.count(0)
-    white = board.count(1)
-    scores = (float(black), float(white))
-    if black == white:
-        return Outcome.said(frozenset(), scores, Phrase("alak.draw", count=black))
-    winner = 0 if black > white else 1
-    return Outcome.said(
-        frozenset({winner}), scores,
-        Phrase("alak.wins", seat=GAME.seat_phrase(None, winner),
-               count=max(black, white), other=min(black, white)),
-    )
+    points = (board.count(0), board.count(1))
+    return higher_score_wins(GAME, None, points, "alak.wins", "alak.draw")
 
 
 GAME = register(Alak())

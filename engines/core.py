@@ -288,6 +288,23 @@ class Game:
         return state
 
 
+def higher_score_wins(
+    game: Game, state: Any, points: tuple[int, int], wins: str, draw: str
+) -> Outcome:
+    """The outcome of a two-seat game won on points: the higher wins, equal is a draw. The
+    phrase ``wins`` gets ``seat`` (the winner), ``count`` (its points) and ``other`` (the
+    loser's); ``draw`` gets ``count``. Scores are the points."""
+    first, second = points
+    scores = (float(first), float(second))
+    if first == second:
+        return Outcome.said(frozenset(), scores, Phrase(draw, count=first))
+    winner = 0 if first > second else 1
+    return Outcome.said(
+        frozenset({winner}), scores,
+        Phrase(wins, seat=game.seat_phrase(state, winner), count=max(points), other=min(points)),
+    )
+
+
 def fast_init(cls: type) -> type:
     """Give a frozen slots dataclass a faster ``__init__`` (same signature, same defaults).
 

@@ -60,6 +60,7 @@ from engines.core import (
     Outcome,
     dump_outcome,
     fast_init,
+    higher_score_wins,
     load_outcome,
 )
 from engines.graphgo import (
@@ -147,7 +148,7 @@ define({
         "other": "{seat} marks the groups on {cells} alive",
     },
     # How the game ended.
-    "polygo.wins": "{seat} wins {points} to {other}",
+    "polygo.wins": "{seat} wins {count} to {other}",
     "polygo.draw": {"one": "draw, {count} point each", "other": "draw, {count} points each"},
 })
 
@@ -765,16 +766,7 @@ class Polygo(Game):
         )
 
     def _outcome(self, state: PolygoState) -> Outcome:
-        black, white = score(state).points
-        scores = (float(black), float(white))
-        if black == white:
-            return Outcome.said(frozenset(), scores, Phrase("polygo.draw", count=black))
-        winner = 0 if black > white else 1
-        return Outcome.said(
-            frozenset({winner}), scores,
-            Phrase("polygo.wins", seat=self.seat_phrase(state, winner),
-                   points=max(black, white), other=min(black, white)),
-        )
+        return higher_score_wins(self, state, score(state).points, "polygo.wins", "polygo.draw")
 
     def dump(self, state: PolygoState) -> dict:
         names = geometry(state.board_kind).names
