@@ -165,6 +165,12 @@ class KoloryState:
     legal_keys: tuple[int, ...] | None = field(
         default=None, init=False, compare=False, hash=False, repr=False
     )
+    #: After a placement with no white square visible, before and after: the previous
+    #: state's legal keys and where the card went, from which ``legal_keys`` is updated when
+    #: first needed (derived likewise).
+    legal_before: tuple[tuple[int, ...], int] | None = field(
+        default=None, init=False, compare=False, hash=False, repr=False
+    )
 
     def cards_left(self, seat: int) -> int:
         placed = sum(1 for card in self.cards if card.owner == seat)
@@ -247,7 +253,7 @@ _WINDOWS_AROUND = tuple(dx * STRIDE + dy for dx in (-1, 0, 1) for dy in (-1, 0, 
 
 
 def _next_legal_keys(
-    legal: tuple[int, ...], top: Mapping[int, int], key: int
+    legal: tuple[int, ...], key: int, top: Mapping[int, int]
 ) -> tuple[int, ...]:
     """The legal placements once no white square is visible, after a card went on ``key``:
     only placements overlapping that card can change, so only those are judged again."""
@@ -263,6 +269,7 @@ def _next_legal_keys(
 
 
 _set_legal_keys = KoloryState.__dict__["legal_keys"].__set__
+_set_legal_before = KoloryState.__dict__["legal_before"].__set__
 
 
 class Placements(LazyMoves[KoloryMove]):
@@ -312,7 +319,11 @@ class Kolory(Game):
     def _legal_keys(self, state: KoloryState) -> tuple[int, ...]:
         keys = state.legal_keys
         if keys is None:
-            keys = _all_legal_keys(state.top, state.white_visible)
+            before = state.legal_before
+            if before is None:
+                keys = _all_legal_keys(state.top, state.white_visible)
+            else:
+                keys = _next_legal_keys(*before, state.top)
             _set_legal_keys(state, keys)
         return keys
 
@@ -377,11 +388,8 @@ class Kolory(Game):
         if to_move is None:
             outcome = _outcome(after)
             return replace(after, outcome=outcome)
-        if state.white_visible:
-            keys = _all_legal_keys(top_view, white_visible)  # few: around the white squares
-        else:
-            keys = _next_legal_keys(self._legal_keys(state), top_view, key)
-        _set_legal_keys(after, keys)
+        if state.legal_keys is not None and not state.white_visible:
+            _set_legal_before(after, (state.legal_keys, key))
         return after
 
     # ----- words and storage ------------------------------------------------------------------
