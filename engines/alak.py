@@ -167,11 +167,11 @@ class Alak(Game):
             moves = _moves_on(state.board, (p,))
         else:
             banned = NOTHING_BANNED
-            moves = self._legal_moves(state)
             if state.banned:
                 # Points banned for this move are free again for the next one.
                 moves = _moves_on(after_board, ())
             else:
+                moves = self._legal_moves(state)
                 i = moves.index(move)
                 moves = moves[:i] + moves[i + 1:]
         if moves:
