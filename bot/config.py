@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -18,6 +19,28 @@ DEFAULT_CONFIG_FILE = "config.toml"
 
 class ConfigError(ValueError):
     """A setting has a value we cannot use; the message names the setting, never the token."""
+
+
+#: Longer than any word a setting takes (levels, scopes, languages): a value this long in the
+#: wrong place is more likely a pasted secret than a typo.
+LONGEST_SHOWN = 16
+#: A Discord bot token: three base64url parts joined by dots.
+_TOKEN_SHAPE = re.compile(r"[\w-]{20,}\.[\w-]{4,}\.[\w-]{20,}")
+
+
+def shown(value: object, secrets: tuple[str, ...] = ()) -> str:
+    """``value`` quoted for an error message, unless it may be a secret (the token, anything
+    shaped like a token, or any long value): then only a note that it is not shown, so a token
+    pasted into the wrong setting never reaches the screen or a log."""
+    text = str(value).strip()
+    folded = text.casefold()
+    if (
+        len(text) > LONGEST_SHOWN
+        or _TOKEN_SHAPE.search(text)
+        or any(s and (s.casefold() in folded or folded in s.casefold()) for s in secrets if s)
+    ):
+        return "(a value that looks like a secret, not shown)"
+    return repr(text)
 
 
 @dataclass(frozen=True)
@@ -43,6 +66,10 @@ class Config:
     images_dir: str = "emulator-out"
     #: Correspondence play: vacation days each player may take per calendar year.
     vacation_days_per_year: int = 30
+    #: Replays, brackets and diagrams are drawn by this many workers, "process"es (default:
+    #: they never slow the bot's own process) or "thread"s (``bot.workers``).
+    heavy_workers: int = 1
+    heavy_pool: str = "process"
 
     @property
     def has_token(self) -> bool:
@@ -58,13 +85,24 @@ def _ids(value: Any, setting: str) -> tuple[int, ...]:
         raise ConfigError(f"{setting} must be a list of numeric Discord ids") from None
 
 
+def _whole_number(value: Any, setting: str, low: int, high: int) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{setting} must be a whole number") from None
+    if not low <= number <= high:
+        raise ConfigError(f"{setting} must be between {low} and {high}")
+    return number
+
+
 def load_config(
     path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None
 ) -> Config:
     """Read ``path`` (default: ``$BOT_CONFIG`` or ``config.toml`` if it exists) and the
     environment (``DISCORD_TOKEN``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``,
     ``BOT_DATABASE``, ``BOT_LOG_LEVEL``, ``BOT_OWNER_IDS``, ``BOT_GUILD_IDS``,
-    ``BOT_SYNC_ON_START``, ``BOT_LANGUAGE``, ``BOT_VACATION_DAYS``)."""
+    ``BOT_SYNC_ON_START``, ``BOT_LANGUAGE``, ``BOT_VACATION_DAYS``, ``BOT_HEAVY_WORKERS``,
+    ``BOT_HEAVY_POOL``)."""
     env = os.environ if env is None else env
     path = Path(path or env.get("BOT_CONFIG") or DEFAULT_CONFIG_FILE)
     data: dict[str, Any] = {}
@@ -91,6 +129,8 @@ def load_config(
         "vacation_days_per_year": correspondence.get(
             "vacation_days_per_year", Config.vacation_days_per_year
         ),
+        "heavy_workers": bot.get("heavy_workers", Config.heavy_workers),
+        "heavy_pool": bot.get("heavy_pool", Config.heavy_pool),
     }
     overrides = {
         "DISCORD_TOKEN": "token",
@@ -103,6 +143,8 @@ def load_config(
         "BOT_SYNC_ON_START": "sync_on_start",
         "BOT_LANGUAGE": "default_language",
         "BOT_VACATION_DAYS": "vacation_days_per_year",
+        "BOT_HEAVY_WORKERS": "heavy_workers",
+        "BOT_HEAVY_POOL": "heavy_pool",
     }
     for variable, name in overrides.items():
         if env.get(variable):
@@ -110,20 +152,21 @@ def load_config(
     values["owner_ids"] = _ids(values["owner_ids"], "owner_ids")
     values["guild_ids"] = _ids(values["guild_ids"], "guild_ids")
     values["emulator_users"] = tuple(str(u).lower() for u in values["emulator_users"])
-    values["log_level"] = str(values["log_level"]).upper()
+    secrets = (str(values["token"]),)
+    level = str(values["log_level"])
+    values["log_level"] = level.upper()
     if not isinstance(logging.getLevelName(values["log_level"]), int):
         raise ConfigError(
-            f"log_level must be DEBUG, INFO, WARNING or ERROR, not {values['log_level']!r}"
+            f"log_level must be DEBUG, INFO, WARNING or ERROR, not {shown(level, secrets)}"
         )
     values["sync_on_start"] = str(values["sync_on_start"]).lower()
     if values["sync_on_start"] not in ("off", "global", "guilds"):
         raise ConfigError("sync_on_start must be off, global or guilds")
-    try:
-        values["vacation_days_per_year"] = int(values["vacation_days_per_year"])
-    except (TypeError, ValueError):
-        raise ConfigError("vacation_days_per_year must be a whole number of days") from None
-    if not 0 <= values["vacation_days_per_year"] <= 366:
-        raise ConfigError("vacation_days_per_year must be between 0 and 366")
+    for setting, low, high in (("vacation_days_per_year", 0, 366), ("heavy_workers", 1, 64)):
+        values[setting] = _whole_number(values[setting], setting, low, high)
+    values["heavy_pool"] = str(values["heavy_pool"]).lower()
+    if values["heavy_pool"] not in ("process", "thread"):
+        raise ConfigError("heavy_pool must be process or thread")
     if values["default_language"] not in LANGUAGES:
         raise ConfigError(f"default_language must be one of {', '.join(LANGUAGES)}")
     known = {f.name for f in fields(Config)}

@@ -626,6 +626,22 @@ class GameService:
     async def get_game(self, game_id: int) -> GameInfo:
         return self._row_info(await self._game_row(game_id))
 
+    async def game_seen_from(
+        self, game_id: int, *, guild_id: int | None, user_id: int
+    ) -> GameInfo:
+        """(Added.) The game a command names by number, if it may be seen where the command
+        was typed: in a server (or one of its threads), only that server's games; in a direct
+        message (``guild_id`` None), only the user's own games, which the answer shows to them
+        alone. Anything else is refused exactly like a number that does not exist, so a server
+        learns nothing about another server's games."""
+        row = await self._store.get_game(game_id)
+        if guild_id is None:
+            if row is None or user_id not in row.seats:
+                raise NotFound("errors.game_not_yours", game_id=game_id)
+        elif row is None or row.guild_id != guild_id:
+            raise NotFound("errors.game_not_here", game_id=game_id)
+        return self._row_info(row)
+
     async def game_for_thread(self, thread_id: int) -> GameInfo | None:
         row = await self._store.game_for_thread(thread_id)
         return None if row is None else self._row_info(row)

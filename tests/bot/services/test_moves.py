@@ -268,3 +268,21 @@ async def test_a_restart_loses_nothing(db_path, clock):
         assert (await service.move(info.id, 1, "d")).game.ply == 1
     finally:
         await store.close()
+
+
+async def test_a_game_named_by_number_is_seen_only_from_its_server(service):
+    """A number typed in a server reaches that server's games only; in a direct message, only
+    the user's own games. The refusal is the one an unknown number gets."""
+    here = await service.create_game("alak", (1, 2), guild_id=5, channel_id=6)
+    seen = await service.game_seen_from(here.id, guild_id=5, user_id=3)
+    assert seen.id == here.id  # anyone in the game's server may look at its board
+    for number in (here.id, here.id + 1000):
+        with pytest.raises(NotFound) as error:
+            await service.game_seen_from(number, guild_id=7, user_id=1)
+        assert (error.value.key, error.value.params) == ("errors.game_not_here",
+                                                          {"game_id": number})
+    assert (await service.game_seen_from(here.id, guild_id=None, user_id=2)).id == here.id
+    for number in (here.id, here.id + 1000):
+        with pytest.raises(NotFound) as error:
+            await service.game_seen_from(number, guild_id=None, user_id=3)
+        assert error.value.key == "errors.game_not_yours"
