@@ -171,15 +171,15 @@ class PostgresCluster:
     def create_database(self, prefix: str = "test") -> str:
         """A new empty database; returns its URL."""
         name = f"{re.sub(r'[^a-z0-9_]', '_', prefix.lower())}_{uuid.uuid4().hex[:12]}"
-        self._admin(f'CREATE DATABASE "{name}"')
+        self.admin(f'CREATE DATABASE "{name}"')
         return with_database(self.url, name)
 
     def drop_database(self, url: str) -> None:
         """Drop a database made by ``create_database``, closing what is still connected."""
         name = urlsplit(url).path.lstrip("/")
-        self._admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        self.admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
-    def _admin(self, statement: str) -> None:
+    def admin(self, statement: str) -> None:
         """Run one statement as the superuser. On a thread of its own with its own event loop,
         so it works from synchronous code and from inside a running loop alike."""
 

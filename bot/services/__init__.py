@@ -49,6 +49,8 @@ Additions to the contract:
   ``guild_settings(guild_id) -> (locale, dict)``, ``set_guild_settings(guild_id, *, locale,
   settings)``, ``user_locale(user_id)``, ``set_user_locale(user_id, locale)``.
 * ``pending_outbox(limit=100, *, game_id=None)``: ``game_id`` keeps one game's rows only.
+* ``prune_outbox(history, *, batch=500)``: deletes outbox rows delivered longer than ``history``
+  ago, keeping the outbox to a bounded history (the bot runs it from its scheduler).
 * ``Challenge.game_id`` (the game it became), ``Challenge.is_lobby``, ``Challenge.is_full``.
 * ``GameInfo.undo_requested_by`` (user id), ``GameInfo.undo_accepted_by`` (user ids),
   ``GameInfo.resigned_seat``, ``GameInfo.players``, ``GameInfo.seat_of(user_id)``.

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import signal
+import sys
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from bot.store import GameUpdate, NewGame
+from bot.store import GameUpdate, NewGame, open_store
 from tests.bot.store.dbutil import db_dump, query
+from tests.bot.store.test_crash import ROOT
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -147,3 +150,63 @@ async def test_times_are_stored_as_sortable_utc(store, db):
         (1, "2026-01-01T12:00:00.000000+00:00"),
         (2, "2026-01-01T12:30:00.000005+00:00"),
     ]
+
+
+async def test_transactions_are_serialised_across_processes(store, db):
+    """A second store on the same database has its own connections, like another process:
+    its read-then-write transactions never interleave with the first one's."""
+    async with store.transaction() as tx:
+        game_id = await new_game(tx)
+    other = await open_store(db.url)
+    try:
+        async def bump(on):
+            async with on.transaction() as tx:
+                row = await tx.get_game(game_id)
+                await asyncio.sleep(0)  # let the other store try to interleave
+                return await tx.update_game(game_id, row.version, update(row.ply + 1))
+
+        results = await asyncio.gather(*(bump(store if i % 2 else other) for i in range(20)))
+    finally:
+        await other.close()
+    assert all(results)
+    assert (await store.get_game(game_id)).version == 20
+
+
+HOLD_A_TRANSACTION = """
+import asyncio, sys
+from datetime import UTC, datetime
+from bot.store import open_store
+
+async def main():
+    store = await open_store(sys.argv[1])
+    async with store.transaction() as tx:
+        await tx.ensure_user(99, datetime.now(UTC))
+        print("IN TRANSACTION", flush=True)
+        await asyncio.sleep(3600)
+
+asyncio.run(main())
+"""
+
+
+async def test_a_killed_process_leaves_no_lock_and_no_half_transaction(store, db):
+    async with store.transaction() as tx:
+        await tx.ensure_user(1, NOW)
+    holder = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", HOLD_A_TRANSACTION, db.url,
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE,
+    )
+    try:
+        assert (await holder.stdout.readline()).strip() == b"IN TRANSACTION"
+        if db.backend == "postgresql":  # it holds the write lock while its transaction runs
+            assert query(db, "SELECT COUNT(*) FROM pg_locks "
+                             "WHERE locktype = 'advisory' AND granted") == [(1,)]
+        holder.send_signal(signal.SIGKILL)
+        await holder.wait()
+    finally:
+        if holder.returncode is None:
+            holder.kill()
+            await holder.wait()
+    # The dead process's write is gone and the next transaction gets the lock.
+    async with store.transaction() as tx:
+        await tx.ensure_user(2, NOW)
+    assert query(db, "SELECT user_id FROM users ORDER BY user_id") == [(1,), (2,)]
