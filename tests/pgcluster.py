@@ -2,8 +2,9 @@
 
 ``PostgresCluster.start()`` runs ``initdb`` in a new temporary folder and starts a server that
 listens on 127.0.0.1 only, at a free port, without a Unix socket; ``stop()`` kills it and removes
-the folder. The binaries come from ``$BOT_TEST_PG_BIN``, the ``PATH``, or Debian's
-``/usr/lib/postgresql/<version>/bin`` (``apt-get install -y postgresql``). PostgreSQL refuses to
+the folder. The binaries come from ``$BOT_TEST_PG_BIN`` (when set, the only place looked),
+the ``PATH``, or Debian's ``/usr/lib/postgresql/<version>/bin`` (``apt-get install -y
+postgresql``). PostgreSQL refuses to
 run as root, so under root the server runs as the unprivileged user ``nobody``.
 
 The superuser gets a random password (scram-sha-256), so another local user cannot reach the
@@ -47,11 +48,11 @@ class PostgresUnavailable(RuntimeError):
 def find_binaries() -> Path:
     """The folder holding ``initdb`` and ``pg_ctl``."""
     configured = os.environ.get("BOT_TEST_PG_BIN")
-    candidates = [Path(configured)] if configured else []
+    candidates = [Path(configured)] if configured else []  # when set, the only place looked
     on_path = shutil.which("initdb")
-    if on_path:
+    if on_path and not configured:
         candidates.append(Path(on_path).resolve().parent)
-    if DEBIAN_BINARIES.is_dir():
+    if DEBIAN_BINARIES.is_dir() and not configured:
         versions = [p for p in DEBIAN_BINARIES.iterdir() if p.name.isdigit()]
         candidates += [p / "bin" for p in sorted(versions, key=lambda p: -int(p.name))]
     for folder in candidates:

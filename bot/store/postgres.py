@@ -162,6 +162,13 @@ async def _roll_back(conn: asyncpg.Connection) -> None:
         conn.terminate()
 
 
+async def _nothing_to_reset(conn: asyncpg.Connection) -> None:
+    """The pool's reset between two users of a connection. asyncpg still rolls back an open
+    transaction; its default also sends a query clearing session state (LISTEN, settings,
+    session locks), which our pooled connections never take: skipping it saves a round trip
+    on every read."""
+
+
 async def _migrate(conn: asyncpg.Connection) -> int:
     """Apply every pending migration in one transaction, under the migration lock; returns the
     schema version."""
@@ -188,7 +195,7 @@ async def open_postgres(url: str, *, pool_size: int = POOL_SIZE) -> PostgresStor
     migrate it. The database must exist and the user must be allowed to create tables in it."""
     try:
         pool = await asyncpg.create_pool(
-            url, min_size=1, max_size=pool_size,
+            url, min_size=1, max_size=pool_size, reset=_nothing_to_reset,
             server_settings={"application_name": APPLICATION_NAME},
         )
     except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:

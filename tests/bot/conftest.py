@@ -4,13 +4,16 @@
 unless a folder's conftest parametrizes ``backend`` with ``BACKENDS`` (the store and service
 suites do): then every test there runs on SQLite and on PostgreSQL. PostgreSQL is a throwaway
 server started once per session (``tests.pgcluster``); without PostgreSQL installed those runs
-are skipped, with the command that installs it.
+are skipped, with the command that installs it (they fail instead when
+``BOT_REQUIRE_POSTGRES`` is set, as ``.ci/run`` does).
 
 On SQLite ``db`` is a new file. On PostgreSQL it is one database of the session, emptied before
 each test (migrated once, every row deleted, ids numbered from 1 again), which is much faster
 than creating one; ``empty_db`` is a brand-new database that was never migrated, for the
 migration tests.
 """
+
+import os
 
 import pytest
 
@@ -26,6 +29,8 @@ def postgres_cluster():
     try:
         cluster = PostgresCluster.start(fast=True)
     except PostgresUnavailable as error:
+        if os.environ.get("BOT_REQUIRE_POSTGRES"):  # CI installs it: never skip there
+            pytest.fail(str(error))
         pytest.skip(str(error))
     yield cluster
     cluster.stop()
