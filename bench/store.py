@@ -8,7 +8,8 @@ PostgreSQL (a throwaway server started for the run, or ``--database`` for one of
 
 ``--synchronous`` sets the durability on both: FULL flushes every commit to disk (PostgreSQL's
 default, synchronous_commit=on); NORMAL (SQLite's default) lets a crash of the machine lose the
-last commits, never a crash of the bot (PostgreSQL: synchronous_commit=off). ``--database``
+last commits, never a crash of the bot (PostgreSQL: synchronous_commit=off, which a crash of
+the database server may also cut short). ``--database``
 must name a database of its own (the benchmark fills it with games) and keeps its server's
 setting.
 
@@ -117,9 +118,9 @@ def databases(backend: str, folder: str, url: str | None, synchronous: str
               ) -> Iterator[tuple[str, Callable]]:
     """(label, make_database) per backend measured; ``make_database(name)`` gives a new
     database's address (a file in ``folder``, or a database on the PostgreSQL server). On the
-    throwaway server, ``synchronous`` NORMAL turns PostgreSQL's synchronous_commit off, the
-    same promise as SQLite's NORMAL: a crash of the bot loses nothing, a crash of the machine
-    may lose the last commits."""
+    throwaway server, ``synchronous`` NORMAL turns PostgreSQL's synchronous_commit off, close
+    to SQLite's NORMAL: a crash of the bot loses nothing, a crash of the machine (or of the
+    database server) may lose the last commits."""
     if backend in ("both", "sqlite"):
         yield "SQLite", lambda name: str(Path(folder) / f"{name}.sqlite3")
     if backend in ("both", "postgresql"):
