@@ -33,10 +33,11 @@ class SqliteDatabase:
         finally:
             conn.close()
 
-    def execute(self, sql: str) -> None:
+    def execute(self, script: str) -> None:
+        """Run statements (no parameters; several may be separated by semicolons)."""
         conn = sqlite3.connect(self.path)
         try:
-            conn.execute(sql)
+            conn.executescript(script)
             conn.commit()
         finally:
             conn.close()

@@ -168,3 +168,29 @@ async def test_an_unreachable_server_is_named_without_its_password():
         await open_store(f"postgresql://bot:{secret}@127.0.0.1:1/boardgames")
     assert "127.0.0.1:1/boardgames" in str(caught.value)
     assert secret not in str(caught.value)
+
+
+async def test_palam_games_stored_before_the_camp_choice_keep_their_edition(empty_db,
+                                                                             monkeypatch):
+    """0004 marks Palam games stored under schema 3 as rules edition 1 (so they replay); other
+    games and later Palam games keep their options."""
+    three = [m for m in migrate.migrations() if m[0] <= 3]
+    monkeypatch.setattr(migrate, "migrations", lambda: three)
+    store = await open_store(empty_db.url)
+    await store.close()
+    empty_db.execute(
+        "INSERT INTO users (user_id, created_at) VALUES (1, 'now'); "
+        "INSERT INTO games (id, game, options, seed, seats, status, snapshot, created_at, "
+        "updated_at) VALUES "
+        "(1, 'palam', '{\"setup\":\"random\"}', 1, '[1,1]', 'active', '{}', 'now', 'now'), "
+        "(2, 'palam', '{\"setup\":\"draft\"}', 1, '[1,1]', 'active', '{}', 'now', 'now'), "
+        "(3, 'alak', '{\"length\":11}', 1, '[1,1]', 'active', '{}', 'now', 'now')"
+    )
+    monkeypatch.undo()
+    store = await open_store(empty_db.url)
+    await store.close()
+    options = dict(empty_db.query("SELECT id, options FROM games"))
+    assert options == {
+        1: '{"edition":1,"setup":"random"}', 2: '{"edition":1,"setup":"draft"}',
+        3: '{"length":11}',
+    }
