@@ -1,5 +1,6 @@
 """Settings: ``config.toml`` (every key documented in ``config.example.toml``), then the
-environment, which wins. The token is kept out of ``repr`` so it never reaches a log line."""
+environment, which wins. The token and the database address (which may hold a password) are
+kept out of ``repr`` so they never reach a log line, and errors never repeat a value."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.i18n import LANGUAGES
+from bot.store.url import is_postgres, password_of
 
 DEFAULT_CONFIG_FILE = "config.toml"
 
@@ -50,8 +52,14 @@ class Config:
     #: REST base and gateway URL of a Discord-compatible server; empty means Discord itself.
     api_base: str = ""
     gateway_url: str = ""
-    #: SQLite file (or a URL once another backend exists).
-    database: str = "data/boardgames.db"
+    #: SQLite file (or ``sqlite:///path``), or ``postgresql://user:password@host:port/db``.
+    database: str = field(default="data/boardgames.db", repr=False)
+    #: Delivered outbox rows (the messages already posted) are kept this many days.
+    outbox_history_days: int = 30
+    #: Discord shards: how many the bot has in all (0: not sharded, one process runs the whole
+    #: bot), and which of them this process runs (empty: all of them).
+    shard_count: int = 0
+    shard_ids: tuple[int, ...] = ()
     log_level: str = "INFO"
     #: Users allowed to run owner-only commands (/sync). Empty: the application's owner.
     owner_ids: tuple[int, ...] = ()
@@ -75,6 +83,11 @@ class Config:
     def has_token(self) -> bool:
         return bool(self.token.strip())
 
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What the logs must never show: the token and the database password."""
+        return tuple(s for s in (self.token, password_of(self.database)) if s)
+
 
 def _ids(value: Any, setting: str) -> tuple[int, ...]:
     if isinstance(value, str):
@@ -95,6 +108,30 @@ def _whole_number(value: Any, setting: str, low: int, high: int) -> int:
     return number
 
 
+def _database(value: Any) -> str:
+    """A file path, ``sqlite:///path`` or a PostgreSQL URL (the value may hold a password, so
+    the error does not repeat it)."""
+    text = str(value).strip()
+    if not text or ("://" in text and not (text.startswith("sqlite:///") or is_postgres(text))):
+        raise ConfigError(
+            "database must be a file path, sqlite:///path or "
+            "postgresql://user:password@host:port/database"
+        )
+    return text
+
+
+def _shards(count: Any, ids: Any) -> tuple[int, tuple[int, ...]]:
+    total = _whole_number(count, "shard_count", 0, 100_000)
+    chosen = _ids(ids, "shard_ids")
+    if total == 0:
+        if chosen:
+            raise ConfigError("shard_ids needs shard_count (how many shards there are in all)")
+        return 0, ()
+    if any(not 0 <= shard < total for shard in chosen) or len(set(chosen)) != len(chosen):
+        raise ConfigError(f"shard_ids must be different numbers from 0 to {total - 1}")
+    return total, tuple(sorted(chosen))
+
+
 def load_config(
     path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None
 ) -> Config:
@@ -102,7 +139,7 @@ def load_config(
     environment (``DISCORD_TOKEN``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``,
     ``BOT_DATABASE``, ``BOT_LOG_LEVEL``, ``BOT_OWNER_IDS``, ``BOT_GUILD_IDS``,
     ``BOT_SYNC_ON_START``, ``BOT_LANGUAGE``, ``BOT_VACATION_DAYS``, ``BOT_HEAVY_WORKERS``,
-    ``BOT_HEAVY_POOL``)."""
+    ``BOT_HEAVY_POOL``, ``BOT_OUTBOX_HISTORY_DAYS``, ``BOT_SHARD_COUNT``, ``BOT_SHARD_IDS``)."""
     env = os.environ if env is None else env
     path = Path(path or env.get("BOT_CONFIG") or DEFAULT_CONFIG_FILE)
     data: dict[str, Any] = {}
@@ -122,6 +159,9 @@ def load_config(
         "guild_ids": discord_.get("guild_ids", ()),
         "sync_on_start": discord_.get("sync_on_start", "off"),
         "database": database.get("path", Config.database),
+        "outbox_history_days": database.get("outbox_history_days", Config.outbox_history_days),
+        "shard_count": discord_.get("shard_count", Config.shard_count),
+        "shard_ids": discord_.get("shard_ids", ()),
         "log_level": bot.get("log_level", Config.log_level),
         "default_language": bot.get("default_language", Config.default_language),
         "emulator_users": emulator.get("users", Config.emulator_users),
@@ -145,6 +185,9 @@ def load_config(
         "BOT_VACATION_DAYS": "vacation_days_per_year",
         "BOT_HEAVY_WORKERS": "heavy_workers",
         "BOT_HEAVY_POOL": "heavy_pool",
+        "BOT_OUTBOX_HISTORY_DAYS": "outbox_history_days",
+        "BOT_SHARD_COUNT": "shard_count",
+        "BOT_SHARD_IDS": "shard_ids",
     }
     for variable, name in overrides.items():
         if env.get(variable):
@@ -167,6 +210,12 @@ def load_config(
     values["heavy_pool"] = str(values["heavy_pool"]).lower()
     if values["heavy_pool"] not in ("process", "thread"):
         raise ConfigError("heavy_pool must be process or thread")
+    values["database"] = _database(values["database"])
+    values["outbox_history_days"] = _whole_number(
+        values["outbox_history_days"], "outbox_history_days", 1, 36_500
+    )
+    values["shard_count"], values["shard_ids"] = _shards(values["shard_count"],
+                                                         values["shard_ids"])
     if values["default_language"] not in LANGUAGES:
         raise ConfigError(f"default_language must be one of {', '.join(LANGUAGES)}")
     known = {f.name for f in fields(Config)}

@@ -54,6 +54,8 @@ Additions to the contract:
   (``errors.game_not_here`` / ``errors.game_not_yours``), the answer an unknown number gets.
   The tournament service's methods take ``guild_id`` the same way, and ``manager_of`` (the
   server where the user has Manage Server) instead of a bare manager flag.
+* ``prune_outbox(history, *, batch=500)``: deletes outbox rows delivered longer than ``history``
+  ago, keeping the outbox to a bounded history (the bot runs it from its scheduler).
 * ``Challenge.game_id`` (the game it became), ``Challenge.is_lobby``, ``Challenge.is_full``.
 * ``GameInfo.undo_requested_by`` (user id), ``GameInfo.undo_accepted_by`` (user ids),
   ``GameInfo.resigned_seat``, ``GameInfo.players``, ``GameInfo.seat_of(user_id)``.

@@ -40,7 +40,7 @@ import dataclasses
 import json
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import engines
@@ -82,6 +82,8 @@ FALLBACK_TEAMS: dict[str, dict[int, tuple[tuple[int, ...], ...]]] = {
 #: How often a resignation is retried when a move lands between its read and its write.
 _RESIGN_ATTEMPTS = 5
 _RECORD_ATTEMPTS = 5
+#: Delivered outbox rows deleted per transaction (short transactions keep the write lock free).
+OUTBOX_PRUNE_BATCH = 500
 
 
 def secret_seed() -> int:
@@ -913,6 +915,19 @@ class GameService:
         async with self._store.transaction() as tx:
             if not await tx.mark_delivered(outbox_id, now):
                 raise NotFound("errors.outbox_not_found", outbox_id=outbox_id)
+
+    async def prune_outbox(self, history: timedelta, *, batch: int = OUTBOX_PRUNE_BATCH) -> int:
+        """(Added.) Delete the outbox rows delivered more than ``history`` ago (rows still
+        pending are kept however old), a batch per transaction; returns how many went. The
+        outbox would otherwise keep every message ever posted."""
+        cutoff = self._clock() - history
+        removed = 0
+        while True:
+            async with self._store.transaction() as tx:
+                count = await tx.prune_outbox(cutoff, batch)
+            removed += count
+            if count < batch:
+                return removed
 
     # ----- settings (added) -----------------------------------------------------------------
 
