@@ -34,6 +34,7 @@ from bot.config import Config
 from bot.correspondence.scheduler import Scheduler
 from bot.delivery import Delivery
 from bot.endpoints import use_endpoints
+from bot.heavy import HeavyWork
 from bot.i18n import t
 from bot.i18n.translator import CatalogTranslator
 from bot.replies import reply_error, send_ephemeral
@@ -111,6 +112,7 @@ class BoardGamesBot(commands.Bot):
         #: The task reading the gateway (``connect``), set by whoever starts it.
         self.gateway_task: asyncio.Task | None = None
         self.delivery = Delivery(self)
+        self.heavy = HeavyWork.create(config.heavy_workers, config.heavy_pool)
         self._names: dict[int, str] = {}
         # Correspondence play: clocks, and the one task that sends reminders and forfeits
         # when due (woken by every move, new game and vacation through on_change).
@@ -150,6 +152,7 @@ class BoardGamesBot(commands.Bot):
         await self.scheduler.stop()
         await self._finish_interactions(STOP_GRACE_SECONDS)
         await self.delivery.stop()
+        self.heavy.close()
         # Stop reading the gateway first: while a read is pending, discord.py's close sends
         # close code 4000 (resumable) instead of the normal 1000 it means.
         if self.gateway_task is not None and self.gateway_task is not asyncio.current_task():

@@ -1,4 +1,4 @@
--- 0004: exactly-once delivery of the outbox. Portable SQL.
+-- 0006: exactly-once delivery of the outbox. Portable SQL.
 
 -- The interaction token of the player's command that a row answers (the interaction's
 -- response carries no nonce): after a restart, a pending row with a token is first looked up
