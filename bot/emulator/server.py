@@ -1511,7 +1511,8 @@ class Emulator:
         }
         self.channels[thread_id] = thread
         self._record("thread", thread)
-        await self._dispatch("THREAD_CREATE", {**thread, "newly_created": True})
+        with contextlib.suppress(ConnectionError):  # no bot listening (it was just killed)
+            await self._dispatch("THREAD_CREATE", {**thread, "newly_created": True})
         return thread
 
     def _dm_channel(self, recipient_id: int) -> dict[str, Any]:
