@@ -1,6 +1,6 @@
 """End-to-end latency through the local Discord emulator (DESIGN.md §10).
 
-    python -m bench.e2e [--games 20] [--rounds 1] [--think 1.0]
+    python -m bench.e2e [--games 20] [--rounds 1] [--think 1.0] [--rtt-ms 0]
 
 The real discord.py bot runs in its own process (spawned fresh, as in production, where Discord
 is another machine: the bot shares no interpreter lock with the emulator or the players); the
@@ -15,17 +15,28 @@ latency is about ``--games`` times the bot's time per move (Little's law). Measu
   to the reply carrying the board image (targets: p50 <= 150 ms, p99 <= 500 ms);
 - event-loop lag of the bot's loop while the games run (target: p99 <= 50 ms), sampled inside
   the bot's process by a task that asks to wake every 5 ms and records how late it wakes; the
-  samples come back through a pipe when the bot stops.
+  samples come back through a pipe when the bot stops;
+- REST requests before the board is visible: the bot's requests for a move (its interaction's
+  callback and webhook calls, and calls in the game's thread) from the moment the interaction is
+  sent to the moment its board appears (target: 1);
+- the bot's CPU per move: the bot process's CPU seconds while the games run, divided by the
+  moves (target: <= 4 ms);
+- turn pings: of the messages saying "@player, your turn", how many notified that player (a
+  mention that arrives by an edit notifies nobody).
+
+``--rtt-ms`` adds a network round trip to every REST answer (the emulator's ``rest_delay``), as
+Discord is 50-150 ms away from a real bot.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
-import logging
 import multiprocessing
 import random
+import re
 import statistics
 import tempfile
 import time
@@ -34,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import Config
-from bot.emulator import Emulator, Message
+from bot.emulator import Emulator, Event, Interaction, Message
 
 LAG_TICK = 0.005
 #: Seconds allowed for the bot process to connect, and to stop and report.
@@ -44,19 +55,8 @@ STOP_TIMEOUT = 30.0
 # ----- the bot's process --------------------------------------------------------------------------
 #
 # Parent -> child: "measure", "pause", "stop". Child -> parent: ("ready", None) once connected,
-# ("lags", [seconds, ...]) after "stop", or ("error", text) if it could not run.
-
-
-class HeartbeatAckRace(logging.Filter):
-    """Drops discord.py's "Can't keep up ... 41.3s behind" when it is a false alarm.
-
-    discord.py's keep-alive thread records when it sent a heartbeat only after the event loop
-    reports the send done; on loopback the emulator's ACK can be handled first, so the "latency"
-    is measured from the previous heartbeat, one interval (41.25 s) earlier. Real lag shows in
-    the lag sampler, which is what the bench reports."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not str(record.msg).startswith("Can't keep up")
+# ("measured", {"lags": [seconds, ...], "cpu": seconds}) after "stop", or ("error", text) if it
+# could not run.
 
 
 def bot_process(config: Config, conn: Connection) -> None:
@@ -65,25 +65,26 @@ def bot_process(config: Config, conn: Connection) -> None:
     from bot.logs import setup_logging
 
     setup_logging(config.log_level, secrets=[config.token])
-    logging.getLogger("discord.gateway").addFilter(HeartbeatAckRace())
     try:
-        lags = asyncio.run(_run_bot(config, conn))
+        measured = asyncio.run(_run_bot(config, conn))
     except BaseException as exc:  # reported to the bench, which raises it there
         with contextlib.suppress(OSError):  # unless the bench is gone
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
         raise
     with contextlib.suppress(OSError):
-        conn.send(("lags", lags))
+        conn.send(("measured", measured))
     conn.close()
 
 
-async def _run_bot(config: Config, conn: Connection) -> list[float]:
+async def _run_bot(config: Config, conn: Connection) -> dict[str, Any]:
     from bot.app import launch
 
     loop = asyncio.get_running_loop()
     running = await launch(config, guild_ready_timeout=0.05)
     lags: list[float] = []
     measuring = False
+    cpu = 0.0
+    cpu_since = 0.0
 
     async def sample_lag() -> None:
         while True:
@@ -101,8 +102,10 @@ async def _run_bot(config: Config, conn: Connection) -> list[float]:
             command = await loop.run_in_executor(None, conn.recv)
             if command == "measure":
                 measuring = True
+                cpu_since = time.process_time()
             elif command == "pause":
                 measuring = False
+                cpu += time.process_time() - cpu_since
             else:  # "stop"
                 break
     except EOFError:  # the bench went away: stop all the same
@@ -110,7 +113,7 @@ async def _run_bot(config: Config, conn: Connection) -> list[float]:
     finally:
         sampler.cancel()
         await running.stop()
-    return lags
+    return {"lags": lags, "cpu": cpu}
 
 
 class BotProcess:
@@ -149,12 +152,13 @@ class BotProcess:
     def measure(self, on: bool) -> None:
         self._conn.send("measure" if on else "pause")
 
-    async def stop(self) -> list[float]:
-        """Stop the bot; its lag samples. The process is killed if it does not exit."""
+    async def stop(self) -> dict[str, Any]:
+        """Stop the bot; what it measured (lag samples, CPU seconds). The process is killed if
+        it does not exit."""
         try:
             self._conn.send("stop")
             kind, data = await self._receive(STOP_TIMEOUT)
-            if kind != "lags":
+            if kind != "measured":
                 raise RuntimeError(f"the bot process failed: {data}")
             return data
         finally:
@@ -197,11 +201,12 @@ async def play_game(
     emu: Emulator,
     thread: int,
     players: tuple[str, str],
-    latencies: list[float],
+    answered: list[tuple[Interaction, Event]],
     think: float,
     rng: random.Random,
 ) -> int:
-    """Play to the end; every move's interaction-to-image latency goes to ``latencies``."""
+    """Play to the end; every move's interaction and the event of its board go to
+    ``answered``."""
     board: Message = [m for m in emu.channel_messages(thread) if m.files][-1]
     plies = 0
     while board.buttons():
@@ -214,18 +219,54 @@ async def play_game(
         else:
             interaction = await emu.click(mover, board, move["custom_id"])
         event = await interaction.reply_event(lambda m: bool(m.files), timeout=60)
-        latencies.append(event.at - interaction.sent_at)
+        answered.append((interaction, event))
         board = emu.messages[event.data.id]
         plies += 1
     return plies
 
 
-async def bench(games: int, rounds: int, think: float) -> dict[str, float]:
+def requests_before_visible(emu: Emulator, interaction: Interaction, event: Event) -> int:
+    """The bot's REST requests for this move until its board was visible: those answering the
+    interaction, and messages posted in its channel (each game has its own thread); the edit
+    that takes the buttons off the previous board is background work, not counted."""
+    times = [r.at for r in emu.requests]
+    first = bisect.bisect_left(times, interaction.sent_at)
+    last = bisect.bisect_right(times, event.at)
+    return sum(
+        1 for r in emu.requests[first:last]
+        if r.interaction_id == interaction.id
+        or (r.channel_id == interaction.channel_id and r.method == "POST")
+    )
+
+
+TURN = re.compile(r"<@(\d+)>, your turn")
+
+
+def turn_pings(emu: Emulator, threads: set[int]) -> tuple[int, int]:
+    """(turn mentions that notified the player named, all turn mentions) in the games'
+    threads: created messages notify, edits never do. Each message counts once, when its turn
+    mention first appears (later edits that take buttons away keep the text)."""
+    notified = total = 0
+    counted: set[int] = set()
+    for event in emu.events:
+        if event.kind not in ("message", "edit") or event.data.channel_id not in threads:
+            continue
+        found = TURN.search(event.data.content)
+        if found is None or event.data.id in counted:
+            continue
+        counted.add(event.data.id)
+        total += 1
+        notified += event.kind == "message" and int(found.group(1)) in event.notified
+    return notified, total
+
+
+async def bench(games: int, rounds: int, think: float, rtt_ms: float = 0.0) -> dict[str, float]:
     users = [f"player{i}" for i in range(2 * games)]
-    emu = Emulator(users=users)
+    emu = Emulator(users=users, rest_delay=rtt_ms / 1000)
     await emu.start()
-    latencies: list[float] = []
-    lags: list[float] = []
+    answered: list[tuple[Interaction, Event]] = []
+    measured: dict[str, Any] = {"lags": [0.0], "cpu": 0.0}
+    all_threads: set[int] = set()
     plies = 0
     with tempfile.TemporaryDirectory(prefix="bench-e2e-") as workdir:
         config = Config(
@@ -241,19 +282,24 @@ async def bench(games: int, rounds: int, think: float) -> dict[str, float]:
             for _ in range(rounds):
                 pairs = [(users[2 * i], users[2 * i + 1]) for i in range(games)]
                 threads = await asyncio.gather(*(start_game(emu, a, b) for a, b in pairs))
+                all_threads.update(threads)
                 bot.measure(True)
                 rng = random.Random(1)
                 played = await asyncio.gather(*(
-                    play_game(emu, thread, pair, latencies, think, rng)
+                    play_game(emu, thread, pair, answered, think, rng)
                     for thread, pair in zip(threads, pairs, strict=True)
                 ))
                 bot.measure(False)
                 plies += sum(played)
             elapsed = time.perf_counter() - started
-            lags = await bot.stop()
+            measured = await bot.stop()
         finally:
             bot.kill()
             await emu.close()
+    latencies = [event.at - interaction.sent_at for interaction, event in answered]
+    requests = [requests_before_visible(emu, i, e) for i, e in answered]
+    lags = measured["lags"] or [0.0]
+    notified, mentions = turn_pings(emu, all_threads)
     return {
         "games": games * rounds,
         "moves": plies,
@@ -263,6 +309,13 @@ async def bench(games: int, rounds: int, think: float) -> dict[str, float]:
         "max_ms": 1000 * max(latencies),
         "lag_p99_ms": 1000 * percentile(lags, 0.99),
         "lag_max_ms": 1000 * max(lags),
+        "requests_mean": statistics.mean(requests),
+        "requests_max": max(requests),
+        "cpu_ms_per_move": 1000 * measured["cpu"] / max(1, plies),
+        "turn_pings": notified,
+        "turn_mentions": mentions,
+        "refusals": len(emu.refusals),
+        "refusal_codes": sorted({(r.code, r.path.split("/")[1]) for r in emu.refusals}),
     }
 
 
@@ -272,15 +325,26 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1, help="how many times to do it")
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean seconds a player thinks before moving (0: none)")
+    parser.add_argument("--rtt-ms", type=float, default=0.0,
+                        help="a network round trip added to every REST answer, in ms")
     args = parser.parse_args()
-    result = asyncio.run(bench(args.games, args.rounds, args.think))
-    print(f"{result['games']} Alak games ({args.games} in parallel, think {args.think} s), "
-          f"{result['moves']} moves, {result['moves_per_s']:.0f} moves/s")
+    result = asyncio.run(bench(args.games, args.rounds, args.think, args.rtt_ms))
+    print(f"{result['games']} Alak games ({args.games} in parallel, think {args.think} s, "
+          f"round trip {args.rtt_ms:g} ms), {result['moves']} moves, "
+          f"{result['moves_per_s']:.0f} moves/s")
     print("| what | measured | budget |")
     print("| --- | ---: | ---: |")
     print(f"| interaction to reply with image, p50 | {result['p50_ms']:.0f} ms | ≤ 150 ms |")
     print(f"| interaction to reply with image, p99 | {result['p99_ms']:.0f} ms | ≤ 500 ms |")
     print(f"| bot event-loop lag, p99 | {result['lag_p99_ms']:.1f} ms | ≤ 50 ms |")
+    print(f"| REST requests before the board is visible | {result['requests_mean']:.2f} "
+          f"(max {result['requests_max']}) | 1 |")
+    print(f"| bot CPU per move | {result['cpu_ms_per_move']:.1f} ms | ≤ 4 ms |")
+    print(f"| turn mentions that notify | {result['turn_pings']} of "
+          f"{result['turn_mentions']} | all |")
+    print(f"| requests Discord would refuse | {result['refusals']} | 0 |")
+    if result["refusals"]:
+        print(f"refused: {result['refusal_codes']}")
 
 
 if __name__ == "__main__":

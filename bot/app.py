@@ -1,4 +1,5 @@
-"""The discord.py application: the bot object, its extensions, and how it is started.
+"""The discord.py application: the bot object, its extensions, and how it is started and
+stopped.
 
 The Discord layer is thin (DESIGN.md §2): cogs parse interactions, call ``bot.services`` (a
 ``GameService``) and turn results into messages; ``bot.delivery`` sends what the services wrote
@@ -6,6 +7,13 @@ to the outbox. Correspondence play: ``bot.clocks`` (a ``ClockService`` on the sa
 ``bot.scheduler``, the one task that writes reminders and tournament forfeits when they fall
 due; it starts when the bot is ready (its first round catches up after a restart) and is poked
 by every move, new game and vacation.
+
+Imports point one way: this module builds on ``bot.delivery``, ``bot.views``, ``bot.replies``
+and ``bot.host`` (what those need from the bot), never the reverse; cogs are loaded by name.
+
+Stopping (SIGTERM from ``docker stop``, where Python is PID 1 and would otherwise ignore it, or
+SIGINT): new interactions are turned away with a short notice, the ones in flight finish, the
+gateway is closed normally (1000) and then the database; the process exits 0.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 import pkgutil
+import signal
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -28,6 +37,7 @@ from bot.endpoints import use_endpoints
 from bot.heavy import HeavyWork
 from bot.i18n import t
 from bot.i18n.translator import CatalogTranslator
+from bot.replies import reply_error, send_ephemeral
 from bot.services.clocks import ClockService, GraceFor
 from bot.services.errors import ServiceError
 from bot.services.games import GameService
@@ -53,6 +63,24 @@ def extensions() -> list[str]:
 
 #: Names discord.py gives the tasks that run slash commands and button callbacks.
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")
+#: How long a stop waits for the work in flight (the process must be gone within 5 s).
+STOP_GRACE_SECONDS = 3.0
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+class GameTree(app_commands.CommandTree):
+    """The command tree; while the bot shuts down it starts no new command (a short notice
+    instead; autocomplete gets no suggestions)."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if not getattr(self.client, "closing", False):
+            return True
+        if interaction.type == discord.InteractionType.autocomplete:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.autocomplete([])
+        else:
+            await send_ephemeral(interaction, t("bot.errors.closing", interaction.locale))
+        return False
 
 
 class BoardGamesBot(commands.Bot):
@@ -75,9 +103,14 @@ class BoardGamesBot(commands.Bot):
             owner_ids=set(config.owner_ids),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             guild_ready_timeout=guild_ready_timeout,
+            tree_cls=GameTree,
         )
         self.config = config
         self.services = services
+        #: Set when the bot starts shutting down: new interactions are turned away.
+        self.closing = False
+        #: The task reading the gateway (``connect``), set by whoever starts it.
+        self.gateway_task: asyncio.Task | None = None
         self.delivery = Delivery(self)
         self.heavy = HeavyWork.create(config.heavy_workers, config.heavy_pool)
         self._names: dict[int, str] = {}
@@ -113,24 +146,40 @@ class BoardGamesBot(commands.Bot):
         self.scheduler.start()
 
     async def close(self) -> None:
+        """Stop cleanly: turn new interactions away, let those in flight finish (and the
+        background work of cogs and the delivery), then close the gateway normally."""
+        self.closing = True
         await self.scheduler.stop()
+        await self._finish_interactions(STOP_GRACE_SECONDS)
         await self.delivery.stop()
-        await self._finish_interactions()
         self.heavy.close()
+        # Stop reading the gateway first: while a read is pending, discord.py's close sends
+        # close code 4000 (resumable) instead of the normal 1000 it means.
+        if self.gateway_task is not None and self.gateway_task is not asyncio.current_task():
+            self.gateway_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.gateway_task
         await super().close()
 
-    async def _finish_interactions(self, timeout: float = 10.0) -> None:
-        """Let work in flight finish before the database closes (a restart must not cut a move's
-        answer in half): interactions and event listeners run in tasks discord.py names after
-        their dispatcher, and cogs name their own background work ``background-…``."""
+    async def _finish_interactions(self, timeout: float) -> None:
+        """Let work in flight finish before the connections and the database close (a stop
+        must not cut a move's answer in half): interactions and event listeners run in tasks
+        discord.py names after their dispatcher, and our background work (cogs, delivery) is
+        named ``background-…``. Work started meanwhile (a board's buttons taken off after its
+        answer, a late interaction turned away) is waited for too, until ``timeout``."""
         prefixes = (*HANDLER_TASKS, "discord.py: ", "background-")
         current = asyncio.current_task()
-        running = [
-            task for task in asyncio.all_tasks()
-            if task is not current and not task.done() and task.get_name().startswith(prefixes)
-        ]
-        if running:
-            await asyncio.wait(running, timeout=timeout)
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            running = [
+                task for task in asyncio.all_tasks()
+                if task is not current and not task.done()
+                and task.get_name().startswith(prefixes)
+            ]
+            left = deadline - asyncio.get_running_loop().time()
+            if not running or left <= 0:
+                return
+            await asyncio.wait(running, timeout=left)
 
     async def sync_commands(self, scope: str) -> list[str]:
         """Publish the command tree: "global" (up to an hour to show everywhere) or "guilds"
@@ -179,26 +228,6 @@ class BoardGamesBot(commands.Bot):
         await send_ephemeral(interaction, text)
 
 
-async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral answer whether or not the interaction was acknowledged already."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not tell the user about an error", exc_info=True)
-
-
-async def reply_error(interaction: discord.Interaction, error: ServiceError) -> None:
-    """The service's player-readable reason, in the user's language, only to them."""
-    try:
-        text = t(error.key, interaction.locale, **error.params)
-    except (KeyError, IndexError):
-        text = t("errors.unknown", interaction.locale)
-    await send_ephemeral(interaction, text)
-
-
 @dataclass
 class RunningBot:
     """A bot connected in the background (tests, benchmarks, the local console)."""
@@ -222,6 +251,7 @@ async def launch(config: Config, *, guild_ready_timeout: float = 2.0) -> Running
     try:
         await bot.login(config.token)
         task = asyncio.create_task(bot.connect(reconnect=True), name="discord-connect")
+        bot.gateway_task = task
         ready = asyncio.create_task(bot.wait_until_ready())
         done, _ = await asyncio.wait({task, ready}, return_when=asyncio.FIRST_COMPLETED)
         if task in done:
@@ -236,12 +266,33 @@ async def launch(config: Config, *, guild_ready_timeout: float = 2.0) -> Running
 
 
 async def run(config: Config) -> None:
-    """Run until interrupted (``python -m bot`` with a token)."""
+    """Run until SIGTERM or SIGINT (``python -m bot`` with a token), then stop cleanly (see
+    the module docstring); returns normally, so the process exits 0."""
     use_endpoints(config.api_base or None, config.gateway_url or None)
     store = await open_store(config.database)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, stop.set)
+    bot = BoardGamesBot(config, GameService(store))
+    connection: asyncio.Task | None = None
     try:
-        bot = BoardGamesBot(config, GameService(store))
-        async with bot:
-            await bot.start(config.token)
+        await bot.login(config.token)
+        connection = asyncio.create_task(bot.connect(reconnect=True), name="discord-connect")
+        bot.gateway_task = connection
+        stopping = asyncio.create_task(stop.wait(), name="stop-signal")
+        done, _ = await asyncio.wait({connection, stopping},
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if connection in done:
+            stopping.cancel()
+            connection.result()  # raises what ended the connection
+        else:
+            log.info("stop signal received: finishing the work in flight")
     finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
+        await bot.close()
+        if connection is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await connection
         await store.close()

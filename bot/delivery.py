@@ -1,11 +1,32 @@
 """Outbox delivery: turns the rows the services wrote (in the same transaction as a move) into
-Discord messages in the game's thread, then marks them delivered.
+Discord messages, exactly once and in order, then marks them delivered.
 
-Handlers call ``flush(game_id, interaction)`` right after a service call, so the player's own
-interaction carries the new board (the fastest answer); a background task delivers everything
-else, and on start whatever an earlier run left pending. A per-game lock keeps the two from
-delivering one row twice while games progress in parallel. Delivery is at-least-once: a crash
-between posting and marking posts that message again after the restart.
+* **In order, each at its own ply.** A game's rows go out in id order under a per-game lock,
+  and each is drawn from the game as that row's change left it (``GameService.position``): a
+  message posted late still shows its own move, names the player to move after it, and carries
+  buttons for its own version (stale ones refuse).
+* **One request per move, and a ping.** A handler calls ``flush(game_id, interaction)`` right
+  after its service call. The first row the service wrote for that interaction (the row holds
+  the interaction's token) is the interaction's response itself: a new message (callback type
+  4) with the board, the text and the mention, so the mention notifies (a deferred answer's
+  follow-up would be an edit, and an edit notifies nobody). Taking the buttons off the previous
+  board is an edit in the background, off the player's path.
+* **Exactly once.** Everything else goes to the channel with the row id as its nonce
+  (``enforce_nonce``): Discord creates it once even when a crash makes us send it again. An
+  interaction's response carries no nonce, so the service stores the interaction's token on the
+  rows in the move's transaction; a row still pending with a token (the bot stopped between
+  answering and marking) is looked up with GET …/messages/@original before it is posted again.
+  Beyond a token's 15 minutes that is no longer possible: the row is posted again, since a
+  board twice is better than none. A game's thread id is recorded before the thread exists: a
+  thread started from a message takes the message's id (the challenge message, or a starter
+  message sent with the row's nonce), and Discord refuses a second thread from one message
+  (160004). A post that finds the thread missing (a crash between the two) starts it then.
+* A background task delivers what handlers left (after ``HANDLER_GRACE_SECONDS``), and on start
+  whatever an earlier run left.
+
+Hidden information never reaches a public message: boards are drawn from the public view, and a
+position where the player to move sees more than the public (an LPPG hand) gets no move
+buttons; that player gets them privately with ``/hand``.
 """
 
 from __future__ import annotations
@@ -16,26 +37,31 @@ import io
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
+from discord.http import Route
 
 import engines
 import render
 from bot.correspondence.texts import due_text
 from bot.i18n import t
+from bot.replies import NO_PINGS, clip, pinging
 from bot.services.errors import NotFound
-from bot.services.models import GameInfo, OutboxItem
+from bot.services.models import GameInfo, OutboxItem, Position
 from bot.views.game import move_view, undo_view
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import Host
 
 log = logging.getLogger(__name__)
 
-#: ``await poster(bot, item)`` posts an outbox row of a kind another feature owns.
-Poster = Callable[["BoardGamesBot", OutboxItem], Awaitable[None]]
+#: ``await poster(bot, item)`` posts an outbox row of a kind another feature owns (with
+#: ``Delivery.send`` so that it carries the row's nonce).
+Poster = Callable[[Any, OutboxItem], Awaitable[None]]
 #: ``await listener(game_id)`` when a ``game_over`` row is delivered (ratings, tournaments).
 GameOverListener = Callable[[int], Awaitable[None]]
 
@@ -49,12 +75,21 @@ MIN_BUTTON_SHARE = 0.05
 POLL_SECONDS = 5.0
 #: The background sender leaves rows this young to the handler that wrote them.
 HANDLER_GRACE_SECONDS = 10.0
+#: How long a handler waits for another delivery of its game before acknowledging its
+#: interaction some other way (Discord allows 3 s).
+LOCK_PATIENCE = 2.0
+#: An interaction token answers this long (then a row's answer can no longer be looked up).
+TOKEN_SECONDS = 15 * 60.0
 #: The outbox kinds this sender posts (DESIGN: written by the game service).
-KINDS = frozenset(
-    {"game_started", "move", "undo_requested", "undo_done", "resigned", "game_over"}
-)
+KINDS = frozenset({
+    "game_started", "move", "undo_requested", "undo_done", "undo_declined", "resigned",
+    "game_over",
+})
 #: Games last days: a thread stays open a week without messages (Discord's longest).
 THREAD_ARCHIVE_MINUTES = 10080
+#: Discord's code for a second thread started from one message.
+THREAD_ALREADY_CREATED = 160004
+UNKNOWN_CHANNEL = 10003
 
 
 def button_moves(moves: Sequence[Any]) -> list[str]:
@@ -72,6 +107,14 @@ def button_moves(moves: Sequence[Any]) -> list[str]:
     return []
 
 
+def public_buttons(game_name: str, position: Position) -> list[str]:
+    """The move buttons a public board may carry: from the public view only, and none when the
+    player to move sees more than the public (their moves would tell their cards)."""
+    if position.to_move is None or position.private_moves:
+        return []
+    return button_moves(engines.get(game_name).legal_moves(position.state))
+
+
 def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
@@ -80,9 +123,20 @@ def mention(user_id: int | None) -> str:
     return "" if user_id is None else f"<@{user_id}>"
 
 
+@dataclass
+class Composed:
+    """What one row says: text, the position whose board goes with it (None: no image),
+    buttons, and whom its mentions notify."""
+
+    content: str
+    position: Position | None
+    view: discord.ui.View | None
+    pings: discord.AllowedMentions
+
+
 class Delivery:
-    def __init__(self, bot: BoardGamesBot) -> None:
-        self.bot = bot
+    def __init__(self, bot: Host) -> None:
+        self.bot: Any = bot  # the discord.py client as well
         # A lock lives as long as someone delivers for its game (weak values: no growth).
         self._locks: weakref.WeakValueDictionary[int | None, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -93,14 +147,17 @@ class Delivery:
         self._posters: dict[str, Poster] = {}
         #: Features told about finished games (``on_game_over``).
         self._game_over: list[GameOverListener] = []
-        #: The newest board message of each game (this run only), and tasks editing old ones.
-        self._boards: dict[int, int] = {}
+        #: This run's newest board message of each game (channel, message), and the open
+        #: take-back request of each game.
+        self._boards: dict[int, tuple[int, int]] = {}
+        self._undo_requests: dict[int, tuple[int, int]] = {}
         self._background: set[asyncio.Task] = set()
 
     def register_poster(self, kinds: Iterable[str], poster: Poster) -> None:
         """Let another feature post its own outbox kinds (a tournament's round pairings...):
-        ``await poster(bot, item)`` sends the row's message; the row is then marked delivered
-        like ours (a ``discord.HTTPException`` leaves it pending for a retry)."""
+        ``await poster(bot, item)`` sends the row's message with ``send`` (which gives it the
+        row's nonce); the row is then marked delivered like ours (a ``discord.HTTPException``
+        leaves it pending for a retry)."""
         for kind in kinds:
             if kind in KINDS:
                 raise ValueError(f"outbox kind {kind!r} is the game delivery's own")
@@ -112,6 +169,13 @@ class Delivery:
         leaves the row pending for a retry, and a restart may repeat it, so listeners must be
         idempotent (and catch up at start-up on their own)."""
         self._game_over.append(listener)
+
+    async def send(
+        self, channel_id: int, item: OutboxItem, *, guild_id: int | None = None, **kwargs: Any
+    ) -> discord.Message:
+        """Send a row's message in a channel, once: the row id is its nonce."""
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        return await channel.send(nonce=str(item.id), **kwargs)
 
     # ----- the background sender ----------------------------------------------------------------
 
@@ -164,20 +228,27 @@ class Delivery:
     # ----- delivering one game's rows -----------------------------------------------------------
 
     async def flush(
-        self,
-        game_id: int | None,
-        interaction: discord.Interaction | None = None,
-        *,
-        game: GameInfo | None = None,
+        self, game_id: int | None, interaction: discord.Interaction | None = None
     ) -> bool:
-        """Deliver the pending rows of ``game_id`` in order; the rows that belong where the
-        interaction happened answer it. ``game`` is the game as the caller's service call left
-        it (saves reading it again). Returns whether ``interaction`` was used."""
-        used = False
+        """Deliver the pending rows of ``game_id`` in order; the first row written for
+        ``interaction`` (it holds its token) is its response. Returns whether the interaction
+        was answered so."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
-        async with lock:
+        deferred = False
+        if not await self._acquire(lock, interaction):
+            # Another delivery of this game is slow (Discord rate limits...): acknowledge now,
+            # privately, and post this interaction's rows like the others, with their nonces
+            # (their token is forgotten first: the placeholder is not their answer).
+            assert interaction is not None
+            await self.bot.services.forget_reply(interaction.token)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            deferred = True
+            await lock.acquire()
+        answered = False
+        settled: set[str] = set()  # tokens whose answer (or not) is known by now
+        try:
             if game_id is None:
                 pending = await self.bot.services.pending_outbox()
                 items = [i for i in pending if i.game_id is None]
@@ -185,24 +256,51 @@ class Delivery:
                 items = await self.bot.services.pending_outbox(game_id=game_id)
             for item in items:
                 try:
-                    used |= await self.deliver(item, interaction, game)
+                    used = await self.deliver(item, interaction, settled)
                 except (discord.NotFound, discord.Forbidden):
                     # The thread or channel is gone or closed to us: retrying cannot help.
                     log.warning("outbox row %s (%s) undeliverable; dropped", item.id, item.kind)
+                    used = False
                 except discord.HTTPException:
                     log.warning("outbox row %s (%s) failed; will retry", item.id, item.kind,
                                 exc_info=True)
                     break
+                answered |= used
                 with contextlib.suppress(NotFound):  # another process marked it meanwhile
-                    await self.bot.services.mark_delivered(item.id)
-        return used
+                    # Once the interaction has answered, its token leaves the other rows.
+                    await self.bot.services.mark_delivered(
+                        item.id, answered_token=item.reply_token if used else None)
+        finally:
+            lock.release()
+        if deferred:
+            assert interaction is not None
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.edit_original_response(
+                    content=t("bot.game.done", interaction.locale))
+            return True
+        return answered
+
+    @staticmethod
+    async def _acquire(lock: asyncio.Lock, interaction: discord.Interaction | None) -> bool:
+        """Take the game's lock; a handler waits at most ``LOCK_PATIENCE`` (False then)."""
+        if interaction is None or interaction.response.is_done():
+            await lock.acquire()
+            return True
+        try:
+            await asyncio.wait_for(lock.acquire(), LOCK_PATIENCE)
+        except TimeoutError:
+            return False
+        return True
 
     async def deliver(
         self,
         item: OutboxItem,
         interaction: discord.Interaction | None,
-        known: GameInfo | None = None,
+        settled: set[str] | None = None,
     ) -> bool:
+        """Post one row; True if it was (or, before a restart, had been) the response of the
+        interaction whose token it holds. Only the first game row of a token can be: the
+        token joins ``settled`` once that row is handled."""
         if item.kind == "game_over" and "game_id" in item.payload:
             for listener in self._game_over:
                 await listener(int(item.payload["game_id"]))
@@ -216,107 +314,187 @@ class Delivery:
             log.warning("outbox row %s has a kind nobody posts (%r); skipped", item.id,
                         item.kind)
             return False
-        game_id = int(item.payload["game_id"])
-        if known is not None and known.id == game_id and known.thread_id is not None:
-            game = known
-        else:
-            game = await self.bot.services.get_game(game_id)
-        if game.thread_id is None:
-            await self._open_thread(game, interaction)
-            game = await self.bot.services.get_game(game.id)
+        game = await self.bot.services.get_game(int(item.payload["game_id"]))
+        settled = set() if settled is None else settled
+        token = item.reply_token
+        first = token is not None and token not in settled
+        if token is not None:
+            settled.add(token)
+        ours = interaction is not None and token == interaction.token
+        answers = first and ours and not interaction.response.is_done()
+        if first and not ours and await self._answered(item, game):
+            return True  # the bot stopped after answering, before marking: done already
+        thread_id = await self._thread_of(game, item, interaction)
         locale: Any = interaction.locale if interaction else self.bot.config.default_language
-        content, with_board, view = await self._compose(item, game, locale)
-        in_place = interaction is not None and interaction.channel_id == game.thread_id
-        kwargs: dict[str, Any] = {"content": content}
-        if view is not None:
-            kwargs["view"] = view
-        if with_board:
-            kwargs["file"] = await self.board_file(game)
-        if in_place:
+        composed = await self._compose(item, game, locale)
+        kwargs: dict[str, Any] = {"content": clip(composed.content),
+                                  "allowed_mentions": composed.pings}
+        if composed.view is not None:
+            kwargs["view"] = composed.view
+        if composed.position is not None:
+            kwargs["file"] = await self._board_file(game, composed.position)
+        message_id = None
+        if answers:
             assert interaction is not None
-            sent = await interaction.followup.send(**kwargs, wait=True)
-        else:
-            thread = self.bot.get_partial_messageable(game.thread_id, guild_id=game.guild_id)
-            sent = await thread.send(**kwargs)
-        if with_board:
-            self._replace_board(game, sent if view is not None else None, interaction)
-        return in_place
+            try:
+                response = await interaction.response.send_message(**kwargs)
+                message_id = response.message_id
+            except discord.NotFound:
+                # Too late for the interaction (Discord allows 3 s): the board goes to the
+                # thread like any other row (the player saw "did not respond").
+                log.warning("interaction for outbox row %s expired; posting it", item.id)
+                answers = False
+                if "file" in kwargs:
+                    kwargs["file"].reset()
+        if not answers:
+            message_id = (await self._post_in_thread(game, thread_id, item, kwargs)).id
+        if message_id is not None:
+            pressed = interaction.message if answers and interaction is not None else None
+            self._after_post(item, game, thread_id, message_id, composed, pressed)
+        return answers
 
-    def _replace_board(
+    async def _answered(self, item: OutboxItem, game: GameInfo) -> bool:
+        """Whether the interaction whose token the row holds was answered already (a restart
+        between answering and marking): its original response exists."""
+        age = (datetime.now(UTC) - _aware(item.created_at)).total_seconds()
+        if age > TOKEN_SECONDS:
+            return False  # the token is dead: no way to know; posting again loses nothing
+        route = Route("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+                      webhook_id=self.bot.application_id, webhook_token=item.reply_token)
+        try:
+            data = await self.bot.http.request(route)
+        except discord.NotFound:  # never answered (or its token died unanswered)
+            return False
+        if data.get("components") and game.thread_id is not None:
+            self._boards[game.id] = (game.thread_id, int(data["id"]))
+        log.info("outbox row %s was answered before the restart; not posted again", item.id)
+        return True
+
+    def _after_post(
         self,
+        item: OutboxItem,
         game: GameInfo,
-        sent: discord.Message | None,
-        interaction: discord.Interaction | None,
+        thread_id: int,
+        message_id: int,
+        composed: Composed,
+        pressed: discord.Message | None,
     ) -> None:
-        """Only the newest board keeps move buttons (``sent``, None when it has none): take
-        them off the previous one, in the background and on a best-effort basis (this run's
-        boards only; after a restart a pressed old board clears itself)."""
-        previous = self._boards.pop(game.id, None)
-        if sent is not None:
-            self._boards[game.id] = sent.id
-        pressed = interaction.message.id if interaction and interaction.message else None
-        if previous is None or previous == pressed or game.thread_id is None:
+        """Buttons that are out of date once this message is up come off, in the background:
+        the previous board's, the message pressed to play (``pressed``), and an open take-back
+        request's when the request is over."""
+        if composed.position is not None:
+            previous = self._boards.pop(game.id, None)
+            if composed.view is not None:
+                self._boards[game.id] = (thread_id, message_id)
+            if previous is not None and previous[1] != message_id:
+                self._strip(*previous)
+            stripped = {message_id, previous[1] if previous else None}
+            if pressed is not None and pressed.id not in stripped:
+                self.strip_buttons(pressed)
+        if item.kind == "undo_requested":
+            self._undo_requests[game.id] = (thread_id, message_id)
+        elif item.kind in ("undo_done", "undo_declined") or item.payload.get("undo_dropped_by"):
+            request = self._undo_requests.pop(game.id, None)
+            if request is not None:
+                self._strip(*request)
+
+    def strip_buttons(self, message: discord.Message | None) -> None:
+        """Take the buttons off one of our messages, in the background (an ephemeral one
+        cannot be edited this way: its stale buttons refuse when pressed)."""
+        if message is None or message.flags.ephemeral or not message.components:
             return
-        thread = self.bot.get_partial_messageable(game.thread_id, guild_id=game.guild_id)
+        self._strip(message.channel.id, message.id)
+
+    def _strip(self, channel_id: int, message_id: int) -> None:
+        channel = self.bot.get_partial_messageable(channel_id)
 
         async def strip() -> None:
-            with contextlib.suppress(discord.HTTPException):
-                await thread.get_partial_message(previous).edit(view=None)
+            # Best effort: a board left with buttons refuses them when pressed (its version).
+            with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError):
+                await channel.get_partial_message(message_id).edit(view=None)
 
-        task = asyncio.create_task(strip(), name=f"strip-board-{previous}")
+        # Named "background-…" so that shutdown waits for it.
+        task = asyncio.create_task(strip(), name=f"background-strip-{message_id}")
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    async def _open_thread(self, game: GameInfo, interaction: discord.Interaction | None) -> None:
-        """Give the game its own thread: from the challenge message when a click started it."""
+    # ----- the game's thread --------------------------------------------------------------------
+
+    async def _thread_of(
+        self, game: GameInfo, item: OutboxItem, interaction: discord.Interaction | None
+    ) -> int:
+        """The game's thread, started if it has none yet: from the challenge message when a
+        click started the game there, else from a starter message in the game's channel. The
+        thread id (the message's) is recorded before the thread is made."""
+        if game.thread_id is not None:
+            return game.thread_id
+        name = await self._thread_name(game)
+        source = interaction.message if interaction is not None else None
+        if source is None or source.channel.id != game.channel_id or source.flags.ephemeral:
+            # No challenge message to hang it on (a restart or a tournament delivers this, or
+            # the challenge was posted in a thread): a starter message, sent once.
+            source = await self.send(
+                game.channel_id, item, guild_id=game.guild_id, allowed_mentions=NO_PINGS,
+                content=t("bot.thread.starter", self.bot.config.default_language, name=name),
+            )
+        await self.bot.services.set_thread(game.id, source.id)
+        await self._start_thread(game.channel_id, source.id, name)
+        return source.id
+
+    async def _thread_name(self, game: GameInfo) -> str:
         names = [await self.bot.display_name(uid) for uid in game.seats]
         title = engines.get(game.game).title
-        name = t("bot.thread.name", self.bot.config.default_language,
+        return t("bot.thread.name", self.bot.config.default_language,
                  game=title, id=game.id, players=" – ".join(names))[:100]
-        from_message = (
-            interaction is not None
-            and interaction.message is not None
-            and isinstance(interaction.channel, discord.TextChannel)
-        )
-        if from_message:
-            assert interaction is not None and interaction.message is not None
-            thread = await interaction.message.create_thread(
-                name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+
+    async def _start_thread(self, channel_id: int, message_id: int, name: str) -> None:
+        try:
+            await self.bot.http.start_thread_with_message(
+                channel_id, message_id, name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
             )
-        else:
-            # No challenge message to hang it on (a restart delivered this), or the challenge
-            # was itself posted in a thread: a new thread in the game's channel.
-            channel = self.bot.get_channel(game.channel_id) or await self.bot.fetch_channel(
-                game.channel_id
-            )
-            thread = await channel.create_thread(
-                name=name, type=discord.ChannelType.public_thread,
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-            )
-        await self.bot.services.set_thread(game.id, thread.id)
-        if interaction is not None and interaction.message is not None:
-            await interaction.edit_original_response(
-                content=t("bot.challenge.started", interaction.locale, game=title,
-                          thread=thread.mention), view=None,
-            )
+        except discord.HTTPException as error:
+            if error.code != THREAD_ALREADY_CREATED:  # started before a restart: fine
+                raise
+
+    async def _post_in_thread(
+        self, game: GameInfo, thread_id: int, item: OutboxItem, kwargs: dict[str, Any]
+    ) -> discord.Message:
+        """Post in the game's thread; if the thread is missing (the bot stopped between
+        recording its id and starting it), start it from its message and post again."""
+        try:
+            return await self.send(thread_id, item, guild_id=game.guild_id, **kwargs)
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_CHANNEL or game.channel_id is None:
+                raise
+        await self._start_thread(game.channel_id, thread_id, await self._thread_name(game))
+        if "file" in kwargs:
+            kwargs["file"].reset()
+        return await self.send(thread_id, item, guild_id=game.guild_id, **kwargs)
 
     # ----- what each row says -------------------------------------------------------------------
 
-    async def _compose(
-        self, item: OutboxItem, game: GameInfo, locale: Any
-    ) -> tuple[str, bool, discord.ui.View | None]:
-        """(text, whether the board image goes with it, buttons)."""
+    async def _position(self, game: GameInfo, ply: int, payload: dict[str, Any],
+                        last_move: str | None) -> Position:
+        return await self.bot.services.position(
+            game.id, ply=ply, version=payload.get("version"), last_move=last_move)
+
+    async def _compose(self, item: OutboxItem, game: GameInfo, locale: Any) -> Composed:
         kind = item.kind
         payload = item.payload
+        engine = engines.get(game.game)
+        everyone = discord.AllowedMentions(everyone=False, roles=False, users=True)
         if kind == "game_started":
+            position = await self._position(game, 0, payload, None)
             seat_list = ", ".join(
-                f"{mention(uid)} ({engines.get(game.game).seat_name(game.state, seat)})"
+                f"{mention(uid)} ({engine.seat_name(position.state, seat)})"
                 for seat, uid in enumerate(game.seats)
             )
-            text = t("bot.game.started", locale, game=engines.get(game.game).title,
-                     players=seat_list)
-            return await self._with_turn(text, game, locale)
+            text = t("bot.game.started", locale, game=engine.title, players=seat_list)
+            composed = await self._with_turn(text, game, position, locale)
+            composed.pings = everyone  # every player learns that the game is on
+            return composed
         if kind == "move":
+            position = await self._position(game, int(payload["ply"]), payload, payload["move"])
             seat = int(payload["seat"])
             description = payload.get("description") or ""
             if description and description != payload["move"]:
@@ -325,42 +503,52 @@ class Delivery:
             else:
                 text = t("bot.game.moved", locale, player=mention(game.seats[seat]),
                          move=payload["move"])
-            return await self._with_turn(text, game, locale)
+            if payload.get("undo_dropped_by"):
+                text += "\n" + t("bot.undo.dropped", locale,
+                                 player=mention(payload["undo_dropped_by"]))
+            return await self._with_turn(text, game, position, locale)
         if kind == "undo_done":
-            return await self._with_turn(t("bot.game.undone", locale), game, locale)
+            position = await self._position(game, int(payload["ply"]) - 1, payload,
+                                             payload.get("last_move"))
+            return await self._with_turn(t("bot.game.undone", locale), game, position, locale)
         if kind == "resigned":
             seat = int(payload["seat"])
-            return t("bot.game.resigned", locale, player=mention(game.seats[seat])), False, None
+            text = t("bot.game.resigned", locale, player=mention(game.seats[seat]))
+            return Composed(text, None, None, NO_PINGS)
         if kind == "undo_requested":
             by = int(payload["by"])
-            others = " ".join(mention(uid) for uid in game.seats if uid != by)
-            text = t("bot.undo.requested", locale, player=mention(by), others=others)
-            return text, False, undo_view(game.id, game.version, locale)
+            others = [uid for uid in game.seats if uid != by]
+            text = t("bot.undo.requested", locale, player=mention(by),
+                     others=" ".join(mention(uid) for uid in others))
+            return Composed(text, None, undo_view(game.id, item.id, locale), pinging(*others))
+        if kind == "undo_declined":
+            requester = payload.get("requester")
+            text = t("bot.undo.declined", locale, player=mention(int(payload["by"])))
+            if requester is not None:
+                text += " " + mention(int(requester))
+            return Composed(text, None, None, pinging(requester))
         if kind == "game_over":
-            return self._result(game, locale), False, None
+            return Composed(self._result(game, locale), None, None, everyone)
         raise AssertionError(f"unhandled outbox kind {kind!r}")  # KINDS lists what we post
 
     async def _with_turn(
-        self, text: str, game: GameInfo, locale: Any
-    ) -> tuple[str, bool, discord.ui.View | None]:
-        user = game.user_to_move()
-        if game.status != "active" or user is None:
-            return text, True, None
+        self, text: str, game: GameInfo, position: Position, locale: Any
+    ) -> Composed:
+        """The text with the board of ``position``, and while the game goes on at that
+        position, the mention of the player to move (who alone is pinged) and the move
+        buttons of that version."""
+        if position.to_move is None:
+            return Composed(text, position, None, NO_PINGS)
+        user = game.seats[position.to_move]
         text += "\n" + t("bot.game.your_turn", locale, player=mention(user))
-        # Timed games (bot.services.clocks): when the move is due, and who paused the clock.
-        due = due_text(await self.bot.clocks.clock_info(game.id), locale)
-        if due:
-            text += " " + due
-        engine = engines.get(game.game)
-        moves: Sequence[Any]
-        if engine.hidden_information or engine.chance:
-            # The public view lacks what may decide the moves (hidden cards, the pile order).
-            moves = await self.bot.services.legal_moves(game.id, user)
-        else:
-            moves = engine.legal_moves(game.state)  # may be lazy: only counted unless few
-        shown = button_moves(moves)
-        view = move_view(game.id, game.version, shown) if shown else None
-        return text, True, view
+        if position.current:
+            # Timed games (bot.services.clocks): when the move is due, and who paused the clock.
+            due = due_text(await self.bot.clocks.clock_info(game.id), locale)
+            if due:
+                text += " " + due
+        shown = public_buttons(game.game, position)
+        view = move_view(game.id, position.version, shown) if shown else None
+        return Composed(text, position, view, pinging(user))
 
     def _result(self, game: GameInfo, locale: Any) -> str:
         outcome = game.outcome
@@ -371,11 +559,20 @@ class Delivery:
             return t("bot.game.won", locale, winners=winners, reason=outcome.reason)
         return t("bot.game.drawn", locale, reason=outcome.reason)
 
-    async def board_file(self, game: GameInfo, *, viewer: int | None = None) -> discord.File:
-        """The board as a PNG attachment, rendered off the event loop."""
+    # ----- board images -------------------------------------------------------------------------
+
+    async def _board_file(self, game: GameInfo, position: Position) -> discord.File:
+        return await self._png(game, position.state, position.last_move, position.ply)
+
+    async def board_file(self, game: GameInfo) -> discord.File:
+        """The game's current public board as a PNG attachment, rendered off the event loop."""
+        return await self._png(game, game.state, game.last_move, game.ply)
+
+    async def _png(
+        self, game: GameInfo, state: object, last_move: str | None, ply: int
+    ) -> discord.File:
         names = [await self.bot.display_name(uid) for uid in game.seats]
         png = await asyncio.to_thread(
-            render.board, game.game, game.state, viewer=viewer, last_move=game.last_move,
-            players=names,
+            render.board, game.game, state, viewer=None, last_move=last_move, players=names,
         )
-        return discord.File(io.BytesIO(png), filename=f"{game.game}-{game.id}-{game.ply}.png")
+        return discord.File(io.BytesIO(png), filename=f"{game.game}-{game.id}-{ply}.png")

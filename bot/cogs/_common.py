@@ -1,23 +1,21 @@
 """Helpers shared by the cogs (the leading underscore keeps this module from being loaded as
-an extension): finding the game a command is about, and running a game action
-whose outcome the outbox delivers (answering the interaction with it)."""
+an extension): finding the game a command is about, and running a game action whose outcome
+the outbox delivers (answering the interaction with it)."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 import discord
 
-from bot.app import reply_error, send_ephemeral
 from bot.i18n import t
+from bot.replies import reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 from bot.services.models import GameInfo
 
 if TYPE_CHECKING:
     from bot.app import BoardGamesBot
-
-Result = TypeVar("Result")
 
 
 async def game_here(
@@ -39,27 +37,32 @@ async def game_here(
     return game
 
 
+def reply_token(interaction: discord.Interaction, game: GameInfo) -> str | None:
+    """The interaction's token when it is used in the game's thread: the rows the action
+    writes are then answered by this interaction (its response is the new board)."""
+    return interaction.token if interaction.channel_id == game.thread_id else None
+
+
 async def act_and_deliver(
     bot: BoardGamesBot,
     interaction: discord.Interaction,
-    game_id: int,
-    action: Awaitable[Result],
+    game: GameInfo,
+    action: Callable[[str | None], Awaitable[object]],
     done_text: str,
-    *,
-    game_of: Callable[[Result], GameInfo] | None = None,
 ) -> None:
-    """Run a service call on a game, then post what it wrote to the outbox as the answer.
+    """Run ``action(reply_token)`` (a service call on ``game``), then post what it wrote to
+    the outbox, the first row as the interaction's answer.
 
-    The service decides (turn, seat, legality...) before the interaction is acknowledged, so a
-    refusal is an ephemeral reply and nothing is posted; it answers in milliseconds. When none of
-    the delivered rows belongs where the interaction happened, ``done_text`` answers it.
-    ``game_of`` gives the game as the call left it (saves the delivery reading it again)."""
+    The service decides (turn, seat, legality...) before anything is sent, so a refusal is an
+    ephemeral reply and nothing is posted. There is no defer: a move takes milliseconds, and
+    the answer is one request carrying the board and the mention of the next player (a
+    deferred answer's follow-up would be an edit, and an edit pings nobody). When no row
+    belongs where the interaction happened (a command from another channel), ``done_text``
+    answers it privately."""
     try:
-        result = await action
+        await action(reply_token(interaction, game))
     except ServiceError as error:
         await reply_error(interaction, error)
         return
-    await interaction.response.defer(thinking=True)
-    game = game_of(result) if game_of is not None else None
-    if not await bot.delivery.flush(game_id, interaction, game=game):
-        await interaction.edit_original_response(content=done_text)
+    if not await bot.delivery.flush(game.id, interaction):
+        await send_ephemeral(interaction, done_text)

@@ -24,11 +24,11 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot.app import reply_error, send_ephemeral
 from bot.cogs._common import act_and_deliver, game_here
 from bot.correspondence import texts
 from bot.heavy import HeavyBusy, replay_gif, replay_key
 from bot.i18n import t
+from bot.replies import reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 from bot.services.models import GameInfo, OutboxItem
 
@@ -64,7 +64,7 @@ async def post_clock_row(bot: BoardGamesBot, item: OutboxItem) -> None:
     if where is None:
         log.warning("outbox row %s: game %s has nowhere to post", item.id, game.id)
         return
-    await bot.get_partial_messageable(where, guild_id=game.guild_id).send(text)
+    await bot.delivery.send(where, item, guild_id=game.guild_id, content=text)
     if item.kind == "reminder" and payload.get("dm"):
         await _remind_by_dm(bot, item, game)
 
@@ -77,7 +77,7 @@ async def _remind_by_dm(bot: BoardGamesBot, item: OutboxItem, game: GameInfo) ->
                                   bot.config.default_language)
     try:
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-        await user.send(text)
+        await user.send(text, nonce=str(item.id))  # once, like every outbox message
     except discord.HTTPException:
         log.info("could not send reminder %s by DM to %s", item.id, user_id)
 
@@ -99,7 +99,8 @@ class Clocks(commands.Cog):
         if info is None:
             return
         await act_and_deliver(
-            self.bot, interaction, info.id, self.bot.clocks.claim(info.id, interaction.user.id),
+            self.bot, interaction, info,
+            lambda token: self.bot.clocks.claim(info.id, interaction.user.id, reply_token=token),
             t("clocks.claimed", interaction.locale, id=info.id),
         )
 

@@ -12,10 +12,10 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot.app import send_ephemeral
 from bot.cogs._common import act_and_deliver, game_here
 from bot.correspondence.texts import due_text, games_clock_text
 from bot.i18n import t
+from bot.replies import NO_PINGS, fit_lines, send_ephemeral
 
 if TYPE_CHECKING:
     from bot.app import BoardGamesBot
@@ -40,15 +40,18 @@ class Game(commands.Cog):
         self.bot = bot
 
     async def _act_here(
-        self, interaction: discord.Interaction, action: Callable[[int, int], Awaitable[Any]]
+        self, interaction: discord.Interaction, action: Callable[..., Awaitable[Any]]
     ) -> None:
-        """``action(game id, user id)`` on this thread's game; the outbox rows it wrote answer."""
+        """``action(game id, user id, reply_token=…)`` on this thread's game; the outbox rows
+        it wrote answer."""
         game = await game_here(self.bot, interaction)
         if game is None:
             return
-        await act_and_deliver(self.bot, interaction, game.id,
-                              action(game.id, interaction.user.id),
-                              t("bot.game.done", interaction.locale))
+        await act_and_deliver(
+            self.bot, interaction, game,
+            lambda token: action(game.id, interaction.user.id, reply_token=token),
+            t("bot.game.done", interaction.locale),
+        )
 
     @app_commands.command(name="move", description="Play a move in this thread's game")
     @app_commands.describe(text="Your move, in the game's notation (suggestions as you type)")
@@ -58,9 +61,10 @@ class Game(commands.Cog):
         if game is None:
             return
         await act_and_deliver(
-            self.bot, interaction, game.id,
-            self.bot.services.move(game.id, interaction.user.id, text),
-            t("bot.game.done", interaction.locale), game_of=lambda result: result.game,
+            self.bot, interaction, game,
+            lambda token: self.bot.services.move(game.id, interaction.user.id, text,
+                                                 reply_token=token),
+            t("bot.game.done", interaction.locale),
         )
 
     @move.autocomplete("text")
@@ -80,7 +84,6 @@ class Game(commands.Cog):
         info = await game_here(self.bot, interaction, game)
         if info is None:
             return
-        await interaction.response.defer(thinking=True)
         title = engines.get(info.game).title
         if info.status == "active":
             to_move = info.user_to_move()
@@ -93,9 +96,7 @@ class Game(commands.Cog):
             text = t("bot.board.finished", interaction.locale, game=title, id=info.id,
                      reason=info.outcome.reason if info.outcome else "")
         file = await self.bot.delivery.board_file(info)
-        await interaction.followup.send(
-            text, file=file, allowed_mentions=discord.AllowedMentions.none()
-        )
+        await interaction.response.send_message(text, file=file, allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="resign", description="Resign this thread's game")
     @app_commands.guild_only()
@@ -130,9 +131,8 @@ class Game(commands.Cog):
             lines.append(f"{line} · {deadline}" if deadline else line)
         if len(mine) > 20:
             lines.append(t("bot.games.more", locale, count=len(mine) - 20))
-        await interaction.response.send_message(
-            "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-        )
+        text = fit_lines(lines, lambda left: t("bot.games.more", locale, count=left))
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
 async def setup(bot: BoardGamesBot) -> None:

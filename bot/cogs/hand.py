@@ -1,4 +1,6 @@
-"""``/hand``: your own LPPG cards, shown only to you (an ephemeral image drawn for your seat)."""
+"""``/hand``: your own LPPG cards and, when it is your turn, your moves as buttons, shown only to
+you (an ephemeral image drawn for your seat). The public board never carries those buttons:
+which placements are legal would tell your cards."""
 
 from __future__ import annotations
 
@@ -12,9 +14,10 @@ from discord.ext import commands
 
 import engines
 import render
-from bot.app import reply_error, send_ephemeral
 from bot.i18n import t
+from bot.replies import NO_PINGS, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
+from bot.views.game import move_view
 
 if TYPE_CHECKING:
     from bot.app import BoardGamesBot
@@ -45,18 +48,25 @@ class Hand(commands.Cog):
         except ServiceError as error:
             await reply_error(interaction, error)
             return
-        # Ephemeral from the first byte: the deferred answer is only ever visible to this user.
-        await interaction.response.defer(ephemeral=True, thinking=True)
         names = [await self.bot.display_name(uid) for uid in game.seats]
         try:
             png = await asyncio.to_thread(render.hand, game.game, view, seat, players=names)
         except ValueError:
             # Hidden information that is not a hand (Palam's undealt draft batch): nothing of
             # it is the player's to see, and the board shows the rest.
-            await interaction.followup.send(t("bot.hand.no_hands", locale), ephemeral=True)
+            await send_ephemeral(interaction, t("bot.hand.no_hands", locale))
             return
-        await interaction.followup.send(
-            t("bot.hand.yours", locale), ephemeral=True,
+        text = t("bot.hand.yours", locale)
+        moves = await services.legal_moves(game.id, user)
+        buttons = move_view(game.id, game.version, moves) if moves else None
+        if buttons is not None:
+            text += "\n" + t("bot.hand.your_moves", locale)
+        elif moves:
+            text += "\n" + t("bot.hand.many_moves", locale, count=len(moves))
+        # One ephemeral answer: only this user ever sees it (the file name tells nothing).
+        kwargs = {"view": buttons} if buttons is not None else {}
+        await interaction.response.send_message(
+            text, ephemeral=True, allowed_mentions=NO_PINGS, **kwargs,
             file=discord.File(io.BytesIO(png), filename="hand.png"),
         )
 

@@ -15,8 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot.app import reply_error, send_ephemeral
 from bot.i18n import t
+from bot.replies import pinging, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 from bot.views.challenge import render_challenge
 
@@ -155,7 +155,9 @@ class Play(commands.Cog):
             await reply_error(interaction, error)
             return
         content, view = await render_challenge(self.bot, challenge, locale)
-        response = await interaction.response.send_message(content, view=view)
+        # Only the challenged player must act: only they are pinged.
+        response = await interaction.response.send_message(
+            content, view=view, allowed_mentions=pinging(challenge.opponent_id))
         if response.message_id is not None:
             await self.bot.services.set_challenge_message(challenge.id, response.message_id)
 

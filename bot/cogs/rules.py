@@ -21,6 +21,7 @@ from discord.ext import commands
 import engines
 from bot import rules
 from bot.i18n import DEFAULT_LANGUAGE, catalog, language_of, t
+from bot.replies import ECHO_MAX, clip
 from bot.rules import diagrams
 
 if TYPE_CHECKING:
@@ -214,7 +215,8 @@ class Rules(commands.Cog):
         game = game.strip().lower()
         if game not in rules.GAMES:
             await interaction.response.send_message(
-                t("rules.unknown_game", language, game=game, games=", ".join(rules.GAMES)),
+                t("rules.unknown_game", language, game=clip(game, ECHO_MAX),
+                  games=", ".join(rules.GAMES)),
                 ephemeral=True,
             )
             return
@@ -222,7 +224,8 @@ class Rules(commands.Cog):
         if section_id is None:
             titles = ", ".join(rules.section_title(s, language) for s in rules.SECTIONS)
             await interaction.response.send_message(
-                t("rules.unknown_section", language, section=section, sections=titles),
+                t("rules.unknown_section", language, section=clip(section, ECHO_MAX),
+                  sections=titles),
                 ephemeral=True,
             )
             return

@@ -25,9 +25,9 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot.app import reply_error, send_ephemeral
 from bot.heavy import HeavyBusy
 from bot.i18n import t
+from bot.replies import clip, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 from bot.services.models import OutboxItem
 from bot.services.ratings import Leaderboard, RatingEntry, RatingService
@@ -265,13 +265,13 @@ class Tournaments(commands.Cog):
             content = format_pairings(tournament, number, boards, locale)
         else:
             content = format_standings(await self.tournaments.standings(tournament.id), locale)
-        kwargs: dict[str, Any] = {"content": content[:2000]}
+        kwargs: dict[str, Any] = {"content": clip(content)}
         file = await bracket_file(bot, self.tournaments, tournament)
         if file is not None:
             kwargs["file"] = file
-        channel = bot.get_partial_messageable(tournament.channel_id,
-                                              guild_id=tournament.guild_id)
-        await channel.send(**kwargs)
+        # The players are mentioned, so that each learns of their pairing (a created message).
+        await bot.delivery.send(tournament.channel_id, item, guild_id=tournament.guild_id,
+                                **kwargs)
 
     # ----- helpers --------------------------------------------------------------------------
 
@@ -326,9 +326,9 @@ class Tournaments(commands.Cog):
         if file is not None:
             kwargs["file"] = file
         if interaction.response.is_done():
-            await interaction.followup.send(text[:2000], **kwargs)
+            await interaction.followup.send(clip(text), **kwargs)
         else:
-            await interaction.response.send_message(text[:2000], **kwargs)
+            await interaction.response.send_message(clip(text), **kwargs)
 
     # ----- commands -------------------------------------------------------------------------
 

@@ -1,9 +1,8 @@
 """The local Discord emulator (DESIGN.md §7): see ``bot.emulator.server``."""
 
+from bot.emulator.permissions import ADMINISTRATOR, BOT_PERMISSIONS, MANAGE_GUILD
 from bot.emulator.server import (
-    ADMINISTRATOR,
     EPHEMERAL,
-    MANAGE_GUILD,
     Attachment,
     Emulator,
     EmuUser,
@@ -11,11 +10,14 @@ from bot.emulator.server import (
     HiddenCommand,
     Interaction,
     Message,
+    Refusal,
+    Request,
     running_emulator,
 )
 
 __all__ = [
     "ADMINISTRATOR",
+    "BOT_PERMISSIONS",
     "EPHEMERAL",
     "MANAGE_GUILD",
     "Attachment",
@@ -25,5 +27,7 @@ __all__ = [
     "HiddenCommand",
     "Interaction",
     "Message",
+    "Refusal",
+    "Request",
     "running_emulator",
 ]

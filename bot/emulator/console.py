@@ -1,5 +1,5 @@
 """The local console of ``make run`` without a token: you type slash commands as one of several
-local users; the bot's replies are printed as text and every image is written to a folder.
+local users; the bot's replies are printed as text and every file is written to a folder.
 
     alice #games> /play alak @bob
     alice #games> /as bob
@@ -8,23 +8,36 @@ local users; the bot's replies are printed as text and every image is written to
     bob Alak #1> /move f
 
 Console commands: /as <user>, /in <channel or thread>, /click <button label>, /threads, /users,
-/lang <en|fr>, /help, /quit. Everything else is sent to the bot as a slash command; arguments
-are ``@user``, ``name:value``, or plain values filling the command's options in order.
+/lang <en|fr>, /console, /quit. Everything else is sent to the bot as a slash command (``/help``
+is the bot's own); arguments are ``@user``, ``name:value``, or plain values filling the
+command's options in order, the last text option taking the rest of the line (``/move b1 e2``).
+
+Each run writes its files to a folder of its own under the images folder (``run-<time>``) and
+removes the folders of earlier runs, so a path printed now never shows an older run's picture.
+A new thread is entered when it concerns the current user (a message in it mentions them).
+Whenever a message notifies someone, a line says so, as Discord would ping them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import re
 import shlex
+import shutil
+import signal
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from bot.emulator.server import (
     PUBLIC_THREAD,
+    STRING,
     SUB_COMMAND,
     SUB_COMMAND_GROUP,
     USER,
@@ -36,13 +49,19 @@ from bot.emulator.server import (
 HELP = """\
 Console commands:
   /as <user>            act as another local user
-  /in <name or number>  go to a channel or a thread (see /threads); new game threads are
-                        entered automatically
+  /in <name or number>  go to a channel or a thread (see /threads); a new game thread you
+                        play in is entered automatically
   /click <label>        press the newest button with that label here
   /<command> ... ?      end a value with ? to see the bot's suggestions (e.g. /move ?)
-  /threads  /users  /lang <en|fr>  /help  /quit
-Anything else is a slash command for the bot: /play alak @bob, /move f, /board, /games...
-Arguments are @user, name:value, or plain values filling the options in order."""
+  /threads  /users  /lang <en|fr>  /console (this list)  /quit
+Anything else is a slash command for the bot: /help (the bot's), /play alak @bob, /move f,
+/board, /games... Arguments are @user, name:value, or plain values filling the options in
+order; the last text option takes the rest of the line (/move b1 e2)."""
+SHORT_HELP = "Console: /as <user>, /in <thread>, /click <label>, /threads, /console, /quit."
+#: Files shown as pictures; anything else is a "file".
+IMAGE_SUFFIXES = (".png", ".gif", ".jpg", ".jpeg", ".webp")
+#: Folders of earlier runs (and files of the console's first versions, named <id>-<name>).
+OLD_OUTPUT = re.compile(r"run-[\w.-]+|\d+-.+")
 #: Names discord.py gives the tasks that run slash commands and button callbacks.
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")
 
@@ -62,6 +81,7 @@ class Console:
         self._printed = 0
         self._shown: dict[int, tuple[str, int]] = {}
         self._follow_threads = True
+        self._new_threads: list[int] = []
 
     # ----- what the user sees -------------------------------------------------------------------
 
@@ -82,18 +102,27 @@ class Console:
         return text
 
     def show_new_events(self) -> None:
-        """Print everything that happened since the last call."""
+        """Print everything that happened since the last call; then enter the newest new
+        thread that concerns the current user."""
         events = self.emu.events[self._printed:]
         self._printed = len(self.emu.events)
+        self._new_threads = []
         for event in events:
             self._show(event)
+        if not self._follow_threads:
+            return
+        mention = self.user.mention
+        for thread_id in reversed(self._new_threads):
+            if any(event.kind == "message" and event.data.channel_id == thread_id
+                   and (mention in event.data.content or self.user.id in event.notified)
+                   for event in events):
+                self.channel_id = thread_id
+                return
 
     def _show(self, event: Event) -> None:
         if event.kind == "thread":
-            thread_id = int(event.data["id"])
             self.output(f"  (new thread: {event.data['name']})")
-            if self._follow_threads:
-                self.channel_id = thread_id
+            self._new_threads.append(int(event.data["id"]))
             return
         if event.kind not in ("message", "edit"):
             return
@@ -116,13 +145,17 @@ class Console:
         for line in lines[1:]:
             self.output(f"    {line}")
         for attachment in message.files:
-            path = self.images_dir / f"{message.id}-{attachment.filename}"
-            if not path.exists():
-                path.write_bytes(attachment.data)
-            self.output(f"    image: {path}")
+            # The event's number is unique in this run, and the run has its own folder.
+            path = self.images_dir / f"{event.seq}-{attachment.filename}"
+            path.write_bytes(attachment.data)
+            kind = "image" if attachment.filename.lower().endswith(IMAGE_SUFFIXES) else "file"
+            self.output(f"    {kind}: {path}")
         buttons = [b for b in message.buttons() if not b.get("disabled")]
         if buttons:
             self.output("    buttons: " + " ".join(f"[{b.get('label')}]" for b in buttons))
+        if event.notified:
+            names = sorted(self._names(f"<@{uid}>") for uid in event.notified)
+            self.output(f"    🔔 pinged: {', '.join(names)}")
 
     # ----- what the user types ------------------------------------------------------------------
 
@@ -143,7 +176,7 @@ class Console:
             return True
         command, args = words[0].lower(), words[1:]
         local = {
-            "help": self._help, "as": self._as, "in": self._in, "click": self._click,
+            "console": self._help, "as": self._as, "in": self._in, "click": self._click,
             "threads": self._threads, "users": self._users, "lang": self._lang,
         }
         if command in ("quit", "exit"):
@@ -153,6 +186,9 @@ class Console:
                 await local[command](args)
             else:
                 await self._slash(words)
+                if command == "help":
+                    self.show_new_events()
+                    self.output(SHORT_HELP)
         except LookupError as exc:
             self.output(str(exc).strip("'\""))
         return True
@@ -247,6 +283,7 @@ class Console:
                    if o["type"] not in (SUB_COMMAND, SUB_COMMAND_GROUP)]
         values: dict[str, Any] = {}
         suggest = None
+        last_text: str | None = None  # the text option that takes the rest of the line
         for arg in args:
             if ":" in arg and arg.split(":", 1)[0] in {o["name"] for o in options}:
                 name, value = arg.split(":", 1)
@@ -257,9 +294,13 @@ class Console:
                 name, value = free[0]["name"], arg
             else:
                 free = [o for o in options if o["type"] != USER and o["name"] not in values]
-                if not free:
+                if not free and last_text is not None:
+                    name, value = last_text, f"{values.pop(last_text)} {arg}"
+                elif not free:
                     raise LookupError(f"Too many values for /{leaf['name']}")
-                name, value = free[0]["name"], arg
+                else:
+                    name, value = free[0]["name"], arg
+                    last_text = name if free[0]["type"] == STRING else None
             if value.endswith("?") and any(
                 o["name"] == name and o.get("autocomplete") for o in options
             ):
@@ -281,14 +322,28 @@ class Console:
             await asyncio.wait(handlers, timeout=timeout)
 
 
+def run_folder(root: Path) -> Path:
+    """A new folder for this run's files under ``root``, after removing earlier runs' output
+    (only what the console itself wrote there)."""
+    root.mkdir(parents=True, exist_ok=True)
+    for old in root.iterdir():
+        if OLD_OUTPUT.fullmatch(old.name):
+            if old.is_dir():
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                old.unlink(missing_ok=True)
+    folder = root / f"run-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    folder.mkdir()
+    return folder
+
+
 async def run_console(config: Any) -> None:
     """``python -m bot`` without a token: the emulator, the bot against it, and the console."""
     from dataclasses import replace
 
     from bot.app import launch
 
-    images_dir = Path(config.images_dir)
-    images_dir.mkdir(parents=True, exist_ok=True)
+    images_dir = run_folder(Path(config.images_dir))
     emu = Emulator(users=config.emulator_users)
     await emu.start()
     # A fresh database each run: the emulator keeps no threads or messages between runs, so
@@ -303,20 +358,60 @@ async def run_console(config: Any) -> None:
     console.show_new_events()
     print(f"Local Discord emulator at {emu.api_base}: no token given, nothing leaves this host.")
     print(f"Users: {', '.join(emu.users)}. Images go to {images_dir.resolve()}/. Type /help.")
+    stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    lines = typed_lines()
     try:
         while True:
-            try:
-                line = await loop.run_in_executor(None, input, console.prompt())
-            except EOFError:
+            print(console.prompt(), end="", flush=True)
+            line = await next_line(lines, stop)
+            if line is None:
                 break
             keep_going = await console.handle(line)
             console.show_new_events()
             if not keep_going:
                 break
-    except KeyboardInterrupt:
-        pass
     finally:
-        print("Stopping.", file=sys.stderr)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
+        print("\nStopping.", file=sys.stderr)
         await running.stop()
         await emu.close()
+
+
+def typed_lines() -> asyncio.Queue[str | None]:
+    """What the user types, line by line (None once input ends). A daemon thread reads the
+    file descriptor itself (no buffered object whose lock it would hold), so a stop signal
+    never waits for a line that is not coming, nor trips the interpreter's shutdown."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def put(line: str | None) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody reads any more
+            loop.call_soon_threadsafe(queue.put_nowait, line)
+
+    def read() -> None:
+        pending = b""
+        while chunk := os.read(sys.stdin.fileno(), 4096):
+            pending += chunk
+            *complete, pending = pending.split(b"\n")
+            for raw in complete:
+                put(raw.decode("utf-8", "replace"))
+        if pending:
+            put(pending.decode("utf-8", "replace"))
+        put(None)
+
+    threading.Thread(target=read, name="console-input", daemon=True).start()
+    return queue
+
+
+async def next_line(lines: asyncio.Queue[str | None], stop: asyncio.Event) -> str | None:
+    """The next typed line, or None when input ends or a stop signal (SIGTERM, ^C) came."""
+    reading = asyncio.ensure_future(lines.get())
+    stopping = asyncio.ensure_future(stop.wait())
+    await asyncio.wait({reading, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    for task in (reading, stopping):
+        task.cancel()
+    return reading.result() if reading.done() and not reading.cancelled() else None

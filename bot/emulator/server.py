@@ -8,11 +8,32 @@ threads, message edits). It records everything the bot sends, and its Python API
 label="Accept")``, ``await emu.autocomplete(...)``; ``await emu.wait_for(...)`` waits for what the
 bot answers, without sleeping.
 
-Members are plain members (``MEMBER_PERMISSIONS``) unless a test grants more with
-``emu.grant(user, MANAGE_GUILD)`` or ``ADMINISTRATOR``; the server's owner (the first user) has
-every permission, as on Discord. Interactions carry them in ``member.permissions`` (what
-discord.py's ``interaction.permissions`` reads), and a command whose ``default_member_permissions``
-a member lacks is not offered to them (``HiddenCommand``).
+It is as strict as Discord where players would notice:
+
+* **Notifications.** A created message records whom it notifies (``Message.notified``, also on
+  its event): the users it mentions that ``allowed_mentions`` lets through (``mentions``). An
+  edit notifies nobody, and the first follow-up after a deferred response is such an edit.
+  ``emu.pings(user)`` and ``emu.wait_for_ping(user)`` read them.
+* **Limits** (``limits``): content, embeds, components, autocomplete choices, thread names and
+  attachments beyond Discord's documented limits are refused with 400 / 50035.
+* **Timing.** An interaction acknowledged more than 3 s after it was sent is refused with
+  404 / 10062, and its token is dead; a second acknowledgment gets 400 / 40060; a token lives
+  15 minutes. ``rest_delay`` adds a round trip to every REST answer (half before the request is
+  handled, half after), as a real network does.
+* **Permissions** (``permissions``): the bot has exactly what the README's invite link grants;
+  what needs more is refused with 403 / 50013. Members are plain members
+  (``MEMBER_PERMISSIONS``) unless a test grants more with ``emu.grant(user, MANAGE_GUILD)`` or
+  ``ADMINISTRATOR``; the server's owner (the first user) has every permission, as on Discord.
+  Interactions carry them in ``member.permissions`` (what discord.py's
+  ``interaction.permissions`` reads), and a command whose ``default_member_permissions`` a
+  member lacks is not offered to them (``HiddenCommand``).
+* **Nonces.** A message sent with ``nonce`` and ``enforce_nonce`` is created once per nonce,
+  channel and author for ``nonce_seconds``; sending it again returns the first message.
+* **Threads.** A message starts at most one thread (the thread has the message's id); a second
+  attempt is refused with 400 / 160004.
+
+Every refusal is kept in ``emu.refusals`` (tests assert it stays empty) and every REST request
+in ``emu.requests``.
 """
 
 from __future__ import annotations
@@ -31,30 +52,47 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-API_VERSION = 10
-#: Every permission bit Discord defined when this was written.
-ALL_PERMISSIONS = str((1 << 51) - 1)
-#: Permission bits (Discord API) that tests grant by name.
-ADMINISTRATOR = 1 << 3
-MANAGE_GUILD = 1 << 5  # "Manage Server"
-#: What @everyone may do on a new server: see, talk, use threads and the bots' commands; no
-#: moderation or management bit.
-MEMBER_PERMISSIONS = (
-    (1 << 0)  # create invites
-    | (1 << 6)  # add reactions
-    | (1 << 10)  # view channels
-    | (1 << 11)  # send messages
-    | (1 << 14)  # embed links
-    | (1 << 15)  # attach files
-    | (1 << 16)  # read message history
-    | (1 << 18)  # use external emojis
-    | (1 << 26)  # change nickname
-    | (1 << 31)  # use application commands
-    | (1 << 35)  # create public threads
-    | (1 << 38)  # send messages in threads
+from bot.emulator import limits, mentions
+from bot.emulator.permissions import (
+    ADMINISTRATOR,
+    ALL_PERMISSIONS,
+    BOT_PERMISSIONS,
+    CANNOT_EDIT_OTHERS,
+    CREATE_PUBLIC_THREADS,
+    MANAGE_MESSAGES,
+    MANAGE_THREADS,
+    MEMBER_PERMISSIONS,
+    MISSING_PERMISSIONS,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    missing,
+    to_send,
 )
+
+API_VERSION = 10
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+#: An interaction must be acknowledged this many seconds after it is sent.
+ACK_DEADLINE = 3.0
+#: An interaction token answers follow-ups this long.
+TOKEN_LIFETIME = 15 * 60.0
+#: How long a message nonce stays unique ("the past few minutes").
+NONCE_SECONDS = 5 * 60.0
+#: Seconds between the bot's heartbeats (Discord's HELLO says 41.25 s).
+HEARTBEAT_INTERVAL = 41.25
+#: How long the emulator takes to acknowledge a heartbeat. discord.py's keep-alive thread
+#: records when it sent a heartbeat only once the event loop reports the send done; an
+#: acknowledgment handled before that is measured from the previous heartbeat, 41 s earlier
+#: ("Can't keep up, websocket is 41 s behind"). Any real network is slower than this.
+HEARTBEAT_ACK_DELAY = 0.05
+#: Discord's error codes.
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+UNKNOWN_WEBHOOK = 10015
+UNKNOWN_INTERACTION = 10062
+ALREADY_ACKNOWLEDGED = 40060
+THREAD_ALREADY_CREATED = 160004
 #: Channel types (Discord API).
 TEXT_CHANNEL = 0
 DM_CHANNEL = 1
@@ -136,6 +174,8 @@ class Message:
     ephemeral: bool = False
     #: The interaction this message answers (callback, follow-up or edited original), if any.
     interaction_id: int | None = None
+    #: The users its creation notified (an edit never adds any).
+    notified: frozenset[int] = frozenset()
 
     @property
     def content(self) -> str:
@@ -182,11 +222,55 @@ class Event:
     """One thing that happened, in order: the log tests wait on."""
 
     seq: int
-    kind: str  # message | edit | delete | callback | thread | sync
+    #: message | edit | delete | callback | thread | sync | refused | heartbeat | gateway_closed
+    #: | request (a REST request leaving the bot: recorded before the ``rest_delay``)
+    #: | identified (a bot connected: READY and its guild were sent)
+    kind: str
     data: Any
     at: float
     #: The interaction whose answer this is (a callback, follow-up or edit), if any.
     interaction_id: int | None = None
+    #: Users this event notified: those a created message pings; nobody for anything else.
+    notified: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class Request:
+    """One REST request the bot made (``at``: when it was sent, before any ``rest_delay``)."""
+
+    method: str
+    path: str
+    payload: Any
+    files: tuple[str, ...]
+    at: float
+    #: The interaction it answers (callback or webhook routes), if any.
+    interaction_id: int | None
+    #: The channel it acts in (channel routes), if any.
+    channel_id: int | None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A request Discord would refuse: its status, Discord's code and body."""
+
+    method: str
+    path: str
+    status: int
+    code: int
+    body: dict[str, Any]
+    interaction_id: int | None = None
+
+
+class Refused(Exception):
+    """Raised inside a route to answer with Discord's error body."""
+
+    def __init__(self, status: int, code: int, message: str,
+                 errors: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code = status, code
+        self.body: dict[str, Any] = {"message": message, "code": code}
+        if errors:
+            self.body["errors"] = errors
 
 
 @dataclass
@@ -257,11 +341,25 @@ class Emulator:
         channel_name: str = "games",
         host: str = "127.0.0.1",
         port: int = 0,
+        rest_delay: float = 0.0,
+        ack_deadline: float = ACK_DEADLINE,
+        token_lifetime: float = TOKEN_LIFETIME,
+        nonce_seconds: float = NONCE_SECONDS,
+        heartbeat_interval: float = HEARTBEAT_INTERVAL,
     ) -> None:
         self._ids = itertools.count(1_100_000_000_000_000_000)
         self.token = token
         self.host = host
         self.port = port
+        #: Seconds added to every REST answer (a network round trip).
+        self.rest_delay = rest_delay
+        self.ack_deadline = ack_deadline
+        self.token_lifetime = token_lifetime
+        self.nonce_seconds = nonce_seconds
+        self.heartbeat_interval = heartbeat_interval
+        #: What the bot may do (the invite link's permissions), and per-channel denials.
+        self.bot_permissions = BOT_PERMISSIONS
+        self.bot_denied: dict[int, int] = {}
         self.bot_user = EmuUser(self._next_id(), "boardgames", bot=True)
         self.application_id = self.bot_user.id
         self.users: dict[str, EmuUser] = {}
@@ -293,8 +391,15 @@ class Emulator:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.interactions: dict[int, Interaction] = {}
         self._by_token: dict[str, Interaction] = {}
-        #: Every REST request received: (method, path, json payload or None, file names).
-        self.requests: list[tuple[str, str, Any, list[str]]] = []
+        #: Every REST request received, in order.
+        self.requests: list[Request] = []
+        #: Every request refused as Discord would refuse it.
+        self.refusals: list[Refusal] = []
+        #: (channel, author, nonce) -> (message id, when it was created).
+        self._nonces: dict[tuple[int, int, str], tuple[int, float]] = {}
+        #: Close codes of the bot's gateway connections, as they end.
+        self.gateway_closes: list[int | None] = []
+        self._background: set[asyncio.Task] = set()
         self.events: list[Event] = []
         self._waiters: list[tuple[Callable[[Event], bool], asyncio.Future]] = []
         self._ws: web.WebSocketResponse | None = None
@@ -323,13 +428,35 @@ class Emulator:
     def permissions_of(self, user: str | EmuUser) -> int:
         """A member's permissions in the server, as Discord resolves them: a plain member has
         @everyone's (``MEMBER_PERMISSIONS``) plus what ``grant`` gave; the server's owner and
-        administrators have every permission. The bot user has every permission (the bot is
-        invited as an administrator)."""
+        administrators have every permission. The bot has ``bot_permissions`` (what the invite
+        link grants)."""
         member = self.user(user)
-        if member.id in (self.owner.id, self.bot_user.id):
-            return int(ALL_PERMISSIONS)
+        if member.id == self.bot_user.id:
+            return self.bot_permissions
+        if member.id == self.owner.id:
+            return ALL_PERMISSIONS
         bits = MEMBER_PERMISSIONS | self.granted.get(member.id, 0)
-        return int(ALL_PERMISSIONS) if bits & ADMINISTRATOR else bits
+        return ALL_PERMISSIONS if bits & ADMINISTRATOR else bits
+
+    def deny_bot(self, channel_id: int, permissions: int) -> None:
+        """Take permission bits from the bot in one channel (and its threads), as a channel
+        overwrite would."""
+        self.bot_denied[channel_id] = self.bot_denied.get(channel_id, 0) | permissions
+
+    def bot_permissions_in(self, channel_id: int) -> int:
+        """The bot's permissions in a channel: its own, less what the channel (or a thread's
+        parent) denies it."""
+        channel = self.channels.get(channel_id, {})
+        denied = self.bot_denied.get(channel_id, 0)
+        parent = channel.get("parent_id")
+        if parent is not None:
+            denied |= self.bot_denied.get(int(parent), 0)
+        return self.bot_permissions & ~denied
+
+    def _require(self, channel_id: int, needed: int) -> None:
+        lacking = missing(self.bot_permissions_in(channel_id), needed)
+        if lacking:
+            raise Refused(403, MISSING_PERMISSIONS, "Missing Permissions")
 
     def user(self, name_or_user: str | EmuUser) -> EmuUser:
         if isinstance(name_or_user, EmuUser):
@@ -353,6 +480,8 @@ class Emulator:
         self.port = sockets[0].getsockname()[1]
 
     async def close(self) -> None:
+        for task in list(self._background):
+            task.cancel()
         if self._ws is not None and not self._ws.closed:
             await self._ws.close()
         if self._runner is not None:
@@ -381,13 +510,20 @@ class Emulator:
         """A position in the event log, for ``wait_for(..., since=mark)``."""
         return len(self.events)
 
-    def _record(self, kind: str, data: Any, interaction: Interaction | None = None) -> Event:
+    def _record(
+        self,
+        kind: str,
+        data: Any,
+        interaction: Interaction | None = None,
+        *,
+        notified: frozenset[int] = frozenset(),
+    ) -> Event:
         if isinstance(data, Message):
             # A snapshot: later edits of the message must not rewrite what was seen then.
             data = dataclasses.replace(data, data=dict(data.data), files=list(data.files))
         event = Event(
             len(self.events), kind, data, time.perf_counter(),
-            None if interaction is None else interaction.id,
+            None if interaction is None else interaction.id, notified,
         )
         self.events.append(event)
         if interaction is not None:
@@ -433,6 +569,32 @@ class Emulator:
 
         return (await self.wait_for(matches, since=since, timeout=timeout)).data
 
+    def pings(self, user: str | EmuUser, *, since: int = 0) -> list[Message]:
+        """The messages (as created) that notified ``user``, from ``since`` on."""
+        member = self.user(user)
+        return [
+            event.data for event in self.events[since:]
+            if event.kind == "message" and member.id in event.notified
+        ]
+
+    async def wait_for_ping(
+        self,
+        user: str | EmuUser,
+        predicate: Callable[[Message], bool] | None = None,
+        *,
+        since: int = 0,
+        timeout: float = 10.0,
+    ) -> Message:
+        """The first message from ``since`` on that notified ``user`` (and satisfies
+        ``predicate``), waiting if needed."""
+        member = self.user(user)
+
+        def matches(event: Event) -> bool:
+            return (event.kind == "message" and member.id in event.notified
+                    and (predicate is None or predicate(event.data)))
+
+        return (await self.wait_for(matches, since=since, timeout=timeout)).data
+
     def channel_messages(self, channel_id: int) -> list[Message]:
         return [m for m in self.messages.values() if m.channel_id == channel_id]
 
@@ -448,14 +610,16 @@ class Emulator:
             await self._ws.close()
         self._ws = ws
         self._seq = 0
-        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
+        hello = {"heartbeat_interval": round(self.heartbeat_interval * 1000)}
+        await ws.send_str(json.dumps({"op": 10, "d": hello}))
         async for msg in ws:
             if msg.type != WSMsgType.TEXT:
                 continue
             payload = json.loads(msg.data)
             op = payload.get("op")
-            if op == 1:  # heartbeat
-                await ws.send_str(json.dumps({"op": 11}))
+            if op == 1:  # heartbeat: acknowledged after a network's delay (HEARTBEAT_ACK_DELAY)
+                self._record("heartbeat", payload.get("d"))
+                self._soon(HEARTBEAT_ACK_DELAY, self._send_if_open, ws, {"op": 11})
             elif op == 2:  # identify
                 if payload["d"].get("token", "").removeprefix("Bot ") != self.token:
                     await ws.close(code=4004, message=b"Authentication failed.")
@@ -463,9 +627,28 @@ class Emulator:
                 await self._identify(ws)
             elif op == 6:  # resume: we keep no sessions, so ask for a fresh identify
                 await ws.send_str(json.dumps({"op": 9, "d": False}))
+        self.gateway_closes.append(ws.close_code)
+        self._record("gateway_closed", ws.close_code)
         if self._ws is ws:
             self._ready.clear()
         return ws
+
+    def _soon(self, delay: float, function: Callable[..., Any], *args: Any) -> None:
+        """``await function(*args)`` after ``delay`` seconds, in the background."""
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            await function(*args)
+
+        task = asyncio.create_task(later())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    @staticmethod
+    async def _send_if_open(ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
+        if not ws.closed:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await ws.send_str(json.dumps(data))
 
     async def _identify(self, ws: web.WebSocketResponse) -> None:
         self.identified_count += 1
@@ -485,6 +668,7 @@ class Emulator:
         )
         await self._dispatch("GUILD_CREATE", self._guild_payload(), ws=ws)
         self._ready.set()
+        self._record("identified", self.identified_count)
 
     async def _dispatch(self, event: str, data: Any, *, ws: web.WebSocketResponse | None = None):
         ws = ws or self._ws
@@ -556,7 +740,7 @@ class Emulator:
         try:
             return self.channels[channel_id]
         except KeyError:
-            raise LookupError(f"no channel {channel_id}") from None
+            raise Refused(404, UNKNOWN_CHANNEL, "Unknown Channel") from None
 
     async def _send_interaction(
         self,
@@ -568,6 +752,8 @@ class Emulator:
         message: Message | None = None,
         locale: str = "en-US",
     ) -> Interaction:
+        if channel_id not in self.channels:
+            raise LookupError(f"no channel {channel_id}")
         interaction_id = self._next_id()
         token = "itoken-" + secrets.token_urlsafe(24)
         payload: dict[str, Any] = {
@@ -585,11 +771,11 @@ class Emulator:
             "version": 1,
             "locale": locale,
             "guild_locale": "en-US",
-            "app_permissions": str(self.permissions_of(self.bot_user)),
+            "app_permissions": str(self.bot_permissions_in(channel_id)),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)},
             "context": 0,
-            "attachment_size_limit": 26214400,
+            "attachment_size_limit": limits.ATTACHMENT_BYTES_MAX,
         }
         if message is not None:
             payload["message"] = message.data
@@ -811,16 +997,54 @@ class Emulator:
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["path"]
         method = request.method
-        payload, files = await self._read_body(request)
-        self.requests.append((method, path, payload, [f.filename for f in files]))
+        try:
+            payload, files = await self._read_body(request)
+        except ConnectionResetError:  # the bot died mid-request (a crash test): nobody to answer
+            return web.Response(status=499)
         parts = path.strip("/").split("/")
+        interaction = self._interaction_of(parts)
+        channel_id = int(parts[1]) if parts[0] == "channels" and parts[1].isdigit() else None
+        sent = Request(
+            method, path, payload, tuple(f.filename for f in files), time.perf_counter(),
+            None if interaction is None else interaction.id, channel_id,
+        )
+        self.requests.append(sent)
+        self._record("request", sent, interaction)
+        if self.rest_delay:
+            await asyncio.sleep(self.rest_delay / 2)  # the request's way here
         is_webhook = parts[0] in ("interactions", "webhooks")
         if not is_webhook and request.headers.get("Authorization") != f"Bot {self.token}":
-            return _error(401, "401: Unauthorized")
-        try:
-            return await self._route(method, parts, request, payload, files)
-        except LookupError as exc:
-            return _error(404, f"Unknown: {exc}", 10003)
+            response = _error(401, "401: Unauthorized")
+        else:
+            try:
+                response = await self._route(method, parts, request, payload, files)
+            except Refused as refused:
+                response = _json(refused.body, status=refused.status)
+                if method != "GET":
+                    self._refuse(method, path, refused, interaction)
+            except LookupError as exc:
+                refused = Refused(404, UNKNOWN_CHANNEL, f"Unknown: {exc}")
+                response = _json(refused.body, status=404)
+                if method != "GET":
+                    self._refuse(method, path, refused, interaction)
+        if self.rest_delay:
+            await asyncio.sleep(self.rest_delay / 2)  # the answer's way back
+        return response
+
+    def _refuse(self, method: str, path: str, refused: Refused,
+                interaction: Interaction | None) -> None:
+        refusal = Refusal(method, path, refused.status, refused.code, refused.body,
+                          None if interaction is None else interaction.id)
+        self.refusals.append(refusal)
+        self._record("refused", refusal, interaction)
+
+    def _interaction_of(self, parts: list[str]) -> Interaction | None:
+        """The interaction a callback or webhook route answers."""
+        if parts[0] == "interactions" and len(parts) > 2:
+            return self._by_token.get(parts[2])
+        if parts[0] == "webhooks" and len(parts) > 2:
+            return self._by_token.get(parts[2])
+        return None
 
     async def _route(
         self,
@@ -859,30 +1083,34 @@ class Emulator:
             case ("POST", ["interactions", iid, token, "callback"]):
                 return await self._interaction_callback(int(iid), token, payload, files)
             case ("POST", ["webhooks", _, token]):
-                interaction = self._interaction_for(token)
+                interaction = self._live_interaction(token)
+                body = payload or {}
                 original = self.messages.get(interaction.original_id or 0)
                 if interaction.callback_type == 5 and original and original.flags & LOADING:
-                    # Discord: the first follow-up after a deferred reply replaces the
-                    # "thinking…" placeholder, which keeps the deferral's ephemeral flag.
-                    body = dict(payload or {})
-                    body["flags"] = original.flags & EPHEMERAL
+                    # Discord: the first follow-up after a deferred reply edits the "thinking…"
+                    # placeholder (no new message, so nobody is notified), which keeps the
+                    # deferral's ephemeral flag.
+                    self._check_message(body, files, creating=False)
+                    body = {**body, "flags": original.flags & EPHEMERAL}
                     message = self._edit_message(original, body, files, interaction)
                 else:
+                    self._check_message(body, files, creating=True)
                     message = self._create_message(
-                        interaction.channel_id, payload or {}, files, interaction=interaction
+                        interaction.channel_id, body, files, interaction=interaction
                     )
                 if request.query.get("wait") in ("true", "1", "True"):
                     return _json(message.data)
                 return web.Response(status=204)
             case ("GET", ["webhooks", _, token, "messages", target]):
-                interaction = self._interaction_for(token)
+                interaction = self._live_interaction(token)
                 return _json(self._webhook_target(interaction, target).data)
             case ("PATCH", ["webhooks", _, token, "messages", target]):
-                interaction = self._interaction_for(token)
+                interaction = self._live_interaction(token)
                 message = self._webhook_target(interaction, target)
+                self._check_message(payload or {}, files, creating=False)
                 return _json(self._edit_message(message, payload or {}, files, interaction).data)
             case ("DELETE", ["webhooks", _, token, "messages", target]):
-                interaction = self._interaction_for(token)
+                interaction = self._live_interaction(token)
                 message = self._webhook_target(interaction, target)
                 self.messages.pop(message.id, None)
                 self._record("delete", message)
@@ -893,17 +1121,25 @@ class Emulator:
                     raise LookupError(f"user {uid}")
                 return _json(found[0].payload())
             case ("GET", ["channels", cid]):
-                return _json(self._channel_payload(int(cid)))
+                channel = self._channel_payload(int(cid))
+                self._require(int(cid), VIEW_CHANNEL)
+                return _json(channel)
             case ("POST", ["channels", cid, "messages"]):
-                self._channel_payload(int(cid))
-                return _json(self._create_message(int(cid), payload or {}, files).data)
+                return _json(self._post_in_channel(int(cid), payload or {}, files).data)
             case ("GET", ["channels", cid, "messages", mid]):
+                self._require(int(cid), VIEW_CHANNEL | READ_MESSAGE_HISTORY)
                 return _json(self._message(int(cid), int(mid)).data)
             case ("PATCH", ["channels", cid, "messages", mid]):
                 message = self._message(int(cid), int(mid))
+                if message.author != self.bot_user:
+                    raise Refused(403, CANNOT_EDIT_OTHERS,
+                                  "Cannot edit a message authored by another user")
+                self._check_message(payload or {}, files, creating=False)
                 return _json(self._edit_message(message, payload or {}, files, None).data)
             case ("DELETE", ["channels", cid, "messages", mid]):
                 message = self._message(int(cid), int(mid))
+                if message.author != self.bot_user:
+                    self._require(int(cid), MANAGE_MESSAGES)
                 self.messages.pop(message.id, None)
                 self._record("delete", message)
                 return web.Response(status=204)
@@ -915,15 +1151,28 @@ class Emulator:
                 return _json(await self._create_thread(int(cid), payload or {}, None))
             case ("PUT", ["channels", cid, "thread-members", _]):
                 self._channel_payload(int(cid))
+                # Adding a member needs the right to talk in the thread.
+                self._require(int(cid), VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS)
                 return web.Response(status=204)
             case ("PATCH", ["channels", cid]):
                 channel = self._channel_payload(int(cid))
+                body = payload or {}
+                # Only taking an unlocked thread out of the archive is open to anyone who may
+                # talk; anything else about a channel needs Manage Threads.
+                if set(body) != {"archived"} or body["archived"] is not False:
+                    self._require(int(cid), MANAGE_THREADS)
+                if "name" in body:
+                    errors = limits.FormErrors()
+                    limits.check_thread_name(body["name"], errors)
+                    if errors:
+                        raise Refused(400, limits.INVALID_FORM_BODY, "Invalid Form Body",
+                                      errors.tree)
                 for key in ("name", "archived", "locked"):
-                    if payload and key in payload:
+                    if key in body:
                         if key == "name":
-                            channel["name"] = payload[key]
+                            channel["name"] = body[key]
                         else:
-                            channel["thread_metadata"][key] = payload[key]
+                            channel["thread_metadata"][key] = body[key]
                 return _json(channel)
             case ("POST", ["users", "@me", "channels"]):
                 return _json(self._dm_channel(int(payload["recipient_id"])))
@@ -963,26 +1212,72 @@ class Emulator:
         self._record("sync", {"guild_id": guild_id, "commands": stored})
         return stored
 
-    def _interaction_for(self, token: str) -> Interaction:
-        try:
-            return self._by_token[token]
-        except KeyError:
-            raise LookupError("webhook token") from None
+    def _live_interaction(self, token: str) -> Interaction:
+        """The interaction of a webhook token that still works: acknowledged in time, and less
+        than 15 minutes old (Discord answers Unknown Webhook otherwise)."""
+        interaction = self._by_token.get(token)
+        if interaction is None:
+            raise Refused(404, UNKNOWN_WEBHOOK, "Unknown Webhook")
+        age = time.perf_counter() - interaction.sent_at
+        if age > self.token_lifetime or (
+            interaction.callback_type is None and age > self.ack_deadline
+        ):
+            raise Refused(404, UNKNOWN_WEBHOOK, "Unknown Webhook")
+        return interaction
 
     def _webhook_target(self, interaction: Interaction, target: str) -> Message:
         if target == "@original":
-            if interaction.original_id is None:
-                raise LookupError("no original response yet")
-            return self.messages[interaction.original_id]
-        message = self.messages.get(int(target))
-        if message is None or message.interaction_id != interaction.id:
-            raise LookupError(f"message {target}")
+            message = self.messages.get(interaction.original_id or 0)
+        else:
+            message = self.messages.get(int(target)) if target.isdigit() else None
+            if message is not None and message.interaction_id != interaction.id:
+                message = None
+        if message is None:
+            raise Refused(404, UNKNOWN_MESSAGE, "Unknown Message")
         return message
 
     def _message(self, channel_id: int, message_id: int) -> Message:
+        self._channel_payload(channel_id)
         message = self.messages.get(message_id)
         if message is None or message.channel_id != channel_id:
-            raise LookupError(f"message {message_id}")
+            raise Refused(404, UNKNOWN_MESSAGE, "Unknown Message")
+        return message
+
+    def _check_message(
+        self, payload: dict[str, Any], files: list[Attachment], *, creating: bool
+    ) -> None:
+        """Discord's limits on a message body (``limits``)."""
+        if limits.oversized(files):
+            raise Refused(413, limits.TOO_LARGE, "Request entity too large")
+        errors = limits.FormErrors()
+        limits.check_message(payload, files, creating=creating, errors=errors)
+        if errors:
+            raise Refused(400, limits.INVALID_FORM_BODY, "Invalid Form Body", errors.tree)
+        if creating and limits.is_empty(payload, files):
+            raise Refused(400, limits.EMPTY_MESSAGE, "Cannot send an empty message")
+
+    def _post_in_channel(
+        self, channel_id: int, payload: dict[str, Any], files: list[Attachment]
+    ) -> Message:
+        """``POST /channels/{id}/messages``: permissions, limits, then the nonce (a message
+        sent again with the same nonce is the first one)."""
+        channel = self._channel_payload(channel_id)
+        if channel["type"] != DM_CHANNEL:
+            self._require(channel_id, to_send(channel["type"] == PUBLIC_THREAD, bool(files)))
+        self._check_message(payload, files, creating=True)
+        nonce = payload.get("nonce")
+        key = None
+        if nonce is not None and payload.get("enforce_nonce"):
+            key = (channel_id, self.bot_user.id, str(nonce))
+            now = time.perf_counter()
+            seen = self._nonces.get(key)
+            if seen is not None and now - seen[1] <= self.nonce_seconds:
+                first = self.messages.get(seen[0])
+                if first is not None:
+                    return first
+        message = self._create_message(channel_id, payload, files)
+        if key is not None:
+            self._nonces[key] = (message.id, time.perf_counter())
         return message
 
     def _attachments(self, files: list[Attachment]) -> list[dict[str, Any]]:
@@ -1009,17 +1304,22 @@ class Emulator:
     ) -> Message:
         message_id = self._next_id()
         flag_bits = int(payload.get("flags") or 0) if flags is None else flags
+        content = payload.get("content") or ""
+        notified = mentions.notified_users(
+            content, payload.get("allowed_mentions"), webhook=interaction is not None,
+            author_id=self.bot_user.id, ephemeral=bool(flag_bits & EPHEMERAL),
+        )
         data: dict[str, Any] = {
             "id": str(message_id),
             "channel_id": str(channel_id),
             "guild_id": str(self.guild_id),
             "author": self.bot_user.payload(),
-            "content": payload.get("content") or "",
+            "content": content,
             "timestamp": _now_iso(),
             "edited_timestamp": None,
             "tts": False,
             "mention_everyone": False,
-            "mentions": self._mentions(payload.get("content") or ""),
+            "mentions": self._user_payloads(notified),
             "mention_roles": [],
             "attachments": self._attachments(files),
             "embeds": payload.get("embeds") or [],
@@ -1028,6 +1328,8 @@ class Emulator:
             "type": 0 if interaction is None else 20,
             "flags": flag_bits,
         }
+        if payload.get("nonce") is not None:
+            data["nonce"] = payload["nonce"]
         if interaction is not None:
             data["webhook_id"] = str(self.application_id)
             data["application_id"] = str(self.application_id)
@@ -1045,17 +1347,19 @@ class Emulator:
             files=list(files),
             ephemeral=bool(flag_bits & EPHEMERAL),
             interaction_id=None if interaction is None else interaction.id,
+            notified=notified,
         )
         self.messages[message_id] = message
         if channel_id in self.channels:
             self.channels[channel_id]["last_message_id"] = str(message_id)
         if interaction is not None:
             interaction.messages.append(message)
-        self._record("message", message, interaction)
+        self._record("message", message, interaction, notified=notified)
         return message
 
-    def _mentions(self, content: str) -> list[dict[str, Any]]:
-        return [u.payload() for u in self.users.values() if u.mention in content]
+    def _user_payloads(self, user_ids: Iterable[int]) -> list[dict[str, Any]]:
+        wanted = set(user_ids)
+        return [u.payload() for u in self.users.values() if u.id in wanted]
 
     def _edit_message(
         self,
@@ -1069,7 +1373,13 @@ class Emulator:
             if key in payload:
                 data[key] = payload[key] or ([] if key != "content" else "")
         if "content" in payload:
-            data["mentions"] = self._mentions(data["content"] or "")
+            # The mentions are parsed again (and notify nobody: only creation notifies).
+            parsed = mentions.notified_users(
+                data["content"] or "", payload.get("allowed_mentions"),
+                webhook=message.interaction_id is not None or interaction is not None,
+                author_id=self.bot_user.id, ephemeral=False,
+            )
+            data["mentions"] = self._user_payloads(parsed)
         if "flags" in payload and payload["flags"] is not None:
             data["flags"] = int(payload["flags"])
         # Editing a "thinking…" placeholder turns it into a normal message.
@@ -1100,11 +1410,27 @@ class Emulator:
     ) -> web.Response:
         interaction = self.interactions.get(interaction_id)
         if interaction is None or interaction.token != token:
-            return _error(404, "Unknown interaction", 10062)
+            raise Refused(404, UNKNOWN_INTERACTION, "Unknown interaction")
         if interaction.callback_type is not None:
-            return _error(400, "Interaction has already been acknowledged.", 40060)
+            raise Refused(400, ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged.")
+        if time.perf_counter() - interaction.sent_at > self.ack_deadline:
+            # Too late: Discord has told the user the application did not respond.
+            raise Refused(404, UNKNOWN_INTERACTION, "Unknown interaction")
         kind = int(payload["type"])
         data = payload.get("data") or {}
+        if kind in (4, 7):
+            self._check_message(data, files, creating=kind == 4)
+        elif kind == 8:
+            errors = limits.FormErrors()
+            limits.check_choices(list(data.get("choices") or []), errors)
+            if errors:
+                raise Refused(400, limits.INVALID_FORM_BODY, "Invalid Form Body", errors.tree)
+        elif kind not in (5, 6, 9):
+            raise Refused(400, limits.INVALID_FORM_BODY,
+                          f"the emulator does not implement callback type {kind}")
+        source = interaction.payload.get("message")
+        if kind in (6, 7) and source is None:
+            raise Refused(400, limits.INVALID_FORM_BODY, "Interaction has no message to update")
         interaction.callback_type = kind
         interaction.callback_at = time.perf_counter()
         resource: dict[str, Any] = {"type": kind}
@@ -1121,17 +1447,13 @@ class Emulator:
             )
             interaction.original_id = response_message.id
         elif kind in (6, 7):  # (deferred) update of the clicked message
-            source = interaction.payload.get("message")
-            if source is None:
-                return _error(400, "Interaction has no message to update", 50035)
+            assert source is not None
             target = self.messages[int(source["id"])]
             interaction.original_id = target.id
             if kind == 7:
                 response_message = self._edit_message(target, data, files, interaction)
         elif kind == 8:  # autocomplete result
             interaction.choices = list(data.get("choices") or [])
-        elif kind != 9:
-            return _error(400, f"the emulator does not implement callback type {kind}", 50035)
         if response_message is not None:
             resource["message"] = response_message.data
         self._record("callback", interaction, interaction)
@@ -1157,6 +1479,15 @@ class Emulator:
         self, parent_id: int, payload: dict[str, Any], message: Message | None
     ) -> dict[str, Any]:
         parent = self._channel_payload(parent_id)
+        self._require(parent_id, VIEW_CHANNEL | CREATE_PUBLIC_THREADS)
+        errors = limits.FormErrors()
+        limits.check_thread_name(payload.get("name"), errors)
+        if errors:
+            raise Refused(400, limits.INVALID_FORM_BODY, "Invalid Form Body", errors.tree)
+        if message is not None and message.id in self.channels:
+            # A message starts one thread, which has the message's id.
+            raise Refused(400, THREAD_ALREADY_CREATED,
+                          "A thread has already been created for this message")
         thread_id = message.id if message is not None else self._next_id()
         thread = {
             "id": str(thread_id),
@@ -1164,7 +1495,7 @@ class Emulator:
             "guild_id": parent["guild_id"],
             "parent_id": str(parent_id),
             "owner_id": str(self.bot_user.id),
-            "name": payload.get("name", "thread"),
+            "name": payload["name"],
             "last_message_id": None,
             "rate_limit_per_user": 0,
             "message_count": 0,
@@ -1180,7 +1511,8 @@ class Emulator:
         }
         self.channels[thread_id] = thread
         self._record("thread", thread)
-        await self._dispatch("THREAD_CREATE", {**thread, "newly_created": True})
+        with contextlib.suppress(ConnectionError):  # no bot listening (it was just killed)
+            await self._dispatch("THREAD_CREATE", {**thread, "newly_created": True})
         return thread
 
     def _dm_channel(self, recipient_id: int) -> dict[str, Any]:

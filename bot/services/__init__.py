@@ -34,11 +34,14 @@ the winners being every seat not on the resigner's side (teams: LPPG 4 players 0
 takes back the requester's own last move once every other player agrees.
 
 Outbox kinds and payloads (written in the same transaction as their cause):
-``game_started`` {game_id}; ``move`` {game_id, ply, move, description, seat, user_id*};
+``game_started`` {game_id, ply* (0), version*}; ``move`` {game_id, ply, version*, move,
+description, seat, user_id*, undo_dropped_by* (the requester of a take-back the move closed)};
 ``game_over`` {game_id} (after the ``move`` or ``resigned`` row that ended the game);
-``resigned`` {game_id, seat, user_id*}; ``undo_requested`` {game_id, by (user id), seat*, ply*};
-``undo_done`` {game_id, ply* (the ply removed), seat*}; *added*: ``undo_declined``
-{game_id, by}. Fields marked * are additions.
+``resigned`` {game_id, seat, user_id*, version*}; ``undo_requested`` {game_id, by (user id),
+seat*, ply*}; ``undo_done`` {game_id, ply* (the ply removed), seat*, version*, last_move*, by*};
+*added*: ``undo_declined`` {game_id, by, requester}. Fields marked * are additions; ``version``
+is the game's version after the change, so a row can be drawn at its own position
+(``GameService.position``).
 
 Additions to the contract:
 
@@ -49,6 +52,14 @@ Additions to the contract:
   ``guild_settings(guild_id) -> (locale, dict)``, ``set_guild_settings(guild_id, *, locale,
   settings)``, ``user_locale(user_id)``, ``set_user_locale(user_id, locale)``.
 * ``pending_outbox(limit=100, *, game_id=None)``: ``game_id`` keeps one game's rows only.
+* Exactly-once delivery: ``move``, ``resign``, ``request_undo``, ``answer_undo`` and
+  ``ClockService.claim`` take ``reply_token`` (the token of the interaction that will answer
+  with the rows; stored on them, ``OutboxItem.reply_token``); ``mark_delivered(id, *,
+  answered_token=None)`` (that interaction answered: its token leaves every row) and
+  ``forget_reply(token)``. ``answer_undo(..., request=None)``: the id of the
+  ``undo_requested`` row answered (``UndoError`` ``errors.undo_stale`` for an older one).
+* ``position(game_id, *, ply, version, last_move) -> Position``: the public position an
+  outbox row shows (replayed when the game has moved on since).
 * ``game_seen_from(game_id, *, guild_id, user_id)``: a game named by number, only from its own
   server (or, in a direct message, only the user's own games); otherwise ``NotFound``
   (``errors.game_not_here`` / ``errors.game_not_yours``), the answer an unknown number gets.
@@ -120,6 +131,7 @@ from bot.services.models import (
     GameRecord,
     MoveResult,
     OutboxItem,
+    Position,
     RecordedMove,
     utcnow,
 )
@@ -143,6 +155,7 @@ __all__ = [
     "NotFound",
     "NotYourTurn",
     "OutboxItem",
+    "Position",
     "RatingService",
     "RecordedMove",
     "ServiceError",

@@ -259,12 +259,21 @@ class ClockService:
 
     # ----- claims and forfeits ------------------------------------------------------------------
 
-    async def claim(self, game_id: int, user_id: int) -> GameInfo:
-        """An opponent of the player to move claims the win once the deadline has passed."""
-        return await self._end_on_time(game_id, claimed_by=user_id, grace=timedelta(0))
+    async def claim(
+        self, game_id: int, user_id: int, *, reply_token: str | None = None
+    ) -> GameInfo:
+        """An opponent of the player to move claims the win once the deadline has passed.
+        ``reply_token``: the interaction token that answers with the outbox rows."""
+        return await self._end_on_time(game_id, claimed_by=user_id, grace=timedelta(0),
+                                       reply_token=reply_token)
 
     async def _end_on_time(
-        self, game_id: int, *, claimed_by: int | None, grace: timedelta
+        self,
+        game_id: int,
+        *,
+        claimed_by: int | None,
+        grace: timedelta,
+        reply_token: str | None = None,
     ) -> GameInfo:
         for _ in range(_ATTEMPTS):
             row = await self._store.get_game(game_id)
@@ -308,7 +317,7 @@ class ClockService:
                     "timeout",
                     {"game_id": game_id, "seat": loser, "user_id": row.seats[loser],
                      "claimed_by": claimed_by},
-                    now,
+                    now, reply_token,
                 )
             self._changed()
             return await self._games.get_game(game_id)

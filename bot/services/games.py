@@ -62,6 +62,7 @@ from bot.services.models import (
     GameRecord,
     MoveResult,
     OutboxItem,
+    Position,
     RecordedMove,
     utcnow,
 )
@@ -138,12 +139,18 @@ def forced_end(
 
 
 async def write_forced_end(
-    tx: Writes, row: GameRow, kind: str, payload: dict[str, Any], now: datetime
+    tx: Writes,
+    row: GameRow,
+    kind: str,
+    payload: dict[str, Any],
+    now: datetime,
+    reply_token: str | None = None,
 ) -> None:
     """In the transaction that wrote ``forced_end``'s update: the ``kind`` outbox row, then
-    ``game_over``, and the clock stopped."""
-    await tx.insert_outbox(row.id, kind, payload, now)
-    await tx.insert_outbox(row.id, "game_over", {"game_id": row.id}, now)
+    ``game_over``, and the clock stopped. ``reply_token``: the interaction that answers."""
+    await tx.insert_outbox(row.id, kind, {**payload, "version": row.version + 1}, now,
+                           reply_token)
+    await tx.insert_outbox(row.id, "game_over", {"game_id": row.id}, now, reply_token)
     await clockstate.turn_changed(tx, row.id, row.seats, row.ply, None, now)
 
 
@@ -528,7 +535,7 @@ class GameService:
             )
         )
         await clockstate.start_clock(tx, game_id, seats, state.to_move, control, now)
-        payload: dict[str, Any] = {"game_id": game_id}
+        payload: dict[str, Any] = {"game_id": game_id, "ply": 0, "version": 0}
         if source is not None:
             payload["source"] = source
         await tx.insert_outbox(game_id, "game_started", payload, now)
@@ -668,10 +675,19 @@ class GameService:
         return [str(move) for move in game.legal_moves(state)]
 
     async def move(
-        self, game_id: int, user_id: int, text: str, *, expected_version: int | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        text: str,
+        *,
+        expected_version: int | None = None,
+        reply_token: str | None = None,
     ) -> MoveResult:
         """Play ``text`` for the user. ``expected_version`` (the version of the board the user
-        saw) makes an outdated click fail with ``BoardChanged`` instead of playing."""
+        saw) makes an outdated click fail with ``BoardChanged`` instead of playing.
+        ``reply_token`` (added): the interaction token that answers with the outbox rows (see
+        ``pending_outbox``). A pending undo request is dropped: the ``move`` row names its
+        requester (``undo_dropped_by``) so the message can say so."""
         row = await self._game_row(game_id)
         seat = self._seat_of(row, user_id)
         if row.status != ACTIVE:
@@ -715,27 +731,29 @@ class GameService:
                     raise GameOver("errors.game_over", game_id=game_id)
                 raise BoardChanged("errors.board_changed", game_id=game_id)
             await tx.insert_move(game_id, ply, seat, canonical, now)
-            await tx.insert_outbox(
-                game_id,
-                "move",
-                {
-                    "game_id": game_id,
-                    "ply": ply,
-                    "move": canonical,
-                    "description": description,
-                    "seat": seat,
-                    "user_id": user_id,
-                },
-                now,
-            )
+            payload: dict[str, Any] = {
+                "game_id": game_id,
+                "ply": ply,
+                "version": row.version + 1,
+                "move": canonical,
+                "description": description,
+                "seat": seat,
+                "user_id": user_id,
+            }
+            if row.undo_seat is not None:
+                payload["undo_dropped_by"] = row.seats[row.undo_seat]
+            await tx.insert_outbox(game_id, "move", payload, now, reply_token)
             if finished:
-                await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now)
+                await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now,
+                                       reply_token)
             await clockstate.commit_turn(tx, clock, row.seats, ply, after.to_move, now)
         self.notify_change()
         info = self._info(self._written(row, update), game, after)
         return MoveResult(game=info, move=canonical, description=description, seat=seat)
 
-    async def resign(self, game_id: int, user_id: int) -> GameInfo:
+    async def resign(
+        self, game_id: int, user_id: int, *, reply_token: str | None = None
+    ) -> GameInfo:
         """The user resigns (in or out of turn): the game ends (ruling in the module doc).
         A move landing meanwhile is not a reason to fail: the resignation is retried."""
         for _ in range(_RESIGN_ATTEMPTS):
@@ -754,7 +772,7 @@ class GameService:
                     continue
                 await write_forced_end(
                     tx, row, "resigned", {"game_id": game_id, "seat": seat, "user_id": user_id},
-                    now,
+                    now, reply_token,
                 )
             self.notify_change()
             return self._info(self._written(row, update), game, after)
@@ -762,8 +780,11 @@ class GameService:
 
     # ----- undo -----------------------------------------------------------------------------
 
-    async def request_undo(self, game_id: int, user_id: int) -> GameInfo:
-        """Ask to take back your last move; every other player must agree (``answer_undo``)."""
+    async def request_undo(
+        self, game_id: int, user_id: int, *, reply_token: str | None = None
+    ) -> GameInfo:
+        """Ask to take back your last move; every other player must agree (``answer_undo``).
+        The request is known by the id of its ``undo_requested`` outbox row."""
         now = self._clock()
         async with self._store.transaction() as tx:
             row = await self._game_row(game_id, tx)
@@ -781,16 +802,28 @@ class GameService:
             await tx.insert_outbox(
                 game_id, "undo_requested",
                 {"game_id": game_id, "by": user_id, "seat": seat, "ply": last.ply}, now,
+                reply_token,
             )
             row = await self._game_row(game_id, tx)
         return self._row_info(row)
 
-    async def answer_undo(self, game_id: int, user_id: int, accept: bool) -> GameInfo:
+    async def answer_undo(
+        self,
+        game_id: int,
+        user_id: int,
+        accept: bool,
+        *,
+        request: int | None = None,
+        reply_token: str | None = None,
+    ) -> GameInfo:
         """Agree to (or refuse) the pending undo. When the last player agrees the move is
-        taken back; a refusal cancels the request."""
+        taken back; a refusal cancels the request. ``request`` (added): the id of the
+        ``undo_requested`` row the answer is for; an answer to an older request (a button left
+        from before) raises ``UndoError`` ``errors.undo_stale`` and changes nothing."""
         row = await self._game_row(game_id)
         seat = self._seat_of(row, user_id)
         self._check_undo_answer(row, seat)
+        await self._check_undo_request(self._store, game_id, request)
         needed = frozenset(range(len(row.seats))) - {row.undo_seat}
         rebuilt = None
         if accept and needed <= {*row.undo_consents, seat}:
@@ -801,10 +834,14 @@ class GameService:
             if fresh.version != row.version:
                 raise BoardChanged("errors.board_changed", game_id=game_id)
             self._check_undo_answer(fresh, seat)
+            await self._check_undo_request(tx, game_id, request)
             if not accept:
                 await tx.set_undo_request(game_id, fresh.version, None, (), now)
                 await tx.insert_outbox(
-                    game_id, "undo_declined", {"game_id": game_id, "by": user_id}, now
+                    game_id, "undo_declined",
+                    {"game_id": game_id, "by": user_id,
+                     "requester": fresh.seats[fresh.undo_seat]},
+                    now, reply_token,
                 )
                 return self._row_info(await self._game_row(game_id, tx))
             consents = {*fresh.undo_consents, seat}
@@ -830,7 +867,9 @@ class GameService:
                 raise BoardChanged("errors.board_changed", game_id=game_id)
             await tx.insert_outbox(
                 game_id, "undo_done",
-                {"game_id": game_id, "ply": fresh.ply, "seat": fresh.undo_seat}, now,
+                {"game_id": game_id, "ply": fresh.ply, "seat": fresh.undo_seat,
+                 "version": fresh.version + 1, "last_move": last_text, "by": user_id},
+                now, reply_token,
             )
             await clockstate.turn_changed(
                 tx, game_id, fresh.seats, fresh.ply - 1, state.to_move, now, undone=True
@@ -838,6 +877,14 @@ class GameService:
             info = self._row_info(await self._game_row(game_id, tx))
         self.notify_change()
         return info
+
+    @staticmethod
+    async def _check_undo_request(reads: Reads, game_id: int, request: int | None) -> None:
+        """An answer names its request; only the newest one may be answered."""
+        if request is not None and await reads.last_outbox_id(game_id, "undo_requested") != (
+            request
+        ):
+            raise UndoError("errors.undo_stale")
 
     @staticmethod
     def _check_undo_answer(row: GameRow, seat: int) -> None:
@@ -885,6 +932,39 @@ class GameService:
         game = self._engine(row.game)
         return game.view(game.load(row.snapshot), seat)
 
+    async def position(
+        self, game_id: int, *, ply: int, version: int | None, last_move: str | None
+    ) -> Position:
+        """(Added.) The game right after the change that wrote an outbox row: at ``ply``, at
+        ``version``, ``last_move`` the move shown as last (a ``move`` row's own move). While
+        the game is still at ``version`` this is its stored state; otherwise it is replayed
+        from (seed, options, moves) on the server, with ``last_move`` as move ``ply`` (it may
+        have been taken back since). Only public views leave; ``private_moves`` compares the
+        public view with the mover's own. A row written before rows knew their version
+        (``version`` None) is shown at the game's current position."""
+        row = await self._game_row(game_id)
+        game = self._engine(row.game)
+        current = version is None or version == row.version
+        if current:
+            state = game.load(row.snapshot)
+            ply, last_move = row.ply, row.last_move
+        else:
+            moves = [m.text for m in await self._store.moves(game_id) if m.ply <= ply]
+            if last_move is not None and ply > 0:
+                moves = [*moves[: ply - 1], last_move]
+            if len(moves) == ply:
+                state = rebuild(row.game, len(row.seats), row.seed, row.options, moves)
+            else:  # history rewritten below that ply since: the newest position it is
+                state, ply, last_move = game.load(row.snapshot), row.ply, row.last_move
+        public = game.view(state, None)
+        mover = state.to_move
+        private = mover is not None and public != game.view(state, mover)
+        return Position(
+            game_id=game_id, ply=ply, version=row.version if version is None else version,
+            state=public, to_move=mover, last_move=last_move, private_moves=private,
+            current=current,
+        )
+
     async def replay_matches(self, game_id: int) -> bool:
         """(Added.) Does the stored snapshot equal the replay of (seed, options, moves)?"""
         record_moves = None
@@ -906,15 +986,31 @@ class GameService:
     async def pending_outbox(
         self, limit: int = 100, *, game_id: int | None = None
     ) -> list[OutboxItem]:
-        """Undelivered messages, oldest first; ``game_id`` (added) keeps one game's only."""
+        """Undelivered messages, oldest first; ``game_id`` (added) keeps one game's only.
+        (Added.) ``OutboxItem.reply_token``: the token of the interaction that answers with the
+        row (the ``reply_token`` given to the call that wrote it), until the row is delivered
+        or the interaction has answered."""
         rows = await self._store.pending_outbox(limit, game_id)
-        return [OutboxItem(r.id, r.game_id, r.kind, r.payload, r.created_at) for r in rows]
+        return [OutboxItem(r.id, r.game_id, r.kind, r.payload, r.created_at, r.reply_token)
+                for r in rows]
 
-    async def mark_delivered(self, outbox_id: int) -> None:
+    async def mark_delivered(
+        self, outbox_id: int, *, answered_token: str | None = None
+    ) -> None:
+        """The row was posted. ``answered_token`` (added): it was the response of that
+        interaction, which answers no other row (the token leaves them all)."""
         now = self._clock()
         async with self._store.transaction() as tx:
             if not await tx.mark_delivered(outbox_id, now):
                 raise NotFound("errors.outbox_not_found", outbox_id=outbox_id)
+            if answered_token is not None:
+                await tx.forget_reply_token(answered_token)
+
+    async def forget_reply(self, reply_token: str) -> None:
+        """(Added.) That interaction answers none of its rows (they are posted like the
+        others)."""
+        async with self._store.transaction() as tx:
+            await tx.forget_reply_token(reply_token)
 
     async def prune_outbox(self, history: timedelta, *, batch: int = OUTBOX_PRUNE_BATCH) -> int:
         """(Added.) Delete the outbox rows delivered more than ``history`` ago (rows still

@@ -98,6 +98,28 @@ class OutboxItem:
     kind: str
     payload: dict
     created_at: datetime
+    #: (Added.) The interaction token of the command this row answers, until delivered.
+    reply_token: str | None = None
+
+
+@dataclass(frozen=True)
+class Position:
+    """(Added.) A game as one of its outbox rows shows it: right after the change that wrote
+    the row, whatever happened since (a message posted late still shows its own move)."""
+
+    game_id: int
+    ply: int
+    #: The version of the game after that change (move buttons carry it).
+    version: int
+    #: The public view (``view(state, None)``): no hidden hand, no seed.
+    state: object
+    to_move: int | None  # seat
+    last_move: str | None
+    #: The player to move sees more than the public (their own cards): their moves depend on
+    #: it, so they are offered privately, never on a public message.
+    private_moves: bool
+    #: Still the game's newest position (a later change makes it history).
+    current: bool
 
 
 class RecordedMove(NamedTuple):

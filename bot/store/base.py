@@ -108,6 +108,8 @@ class OutboxRow:
     payload: dict[str, Any]
     created_at: datetime
     delivered_at: datetime | None
+    #: The interaction token of the command this row answers, until it is delivered.
+    reply_token: str | None = None
 
 
 class Reads(abc.ABC):
@@ -140,6 +142,10 @@ class Reads(abc.ABC):
     @abc.abstractmethod
     async def pending_outbox(self, limit: int, game_id: int | None = None) -> list[OutboxRow]:
         """Undelivered outbox rows, oldest first (only that game's if ``game_id`` is given)."""
+
+    @abc.abstractmethod
+    async def last_outbox_id(self, game_id: int, kind: str) -> int | None:
+        """The id of the game's newest outbox row of ``kind`` (delivered or not), if any."""
 
     @abc.abstractmethod
     async def guild_settings(self, guild_id: int) -> tuple[str | None, dict[str, Any]] | None:
@@ -226,12 +232,23 @@ class Writes(Reads):
 
     @abc.abstractmethod
     async def insert_outbox(
-        self, game_id: int | None, kind: str, payload: dict[str, Any], now: datetime
-    ) -> int: ...
+        self,
+        game_id: int | None,
+        kind: str,
+        payload: dict[str, Any],
+        now: datetime,
+        reply_token: str | None = None,
+    ) -> int:
+        """A pending row; ``reply_token``: the interaction token that will answer it."""
+
+    @abc.abstractmethod
+    async def forget_reply_token(self, reply_token: str) -> None:
+        """Clear ``reply_token`` from every row that holds it."""
 
     @abc.abstractmethod
     async def mark_delivered(self, outbox_id: int, now: datetime) -> bool:
-        """False if there is no such row (marking twice is harmless)."""
+        """False if there is no such row (marking twice is harmless). Forgets its reply
+        token."""
 
     @abc.abstractmethod
     async def prune_outbox(self, delivered_before: datetime, limit: int) -> int:

@@ -249,8 +249,8 @@ class CoreReads(SqlQueries, Reads):
     async def pending_outbox(self, limit: int, game_id: int | None = None) -> list[OutboxRow]:
         game_filter = "" if game_id is None else "AND game_id = ? "
         rows = await self._all(
-            "SELECT id, game_id, kind, payload, created_at, delivered_at FROM outbox "
-            f"WHERE delivered_at IS NULL {game_filter}ORDER BY id LIMIT ?",
+            "SELECT id, game_id, kind, payload, created_at, delivered_at, reply_token "
+            f"FROM outbox WHERE delivered_at IS NULL {game_filter}ORDER BY id LIMIT ?",
             (limit,) if game_id is None else (game_id, limit),
         )
         return [
@@ -258,6 +258,12 @@ class CoreReads(SqlQueries, Reads):
                      delivered_at=time_value)
             for row in rows
         ]
+
+    async def last_outbox_id(self, game_id: int, kind: str) -> int | None:
+        rows = await self._all(
+            "SELECT MAX(id) AS id FROM outbox WHERE game_id = ? AND kind = ?", (game_id, kind)
+        )
+        return rows[0]["id"] if rows else None
 
     async def guild_settings(self, guild_id: int) -> tuple[str | None, dict[str, Any]] | None:
         rows = await self._all(
@@ -420,16 +426,27 @@ class CoreWrites(CoreReads, SqlWrites, Writes):
         return removed == 1
 
     async def insert_outbox(
-        self, game_id: int | None, kind: str, payload: dict[str, Any], now: datetime
+        self,
+        game_id: int | None,
+        kind: str,
+        payload: dict[str, Any],
+        now: datetime,
+        reply_token: str | None = None,
     ) -> int:
         return await self._insert(
-            "INSERT INTO outbox (game_id, kind, payload, created_at) VALUES (?, ?, ?, ?)",
-            (game_id, kind, json_text(payload), time_text(now)),
+            "INSERT INTO outbox (game_id, kind, payload, created_at, reply_token) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (game_id, kind, json_text(payload), time_text(now), reply_token),
         )
+
+    async def forget_reply_token(self, reply_token: str) -> None:
+        await self._run("UPDATE outbox SET reply_token = NULL WHERE reply_token = ?",
+                        (reply_token,))
 
     async def mark_delivered(self, outbox_id: int, now: datetime) -> bool:
         changed = await self._run(
-            "UPDATE outbox SET delivered_at = COALESCE(delivered_at, ?) WHERE id = ?",
+            "UPDATE outbox SET delivered_at = COALESCE(delivered_at, ?), reply_token = NULL "
+            "WHERE id = ?",
             (time_text(now), outbox_id),
         )
         return changed == 1

@@ -1,5 +1,5 @@
 """Persistent buttons: every ``custom_id`` carries the ids it acts on (``discord.ui.DynamicItem``),
-so a button keeps working after the bot restarts."""
+so a button keeps working after the bot restarts. They reach the bot through ``bot.host``."""
 
 from bot.views.challenge import ChallengeButton
 from bot.views.game import MoveButton, UndoButton

@@ -4,17 +4,17 @@ open challenge), Join/Leave/Start/Cancel (a lobby for more than two players)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 import engines
+from bot.host import Host
 from bot.i18n import t
+from bot.replies import reply_error
 from bot.services.errors import ServiceError
 from bot.services.models import Challenge
-
-if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+from bot.views.game import Gate
 
 ACTIONS = ("accept", "decline", "cancel", "join", "leave", "start")
 STYLES = {
@@ -51,7 +51,7 @@ def challenge_message(
 
 
 async def render_challenge(
-    bot: BoardGamesBot, challenge: Challenge, locale: Any
+    bot: Host, challenge: Challenge, locale: Any
 ) -> tuple[str, discord.ui.View | None]:
     """``challenge_message`` with the time control stored for the challenge."""
     time_control = await bot.services.challenge_time_control(challenge.id)
@@ -85,6 +85,7 @@ def _challenge_body(challenge: Challenge, locale: Any) -> tuple[str, discord.ui.
 
 
 class ChallengeButton(
+    Gate,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"bg:ch:(?P<id>\d+):(?P<action>accept|decline|cancel|join|leave|start)",
 ):
@@ -104,9 +105,7 @@ class ChallengeButton(
         return cls(int(match["id"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.app import reply_error
-
-        bot: BoardGamesBot = interaction.client  # type: ignore[assignment]
+        bot: Host = interaction.client  # type: ignore[assignment]
         services = bot.services
         user = interaction.user.id
         try:
@@ -123,10 +122,25 @@ class ChallengeButton(
             await reply_error(interaction, error)
             return
         if self.action in ("accept", "start"):
-            # The game exists: open its thread and post the first board (the outbox row the
-            # service wrote), and turn this challenge into a pointer to the thread.
-            await interaction.response.defer()
+            # The game exists. Its thread starts from this message, so it will have this
+            # message's id: the challenge becomes a pointer to it at once (the answer comes in
+            # Discord's 3 s whatever a burst of starts costs), then the thread is started and
+            # the first board (the outbox row the service wrote) posted there, a new message
+            # that pings the players. A challenge posted inside a thread cannot hold one: its
+            # game gets a thread in the channel, linked here once it exists.
+            title = engines.get(game.game).title
+            here = interaction.message is not None and interaction.channel_id == game.channel_id
+            where = f"<#{interaction.message.id}>" if here else f"#{game.id}"
+            await interaction.response.edit_message(
+                content=t("bot.challenge.started", interaction.locale, game=title, thread=where),
+                view=None,
+            )
             await bot.delivery.flush(game.id, interaction)
+            thread = None if here else (await services.get_game(game.id)).thread_id
+            if thread is not None:
+                await interaction.edit_original_response(content=t(
+                    "bot.challenge.started", interaction.locale, game=title,
+                    thread=f"<#{thread}>"))
             return
         content, view = await render_challenge(bot, challenge, interaction.locale)
         await interaction.response.edit_message(content=content, view=view)

@@ -1,26 +1,45 @@
-"""Buttons on a game's board messages: one per legal move when there are few (Alak points, Palam
-columns), and the answer to a take-back request."""
+"""Buttons on a game's messages: one per legal move when there are few (Alak points, Palam
+columns; an LPPG player's placements come privately with ``/hand``), and the answers to a
+take-back request.
+
+A move button plays its move only on the board version it was drawn for, and its answer is the
+new board as a new message (the interaction's response), so the mention of the next player
+notifies them. Take-back buttons belong to one request (the id of its outbox row): pressed once
+the request is over, they refuse."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.host import Host
 from bot.i18n import t
+from bot.replies import NO_PINGS, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 
-if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
-
-#: Discord's limit on a custom_id.
+#: Discord's limits: a custom_id, a label, buttons per row and rows per message.
 CUSTOM_ID_MAX = 100
+LABEL_MAX = 80
 BUTTONS_PER_ROW = 5
+ROWS_MAX = 5
+
+
+class Gate:
+    """Mixed into every button: while the bot shuts down it starts nothing new."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        host: Host = interaction.client  # type: ignore[assignment]
+        if getattr(host, "closing", False):
+            await send_ephemeral(interaction, t("bot.errors.closing", interaction.locale))
+            return False
+        return True
 
 
 class MoveButton(
+    Gate,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"bg:mv:(?P<game>\d+):(?P<version>\d+):(?P<move>.+)",
 ):
@@ -43,27 +62,33 @@ class MoveButton(
         return cls(int(match["game"]), int(match["version"]), match["move"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.app import reply_error
-
-        bot: BoardGamesBot = interaction.client  # type: ignore[assignment]
+        host: Host = interaction.client  # type: ignore[assignment]
         try:
-            result = await bot.services.move(
-                self.game_id, interaction.user.id, self.move, expected_version=self.version
+            # The board (or the /hand message) is in the game's thread: this interaction
+            # answers with the new board there.
+            await host.services.move(
+                self.game_id, interaction.user.id, self.move, expected_version=self.version,
+                reply_token=interaction.token,
             )
         except ServiceError as error:
             await reply_error(interaction, error)
             return
-        # A deferred update: the new board comes as a follow-up in the thread, and the pressed
-        # board loses its buttons (they belong to a position that is gone).
-        await interaction.response.defer()
-        await bot.delivery.flush(self.game_id, interaction, game=result.game)
-        await interaction.edit_original_response(view=None)
+        if not await host.delivery.flush(self.game_id, interaction):
+            await send_ephemeral(interaction, t("bot.game.done", interaction.locale))
+
+
+def fits(game_id: int, version: int, moves: Sequence[str]) -> bool:
+    """Whether these moves can be buttons: few enough, and each fits a label and a custom_id."""
+    return len(moves) <= BUTTONS_PER_ROW * ROWS_MAX and all(
+        len(m) <= LABEL_MAX and len(f"bg:mv:{game_id}:{version}:{m}") <= CUSTOM_ID_MAX
+        for m in moves
+    )
 
 
 def move_view(game_id: int, version: int, moves: Sequence[Any]) -> discord.ui.View | None:
-    """A row of buttons per five moves, or None when a move does not fit in a custom_id."""
-    texts = [str(m) for m in moves]
-    if any(len(f"bg:mv:{game_id}:{version}:{m}") > CUSTOM_ID_MAX for m in texts):
+    """A row of buttons per five moves, or None when they do not fit on a message."""
+    texts = list(dict.fromkeys(str(m) for m in moves))  # a custom_id is unique per message
+    if not texts or not fits(game_id, version, texts):
         return None
     view = discord.ui.View(timeout=None)
     for index, text in enumerate(texts):
@@ -72,43 +97,52 @@ def move_view(game_id: int, version: int, moves: Sequence[Any]) -> discord.ui.Vi
 
 
 class UndoButton(
+    Gate,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"bg:undo:(?P<game>\d+):(?P<version>\d+):(?P<answer>yes|no)",
+    template=r"bg:undo:(?P<game>\d+):(?P<request>\d+):(?P<answer>yes|no)",
 ):
-    def __init__(self, game_id: int, version: int, accept: bool, label: str = "") -> None:
+    """Agree to (or refuse) take-back request ``request`` of ``game``."""
+
+    def __init__(self, game_id: int, request: int, accept: bool, label: str = "") -> None:
         super().__init__(
             discord.ui.Button(
                 label=label or ("✓" if accept else "✗"),
                 style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
-                custom_id=f"bg:undo:{game_id}:{version}:{'yes' if accept else 'no'}",
+                custom_id=f"bg:undo:{game_id}:{request}:{'yes' if accept else 'no'}",
             )
         )
-        self.game_id, self.version, self.accept = game_id, version, accept
+        self.game_id, self.request, self.accept = game_id, request, accept
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> UndoButton:
-        return cls(int(match["game"]), int(match["version"]), match["answer"] == "yes")
+        return cls(int(match["game"]), int(match["request"]), match["answer"] == "yes")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.app import reply_error
-
-        bot: BoardGamesBot = interaction.client  # type: ignore[assignment]
+        host: Host = interaction.client  # type: ignore[assignment]
         try:
-            await bot.services.answer_undo(self.game_id, interaction.user.id, self.accept)
+            info = await host.services.answer_undo(
+                self.game_id, interaction.user.id, self.accept, request=self.request,
+                reply_token=interaction.token,
+            )
         except ServiceError as error:
             await reply_error(interaction, error)
             return
-        key = "bot.undo.accepted" if self.accept else "bot.undo.declined"
-        await interaction.response.edit_message(
-            content=t(key, interaction.locale, player=interaction.user.mention), view=None
-        )
-        await bot.delivery.flush(self.game_id, interaction)
+        if await host.delivery.flush(self.game_id, interaction):
+            # Answered with the new board (or the refusal): this request is over.
+            host.delivery.strip_buttons(interaction.message)
+            return
+        # One agreement of several: the request stays open, saying who agreed so far.
+        agreed = " ".join(f"<@{uid}>" for uid in info.undo_accepted_by)
+        content = (interaction.message.content if interaction.message else "") + "\n" + t(
+            "bot.undo.agreed_so_far", interaction.locale, players=agreed)
+        await interaction.response.edit_message(content=content[:2000],
+                                                allowed_mentions=NO_PINGS)
 
 
-def undo_view(game_id: int, version: int, locale: Any) -> discord.ui.View:
+def undo_view(game_id: int, request: int, locale: Any) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(UndoButton(game_id, version, True, t("bot.undo.accept", locale)))
-    view.add_item(UndoButton(game_id, version, False, t("bot.undo.decline", locale)))
+    view.add_item(UndoButton(game_id, request, True, t("bot.undo.accept", locale)))
+    view.add_item(UndoButton(game_id, request, False, t("bot.undo.decline", locale)))
     return view

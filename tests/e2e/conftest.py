@@ -10,7 +10,7 @@ import pytest
 
 from bot.app import RunningBot, launch
 from bot.config import Config
-from bot.emulator import Emulator, Message
+from bot.emulator import Emulator, EmuUser, Message
 from bot.endpoints import use_endpoints
 
 #: A token shaped like a real one, so a leak would be found by the log check.
@@ -24,6 +24,8 @@ class World:
     running: RunningBot | None = None
     restarts: int = 0
     log_records: list[logging.LogRecord] = field(default_factory=list)
+    #: Set by a test that provokes refusals on purpose (the fixture checks there are none).
+    refusals_expected: bool = False
 
     @property
     def bot(self):
@@ -67,6 +69,15 @@ class World:
     def thread_id(self) -> int:
         return int(self.emu.threads()[-1]["id"])
 
+    async def turn(self, game_id: int) -> tuple[EmuUser | None, list[str]]:
+        """The user to move in the game and their legal moves (None, [] once it is over)."""
+        game = await self.services.get_game(game_id)
+        mover = game.user_to_move()
+        if game.status != "active" or mover is None:
+            return None, []
+        user = next(u for u in self.emu.users.values() if u.id == mover)
+        return user, await self.services.legal_moves(game_id, mover)
+
 
 def make_config(emu: Emulator, tmp_path: Path) -> Config:
     return Config(
@@ -80,9 +91,12 @@ def make_config(emu: Emulator, tmp_path: Path) -> Config:
 
 
 @pytest.fixture
-async def world(tmp_path, caplog):
+async def world(request, tmp_path, caplog):
+    """The bot connected to a fresh emulator; ``@pytest.mark.emulator(rest_delay=...)`` passes
+    options to the emulator."""
     caplog.set_level(logging.DEBUG)
-    emu = Emulator(token=TOKEN)
+    marker = request.node.get_closest_marker("emulator")
+    emu = Emulator(token=TOKEN, **(marker.kwargs if marker else {}))
     await emu.start()
     world = World(emu, make_config(emu, tmp_path))
     try:
@@ -95,3 +109,6 @@ async def world(tmp_path, caplog):
         # Whatever happened, the token never reached a log line.
         for record in caplog.records:
             assert TOKEN not in record.getMessage()
+    # Nothing the bot sent would have been refused by Discord (limits, permissions, timing).
+    if not world.refusals_expected:
+        assert emu.refusals == []

@@ -29,11 +29,12 @@ async def start_alak(world, host="alice", guest="bob") -> tuple[int, int]:
     mark = emu.mark()
     click = await emu.click(guest, challenge, label="Accept")
     first_board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    assert await click.acknowledged() == 6
+    # The challenge message itself becomes the pointer to the thread (an update).
+    assert await click.acknowledged() == 7
     thread = first_board.channel_id
     assert thread == world.thread_id()
     # The challenge now points at the thread and has no buttons left.
-    accepted = emu.messages[challenge.id]
+    accepted = await click.reply()
     assert f"<#{thread}>" in accepted.content and not accepted.buttons()
     game = await world.services.game_for_thread(thread)
     assert game is not None and game.seats == (emu.user(host).id, emu.user(guest).id)
@@ -61,12 +62,12 @@ async def test_whole_game_by_slash_and_buttons(world):
             assert choices, "the player to move always gets suggestions"
             interaction = await emu.slash(alice, "move", {"text": choices[0]["value"]},
                                           channel=thread)
-            assert await interaction.acknowledged() == 5
+            assert await interaction.acknowledged() == 4, "the answer is the board itself"
         else:
             # Bob presses the first button of the latest board.
             board = latest_board(world, thread)
             interaction = await emu.click(bob, board, board.buttons()[0]["custom_id"])
-            assert await interaction.acknowledged() == 6
+            assert await interaction.acknowledged() == 4, "a new message, not an update"
         reply = await interaction.reply()
         assert not reply.ephemeral
         assert reply.channel_id == thread
@@ -289,7 +290,8 @@ async def test_a_challenge_made_inside_a_game_thread_starts_a_thread_in_the_chan
     new_thread = emu.channels[board.channel_id]
     assert board.channel_id != thread and new_thread["parent_id"] == str(emu.channel_id)
     assert new_thread["thread_metadata"]["auto_archive_duration"] == 10080
-    edited = emu.messages[rematch.id]
+    edited = (await emu.wait_for(lambda e: e.kind == "edit" and e.data.id == rematch.id
+                                 and "<#" in e.data.content)).data
     assert f"<#{board.channel_id}>" in edited.content and not edited.buttons()
     game = await world.services.game_for_thread(board.channel_id)
     assert game.seats == (emu.user("bob").id, emu.user("alice").id)

@@ -6,18 +6,25 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.emulator.console import Console
+from bot.emulator.console import Console, run_folder
 
 
-async def test_a_console_session(world, tmp_path):
+def console_for(emu, folder: Path):
+    """A console and ``type_(line)``: what it prints for a typed line."""
     lines: list[str] = []
-    console = Console(world.emu, tmp_path, output=lines.append)
+    console = Console(emu, folder, output=lines.append)
 
     async def type_(line: str) -> list[str]:
         start = len(lines)
         assert await console.handle(line)
         console.show_new_events()
         return lines[start:]
+
+    return console, type_
+
+
+async def test_a_console_session(world, tmp_path):
+    console, type_ = console_for(world.emu, tmp_path)
 
     shown = await type_("/play alak @bob length:9")
     assert any("@alice challenges @bob" in line and "(length 9)" in line for line in shown)
@@ -44,3 +51,50 @@ async def test_a_console_session(world, tmp_path):
     assert "No button" in (await type_("/click nonsense"))[0]
     assert "no command /nope" in (await type_("/nope"))[0]
     assert await console.handle("/quit") is False
+
+
+async def test_the_console_shows_pings_follows_only_its_users_threads_and_reads_whole_moves(
+    world, tmp_path
+):
+    emu = world.emu
+    console, type_ = console_for(emu, tmp_path)
+
+    # Other people's game: its thread appears, the console stays where it is.
+    await world.start_game("carol", "alak", "dave")
+    console.show_new_events()
+    assert console.channel_id == emu.channel_id
+
+    shown = await type_("/play lppg @bob")
+    assert any("🔔 pinged: @bob" in line for line in shown), shown
+    await type_("/as bob")
+    shown = await type_("/click accept")
+    assert console.channel_id != emu.channel_id, "Bob's own game thread is entered"
+    assert any(line.strip().startswith("🔔 pinged:") and "@alice" in line for line in shown)
+    await type_("/as alice")
+    game = await world.services.game_for_thread(console.channel_id)
+    move = (await world.services.legal_moves(game.id, emu.user("alice").id))[0]
+    assert " " in move
+    shown = await type_(f"/move {move}")  # no quotes: the last text option takes the rest
+    assert any(f"@alice played **{move}**" in line for line in shown), shown
+    after = await world.services.get_game(game.id)
+    to_move = next(u.name for u in emu.users.values() if u.id == after.user_to_move())
+    assert any(f"🔔 pinged: @{to_move}" in line for line in shown), shown
+
+    shown = await type_("/record")
+    assert any(line.strip().startswith("file: ") and line.endswith(".txt") for line in shown)
+    assert not any(line.strip().startswith("image: ") and ".txt" in line for line in shown)
+
+    shown = await type_("/help")
+    assert any("/play" in line for line in shown), "the bot's own /help answers"
+    assert shown[-1].startswith("Console:")
+    assert any("/as <user>" in line for line in await type_("/console"))
+
+
+def test_each_run_writes_to_a_folder_of_its_own_and_clears_earlier_runs(tmp_path):
+    (tmp_path / "run-20240101-000000-1").mkdir()
+    (tmp_path / "run-20240101-000000-1" / "3-alak-1-0.png").write_bytes(b"old")
+    (tmp_path / "17-alak-1-0.png").write_bytes(b"older")
+    (tmp_path / "notes.txt").write_text("not ours")
+    folder = run_folder(tmp_path)
+    assert folder.parent == tmp_path and folder.is_dir() and not any(folder.iterdir())
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([folder.name, "notes.txt"])

@@ -25,7 +25,8 @@ async def test_direct_challenge_accepted_starts_a_game(service, db):
     assert after.status == "accepted" and after.game_id == info.id
     assert after.joined == (10, 20)
     outbox = await service.pending_outbox()
-    assert [(o.kind, o.payload) for o in outbox] == [("game_started", {"game_id": info.id})]
+    assert [(o.kind, o.payload) for o in outbox] == [
+        ("game_started", {"game_id": info.id, "ply": 0, "version": 0})]
     assert query(db, "SELECT seed FROM games") == [(SEED,)]
 
 

@@ -141,7 +141,8 @@ async def test_create_game_for_tournaments_starts_the_clock_and_says_where_it_co
     assert info.seats == (7, 8)
     assert await clocks.deadline(info.id) == info.created_at + 7 * DAY
     started = await pending(service, "game_started")
-    assert started[-1].payload == {"game_id": info.id, "source": "tournament:3"}
+    assert started[-1].payload == {"game_id": info.id, "ply": 0, "version": 0,
+                                   "source": "tournament:3"}
     with pytest.raises(ChallengeError):
         await service.create_game("alak", [7, 8], time_control="3 weeks")
 
@@ -295,7 +296,7 @@ async def test_claim_only_after_the_deadline_and_only_by_an_opponent(
     assert kinds[-2:] == ["timeout", "game_over"]
     timeout = (await pending(service, "timeout"))[0]
     assert timeout.payload == {"game_id": info.id, "seat": 0, "user_id": mover,
-                               "claimed_by": opponent}
+                               "claimed_by": opponent, "version": 1}
     assert await service.replay_matches(info.id)
     assert await clocks.deadline(info.id) is None
     with pytest.raises(GameOver):

@@ -51,7 +51,8 @@ async def test_a_move_is_applied_and_recorded(service, db, clock):
     outbox = await service.pending_outbox()
     assert outbox[-1].kind == "move"
     assert outbox[-1].payload == {
-        "game_id": info.id, "ply": 1, "move": "f", "description": "f", "seat": 0, "user_id": 1,
+        "game_id": info.id, "ply": 1, "version": 1, "move": "f", "description": "f", "seat": 0,
+        "user_id": 1,
     }
 
 

@@ -25,7 +25,7 @@ async def test_resign_two_players_the_other_wins(service, db):
     assert after == await service.get_game(info.id)
     kinds = [(o.kind, o.payload) for o in await service.pending_outbox()][-2:]
     assert kinds == [
-        ("resigned", {"game_id": info.id, "seat": 0, "user_id": 1}),
+        ("resigned", {"game_id": info.id, "seat": 0, "user_id": 1, "version": after.version}),
         ("game_over", {"game_id": info.id}),
     ]
     assert await service.replay_matches(info.id)
@@ -97,7 +97,8 @@ async def test_undo_accepted_takes_the_last_move_back(service, db):
     kinds = [(o.kind, o.payload) for o in await service.pending_outbox()][-2:]
     assert kinds == [
         ("undo_requested", {"game_id": info.id, "by": 2, "seat": 1, "ply": 2}),
-        ("undo_done", {"game_id": info.id, "ply": 2, "seat": 1}),
+        ("undo_done", {"game_id": info.id, "ply": 2, "seat": 1, "version": moved.game.version + 1,
+                       "last_move": "a", "by": 1}),
     ]
     # The ply is free again: the player plays something else.
     again = await service.move(info.id, 2, "j")

@@ -123,6 +123,27 @@ async def test_outbox_pending_and_delivered(store):
     assert [(r.id, r.payload) for r in await store.pending_outbox(10)] == [(second, {"a": 2})]
 
 
+async def test_outbox_reply_tokens_and_the_newest_row_of_a_kind(store):
+    """A row may hold the token of the interaction that answers it, until it is delivered or
+    the interaction has answered (then the token leaves every row that holds it)."""
+    async with store.transaction() as tx:
+        game_id = await new_game(tx)
+        move = await tx.insert_outbox(game_id, "move", {"m": 1}, NOW, "token-a")
+        over = await tx.insert_outbox(game_id, "game_over", {}, NOW, "token-a")
+        other = await tx.insert_outbox(game_id, "undo_requested", {}, NOW, "token-b")
+        newest = await tx.insert_outbox(game_id, "undo_requested", {}, NOW)
+        assert await tx.last_outbox_id(game_id, "undo_requested") == newest
+        assert await tx.last_outbox_id(game_id, "resigned") is None
+    tokens = {r.id: r.reply_token for r in await store.pending_outbox(10)}
+    assert tokens == {move: "token-a", over: "token-a", other: "token-b", newest: None}
+    async with store.transaction() as tx:
+        assert await tx.mark_delivered(move, NOW)
+        await tx.forget_reply_token("token-a")
+        await tx.mark_delivered(other, NOW)
+    tokens = {r.id: r.reply_token for r in await store.pending_outbox(10)}
+    assert tokens == {over: None, newest: None}
+
+
 async def test_remove_last_move_keeps_it_in_undone_moves(store, db):
     async with store.transaction() as tx:
         game_id = await new_game(tx)
