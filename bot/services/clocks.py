@@ -1,5 +1,5 @@
 """Correspondence play as plain async calls: deadlines, reminders, claims on time, automatic
-tournament forfeits, vacations, reminder settings and game records (issue 11).
+tournament forfeits, vacations, reminder settings and game records.
 
 Usage (the bot wires it once)::
 
@@ -33,7 +33,7 @@ Rulings:
   moves the deadline but does not repeat the reminder.
 * Claiming: once the deadline has passed, any seated player not on the side of the player to
   move may claim; the game ends at once for everybody, every seat not on the loser's side
-  winning (the resignation ruling of ``bot.services.games``: engines cannot drop one player
+  winning (the resignation ruling of ``bot.services.gamestate``: engines cannot drop one player
   of a 3–5 player game). Until someone claims, the late player may still move.
 * Tournament games (``grace_for(game_id)`` returns a grace period) end automatically as a loss
   on time for the player to move once deadline + grace has passed.
@@ -61,9 +61,9 @@ from bot.correspondence.reminders import (
 from bot.correspondence.scheduler import Scheduler
 from bot.services import clockstate, records
 from bot.services.errors import GameOver, NotAPlayer, NotFound, ServiceError
-from bot.services.games import (
+from bot.services.games import GameService
+from bot.services.gamestate import (
     ACTIVE,
-    GameService,
     apply_forced_outcome,
     forced_end,
     teams_of,

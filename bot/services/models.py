@@ -98,13 +98,13 @@ class OutboxItem:
     kind: str
     payload: dict
     created_at: datetime
-    #: (Added.) The interaction token of the command this row answers, until delivered.
+    #: The interaction token of the command this row answers, until delivered.
     reply_token: str | None = None
 
 
 @dataclass(frozen=True)
 class Position:
-    """(Added.) A game as one of its outbox rows shows it: right after the change that wrote
+    """A game as one of its outbox rows shows it: right after the change that wrote
     the row, whatever happened since (a message posted late still shows its own move)."""
 
     game_id: int

@@ -25,7 +25,7 @@ from datetime import datetime
 
 import engines
 from bot.competition.ratings import Glicko, Skill, rate_multiplayer_game, rate_two_player_game
-from bot.services.games import FINISHED, teams_of
+from bot.services.gamestate import FINISHED, teams_of
 from bot.services.models import utcnow
 from bot.store import GameRow, Store
 from bot.store.ratings import rating_reads, rating_writes

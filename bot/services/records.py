@@ -34,7 +34,12 @@ from typing import Any
 
 import engines
 from bot.services.clockstate import timeout_outcome
-from bot.services.games import apply_forced_outcome, rebuild, resignation_outcome, teams_of
+from bot.services.gamestate import (
+    apply_forced_outcome,
+    rebuild,
+    resignation_outcome,
+    teams_of,
+)
 from bot.services.models import GameRecord
 from engines.core import dump_outcome
 

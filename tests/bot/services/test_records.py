@@ -11,7 +11,7 @@ import pytest
 
 import engines
 from bot.services.clocks import ClockService
-from bot.services.games import _normal_json, teams_of
+from bot.services.gamestate import normal_json, teams_of
 from bot.services.records import RecordError, parse_record, replay_record
 from tests.bot.services.conftest import SEED
 from tests.bot.store.dbutil import query
@@ -50,7 +50,7 @@ async def assert_round_trip(service, clocks, db, game_id):
     assert parsed.seed == SEED
     state = replay_record(parsed)
     game = engines.get(parsed.game)
-    assert _normal_json(game.dump(state)) == stored_snapshot(db, game_id)
+    assert normal_json(game.dump(state)) == stored_snapshot(db, game_id)
     assert state.outcome == info.outcome
     return text
 

@@ -10,7 +10,7 @@ import pytest
 
 import engines
 from bot.services import GameService
-from bot.services.games import rebuild
+from bot.services.gamestate import rebuild
 from tests.bot.services.conftest import start_game
 from tests.bot.services.fakegame import TALLY
 from tests.bot.store.dbutil import query

@@ -1,4 +1,5 @@
-"""Resignation and undo: the rulings of bot/services/games.py, and refusals change nothing."""
+"""Resignation and undo: the rulings of bot/services/play.py and gamestate.py; refusals
+change nothing."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 import pytest
 
 from bot.services import GameOver, NotAPlayer, UndoError
-from bot.services.games import rebuild, teams_of
+from bot.services.gamestate import rebuild, teams_of
 from engines.core import Game
 from tests.bot.services.conftest import SEED, start_game
 from tests.bot.store.dbutil import db_dump, query

@@ -1,0 +1,333 @@
+"""Challenges, lobbies and the games they start; games started without a challenge (a
+tournament's pairings).
+
+Challenges and lobbies are rare: their checks run inside the transaction on fresh rows, so a
+refusal (``ChallengeError``…) never leaves a change behind.
+
+Ruling (not in RULES.md): seats follow the joining order: the host is seat 0 (moves first in
+every game), then the accepting or joining players in the order they joined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import engines
+from bot.correspondence.timecontrol import TimeControl
+from bot.services import clockstate
+from bot.services.base import ServiceBase
+from bot.services.errors import ChallengeError, NotFound
+from bot.services.gamestate import ACTIVE, FINISHED
+from bot.services.models import Challenge, GameInfo
+from bot.store import ChallengeRow, NewGame, Writes
+from bot.store.clocks import clock_reads, clock_writes
+from engines import Game
+
+
+class ChallengeService(ServiceBase):
+    """Challenges and lobbies, and creating games (part of ``GameService``)."""
+
+    # ----- challenges and lobbies -----------------------------------------------------------
+
+    async def challenge(
+        self,
+        game: str,
+        host_id: int,
+        *,
+        opponent_id: int | None = None,
+        players: int = 2,
+        options: dict | None = None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        time_control: str | None = None,
+    ) -> Challenge:
+        """A challenge to ``opponent_id`` (2 players), an open challenge (no opponent) or a
+        lobby (more than 2 players; filled with ``join`` and started by the host).
+        ``time_control``: ``untimed`` (the default), ``3d`` or ``3d+1d``."""
+        name, resolved = self.resolve_setup(game, players, options)
+        if opponent_id is not None:
+            if opponent_id == host_id:
+                raise ChallengeError("errors.challenge_self")
+            if players != 2:
+                raise ChallengeError("errors.invite_needs_two")
+        control = self._time_control(time_control)
+        now = self._clock()
+        async with self._store.transaction() as tx:
+            await tx.ensure_user(host_id, now)
+            if opponent_id is not None:
+                await tx.ensure_user(opponent_id, now)
+            challenge_id = await tx.insert_challenge(
+                game=name,
+                options=resolved,
+                host_id=host_id,
+                opponent_id=opponent_id,
+                players=players,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                now=now,
+            )
+            if time_control is not None:
+                await clock_writes(tx).set_challenge_time_control(challenge_id, str(control))
+            row = await self._challenge_row(tx, challenge_id)
+        return self._challenge(row)
+
+    async def get_challenge(self, challenge_id: int) -> Challenge:
+        """A challenge by id."""
+        row = await self._store.get_challenge(challenge_id)
+        if row is None:
+            raise NotFound("errors.challenge_not_found", challenge_id=challenge_id)
+        return self._challenge(row)
+
+    async def challenge_time_control(self, challenge_id: int) -> str | None:
+        """The time control chosen for a challenge (None when none was given)."""
+        return await clock_reads(self._store).challenge_time_control(challenge_id)
+
+    async def open_challenges(
+        self, guild_id: int | None = None, *, limit: int = 25
+    ) -> list[Challenge]:
+        """Challenges and lobbies still open, oldest first."""
+        return [self._challenge(r) for r in await self._store.open_challenges(guild_id, limit)]
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        async with self._store.transaction() as tx:
+            if not await tx.set_challenge_message(challenge_id, message_id):
+                raise NotFound("errors.challenge_not_found", challenge_id=challenge_id)
+
+    @staticmethod
+    def _check_open(row: ChallengeRow) -> None:
+        if row.status != "open":
+            raise ChallengeError(
+                "errors.challenge_closed", challenge_id=row.id, status=row.status
+            )
+
+    @staticmethod
+    async def _add_player(
+        tx: Writes, row: ChallengeRow, user_id: int, now: datetime
+    ) -> tuple[int, ...]:
+        """Put the user at the end of the joining order (unless it is full); returns it."""
+        if len(row.joined) >= row.players:
+            raise ChallengeError("errors.lobby_full", players=row.players)
+        await tx.ensure_user(user_id, now)
+        await tx.add_challenge_player(row.id, user_id, now)
+        return (*row.joined, user_id)
+
+    async def accept(self, challenge_id: int, user_id: int) -> GameInfo:
+        """Accept a two-player challenge (yours, or an open one): the game starts."""
+        now = self._clock()
+        async with self._store.transaction() as tx:
+            row = await self._challenge_row(tx, challenge_id)
+            self._check_open(row)
+            if row.players != 2:
+                raise ChallengeError("errors.challenge_is_lobby", challenge_id=row.id)
+            if user_id == row.host_id:
+                raise ChallengeError("errors.challenge_own")
+            if row.opponent_id is not None and user_id != row.opponent_id:
+                raise ChallengeError("errors.challenge_not_for_you")
+            seats = row.joined
+            if user_id not in seats:
+                seats = await self._add_player(tx, row, user_id, now)
+            info = await self._create_game(tx, row, seats, "accepted", now)
+        self.notify_change()
+        return info
+
+    async def decline(self, challenge_id: int, user_id: int) -> Challenge:
+        """The challenged player says no (open challenges and lobbies cannot be declined)."""
+        now = self._clock()
+        async with self._store.transaction() as tx:
+            row = await self._challenge_row(tx, challenge_id)
+            self._check_open(row)
+            if row.opponent_id is None:
+                raise ChallengeError("errors.decline_open")
+            if user_id != row.opponent_id:
+                raise ChallengeError("errors.challenge_not_for_you")
+            await tx.set_challenge_status(row.id, "declined", now)
+            row = await self._challenge_row(tx, challenge_id)
+        return self._challenge(row)
+
+    async def cancel(self, challenge_id: int, user_id: int) -> Challenge:
+        """The host withdraws a challenge or closes a lobby."""
+        now = self._clock()
+        async with self._store.transaction() as tx:
+            row = await self._challenge_row(tx, challenge_id)
+            if user_id != row.host_id:
+                raise ChallengeError("errors.not_the_host")
+            self._check_open(row)
+            await tx.set_challenge_status(row.id, "cancelled", now)
+            row = await self._challenge_row(tx, challenge_id)
+        return self._challenge(row)
+
+    async def join(self, challenge_id: int, user_id: int) -> Challenge:
+        """Take a place in a lobby (or an open challenge); the host then starts the game."""
+        now = self._clock()
+        async with self._store.transaction() as tx:
+            row = await self._challenge_row(tx, challenge_id)
+            self._check_open(row)
+            if user_id in row.joined:
+                raise ChallengeError("errors.already_joined")
+            if row.opponent_id is not None and user_id != row.opponent_id:
+                raise ChallengeError("errors.challenge_not_for_you")
+            await self._add_player(tx, row, user_id, now)
+            row = await self._challenge_row(tx, challenge_id)
+        return self._challenge(row)
+
+    async def leave(self, challenge_id: int, user_id: int) -> Challenge:
+        """Leave a lobby before it starts (the host cancels instead)."""
+        async with self._store.transaction() as tx:
+            row = await self._challenge_row(tx, challenge_id)
+            self._check_open(row)
+            if user_id == row.host_id:
+                raise ChallengeError("errors.host_cannot_leave")
+            if user_id not in row.joined:
+                raise ChallengeError("errors.not_joined")
+            await tx.remove_challenge_player(row.id, user_id)
+            row = await self._challenge_row(tx, challenge_id)
+        return self._challenge(row)
+
+    async def start(self, challenge_id: int, user_id: int) -> GameInfo:
+        """The host starts a full lobby; seats follow the joining order."""
+        now = self._clock()
+        async with self._store.transaction() as tx:
+            row = await self._challenge_row(tx, challenge_id)
+            if user_id != row.host_id:
+                raise ChallengeError("errors.not_the_host")
+            self._check_open(row)
+            if len(row.joined) != row.players:
+                raise ChallengeError(
+                    "errors.lobby_not_full", joined=len(row.joined), players=row.players
+                )
+            info = await self._create_game(tx, row, row.joined, "started", now)
+        self.notify_change()
+        return info
+
+    async def _create_game(
+        self, tx: Writes, row: ChallengeRow, seats: tuple[int, ...], status: str, now: datetime
+    ) -> GameInfo:
+        control = TimeControl.parse(
+            await clock_writes(tx).challenge_time_control(row.id) or "untimed"
+        )
+        info = await self._insert_game(
+            tx, self._engine(row.game), row.options, tuple(seats), control, now,
+            challenge_id=row.id, guild_id=row.guild_id, channel_id=row.channel_id,
+        )
+        await tx.set_challenge_status(row.id, status, now, game_id=info.id)
+        return info
+
+    async def _insert_game(
+        self,
+        tx: Writes,
+        game: Game,
+        options: dict[str, Any],
+        seats: tuple[int, ...],
+        control: TimeControl,
+        now: datetime,
+        *,
+        challenge_id: int | None,
+        guild_id: int | None,
+        channel_id: int | None,
+        source: str | None = None,
+    ) -> GameInfo:
+        """The game row, its seats, its clock and the ``game_started`` outbox row."""
+        seed = self._seeds()
+        state = game.new(len(seats), seed=seed, options=options)
+        game_id = await tx.insert_game(
+            NewGame(
+                game=game.name,
+                options=options,
+                seed=seed,
+                seats=seats,
+                status=ACTIVE if state.outcome is None else FINISHED,
+                to_move=state.to_move,
+                snapshot=game.dump(state),
+                challenge_id=challenge_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                created_at=now,
+            )
+        )
+        await clockstate.start_clock(tx, game_id, seats, state.to_move, control, now)
+        payload: dict[str, Any] = {"game_id": game_id, "ply": 0, "version": 0}
+        if source is not None:
+            payload["source"] = source
+        await tx.insert_outbox(game_id, "game_started", payload, now)
+        return self._info(await self._game_row(game_id, tx), game, state)
+
+    # ----- games created directly (tournaments) -------------------------------------------
+
+    def resolve_setup(
+        self, game: str, players: int, options: Mapping[str, Any] | None
+    ) -> tuple[str, dict[str, Any]]:
+        """Check a game name, player count and options as ``challenge`` does;
+        returns (engine name, resolved options) or raises ``ChallengeError``."""
+        try:
+            engine = self._engine(game)
+        except KeyError:
+            raise ChallengeError(
+                "errors.unknown_game", game=game, games=", ".join(sorted(engines.GAMES))
+            ) from None
+        allowed = engine.allowed_player_counts()
+        if players not in allowed:
+            raise ChallengeError(
+                "errors.bad_player_count",
+                game=engine.title,
+                players=players,
+                allowed=", ".join(str(n) for n in allowed),
+            )
+        resolved = self._resolve_options(engine, options)
+        try:  # options valid one by one may still clash together: let the engine say so now
+            engine.new(players, seed=0, options=resolved)
+        except ValueError as error:
+            raise ChallengeError("errors.bad_options", reason=str(error)) from None
+        return engine.name, resolved
+
+    async def create_game(
+        self,
+        game: str,
+        seats: Sequence[int],
+        options: Mapping[str, Any] | None = None,
+        *,
+        time_control: str | None = None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        source: str | None = None,
+    ) -> GameInfo:
+        """Start a game between ``seats`` (user ids in
+        seat order) without a challenge, in its own transaction, with its clock."""
+        async with self._store.transaction() as tx:
+            info = await self.create_game_in(
+                tx, game, seats, options, time_control=time_control, guild_id=guild_id,
+                channel_id=channel_id, source=source,
+            )
+        self.notify_change()
+        return info
+
+    async def create_game_in(
+        self,
+        tx: Writes,
+        game: str,
+        seats: Sequence[int],
+        options: Mapping[str, Any] | None = None,
+        *,
+        time_control: str | None = None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        source: str | None = None,
+    ) -> GameInfo:
+        """``create_game`` inside the caller's transaction, so a tournament records
+        its pairing and the game together. ``source`` (e.g. "tournament:3") is copied into
+        the ``game_started`` payload. ``time_control`` is the contract's text notation
+        (``ChallengeError`` ``errors.bad_time_control`` if it is not one); the clock starts
+        in ``tx``. After the caller's commit, call ``notify_change()`` so the correspondence
+        scheduler sees the new deadline."""
+        name, resolved = self.resolve_setup(game, len(seats), options)
+        seats = tuple(seats)
+        control = self._time_control(time_control)
+        now = self._clock()
+        for user_id in seats:
+            await tx.ensure_user(user_id, now)
+        return await self._insert_game(
+            tx, self._engine(name), resolved, seats, control, now,
+            challenge_id=None, guild_id=guild_id, channel_id=channel_id, source=source,
+        )
+
