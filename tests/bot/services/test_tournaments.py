@@ -457,7 +457,7 @@ async def test_the_game_service_hears_of_new_tournament_games(tsv, verdict):
 
 
 async def test_sign_up_is_capped(tsv, verdict, monkeypatch):
-    from bot.services import tournaments as module
+    from bot.services.tournaments import signup as module
 
     monkeypatch.setattr(module, "MAX_ENTRANTS", 3)
     t = await signed_up(tsv, "elimination", [1, 2, 3])
