@@ -1,8 +1,11 @@
 """What the tournament service hands to the bot layer (plain frozen values), its limits, its
-error, and the conversions from store rows that every part of the service shares."""
+error, tournament names, and the conversions from store rows that every part of the service
+shares."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,7 +26,9 @@ MAX_SWISS_ROUNDS = 20
 #: Sign-ups per tournament: a round robin of 64 already lasts 63 rounds, and a bracket of 64
 #: is the largest image that stays readable in Discord.
 MAX_ENTRANTS = 64
-MAX_NAME = 80
+#: Characters in a tournament's name: it must fit the lines that show it (and an autocomplete
+#: choice, 100 characters with the number, game and status).
+MAX_NAME = 60
 LPPG_TARGET = 10
 
 TIEBREAKS = {
@@ -41,12 +46,44 @@ class TournamentError(ServiceError):
     key = "errors.tournament.not_found"
 
 
+#: Discord's markup that names someone or something (user, role, channel, command, custom
+#: emoji, timestamp, guild navigation): dropped from names.
+_DISCORD_TOKEN = re.compile(
+    r"<(?:@[!&]?\d+|#\d+|/[^<>:]+:\d+|a?:\w+:\d+|t:-?\d+(?::[tTdDfFR])?|id:\w+)>"
+)
+#: ``@everyone`` and ``@here`` lose their ``@``; a URL its scheme (so it is not a link).
+_MASS_MENTION = re.compile(r"@(everyone|here)\b", re.IGNORECASE)
+_SCHEME = re.compile(r"\b[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+
+
+def tournament_name(text: str) -> str:
+    """A name as typed, made safe to show anywhere: mentions of users, roles, channels and
+    commands, custom emoji and timestamps removed; ``@everyone``/``@here`` without their
+    ``@``; links without their scheme; invisible and control characters (a right-to-left
+    override could disguise a name) removed; whitespace collapsed. Markdown stays in the name
+    and is escaped where a message shows it. The result may be empty or too long: the caller
+    decides."""
+    text = unicodedata.normalize("NFC", text)
+    text = _DISCORD_TOKEN.sub(" ", text)
+    text = _MASS_MENTION.sub(r"\1", text)
+    text = _SCHEME.sub("", text)
+    kept = []
+    for char in text:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Zl", "Zp") or char.isspace():
+            kept.append(" ")
+        elif category not in ("Cf", "Co", "Cs", "Cn"):
+            kept.append(char)
+    return " ".join("".join(kept).split())
+
+
 @dataclass(frozen=True)
 class Entrant:
     user_id: int
     seed: int | None
     withdrawn: bool
     withdrawn_round: int | None
+    removed: bool = False  # withdrawn by the organiser or a manager, not by the player
 
 
 @dataclass(frozen=True)
@@ -63,11 +100,12 @@ class Tournament:
     time_control: str
     forfeit_grace_hours: int
     status: str  # signup | running | finished | cancelled
-    current_round: int
+    current_round: int  # the last round paired (0 in sign-up)
     entrants: tuple[Entrant, ...]  # joining order
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    completed_rounds: int = 0  # the last round whose every board is decided
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -76,6 +114,9 @@ class Tournament:
     @property
     def active_players(self) -> tuple[int, ...]:
         return tuple(e.user_id for e in self.entrants if not e.withdrawn)
+
+    def entrant(self, user_id: int) -> Entrant | None:
+        return next((e for e in self.entrants if e.user_id == user_id), None)
 
     @property
     def total_rounds(self) -> int | None:
@@ -117,7 +158,10 @@ class Board:
 
 @dataclass(frozen=True)
 class StandingRow:
-    rank: int
+    """A player's line. Byes count among ``wins``/``draws``/``losses`` by the score they gave
+    (not among ``played``, the games); withdrawn players have no ``rank`` and come last."""
+
+    rank: int | None
     user_id: int
     points: float
     tiebreaks: tuple[float, ...]
@@ -126,6 +170,18 @@ class StandingRow:
     draws: int
     losses: int
     withdrawn: bool
+    removed: bool = False
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """What ``leave`` or ``kick`` did: the tournament after it, who left, whether a manager
+    removed them, and the games of theirs that were forfeited (a withdrawal once running)."""
+
+    tournament: Tournament
+    user_id: int
+    removed: bool
+    forfeited: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -150,11 +206,12 @@ def tournament_value(row: TournamentRow, entrants: Sequence[EntrantRow]) -> Tour
         forfeit_grace_hours=row.forfeit_grace_hours,
         status=row.status,
         current_round=row.current_round,
-        entrants=tuple(Entrant(e.user_id, e.seed, e.withdrawn, e.withdrawn_round)
+        entrants=tuple(Entrant(e.user_id, e.seed, e.withdrawn, e.withdrawn_round, e.removed)
                        for e in entrants),
         created_at=row.created_at,
         started_at=row.started_at,
         finished_at=row.finished_at,
+        completed_rounds=row.completed_rounds,
     )
 
 

@@ -20,6 +20,7 @@ from bot.services.tournaments.models import (
     StandingRow,
     Standings,
     Tournament,
+    TournamentError,
     board_value,
     outcome_of,
     results_of,
@@ -57,17 +58,60 @@ class Reading(TournamentBase):
         rows = await reads.tournaments(guild_id, statuses, limit)
         return [tournament_value(row, await reads.entrants(row.id)) for row in rows]
 
+    async def open_tournaments(
+        self, guild_id: int | None, user_id: int, action: str = "read", *, limit: int = 25
+    ) -> list[Tournament]:
+        """This server's tournaments in sign-up or running that ``action`` can apply to, the
+        user's own first (those they organise or play in), then the newest:
+        ``join`` those in sign-up the user has not joined; ``leave`` those the user is still in;
+        ``start`` those in sign-up; ``manage`` (cancel, kick) and ``read`` all of them."""
+        found = await self.tournaments(guild_id, active_only=True, limit=100)
+
+        def fits(t: Tournament) -> bool:
+            entrant = t.entrant(user_id)
+            if action == "join":
+                return t.status == SIGNUP and entrant is None
+            if action == "leave":
+                return entrant is not None and not entrant.withdrawn
+            if action == "start":
+                return t.status == SIGNUP
+            return True
+
+        def yours(t: Tournament) -> bool:
+            return t.organiser_id == user_id or t.entrant(user_id) is not None
+
+        # ``found`` is newest first; a stable sort keeps that order within each group.
+        return sorted((t for t in found if fits(t)), key=lambda t: not yours(t))[:limit]
+
     async def pairings(
         self, tournament_id: int, round_number: int | None = None, *,
         guild_id: int | None = None,
     ) -> list[Board]:
-        """The boards of a round (the current one by default)."""
+        """The boards of a round (the current one by default). A round asked for by number
+        must exist: from 1 to the last round paired (``errors.tournament.no_round``,
+        ``round_not_paired`` or, in sign-up, ``not_started``)."""
         reads = tournament_reads(self._store)
         row = await self._row(reads, tournament_id, guild_id)
         number = row.current_round if round_number is None else round_number
+        if round_number is not None and not 1 <= round_number <= row.current_round:
+            await self._refuse_round(reads, row, round_number)
         if row.format == "lppg_match":
             return [b for b in await self._lppg_boards(row) if b.round == number]
         return [board_value(p) for p in await reads.pairings(tournament_id, number)]
+
+    async def _refuse_round(self, reads, row: TournamentRow, number: int) -> None:
+        """Why round ``number`` of the tournament has no pairings to show."""
+        if row.status == SIGNUP:
+            raise TournamentError("errors.tournament.not_started", name=row.name)
+        # A running event's planned length (unknown for an LPPG match); an event that is over
+        # has the rounds it played.
+        total = (tournament_value(row, await reads.entrants(row.id)).total_rounds
+                 if row.status == RUNNING else row.current_round)
+        if number >= 1 and (total is None or number <= total):
+            raise TournamentError("errors.tournament.round_not_paired", name=row.name,
+                                  round=number, current=row.current_round)
+        raise TournamentError("errors.tournament.no_round", name=row.name, round=number,
+                              total=total or row.current_round)
 
     async def bracket(self, tournament_id: int) -> list[list[Board]]:
         """Every round's boards so far, in board order (for the elimination bracket image)."""
@@ -83,11 +127,13 @@ class Reading(TournamentBase):
         return [rounds[n] for n in sorted(rounds)]
 
     async def standings(self, tournament_id: int, *, guild_id: int | None = None) -> Standings:
+        """The table: players still in, ranked by the format's order; then the withdrawn ones,
+        unranked, in that same order. A withdrawn player's results stay in the table (their
+        opponents keep the points and tie-breaks those games gave)."""
         reads = tournament_reads(self._store)
         row = await self._row(reads, tournament_id, guild_id)
         entrants = await reads.entrants(tournament_id)
         info = tournament_value(row, entrants)
-        withdrawn = {e.user_id for e in entrants if e.withdrawn}
         if row.format == "lppg_match":
             rows = await self._lppg_standings(row, entrants)
         else:
@@ -103,8 +149,7 @@ class Reading(TournamentBase):
                                 s.draws, s.losses, False)
                     for s in table
                 ]
-        rows = [dataclasses.replace(r, withdrawn=r.user_id in withdrawn) for r in rows]
-        return Standings(info, tuple(rows), TIEBREAKS[row.format])
+        return Standings(info, _withdrawn_last(rows, info), TIEBREAKS[row.format])
 
     @staticmethod
     def _elimination_standings(
@@ -191,13 +236,31 @@ class Reading(TournamentBase):
             seating = match.seating(r)
             for seat in outcome.winners:
                 wins[seating[seat]] += 1
-        withdrawn = {e.user_id for e in entrants if e.withdrawn}
-        order = sorted(players, key=lambda p: (p in withdrawn, -points[p], players.index(p)))
+        order = sorted(players, key=lambda p: (-points[p], players.index(p)))
         rows: list[StandingRow] = []
         for index, player in enumerate(order):
-            key = (player in withdrawn, points[player])
-            same = rows and (rows[-1].withdrawn, rows[-1].points) == key
+            same = rows and rows[-1].points == points[player]
             rank = rows[-1].rank if same else index + 1
             rows.append(StandingRow(rank, player, float(points[player]), (), played,
-                                    wins[player], 0, played - wins[player], player in withdrawn))
+                                    wins[player], 0, played - wins[player], False))
         return rows
+
+
+def _withdrawn_last(rows: Sequence[StandingRow], tournament: Tournament) -> tuple[StandingRow, ...]:
+    """The players still in, ranked again among themselves (ties keep sharing a rank), then
+    the withdrawn ones without a rank."""
+    entrants = {e.user_id: e for e in tournament.entrants}
+    active: list[StandingRow] = []
+    gone: list[StandingRow] = []
+    previous = None
+    for row in rows:
+        entrant = entrants[row.user_id]
+        if entrant.withdrawn:
+            gone.append(dataclasses.replace(row, rank=None, withdrawn=True,
+                                            removed=entrant.removed))
+            continue
+        # Rows of one rank are tied: they keep sharing the new rank.
+        rank = active[-1].rank if active and row.rank == previous else len(active) + 1
+        previous = row.rank
+        active.append(dataclasses.replace(row, rank=rank, withdrawn=False))
+    return (*active, *gone)

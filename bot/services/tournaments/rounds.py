@@ -25,6 +25,11 @@ Pairing rules:
   (``engines.lppg.LppgMatch``): one game per round, the seats rotating; a withdrawal ends the
   match and the other side wins.
 * **Draws** (round robin, Swiss) score 0.5 each.
+
+A player who leaves a running tournament loses their unfinished game by forfeit
+(``_forfeit_withdrawn_games``): it ends like a resignation (the other side wins, the game's
+record says resigned) but is said as what happened, with the outcome ``outcome.withdrew`` or
+``outcome.removed`` and a ``tournament_forfeit`` outbox row for the game's thread.
 """
 
 from __future__ import annotations
@@ -32,9 +37,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+import engines
 from bot.competition import elimination, round_robin, swiss
 from bot.competition import standings as tables
 from bot.competition.results import BYE_SCORE, Pairing
+from bot.services import clockstate
+from bot.services.games import ACTIVE, forced_end, teams_of, write_forced_end
 from bot.services.games import FINISHED as GAME_FINISHED
 from bot.services.tournaments.models import (
     TOURNAMENT,
@@ -53,7 +61,17 @@ from bot.store.tournaments import (
     tournament_reads,
     tournament_writes,
 )
-from engines import Outcome
+from engines import Outcome, Phrase
+from engines.core import dump_outcome
+from engines.phrases import define
+
+#: Tries to end a forfeited game while moves keep changing it.
+FORFEIT_ATTEMPTS = 5
+
+define({
+    "outcome.withdrew": "{seat} withdrew from the tournament",
+    "outcome.removed": "{seat} was removed from the tournament",
+})
 
 
 class Rounds(Reading):
@@ -236,3 +254,59 @@ class Rounds(Reading):
         if match.finished or any(e.withdrawn for e in await tw.entrants(row.id)):
             return None
         return [match.seating()]
+
+    # ----- forfeits -----------------------------------------------------------------------------
+
+    async def _forfeit_withdrawn_games(self, tournament_id: int,
+                                       removed_by: int | None = None) -> tuple[int, ...]:
+        """End the unfinished games of withdrawn players, lost by them, and record them;
+        returns the games ended. Safe to repeat: finished games are skipped. ``removed_by``:
+        the manager who removed the player, when known (the game's post names them)."""
+        reads = tournament_reads(self._store)
+        row = await self._row(reads, tournament_id)
+        gone = {e.user_id: e for e in await reads.entrants(tournament_id) if e.withdrawn}
+        forfeited = []
+        for link in await reads.tournament_games(tournament_id):
+            game = await self._store.get_game(link.game_id)
+            if game is None or game.status != ACTIVE:
+                continue
+            for user_id in game.seats:
+                if user_id in gone:
+                    if await self._forfeit(game.id, user_id, row, gone[user_id].removed,
+                                           removed_by):
+                        forfeited.append(game.id)
+                    await self.on_game_over(game.id)
+                    break
+        return tuple(forfeited)
+
+    async def _forfeit(self, game_id: int, user_id: int, tournament: TournamentRow,
+                       removed: bool, removed_by: int | None) -> bool:
+        """End a game lost by a player who left the tournament, like a resignation (the other
+        side wins; the record says ``resigned``) but said as what happened: the outcome is
+        ``outcome.withdrew`` or ``outcome.removed``, and the ``tournament_forfeit`` outbox row
+        {game_id, seat, user_id, tournament_id, removed, removed_by} comes before
+        ``game_over``. False if the game ended meanwhile."""
+        for _ in range(FORFEIT_ATTEMPTS):
+            row = await self._store.get_game(game_id)
+            if row is None or row.status != ACTIVE or user_id not in row.seats:
+                return False
+            seat = row.seats.index(user_id)
+            game = engines.get(row.game)
+            state = game.load(row.snapshot)
+            reason = Phrase("outcome.removed" if removed else "outcome.withdrew",
+                            seat=game.seat_phrase(state, seat))
+            outcome = clockstate.side_loses(state, seat, teams_of(game, state.players), reason)
+            forced = {"kind": "resign", "seat": seat, "outcome": dump_outcome(outcome)}
+            now = self._clock()
+            _, update = forced_end(game, row, state, forced, now)
+            async with self._store.transaction() as tx:
+                if not await tx.update_game(game_id, row.version, update):
+                    continue  # a move landed meanwhile: look again
+                await write_forced_end(tx, row, "tournament_forfeit", {
+                    "game_id": game_id, "seat": seat, "user_id": user_id,
+                    "tournament_id": tournament.id, "removed": removed,
+                    "removed_by": removed_by,
+                }, now)
+            self._games_created()
+            return True
+        return False

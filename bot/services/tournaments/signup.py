@@ -7,10 +7,16 @@ Server permission; rights in one server give nothing in another). Joining and le
 oneself.
 
 Withdrawals (``leave`` or ``kick`` once running): the player stays in the standings with the
-points they have, is never paired again, and their unfinished game is forfeited (resigned on
-their behalf, so it ends like any resignation). Before the start, ``leave``/``kick`` just
-removes the sign-up. Seeds are fixed at the start: by Glicko-2 rating in the tournament's game
-(when a rating service is given), then by joining order.
+points they have (listed after the players still in, without a rank), is never paired again,
+and their unfinished game is lost by forfeit (``Rounds._forfeit``: ended like a resignation,
+said as a withdrawal or, after ``kick``, a removal by the organiser). Before the start,
+``leave``/``kick`` just removes the sign-up. Seeds are fixed at the start: by Glicko-2 rating
+in the tournament's game (when a rating service is given), then by joining order.
+
+Settings are checked here whatever the Discord layer checked: a name is made safe to show
+(``tournament_name``), must keep something to show and fit ``MAX_NAME``; ``rounds`` is for a
+Swiss event only (1 to ``MAX_SWISS_ROUNDS``); the grace period runs from 0 to
+``MAX_GRACE_HOURS``.
 """
 
 from __future__ import annotations
@@ -19,8 +25,6 @@ import math
 
 import engines
 from bot.correspondence.timecontrol import TimeControl
-from bot.services.errors import GameOver, NotAPlayer
-from bot.services.games import ACTIVE
 from bot.services.tournaments.models import (
     DEFAULT_GRACE_HOURS,
     MAX_ENTRANTS,
@@ -29,6 +33,8 @@ from bot.services.tournaments.models import (
     MAX_SWISS_ROUNDS,
     Tournament,
     TournamentError,
+    Withdrawal,
+    tournament_name,
     tournament_value,
 )
 from bot.services.tournaments.rounds import Rounds
@@ -77,11 +83,11 @@ class SignUp(Rounds):
             if engine is not None and 2 not in engine.allowed_player_counts():
                 raise TournamentError("errors.tournament.two_player_game", game=engine.title)
         name_game, resolved = self._games.resolve_setup(game, players, options)
-        if format == "swiss":
-            if swiss_rounds is not None and not 1 <= swiss_rounds <= MAX_SWISS_ROUNDS:
+        if swiss_rounds is not None:
+            if format != "swiss":
+                raise TournamentError("errors.tournament.rounds_swiss_only")
+            if not 1 <= swiss_rounds <= MAX_SWISS_ROUNDS:
                 raise TournamentError("errors.tournament.bad_rounds", most=MAX_SWISS_ROUNDS)
-        else:
-            swiss_rounds = None
         try:
             control = str(TimeControl.parse(time_control or "untimed"))
         except ValueError as error:
@@ -89,7 +95,11 @@ class SignUp(Rounds):
                                   reason=str(error)) from None
         if not 0 <= forfeit_grace_hours <= MAX_GRACE_HOURS:
             raise TournamentError("errors.tournament.bad_grace", most=MAX_GRACE_HOURS)
-        title = (name or "").strip()[:MAX_NAME] or engines.get(name_game).title
+        title = engines.get(name_game).title if name is None else tournament_name(name)
+        if not title:
+            raise TournamentError("errors.tournament.empty_name")
+        if len(title) > MAX_NAME:
+            raise TournamentError("errors.tournament.long_name", most=MAX_NAME)
         now = self._clock()
         async with self._store.transaction() as tx:
             await tx.ensure_user(organiser_id, now)
@@ -123,21 +133,23 @@ class SignUp(Rounds):
 
     async def leave(
         self, tournament_id: int, user_id: int, *, guild_id: int | None = None
-    ) -> Tournament:
+    ) -> Withdrawal:
         """Leave before the start, or withdraw once running (see the withdrawal ruling)."""
         await self._row(tournament_reads(self._store), tournament_id, guild_id)
-        return await self._remove(tournament_id, user_id)
+        return await self._remove(tournament_id, user_id, None)
 
     async def kick(
         self, tournament_id: int, user_id: int, target_id: int, *,
         guild_id: int | None = None, manager_of: int | None = None,
-    ) -> Tournament:
-        """A manager removes (or, once running, withdraws) an entrant."""
+    ) -> Withdrawal:
+        """A manager removes an entrant: from the sign-up, or once running from the event
+        (a withdrawal that standings and the forfeited game call a removal)."""
         row = await self._row(tournament_reads(self._store), tournament_id, guild_id)
         self._check_manager(row, user_id, manager_of)
-        return await self._remove(tournament_id, target_id)
+        return await self._remove(tournament_id, target_id, user_id)
 
-    async def _remove(self, tournament_id: int, user_id: int) -> Tournament:
+    async def _remove(self, tournament_id: int, user_id: int, removed_by: int | None
+                      ) -> Withdrawal:
         async with self._store.transaction() as tx:
             tw = tournament_writes(tx)
             row = await self._row(tw, tournament_id)
@@ -148,39 +160,21 @@ class SignUp(Rounds):
             if row.status == SIGNUP:
                 await tw.remove_entrant(tournament_id, user_id)
             elif row.status == RUNNING:
-                await tw.withdraw_entrant(tournament_id, user_id, row.current_round)
+                await tw.withdraw_entrant(tournament_id, user_id, row.current_round,
+                                          removed=removed_by is not None)
             else:
                 raise TournamentError("errors.tournament.over", name=row.name)
+        forfeited: tuple[int, ...] = ()
         if row.status == RUNNING:
-            await self._forfeit_withdrawn_games(tournament_id)
+            forfeited = await self._forfeit_withdrawn_games(tournament_id, removed_by)
             async with self._store.transaction() as tx:  # an LPPG match ends on withdrawal
                 tw = tournament_writes(tx)
                 fresh = await self._row(tw, tournament_id)
                 if fresh.status == RUNNING:
                     await self._advance(tx, tw, fresh)
             self._games_created()
-        return await self.get(tournament_id)
-
-    async def _forfeit_withdrawn_games(self, tournament_id: int) -> int:
-        """Resign the unfinished games of withdrawn players (on their behalf) and record them.
-        Safe to repeat: finished games are skipped."""
-        reads = tournament_reads(self._store)
-        withdrawn = {e.user_id for e in await reads.entrants(tournament_id) if e.withdrawn}
-        forfeited = 0
-        for link in await reads.tournament_games(tournament_id):
-            row = await self._store.get_game(link.game_id)
-            if row is None or row.status != ACTIVE:
-                continue
-            for user_id in row.seats:
-                if user_id in withdrawn:
-                    try:
-                        await self._games.resign(row.id, user_id)
-                        forfeited += 1
-                    except (GameOver, NotAPlayer):
-                        pass  # it ended meanwhile
-                    await self.on_game_over(row.id)
-                    break
-        return forfeited
+        return Withdrawal(await self.get(tournament_id), user_id, removed_by is not None,
+                          forfeited)
 
     # ----- managing -----------------------------------------------------------------------------
 
