@@ -119,7 +119,7 @@ def format_standings(standings: Standings, locale: Any) -> str:
     for row in standings.rows[:MAX_LINES]:
         breaks = ", ".join(f"{n} {number(v, locale)}"
                            for n, v in zip(names, row.tiebreaks, strict=False))
-        params = {"rank": "–" if row.rank is None else row.rank, "player": mention(row.user_id),
+        params = {"rank": "–" if row.rank is None else f"{row.rank}.", "player": mention(row.user_id),
                   "wins": row.wins, "draws": row.draws, "losses": row.losses}
         if match:
             line = t("tournaments.post.standing_match", locale, points=number(row.points, locale),
@@ -148,7 +148,8 @@ def format_tournament(tournament: Tournament, locale: Any) -> str:
              format=t(f"tournaments.format.{tournament.format}", locale),
              status=t(f"tournaments.status.{tournament.status}", locale),
              organiser=mention(tournament.organiser_id), count=len(active), players=players,
-             time_control=tournament.time_control)
+             time_control=(t("tournaments.untimed", locale)
+                           if tournament.time_control == "untimed" else tournament.time_control))
     gone = [e.user_id for e in tournament.entrants if e.withdrawn]
     if gone:
         text += "\n" + t("tournaments.post.summary_left", locale,

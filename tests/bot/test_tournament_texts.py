@@ -101,7 +101,7 @@ def test_standings_list_tiebreaks_and_withdrawals_in_order():
                             "en")
     lines = text.splitlines()
     assert lines[1].startswith("1. <@1> — 2 pts") and "Buchholz 3, SB 2.5" in lines[1]
-    assert lines[2].startswith("–. <@3> — 1 pt") and "(removed by the organiser)" in lines[2]
+    assert lines[2].startswith("– <@3> — 1 pt") and "(removed by the organiser)" in lines[2]
     left = dataclasses.replace(rows[1], removed=False)
     assert "(withdrew)" in format_standings(Standings(tournament(), (left,), ()), "en")
     final = format_standings(Standings(tournament("finished"), rows, ()), "fr")
@@ -116,7 +116,7 @@ def test_french_standings_write_numbers_the_french_way():
     assert number(2.5, "en") == "2.5" and number(2.0, "fr") == "2" and number(0.5, "fr") == "0,5"
 
 
-@pytest.mark.parametrize("locale, won", [("en", "won"), ("fr", "gagnées")])
+@pytest.mark.parametrize("locale, won", [("en", "won"), ("fr", "victoires : 2")])
 def test_lppg_match_standings_show_the_target(locale, won):
     rows = (StandingRow(1, 1, 7.0, (), 3, 2, 0, 1, False),)
     text = format_standings(Standings(tournament(format="lppg_match"), rows, ()), locale)
