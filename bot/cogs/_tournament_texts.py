@@ -119,8 +119,9 @@ def format_standings(standings: Standings, locale: Any) -> str:
     for row in standings.rows[:MAX_LINES]:
         breaks = ", ".join(f"{n} {number(v, locale)}"
                            for n, v in zip(names, row.tiebreaks, strict=False))
-        params = {"rank": "–" if row.rank is None else f"{row.rank}.", "player": mention(row.user_id),
-                  "wins": row.wins, "draws": row.draws, "losses": row.losses}
+        params = {"rank": "–" if row.rank is None else f"{row.rank}.",
+                  "player": mention(row.user_id), "wins": row.wins, "draws": row.draws,
+                  "losses": row.losses}
         if match:
             line = t("tournaments.post.standing_match", locale, points=number(row.points, locale),
                      target=LPPG_TARGET, **params)

@@ -73,6 +73,9 @@ Result = TypeVar("Result")
 MAX_CHOICES = 25
 #: Tournaments ``/tournament list`` shows.
 MAX_LISTED = 20
+#: Discord's largest integer option: the top of ranges that have no other (a larger number
+#: would not fit the database's integers either).
+LARGEST = 2**53 - 1
 GAME_CHOICES = [app_commands.Choice(name=engines.get(n).title, value=n) for n in engines.GAMES]
 
 
@@ -94,27 +97,25 @@ def option_label(interaction: discord.Interaction, name: str) -> str:
 
 
 def out_of_range(interaction: discord.Interaction) -> TournamentError | None:
-    """The first option whose value (or text length) falls outside its declared range."""
-    command = interaction.command
-    for param in getattr(command, "parameters", ()):
+    """The first option whose number falls outside its declared range, or whose text is
+    longer than its declared length (an empty or blank text is the service's to explain)."""
+    for param in getattr(interaction.command, "parameters", ()):
         low, high = param.min_value, param.max_value
         value = getattr(interaction.namespace, param.display_name)
-        if value is None or (low is None and high is None) or isinstance(value, bool):
-            continue
-        size = len(value) if isinstance(value, str) else value
-        if not isinstance(size, int | float):
-            continue
-        if (low is None or size >= low) and (high is None or size <= high):
-            continue
         label = option_label(interaction, param.display_name)
         if isinstance(value, str):
-            return TournamentError("errors.tournament.option_length", option=label,
-                                   low=low or 0, high=high)
-        if high is None:
-            return TournamentError("errors.tournament.option_at_least", option=label, low=low,
-                                   value=value)
-        return TournamentError("errors.tournament.option_between", option=label,
-                               low=low if low is not None else "…", high=high, value=value)
+            if high is not None and len(value) > high:
+                return TournamentError("errors.tournament.option_length", option=label,
+                                       high=high)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            if (low is None or value >= low) and (high is None or value <= high):
+                continue
+            if low is not None and value < low and (high is None or high >= LARGEST):
+                return TournamentError("errors.tournament.option_at_least", option=label,
+                                       low=low, value=value)
+            return TournamentError("errors.tournament.option_between", option=label,
+                                   low="…" if low is None else low,
+                                   high=LARGEST if high is None else high, value=value)
     return None
 
 
@@ -132,6 +133,10 @@ class TournamentNumber(app_commands.Transformer):
     @property
     def min_value(self) -> int:
         return 1
+
+    @property
+    def max_value(self) -> int:
+        return LARGEST
 
     async def transform(self, interaction: discord.Interaction, value: Any, /) -> int:
         return int(value)
@@ -203,6 +208,13 @@ async def bracket_file(
         return None
     png = await bracket_png(bot, tournaments, tournament, locale)
     return discord.File(io.BytesIO(png), filename=f"bracket-{tournament.id}.png")
+
+
+async def refuse(interaction: discord.Interaction, error: ServiceError) -> None:
+    """A service's refusal, privately, with a tournament name in it shown as typed."""
+    if isinstance(error.params.get("name"), str):
+        error.params["name"] = shown_name(error.params["name"])
+    await reply_error(interaction, error)
 
 
 def pinging(user_ids: set[int]) -> discord.AllowedMentions:
@@ -366,7 +378,7 @@ class Tournaments(commands.Cog):
         try:
             return await call(tid)
         except ServiceError as error:
-            await reply_error(interaction, error)
+            await refuse(interaction, error)
             return None
 
     async def _deliver_after_withdrawal(self, info: Tournament, forfeited: tuple[int, ...]
@@ -420,7 +432,7 @@ class Tournaments(commands.Cog):
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             )
         except ServiceError as error:
-            await reply_error(interaction, error)
+            await refuse(interaction, error)
             return
         text = t("tournaments.created", interaction.locale, name=shown_name(tournament.name),
                  id=tournament.id, organiser=mention(tournament.organiser_id))
@@ -530,12 +542,11 @@ class Tournaments(commands.Cog):
                            round="Round number (default: the current round)")
     async def pairings(self, interaction: discord.Interaction,
                        tournament: number_of("read") = None,
-                       round: app_commands.Range[int, 1] | None = None) -> None:
+                       round: app_commands.Range[int, 1, LARGEST] | None = None) -> None:
         async def read(tid: int):
             info = await self.tournaments.get(tid, guild_id=interaction.guild_id)
             if info.status == "signup":
-                raise TournamentError("errors.tournament.not_started",
-                                      name=shown_name(info.name))
+                raise TournamentError("errors.tournament.not_started", name=info.name)
             number = info.current_round if round is None else round
             return info, number, await self.tournaments.pairings(
                 tid, round, guild_id=interaction.guild_id)

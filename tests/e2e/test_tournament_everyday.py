@@ -60,6 +60,8 @@ async def test_a_round_that_does_not_exist_is_refused(world):
                          (0, "“round” takes a number of at least 1, not 0")):
         refused = await reply(world, "carol", "tournament pairings", {"round": number})
         assert refused.flags & EPHEMERAL and said in refused.content, number
+    huge = await reply(world, "carol", "tournament standings", {"tournament": 10**17})
+    assert huge.flags & EPHEMERAL and "from 1 to 9007199254740991" in huge.content
     shown = await reply(world, "carol", "tournament pairings", {"round": 1})
     assert not shown.flags & EPHEMERAL and "round 1 of 3" in shown.content
     standings = await reply(world, "carol", "tournament standings")
