@@ -149,7 +149,8 @@ class TournamentNumber(app_commands.Transformer):
             return []
         found = await cog.tournaments.open_tournaments(
             interaction.guild_id, interaction.user.id, self.action)
-        typed = str(value or "").strip().lstrip("#").casefold()
+        # What was typed: a number (as "#12" or "n°12" too) or part of a name.
+        typed = str(value or "").strip().casefold().removeprefix("n°").lstrip("#")
         fitting = [x for x in found
                    if not typed or str(x.id).startswith(typed) or typed in x.name.casefold()]
         return [app_commands.Choice(name=choice_label(x, interaction.locale), value=x.id)

@@ -144,6 +144,10 @@ async def test_numbers_autocomplete_and_several_open_tournaments_are_never_guess
     french = await emu.autocomplete("dave", "tournament join", {"tournament": ""},
                                     "tournament", locale="fr")
     assert french[0]["name"].startswith("n°") and "inscriptions ouvertes" in french[0]["name"]
+    by_number = await emu.autocomplete("dave", "tournament join",
+                                       {"tournament": f"n°{carols.id}"}, "tournament",
+                                       locale="fr")
+    assert [c["value"] for c in by_number] == [carols.id]
     joined = await reply(world, "dave", "tournament join", {"tournament": bobs.id})
     assert "1 player so far" in joined.content
     # Dave is in one tournament only: /tournament leave needs no number.
