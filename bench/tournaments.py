@@ -5,7 +5,9 @@
 Every game ends by a resignation (the engines' own speed is ``bench.engines``); the figures are
 the service work a finished game costs: recording its result (``on_game_over``; the last game of
 a round also pairs and creates the next round in the same transaction), rating it, and reading
-the standings.
+the standings. Then ``--friendly`` more rated games between the same players, spread over ten
+other servers, and the reads of ``/leaderboard`` (this server's, everyone's) and ``/profile``
+(with both ranks) over all those games.
 """
 
 from __future__ import annotations
@@ -30,14 +32,17 @@ def ms(seconds: float) -> float:
     return round(seconds * 1000, 2)
 
 
-async def run(path: Path, players: int, rounds: int, game: str) -> dict:
+GUILD = 1
+
+
+async def run(path: Path, players: int, rounds: int, game: str, friendly: int) -> dict:
     store = await open_store(str(path))
     try:
         games = GameService(store)
         ratings = RatingService(store)
         tournaments = TournamentService(store, games, ratings)
         rng = random.Random(1)
-        t = await tournaments.create(1, game, "swiss", swiss_rounds=rounds)
+        t = await tournaments.create(1, game, "swiss", swiss_rounds=rounds, guild_id=GUILD)
         for user in range(100, 100 + players):
             await tournaments.join(t.id, user)
         began = time.perf_counter()
@@ -59,6 +64,23 @@ async def run(path: Path, players: int, rounds: int, game: str) -> dict:
             began = time.perf_counter()
             await tournaments.standings(t.id)
             standings.append(time.perf_counter() - began)
+        users = list(range(100, 100 + players))
+        for _ in range(friendly):
+            first, second = rng.sample(users, 2)
+            challenge = await games.challenge(game, first, opponent_id=second,
+                                              guild_id=GUILD + 1 + rng.randrange(10))
+            played = await games.accept(challenge.id, second)
+            await games.resign(played.id, rng.choice((first, second)))
+            await ratings.on_game_over(played.id)
+        here, everyone, profile = [], [], []
+        for user in users[:20]:
+            for scope, times in ((GUILD, here), (None, everyone)):
+                began = time.perf_counter()
+                await ratings.leaderboard(game, limit=15, guild_id=scope)
+                times.append(time.perf_counter() - began)
+            began = time.perf_counter()
+            await ratings.profile(user, guild_id=GUILD)
+            profile.append(time.perf_counter() - began)
         return {
             "players": players,
             "rounds": rounds,
@@ -70,6 +92,11 @@ async def run(path: Path, players: int, rounds: int, game: str) -> dict:
                                                       ms(max(pair))],
             "rate_game_ms p50/p99": [ms(statistics.median(rate)), ms(percentile(rate, 0.99))],
             "standings_ms p50/max": [ms(statistics.median(standings)), ms(max(standings))],
+            "rated_games": len(record) + len(pair) + friendly,
+            "leaderboard_this_server_ms p50/max": [ms(statistics.median(here)), ms(max(here))],
+            "leaderboard_everyone_ms p50/max": [ms(statistics.median(everyone)),
+                                                ms(max(everyone))],
+            "profile_with_ranks_ms p50/max": [ms(statistics.median(profile)), ms(max(profile))],
         }
     finally:
         await store.close()
@@ -80,10 +107,11 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--game", default="alak")
+    parser.add_argument("--friendly", type=int, default=2000)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         figures = asyncio.run(run(Path(folder) / "bench.sqlite3", args.players, args.rounds,
-                                  args.game))
+                                  args.game, args.friendly))
     print(json.dumps(figures, indent=2))
 
 

@@ -2,6 +2,8 @@
 
 ``/rules game:<game> [section]`` answers with one embed (the section's text, with a picture of
 an example position where one helps); ``/rules`` alone lists the games and how to start one;
+``private: True`` answers only the reader (an ephemeral reply), so reading does not fill the
+channel;
 ``/help`` lists the bot's commands as the reader sees them in Discord (localised names).
 The texts are data (``bot.rules``); the pictures are engine positions drawn by ``render``
 (``bot.rules.diagrams``), rendered off the event loop and kept once drawn.
@@ -197,6 +199,7 @@ class Rules(commands.Cog):
     @app_commands.describe(
         game=_en("commands.rules.options.game.description"),
         section=_en("commands.rules.options.section.description"),
+        private=_en("commands.rules.options.private.description"),
     )
     @app_commands.choices(
         game=[app_commands.Choice(name=rules.title(g), value=g) for g in rules.GAMES]
@@ -206,11 +209,13 @@ class Rules(commands.Cog):
         interaction: discord.Interaction,
         game: str | None = None,
         section: str | None = None,
+        private: bool = False,
     ) -> None:
         self._warm_up_once()
         language = language_of(interaction.locale)
         if not game:
-            await interaction.response.send_message(embed=games_embed(language))
+            await interaction.response.send_message(embed=games_embed(language),
+                                                    ephemeral=private)
             return
         game = game.strip().lower()
         if game not in rules.GAMES:
@@ -234,7 +239,7 @@ class Rules(commands.Cog):
         send = interaction.response.send_message
         if key and data is None and diagrams.available(game, key):
             # Not drawn yet: acknowledge first so the picture never races Discord's 3 s limit.
-            await interaction.response.defer(thinking=True)
+            await interaction.response.defer(thinking=True, ephemeral=private)
             send = interaction.followup.send
             data = await self._draw(game, key)
         extra: dict[str, Any] = {}
@@ -243,7 +248,7 @@ class Rules(commands.Cog):
             picture = diagrams.filename(game, key)
             extra["file"] = discord.File(io.BytesIO(data), filename=picture)
         embed = section_embed(game, section_id, language, picture=picture)
-        await send(embed=embed, **extra)
+        await send(embed=embed, ephemeral=private, **extra)
 
     @rules_command.autocomplete("section")
     async def section_autocomplete(

@@ -1,14 +1,20 @@
-"""``/tournament create|join|leave|start|standings|pairings|cancel|kick``, ``/leaderboard``
+"""``/tournament create|join|leave|start|standings|pairings|cancel|kick|list``, ``/leaderboard``
 and ``/profile``; the posts of the tournament outbox rows; results and ratings of finished games.
 
 Every command acts on the tournaments of the server it is typed in only: the server goes to
 the service with the number, which refuses another server's tournament like an unknown number.
 Managing a tournament (start, cancel, kick) is for its organiser or a member with Manage Server
 in that server (``interaction.permissions.manage_guild``, passed to the service as
-``manager_of``, the server where it holds). Commands without a tournament number act on the
-newest tournament of the server still in sign-up or running. Engine options are left at their
-defaults for tournament games (the options of ``/play`` would not fit one command for every
-game).
+``manager_of``, the server where it holds). The ``tournament`` option autocompletes this
+server's tournaments that the command can apply to, the user's own first; left out, the command
+acts on the only one it can apply to, and when there are several it asks which (it never
+guesses). Engine options are left at their defaults for tournament games (the options of
+``/play`` would not fit one command for every game).
+
+Numbers and texts typed in options are checked against the ranges the commands declare
+(``app_commands.Range``) before anything runs: Discord's own client enforces them, but any
+client can send an interaction. Replies that show a tournament's name ping nobody; a round's
+pairings ping exactly the players paired.
 """
 
 from __future__ import annotations
@@ -22,16 +28,34 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 import engines
+from bot.cogs._tournament_texts import (
+    choice_label,
+    counted,
+    forfeit_post,
+    format_leaderboard,
+    format_list,
+    format_pairings,
+    format_profile,
+    format_standings,
+    format_tournament,
+    language,
+    mention,
+    shown_name,
+    which_text,
+    withdrawal_text,
+)
 from bot.heavy import HeavyBusy
-from bot.i18n import t
+from bot.i18n import catalog, t
 from bot.replies import clip, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 from bot.services.models import OutboxItem
-from bot.services.ratings import Leaderboard, RatingEntry, RatingService
-from bot.services.tournaments import Board, Standings, Tournament, TournamentService
+from bot.services.ratings import RatingService
+from bot.services.tournaments import Tournament, TournamentError, TournamentService
+from bot.services.tournaments.models import MAX_GRACE_HOURS, MAX_NAME, MAX_SWISS_ROUNDS
 from render.bracket import BracketMatch, render_bracket
 
 if TYPE_CHECKING:
@@ -39,110 +63,107 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: The outbox kinds this module posts (written by the tournament service, ``game_id`` NULL).
-KINDS = frozenset({"tournament_round", "tournament_finished"})
+#: The outbox kinds this module posts: a round's pairings and the final standings
+#: (``game_id`` NULL), and a game lost because a player left the tournament (in its thread).
+KINDS = frozenset({"tournament_round", "tournament_finished", "tournament_forfeit"})
 Format = Literal["round_robin", "swiss", "elimination", "lppg_match"]
 NO_PINGS = discord.AllowedMentions.none()
 Result = TypeVar("Result")
-MAX_LINES = 40  # keep posts under Discord's 2000 characters
+#: Discord shows at most 25 autocomplete choices.
+MAX_CHOICES = 25
+#: Tournaments ``/tournament list`` shows.
+MAX_LISTED = 20
+#: Discord's largest integer option: the top of ranges that have no other (a larger number
+#: would not fit the database's integers either).
+LARGEST = 2**53 - 1
+GAME_CHOICES = [app_commands.Choice(name=engines.get(n).title, value=n) for n in engines.GAMES]
 
 
-def mention(user_id: int | None) -> str:
-    return "-" if user_id is None else f"<@{user_id}>"
+class OptionOutOfRange(app_commands.CheckFailure):
+    """An option outside the range its command declares; ``original`` is the refusal to show
+    (the bot's error handler answers a failure's ``original`` service error privately)."""
+
+    def __init__(self, original: ServiceError) -> None:
+        super().__init__(original.message)
+        self.original = original
 
 
-def game_title(name: str) -> str:
-    return engines.get(name).title if name in engines.GAMES else name
+def option_label(interaction: discord.Interaction, name: str) -> str:
+    """An option's name as the user sees it in their client (localised in French)."""
+    path = "commands." + ".".join(interaction.command.qualified_name.split())
+    if language(interaction.locale) == "en":
+        return name
+    return catalog(language(interaction.locale)).get(f"{path}.options.{name}.name", name)
 
 
-def _points(value: float) -> str:
-    return f"{value:g}"
+def out_of_range(interaction: discord.Interaction) -> TournamentError | None:
+    """The first option whose number falls outside its declared range, or whose text is
+    longer than its declared length (an empty or blank text is the service's to explain)."""
+    for param in getattr(interaction.command, "parameters", ()):
+        low, high = param.min_value, param.max_value
+        value = getattr(interaction.namespace, param.display_name)
+        label = option_label(interaction, param.display_name)
+        if isinstance(value, str):
+            if high is not None and len(value) > high:
+                return TournamentError("errors.tournament.option_length", option=label,
+                                       high=high)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            if (low is None or value >= low) and (high is None or value <= high):
+                continue
+            if low is not None and value < low and (high is None or high >= LARGEST):
+                return TournamentError("errors.tournament.option_at_least", option=label,
+                                       low=low, value=value)
+            return TournamentError("errors.tournament.option_between", option=label,
+                                   low="…" if low is None else low,
+                                   high=LARGEST if high is None else high, value=value)
+    return None
 
 
-def format_board(board: Board, locale: Any) -> str:
-    if board.seats and board.first_id is None:  # a game of an LPPG match
-        players = ", ".join(mention(u) for u in board.seats)
-        return t("tournaments.post.match_game", locale, round=board.round, players=players,
-                 game=board.game_id)
-    if board.second_id is None:
-        return t("tournaments.post.bye", locale, board=board.board + 1,
-                 player=mention(board.first_id))
-    first, second = mention(board.first_id), mention(board.second_id)
-    if board.decided:
-        score = {1.0: "1–0", 0.0: "0–1"}.get(board.first_score, "½–½")
-        key = "tournaments.post.forfeit" if board.method == "forfeit" else "tournaments.post.result"
-        return t(key, locale, board=board.board + 1, first=first, second=second, score=score)
-    return t("tournaments.post.pairing", locale, board=board.board + 1, first=first,
-             second=second, game=board.game_id)
+class TournamentNumber(app_commands.Transformer):
+    """A ``tournament`` option: a whole number from 1, autocompleted with this server's
+    tournaments that ``action`` can apply to (see ``TournamentService.open_tournaments``)."""
+
+    def __init__(self, action: str) -> None:
+        self.action = action
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.integer
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    @property
+    def max_value(self) -> int:
+        return LARGEST
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> int:
+        return int(value)
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction, value: int | float | str, /
+    ) -> list[app_commands.Choice[int]]:
+        cog = interaction.client.get_cog("Tournaments")
+        if cog is None or interaction.guild_id is None:
+            return []
+        found = await cog.tournaments.open_tournaments(
+            interaction.guild_id, interaction.user.id, self.action)
+        # What was typed: a number (as "#12" or "n°12" too) or part of a name.
+        typed = str(value or "").strip().casefold().removeprefix("n°").lstrip("#")
+        fitting = [x for x in found
+                   if not typed or str(x.id).startswith(typed) or typed in x.name.casefold()]
+        return [app_commands.Choice(name=choice_label(x, interaction.locale), value=x.id)
+                for x in fitting[:MAX_CHOICES]]
 
 
-def format_pairings(tournament: Tournament, round_number: int, boards: list[Board],
-                    locale: Any) -> str:
-    total = tournament.total_rounds
-    header = t("tournaments.post.round", locale, name=tournament.name, id=tournament.id,
-               round=round_number, total=total if total is not None else "?")
-    lines = [header, *(format_board(b, locale) for b in boards[:MAX_LINES])]
-    if not boards:
-        lines.append(t("tournaments.post.no_pairings", locale))
-    return "\n".join(lines)
-
-
-def format_standings(standings: Standings, locale: Any) -> str:
-    tournament = standings.tournament
-    key = ("tournaments.post.final" if tournament.status == "finished"
-           else "tournaments.post.standings")
-    lines = [t(key, locale, name=tournament.name, id=tournament.id,
-               round=tournament.current_round)]
-    names = [t(f"tournaments.tiebreak.{name}", locale) for name in standings.tiebreaks]
-    for row in standings.rows[:MAX_LINES]:
-        breaks = ", ".join(f"{n} {_points(v)}" for n, v in zip(names, row.tiebreaks, strict=False))
-        line = t("tournaments.post.standing", locale, rank=row.rank, player=mention(row.user_id),
-                 points=_points(row.points), wins=row.wins, draws=row.draws, losses=row.losses)
-        if breaks:
-            line += f" ({breaks})"
-        if row.withdrawn:
-            line += " " + t("tournaments.post.withdrawn", locale)
-        lines.append(line)
-    if not standings.rows:
-        lines.append(t("tournaments.post.nobody", locale))
-    return "\n".join(lines)
-
-
-def format_tournament(tournament: Tournament, locale: Any) -> str:
-    game = game_title(tournament.game)
-    players = " ".join(mention(u) for u in tournament.players) or t(
-        "tournaments.post.nobody", locale)
-    return t("tournaments.post.summary", locale, name=tournament.name, id=tournament.id,
-             game=game, format=t(f"tournaments.format.{tournament.format}", locale),
-             status=t(f"tournaments.status.{tournament.status}", locale),
-             organiser=mention(tournament.organiser_id), count=len(tournament.players),
-             players=players, time_control=tournament.time_control)
-
-
-def format_rating(entry: RatingEntry, locale: Any) -> str:
-    mark = "?" if entry.provisional else ""
-    return t(f"tournaments.rating.{entry.system}", locale, value=f"{entry.value:.0f}{mark}",
-             deviation=f"{entry.deviation:.0f}", games=entry.games)
-
-
-def format_leaderboard(board: Leaderboard, locale: Any) -> str:
-    lines = [t("tournaments.leaderboard.header", locale, game=game_title(board.game))]
-    for system, entries in (("glicko", board.glicko), ("skill", board.skill)):
-        if not entries:
-            continue
-        if board.glicko and board.skill:
-            lines.append(t(f"tournaments.leaderboard.{system}", locale))
-        for index, entry in enumerate(entries, start=1):
-            lines.append(f"{index}. {mention(entry.user_id)} — {format_rating(entry, locale)}")
-    if len(lines) == 1:
-        lines.append(t("tournaments.leaderboard.empty", locale))
-    else:
-        lines.append(t("tournaments.leaderboard.provisional", locale))
-    return "\n".join(lines)
+def number_of(action: str) -> Any:
+    """The annotation of a ``tournament`` option for ``action`` (optional by its default)."""
+    return app_commands.Transform[int, TournamentNumber(action)]
 
 
 async def bracket_png(
-    bot: BoardGamesBot, tournaments: TournamentService, tournament: Tournament
+    bot: BoardGamesBot, tournaments: TournamentService, tournament: Tournament, locale: Any
 ) -> bytes:
     """The elimination bracket as a PNG, with the players' display names."""
     rounds = await tournaments.bracket(tournament.id)
@@ -150,7 +171,6 @@ async def bracket_png(
     names: dict[int, str] = {}
     for user_id in tournament.players:
         names[user_id] = await bot.display_name(user_id, guild)
-    locale = bot.config.default_language
     matches = []
     for boards in rounds:
         column = []
@@ -171,10 +191,11 @@ async def bracket_png(
         matches.append(column)
     title = f"{tournament.name} #{tournament.id}"
     drawn = tuple(tuple(column) for column in matches)
+    lang = language(locale)
     # Drawn in the worker pool, and once for each state of the bracket.
-    return await bot.heavy.run(("bracket", title, tournament.total_rounds, drawn),
+    return await bot.heavy.run(("bracket", title, tournament.total_rounds, drawn, lang),
                                render_bracket, drawn, title=title,
-                               total_rounds=tournament.total_rounds)
+                               total_rounds=tournament.total_rounds, lang=lang)
 
 
 def has_bracket(tournament: Tournament) -> bool:
@@ -182,12 +203,25 @@ def has_bracket(tournament: Tournament) -> bool:
 
 
 async def bracket_file(
-    bot: BoardGamesBot, tournaments: TournamentService, tournament: Tournament
+    bot: BoardGamesBot, tournaments: TournamentService, tournament: Tournament, locale: Any
 ) -> discord.File | None:
     if not has_bracket(tournament):
         return None
-    png = await bracket_png(bot, tournaments, tournament)
+    png = await bracket_png(bot, tournaments, tournament, locale)
     return discord.File(io.BytesIO(png), filename=f"bracket-{tournament.id}.png")
+
+
+async def refuse(interaction: discord.Interaction, error: ServiceError) -> None:
+    """A service's refusal, privately, with a tournament name in it shown as typed."""
+    if isinstance(error.params.get("name"), str):
+        error.params["name"] = shown_name(error.params["name"])
+    await reply_error(interaction, error)
+
+
+def pinging(user_ids: set[int]) -> discord.AllowedMentions:
+    """Mentions that notify exactly these users (anyone else mentioned is only named)."""
+    users = [discord.Object(uid) for uid in sorted(user_ids)]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users or False)
 
 
 class Tournaments(commands.Cog):
@@ -213,6 +247,13 @@ class Tournaments(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.delivery.register_poster(KINDS, self.post_item)
         self.bot.delivery.on_game_over(self.game_over)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Refuse an option outside its declared range before the command runs."""
+        refusal = out_of_range(interaction)
+        if refusal is not None:
+            raise OptionOutOfRange(refusal)
+        return True
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -249,68 +290,107 @@ class Tournaments(commands.Cog):
         except Exception:  # the background delivery retries whatever is left
             log.exception("posting tournament %s failed; the outbox keeps it", tournament_id)
 
+    async def _post_locale(self, tournament: Tournament) -> Any:
+        """The language of the tournament's server (its setting, else the bot's default)."""
+        locale: Any = self.bot.config.default_language
+        if tournament.guild_id is not None:
+            guild_locale, _ = await self.bot.services.guild_settings(tournament.guild_id)
+            locale = guild_locale or locale
+        return locale
+
     async def post_item(self, bot: BoardGamesBot, item: OutboxItem) -> None:
-        """Post a ``tournament_round`` (the round's pairings) or ``tournament_finished`` (final
-        standings) row in the tournament's channel, with the bracket for elimination."""
+        """Post a ``tournament_round`` (the round's pairings, pinging the players paired) or
+        ``tournament_finished`` (final standings, pinging nobody) row in the tournament's
+        channel, with the bracket for elimination; a ``tournament_forfeit`` row in its game's
+        thread."""
         tournament = await self.tournaments.get(int(item.payload["tournament_id"]))
+        locale = await self._post_locale(tournament)
+        if item.kind == "tournament_forfeit":
+            await self._post_forfeit(bot, item, tournament, locale)
+            return
         if tournament.channel_id is None:
             return
-        locale: Any = bot.config.default_language
-        if tournament.guild_id is not None:
-            guild_locale, _ = await bot.services.guild_settings(tournament.guild_id)
-            locale = guild_locale or locale
+        mentions = NO_PINGS
         if item.kind == "tournament_round":
             number = int(item.payload["round"])
             boards = await self.tournaments.pairings(tournament.id, number)
             content = format_pairings(tournament, number, boards, locale)
+            mentions = pinging({u for b in boards if not b.decided
+                                for u in (b.first_id, b.second_id, *b.seats) if u is not None})
         else:
             content = format_standings(await self.tournaments.standings(tournament.id), locale)
-        kwargs: dict[str, Any] = {"content": clip(content)}
-        file = await bracket_file(bot, self.tournaments, tournament)
+        kwargs: dict[str, Any] = {"content": clip(content), "allowed_mentions": mentions}
+        file = await bracket_file(bot, self.tournaments, tournament, locale)
         if file is not None:
             kwargs["file"] = file
         # The players are mentioned, so that each learns of their pairing (a created message).
         await bot.delivery.send(tournament.channel_id, item, guild_id=tournament.guild_id,
                                 **kwargs)
 
+    async def _post_forfeit(self, bot: BoardGamesBot, item: OutboxItem, tournament: Tournament,
+                            locale: Any) -> None:
+        game = await bot.services.get_game(int(item.payload["game_id"]))
+        # Rows go out in order and a game's thread is opened by its first row.
+        where = game.thread_id or game.channel_id
+        if where is None:
+            log.warning("outbox row %s: game %s has nowhere to post", item.id, game.id)
+            return
+        await bot.delivery.send(where, item, guild_id=game.guild_id,
+                                content=forfeit_post(item.payload, tournament, locale),
+                                allowed_mentions=NO_PINGS)
+
     # ----- helpers --------------------------------------------------------------------------
 
     async def _tournament_id(
-        self, interaction: discord.Interaction, tournament: int | None
+        self, interaction: discord.Interaction, tournament: int | None, action: str,
+        keep: Callable[[Tournament], bool] | None = None,
     ) -> int | None:
-        """The tournament named, or the newest one of this server still open or running."""
+        """The tournament named; else the only one of this server ``action`` can apply to
+        (and ``keep`` keeps). None, after telling the user, when there is none or several."""
         if tournament is not None:
             return tournament
-        found = await self.tournaments.tournaments(interaction.guild_id, active_only=True,
-                                                       limit=1)
+        found = [x for x in await self.tournaments.open_tournaments(
+                     interaction.guild_id, interaction.user.id, action)
+                 if keep is None or keep(x)]
+        if not found and action == "join":
+            # Already in every one in sign-up: the service says so about the only one.
+            found = await self.tournaments.open_tournaments(
+                interaction.guild_id, interaction.user.id, "start")
+        if len(found) == 1:
+            return found[0].id
+        locale = interaction.locale
         if not found:
-            await send_ephemeral(interaction, t("tournaments.none_here", interaction.locale))
+            key = "tournaments.none_here" if action in ("read", "manage") else (
+                f"tournaments.none_for.{action}")
+            await send_ephemeral(interaction, t(key, locale))
             return None
-        return found[0].id
+        await send_ephemeral(interaction, which_text(found[:MAX_LISTED], locale))
+        return None
 
     async def _call(
-        self, interaction: discord.Interaction, tournament: int | None,
+        self, interaction: discord.Interaction, tournament: int | None, action: str,
         call: Callable[[int], Awaitable[Result]],
+        keep: Callable[[Tournament], bool] | None = None,
     ) -> Result | None:
-        """``call`` on the tournament named (or the newest open one here); a refusal is answered
-        privately and gives None."""
-        tid = await self._tournament_id(interaction, tournament)
+        """``call`` on the tournament named (or the only one ``action`` fits here); a refusal
+        is answered privately and gives None."""
+        tid = await self._tournament_id(interaction, tournament, action, keep)
         if tid is None:
             return None
         try:
             return await call(tid)
         except ServiceError as error:
-            await reply_error(interaction, error)
+            await refuse(interaction, error)
             return None
 
-    async def _deliver_after_withdrawal(self, info: Tournament) -> None:
-        """A withdrawal resigned a game (its messages) and may have paired a new round."""
+    async def _deliver_after_withdrawal(self, info: Tournament, forfeited: tuple[int, ...]
+                                        ) -> None:
+        """A withdrawal ended the player's game (its messages) and may have paired a new
+        round."""
         if info.status == "signup":
             return
-        for board in await self.tournaments.bracket(info.id):
-            for b in board:
-                if b.game_id is not None:
-                    await self.bot.delivery.flush(b.game_id)
+        for game_id in forfeited:
+            await self.bot.delivery.flush(game_id)
         await self.deliver(info.id)
 
     @staticmethod
@@ -319,10 +399,9 @@ class Tournaments(commands.Cog):
         return interaction.guild_id if interaction.permissions.manage_guild else None
 
     async def _answer(self, interaction: discord.Interaction, text: str, *,
-                      file: discord.File | None = None, pings: bool = False) -> None:
-        kwargs: dict[str, Any] = {
-            "allowed_mentions": discord.AllowedMentions(users=True) if pings else NO_PINGS
-        }
+                      file: discord.File | None = None, private: bool = False) -> None:
+        """The command's answer, pinging nobody (``private``: only the user sees it)."""
+        kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS, "ephemeral": private}
         if file is not None:
             kwargs["file"] = file
         if interaction.response.is_done():
@@ -339,13 +418,13 @@ class Tournaments(commands.Cog):
         time_control="untimed, 3d (days per move) or 3d+1d", grace_hours=(
             "Hours after a missed deadline before the game is lost (default 24)"),
     )
-    @app_commands.choices(game=[app_commands.Choice(name=engines.get(n).title, value=n)
-                                for n in engines.GAMES])
+    @app_commands.choices(game=GAME_CHOICES)
     async def create(
         self, interaction: discord.Interaction, game: str, format: Format,
-        name: str | None = None, rounds: app_commands.Range[int, 1, 20] | None = None,
+        name: app_commands.Range[str, 1, MAX_NAME] | None = None,
+        rounds: app_commands.Range[int, 1, MAX_SWISS_ROUNDS] | None = None,
         time_control: str | None = None,
-        grace_hours: app_commands.Range[int, 0, 336] | None = None,
+        grace_hours: app_commands.Range[int, 0, MAX_GRACE_HOURS] | None = None,
     ) -> None:
         try:
             tournament = await self.tournaments.create(
@@ -355,82 +434,94 @@ class Tournaments(commands.Cog):
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             )
         except ServiceError as error:
-            await reply_error(interaction, error)
+            await refuse(interaction, error)
             return
-        text = t("tournaments.created", interaction.locale, name=tournament.name,
+        text = t("tournaments.created", interaction.locale, name=shown_name(tournament.name),
                  id=tournament.id, organiser=mention(tournament.organiser_id))
         await self._answer(interaction, text + "\n" + format_tournament(tournament,
                                                                        interaction.locale))
 
     @group.command(name="join", description="Sign up for a tournament")
-    @app_commands.describe(tournament="Tournament number (default: the newest open one here)")
-    async def join(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        info = await self._call(interaction, tournament, lambda tid: self.tournaments.join(
+    @app_commands.describe(tournament="Tournament number (default: the one open here)")
+    async def join(self, interaction: discord.Interaction,
+                   tournament: number_of("join") = None) -> None:
+        info = await self._call(interaction, tournament, "join", lambda tid: self.tournaments.join(
             tid, interaction.user.id, guild_id=interaction.guild_id))
         if info is None:
             return
-        await self._answer(interaction, t("tournaments.joined", interaction.locale,
-                                          player=mention(interaction.user.id), name=info.name,
-                                          id=info.id, count=len(info.players)))
+        await self._answer(interaction, t(
+            "tournaments.joined", interaction.locale, player=mention(interaction.user.id),
+            name=shown_name(info.name), id=info.id,
+            players=counted("tournaments.count.players", interaction.locale, len(info.players))))
 
     @group.command(name="leave", description="Leave a tournament (withdraw once it runs)")
-    @app_commands.describe(tournament="Tournament number (default: the newest open one here)")
-    async def leave(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        info = await self._call(interaction, tournament, lambda tid: self.tournaments.leave(
-            tid, interaction.user.id, guild_id=interaction.guild_id))
-        if info is None:
+    @app_commands.describe(tournament="Tournament number (default: the one you are in here)")
+    async def leave(self, interaction: discord.Interaction,
+                    tournament: number_of("leave") = None) -> None:
+        done = await self._call(interaction, tournament, "leave",
+                                lambda tid: self.tournaments.leave(
+                                    tid, interaction.user.id, guild_id=interaction.guild_id))
+        if done is None:
             return
-        key = "tournaments.withdrew" if info.status != "signup" else "tournaments.left"
-        await self._answer(interaction, t(key, interaction.locale,
-                                          player=mention(interaction.user.id), name=info.name,
-                                          id=info.id))
-        await self._deliver_after_withdrawal(info)
+        await self._answer(interaction, withdrawal_text(done, interaction.user.id,
+                                                        interaction.locale))
+        await self._deliver_after_withdrawal(done.tournament, done.forfeited)
 
     @group.command(name="kick", description="Remove a player (organiser or Manage Server)")
-    @app_commands.describe(player="The player to remove", tournament="Tournament number")
+    @app_commands.describe(player="The player to remove",
+                           tournament="Tournament number (default: the one they are in here)")
     async def kick(self, interaction: discord.Interaction, player: discord.User,
-                   tournament: int | None = None) -> None:
-        info = await self._call(interaction, tournament, lambda tid: self.tournaments.kick(
-            tid, interaction.user.id, player.id, guild_id=interaction.guild_id,
-            manager_of=self._manager_of(interaction)))
-        if info is None:
+                   tournament: number_of("manage") = None) -> None:
+        def playing(x: Tournament) -> bool:
+            entrant = x.entrant(player.id)
+            return entrant is not None and not entrant.withdrawn
+
+        done = await self._call(interaction, tournament, "manage",
+                                lambda tid: self.tournaments.kick(
+                                    tid, interaction.user.id, player.id,
+                                    guild_id=interaction.guild_id,
+                                    manager_of=self._manager_of(interaction)), keep=playing)
+        if done is None:
             return
-        await self._answer(interaction, t("tournaments.kicked", interaction.locale,
-                                          player=mention(player.id), name=info.name,
-                                          id=info.id))
-        await self._deliver_after_withdrawal(info)
+        await self._answer(interaction, withdrawal_text(done, interaction.user.id,
+                                                        interaction.locale))
+        await self._deliver_after_withdrawal(done.tournament, done.forfeited)
 
     @group.command(name="start", description="Close sign-up and pair round 1")
-    @app_commands.describe(tournament="Tournament number (default: the newest open one here)")
-    async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        info = await self._call(interaction, tournament, lambda tid: self.tournaments.start(
-            tid, interaction.user.id, guild_id=interaction.guild_id,
-            manager_of=self._manager_of(interaction)))
+    @app_commands.describe(tournament="Tournament number (default: the one in sign-up here)")
+    async def start(self, interaction: discord.Interaction,
+                    tournament: number_of("start") = None) -> None:
+        info = await self._call(interaction, tournament, "start",
+                                lambda tid: self.tournaments.start(
+                                    tid, interaction.user.id, guild_id=interaction.guild_id,
+                                    manager_of=self._manager_of(interaction)))
         if info is None:
             return
-        await self._answer(interaction, t("tournaments.started", interaction.locale,
-                                          name=info.name, id=info.id,
-                                          count=len(info.players)))
+        await self._answer(interaction, t(
+            "tournaments.started", interaction.locale, name=shown_name(info.name), id=info.id,
+            players=counted("tournaments.count.players", interaction.locale, len(info.players))))
         await self.deliver(info.id)  # the pairings, then the games' threads
 
     @group.command(name="cancel", description="Cancel a tournament (organiser or Manage Server)")
-    @app_commands.describe(tournament="Tournament number (default: the newest open one here)")
+    @app_commands.describe(tournament="Tournament number (default: the one open here)")
     async def cancel(self, interaction: discord.Interaction,
-                     tournament: int | None = None) -> None:
-        info = await self._call(interaction, tournament, lambda tid: self.tournaments.cancel(
-            tid, interaction.user.id, guild_id=interaction.guild_id,
-            manager_of=self._manager_of(interaction)))
+                     tournament: number_of("manage") = None) -> None:
+        info = await self._call(interaction, tournament, "manage",
+                                lambda tid: self.tournaments.cancel(
+                                    tid, interaction.user.id, guild_id=interaction.guild_id,
+                                    manager_of=self._manager_of(interaction)))
         if info is None:
             return
         await self._answer(interaction, t("tournaments.cancelled", interaction.locale,
-                                          name=info.name, id=info.id))
+                                          name=shown_name(info.name), id=info.id))
 
     @group.command(name="standings", description="A tournament's standings")
-    @app_commands.describe(tournament="Tournament number (default: the newest open one here)")
+    @app_commands.describe(tournament="Tournament number (default: the one open here)")
     async def standings(self, interaction: discord.Interaction,
-                        tournament: int | None = None) -> None:
-        table = await self._call(interaction, tournament, lambda tid: self.tournaments.standings(
-            tid, guild_id=interaction.guild_id))
+                        tournament: number_of("read") = None) -> None:
+        table = await self._call(interaction, tournament, "read",
+                                 lambda tid: self.tournaments.standings(
+                                     tid, guild_id=interaction.guild_id))
         if table is None:
             return
         # The bracket is a heavy drawing: within the user's limits, refused privately.
@@ -439,7 +530,8 @@ class Tournaments(commands.Cog):
         try:
             with admission:
                 await interaction.response.defer(thinking=True)
-                file = await bracket_file(self.bot, self.tournaments, table.tournament)
+                file = await bracket_file(self.bot, self.tournaments, table.tournament,
+                                          interaction.locale)
         except HeavyBusy as error:
             await reply_error(interaction, error)
             return
@@ -448,49 +540,63 @@ class Tournaments(commands.Cog):
         await self._answer(interaction, text, file=file)
 
     @group.command(name="pairings", description="A round's pairings")
-    @app_commands.describe(tournament="Tournament number (default: the newest open one here)",
+    @app_commands.describe(tournament="Tournament number (default: the one open here)",
                            round="Round number (default: the current round)")
-    async def pairings(self, interaction: discord.Interaction, tournament: int | None = None,
-                       round: int | None = None) -> None:
-        async def read(tid: int) -> tuple[Tournament, int, list[Board]]:
+    async def pairings(self, interaction: discord.Interaction,
+                       tournament: number_of("read") = None,
+                       round: app_commands.Range[int, 1, LARGEST] | None = None) -> None:
+        async def read(tid: int):
             info = await self.tournaments.get(tid, guild_id=interaction.guild_id)
+            if info.status == "signup":
+                raise TournamentError("errors.tournament.not_started", name=info.name)
             number = info.current_round if round is None else round
-            return info, number, await self.tournaments.pairings(tid, number)
+            return info, number, await self.tournaments.pairings(
+                tid, round, guild_id=interaction.guild_id)
 
-        found = await self._call(interaction, tournament, read)
+        found = await self._call(interaction, tournament, "read", read)
         if found is None:
             return
         info, number, boards = found
-        if info.status == "signup":
-            await send_ephemeral(interaction, t("tournaments.not_started", interaction.locale,
-                                                name=info.name, id=info.id))
-            return
         await self._answer(interaction, format_pairings(info, number, boards,
                                                         interaction.locale))
+
+    @group.command(name="list", description="This server's open and running tournaments")
+    async def list_tournaments(self, interaction: discord.Interaction) -> None:
+        found = await self.tournaments.tournaments(interaction.guild_id, active_only=True,
+                                                   limit=MAX_LISTED + 1)
+        await self._answer(interaction, format_list(
+            found[:MAX_LISTED], interaction.locale, more=max(0, len(found) - MAX_LISTED)))
 
     # ----- ratings --------------------------------------------------------------------------
 
     @app_commands.command(name="leaderboard", description="The best rated players of a game")
-    @app_commands.describe(game="The game")
-    @app_commands.choices(game=[app_commands.Choice(name=engines.get(n).title, value=n)
-                                for n in engines.GAMES])
-    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
-        board = await self.ratings.leaderboard(game, limit=15)
-        await self._answer(interaction, format_leaderboard(board, interaction.locale))
+    @app_commands.describe(
+        game="The game", scope="This server's players (default) or everyone",
+        private="Answer only to you, without posting in the channel")
+    @app_commands.choices(game=GAME_CHOICES, scope=[
+        app_commands.Choice(name=locale_str("this server", key="tournaments.scope.server"),
+                            value="server"),
+        app_commands.Choice(name=locale_str("everyone", key="tournaments.scope.global"),
+                            value="global"),
+    ])
+    async def leaderboard(self, interaction: discord.Interaction, game: str,
+                          scope: str = "server", private: bool = False) -> None:
+        # In a direct message there is no server: everyone's leaderboard.
+        here = interaction.guild_id if scope == "server" else None
+        board = await self.ratings.leaderboard(game, limit=15, guild_id=here)
+        await self._answer(interaction, format_leaderboard(board, interaction.locale),
+                           private=private)
 
     @app_commands.command(name="profile", description="A player's ratings")
-    @app_commands.describe(user="The player (default: you)")
+    @app_commands.describe(user="The player (default: you)",
+                           private="Answer only to you, without posting in the channel")
     async def profile(self, interaction: discord.Interaction,
-                      user: discord.User | None = None) -> None:
+                      user: discord.User | None = None, private: bool = False) -> None:
         target = user or interaction.user
-        profile = await self.ratings.profile(target.id)
-        locale = interaction.locale
-        lines = [t("tournaments.profile.header", locale, player=mention(target.id))]
-        for entry in profile.ratings:
-            lines.append(f"• {game_title(entry.game)}: {format_rating(entry, locale)}")
-        if not profile.ratings:
-            lines.append(t("tournaments.profile.unrated", locale))
-        await self._answer(interaction, "\n".join(lines))
+        profile = await self.ratings.profile(target.id, guild_id=interaction.guild_id)
+        await self._answer(interaction, format_profile(
+            profile, interaction.locale, in_server=interaction.guild_id is not None),
+            private=private)
 
 
 async def setup(bot: BoardGamesBot) -> None:

@@ -1,5 +1,9 @@
 """Ratings: Glicko-2 for two-player games, openskill (Plackett–Luce) for games of more players.
 
+Both are shown on one scale: openskill's starting belief, mu 25 with sigma 25/3, is Glicko's
+1500 with deviation 350, and one unit of mu is ``SKILL_SCALE`` (42) rating points, so a skill
+reads as ``1500 + 42 (mu − 25) ± 42 sigma`` (``Skill.shown``), like a Glicko rating ± RD.
+
 Glicko-2 follows Glickman's "Example of the Glicko-2 system" (2013) step by step. We do not use
 the `glicko2` package from PyPI: its volatility step uses the rating where the rating deviation
 belongs, which only gives right answers for players rated exactly 1500.
@@ -108,6 +112,9 @@ def rate_two_player_game(a: Glicko, b: Glicko, score_a: float) -> tuple[Glicko, 
 
 # ----- multiplayer ----------------------------------------------------------------------------
 
+#: Rating points per unit of openskill's mu: maps its prior (25 ± 25/3) onto Glicko's 1500 ± 350.
+SKILL_SCALE = 350.0 / (25.0 / 3.0)
+
 
 @dataclass(frozen=True)
 class Skill:
@@ -123,6 +130,11 @@ class Skill:
     @property
     def provisional(self) -> bool:
         return self.games < PROVISIONAL_GAMES
+
+    @property
+    def shown(self) -> tuple[float, float]:
+        """(rating, deviation) on the Glicko scale, for leaderboards and profiles."""
+        return 1500.0 + SKILL_SCALE * (self.mu - 25.0), SKILL_SCALE * self.sigma
 
 
 _MODEL = PlackettLuce()

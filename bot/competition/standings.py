@@ -4,6 +4,8 @@
   opponents plus half those of drawn ones), then the player id for a stable order.
 - Round robin: points, head-to-head among the tied players, Sonneborn–Berger, then the id.
 A bye counts as points but adds nothing to Buchholz or Sonneborn–Berger (there is no opponent).
+In the won/drawn/lost record a bye counts by the score it gave (a full-point bye is a win), so
+the record adds up to the points; ``played`` counts games only.
 """
 
 from __future__ import annotations
@@ -52,10 +54,12 @@ def head_to_head(player: Player, group: set[Player], results: list[Result]) -> f
 
 
 def _records(player: Player, results: list[Result]) -> tuple[int, int, int, int]:
-    games = [r for r in results if player in (r.first, r.second) and not r.is_bye]
-    wins = sum(1 for r in games if r.score_of(player) == 1)
-    draws = sum(1 for r in games if r.score_of(player) == 0.5)
-    return len(games), wins, draws, len(games) - wins - draws
+    """(games played, won, drawn, lost), byes counted as won/drawn/lost by their score."""
+    mine = [r for r in results if player in (r.first, r.second)]
+    wins = sum(1 for r in mine if r.score_of(player) == 1)
+    draws = sum(1 for r in mine if r.score_of(player) == 0.5)
+    games = sum(1 for r in mine if not r.is_bye)
+    return games, wins, draws, len(mine) - wins - draws
 
 
 def _rank(players: Iterable[Player], results: list[Result], keys) -> list[Standing]:

@@ -15,10 +15,17 @@ Rulings:
 * Games with the same user in two seats (self-play) are not rated.
 * A rating is provisional while the player has few games (or, Glicko, a high deviation); the
   leaderboard and profile mark it (``RatingEntry.provisional``).
+* Both systems are shown on the Glicko scale: an openskill skill as
+  ``1500 + 42 (mu − 25) ± 42 sigma`` (``bot.competition.ratings.Skill.shown``), and both
+  leaderboards are ordered by the value shown, then the smaller deviation.
+* One rating per player and game, wherever it was earned. A server's leaderboard lists the
+  players who finished a rated game of that game on that server; a profile gives each rating's
+  rank on that server's leaderboard and on everyone's.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -37,8 +44,10 @@ SKILL = "skill"
 
 @dataclass(frozen=True)
 class RatingEntry:
-    """One user's rating in one game. ``value``: Glicko rating, or openskill's ordinal
-    (mu − 3 sigma, conservative); ``deviation``: Glicko RD, or sigma."""
+    """One user's rating in one game, on the Glicko scale: ``value`` and ``deviation`` are the
+    Glicko rating and RD, or an openskill skill mapped onto them (see the module docstring).
+    In a profile, ``rank`` is the place on everyone's leaderboard and ``server_rank`` on the
+    server's (None when the player has finished no rated game of it there)."""
 
     user_id: int
     game: str
@@ -47,6 +56,8 @@ class RatingEntry:
     deviation: float
     games: int
     provisional: bool
+    rank: int | None = None
+    server_rank: int | None = None
 
 
 @dataclass(frozen=True)
@@ -54,6 +65,7 @@ class Leaderboard:
     game: str
     glicko: tuple[RatingEntry, ...]  # best first
     skill: tuple[RatingEntry, ...]
+    guild_id: int | None = None  # the server whose players these are; None: everyone
 
 
 @dataclass(frozen=True)
@@ -70,7 +82,8 @@ def _glicko_entry(row) -> RatingEntry:
 
 def _skill_entry(row) -> RatingEntry:
     value = Skill(row.mu, row.sigma, row.games)
-    return RatingEntry(row.user_id, row.game, SKILL, value.ordinal, row.sigma, row.games,
+    rating, deviation = value.shown
+    return RatingEntry(row.user_id, row.game, SKILL, rating, deviation, row.games,
                        value.provisional)
 
 
@@ -169,18 +182,29 @@ class RatingService:
             for u in user_ids
         }
 
-    async def leaderboard(self, game: str, *, limit: int = 10) -> Leaderboard:
+    async def leaderboard(self, game: str, *, limit: int = 10,
+                          guild_id: int | None = None) -> Leaderboard:
         """The best rated players of a game (both systems; provisional ratings included and
-        marked)."""
+        marked); with ``guild_id``, only the players who finished a rated game of it on that
+        server."""
         name = engines.get(game).name
         reads = rating_reads(self._store)
-        glicko = await reads.glicko_leaderboard(name, limit)
-        skill = await reads.skill_leaderboard(name, limit)
+        glicko = await reads.glicko_leaderboard(name, limit, guild_id)
+        skill = await reads.skill_leaderboard(name, limit, guild_id)
         return Leaderboard(name, tuple(map(_glicko_entry, glicko)),
-                           tuple(map(_skill_entry, skill)))
+                           tuple(map(_skill_entry, skill)), guild_id)
 
-    async def profile(self, user_id: int) -> Profile:
-        glicko, skill = await rating_reads(self._store).ratings_of(user_id)
-        entries = [*map(_glicko_entry, glicko), *map(_skill_entry, skill)]
+    async def profile(self, user_id: int, *, guild_id: int | None = None) -> Profile:
+        """Every rating of a user, with its rank among everyone and (``guild_id``) on that
+        server's leaderboard."""
+        reads = rating_reads(self._store)
+        glicko, skill = await reads.ratings_of(user_id)
+        entries = []
+        for rows, entry, rank in ((glicko, _glicko_entry, reads.glicko_rank),
+                                  (skill, _skill_entry, reads.skill_rank)):
+            for row in rows:
+                here = None if guild_id is None else await rank(row, guild_id)
+                entries.append(dataclasses.replace(entry(row), rank=await rank(row),
+                                                   server_rank=here))
         entries.sort(key=lambda e: (e.game, e.system != GLICKO))
         return Profile(user_id, tuple(entries))

@@ -2,6 +2,13 @@
 
 Glicko-2 ratings (two-player games) and openskill skills (games of more players) per
 (user, game), and the finished games already rated (``processed_games``, purpose 'rating').
+
+A rating is one per player and game, wherever it was earned; a server's leaderboard keeps the
+players who finished a rated game of that game on that server (``guild_id``): a game with
+``guild_id`` set, rated, where the player met someone else (games against oneself are not
+rated). Both tables are ordered the same way: the shown value (Glicko rating, openskill mu)
+best first, then the smaller deviation, then the user id; a rank is one more than the number of
+players before.
 """
 
 from __future__ import annotations
@@ -55,6 +62,24 @@ _SKILL_SELECT = "SELECT user_id, game, mu, sigma, games, updated_at FROM ratings
 T = TypeVar("T")
 
 
+def _played_here(table: str) -> str:
+    """The condition that a rating row's player finished a rated game of its game on the
+    server given as the next parameter."""
+    return (
+        " AND EXISTS (SELECT 1 FROM game_seats s JOIN games g ON g.id = s.game_id "
+        "JOIN processed_games p ON p.game_id = g.id AND p.purpose = 'rating' "
+        f"WHERE s.user_id = {table}.user_id AND g.game = {table}.game AND g.guild_id = ? "
+        "AND EXISTS (SELECT 1 FROM game_seats o WHERE o.game_id = g.id "
+        "AND o.user_id <> s.user_id))"
+    )
+
+
+def _scoped(table: str, sql: str, params: list, guild_id: int | None) -> tuple[str, list]:
+    if guild_id is None:
+        return sql, params
+    return sql + _played_here(table), [*params, guild_id]
+
+
 def _glicko(row: Row) -> GlickoRow:
     return from_row(GlickoRow, row, updated_at=time_value)
 
@@ -81,19 +106,48 @@ class RatingReads(SqlQueries):
     async def skills(self, game: str, user_ids: Sequence[int]) -> dict[int, SkillRow]:
         return await self._by_user(_SKILL_SELECT, _skill, game, user_ids)
 
-    async def glicko_leaderboard(self, game: str, limit: int) -> list[GlickoRow]:
-        rows = await self._all(
-            _GLICKO_SELECT + "WHERE game = ? ORDER BY rating DESC, rd, user_id LIMIT ?",
-            (game, limit),
-        )
+    async def _leaderboard(self, select: str, table: str, order: str, game: str, limit: int,
+                           guild_id: int | None) -> list[Row]:
+        sql, params = _scoped(table, select + "WHERE game = ?", [game], guild_id)
+        return await self._all(f"{sql} ORDER BY {order} LIMIT ?", [*params, limit])
+
+    async def glicko_leaderboard(self, game: str, limit: int, guild_id: int | None = None
+                                 ) -> list[GlickoRow]:
+        """The best Glicko-2 ratings of a game (of one server's players if ``guild_id``)."""
+        rows = await self._leaderboard(_GLICKO_SELECT, "ratings_glicko",
+                                       "rating DESC, rd, user_id", game, limit, guild_id)
         return [_glicko(row) for row in rows]
 
-    async def skill_leaderboard(self, game: str, limit: int) -> list[SkillRow]:
-        rows = await self._all(
-            _SKILL_SELECT + "WHERE game = ? ORDER BY mu - 3 * sigma DESC, user_id LIMIT ?",
-            (game, limit),
-        )
+    async def skill_leaderboard(self, game: str, limit: int, guild_id: int | None = None
+                                ) -> list[SkillRow]:
+        """The best openskill skills of a game (of one server's players if ``guild_id``)."""
+        rows = await self._leaderboard(_SKILL_SELECT, "ratings_skill",
+                                       "mu DESC, sigma, user_id", game, limit, guild_id)
         return [_skill(row) for row in rows]
+
+    async def _rank(self, table: str, value: str, spread: str, row: GlickoRow | SkillRow,
+                    guild_id: int | None) -> int | None:
+        """The row's place in its leaderboard (1 = best); with ``guild_id``, on that server's
+        leaderboard, None when the player is not on it."""
+        mine = (row.rating, row.rd) if isinstance(row, GlickoRow) else (row.mu, row.sigma)
+        if guild_id is not None:
+            sql, params = _scoped(table, f"SELECT 1 FROM {table} WHERE game = ? AND user_id = ?",
+                                  [row.game, row.user_id], guild_id)
+            if not await self._all(sql, params):
+                return None
+        sql, params = _scoped(
+            table,
+            f"SELECT COUNT(*) AS better FROM {table} WHERE game = ? AND ({value} > ? OR "
+            f"({value} = ? AND ({spread} < ? OR ({spread} = ? AND user_id < ?))))",
+            [row.game, mine[0], mine[0], mine[1], mine[1], row.user_id], guild_id,
+        )
+        return (await self._all(sql, params))[0]["better"] + 1
+
+    async def glicko_rank(self, row: GlickoRow, guild_id: int | None = None) -> int | None:
+        return await self._rank("ratings_glicko", "rating", "rd", row, guild_id)
+
+    async def skill_rank(self, row: SkillRow, guild_id: int | None = None) -> int | None:
+        return await self._rank("ratings_skill", "mu", "sigma", row, guild_id)
 
     async def ratings_of(self, user_id: int) -> tuple[list[GlickoRow], list[SkillRow]]:
         glicko = await self._all(_GLICKO_SELECT + "WHERE user_id = ? ORDER BY game", (user_id,))

@@ -4,6 +4,9 @@
 inside a ``store.transaction()`` (so a tournament change and the games it creates commit
 together). Both work on the connection the store or the transaction exposes (``.connection``),
 on either backend.
+
+``tournament_entrants.withdrawn`` says how an entrant left a running tournament: 0 still in,
+``LEFT`` (1) withdrew by themselves, ``REMOVED`` (2) removed by the organiser or a manager.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ RUNNING = "running"
 FINISHED = "finished"
 CANCELLED = "cancelled"
 FORMATS = ("round_robin", "swiss", "elimination", "lppg_match")
+LEFT = 1  # tournament_entrants.withdrawn: the player withdrew
+REMOVED = 2  # tournament_entrants.withdrawn: a manager removed the player
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,7 @@ class TournamentRow:
     started_at: datetime | None
     finished_at: datetime | None
     updated_at: datetime
+    completed_rounds: int  # the last round whose every board is decided (0: none yet)
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,7 @@ class EntrantRow:
     withdrawn: bool
     withdrawn_round: int | None
     joined_at: datetime
+    removed: bool  # withdrawn by a manager (``kick``), not by the player
 
 
 @dataclass(frozen=True)
@@ -98,7 +105,9 @@ class TournamentGameRow:
 _TOURNAMENT_COLUMNS = (
     "id, name, guild_id, channel_id, organiser_id, game, options, format, swiss_rounds, "
     "time_control, forfeit_grace_hours, status, current_round, created_at, started_at, "
-    "finished_at, updated_at"
+    "finished_at, updated_at, "
+    "(SELECT COALESCE(MAX(r.number), 0) FROM tournament_rounds r "
+    " WHERE r.tournament_id = tournaments.id AND r.status = 'finished') AS completed_rounds"
 )
 
 
@@ -125,7 +134,7 @@ _PAIRING_SELECT = (
 
 
 def _entrant(row: Row) -> EntrantRow:
-    return from_row(EntrantRow, row, withdrawn=bool, joined_at=time_value)
+    return from_row(EntrantRow, row, withdrawn=bool, removed=bool, joined_at=time_value)
 
 
 _TOURNAMENT_GAME_SELECT = (
@@ -161,7 +170,8 @@ class TournamentReads(SqlQueries):
         """Entrants in joining order."""
         rows = await self._all(
             "SELECT tournament_id, user_id, position, seed, withdrawn, withdrawn_round, "
-            "joined_at FROM tournament_entrants WHERE tournament_id = ? ORDER BY position",
+            f"joined_at, withdrawn = {REMOVED} AS removed FROM tournament_entrants "
+            "WHERE tournament_id = ? ORDER BY position",
             (tournament_id,),
         )
         return [_entrant(row) for row in rows]
@@ -271,11 +281,13 @@ class TournamentWrites(TournamentReads, SqlWrites):
             (tournament_id, user_id),
         )
 
-    async def withdraw_entrant(self, tournament_id: int, user_id: int, round_number: int) -> None:
+    async def withdraw_entrant(self, tournament_id: int, user_id: int, round_number: int,
+                               *, removed: bool = False) -> None:
+        """The entrant leaves a running tournament (``removed``: by a manager's decision)."""
         await self._run(
-            "UPDATE tournament_entrants SET withdrawn = 1, withdrawn_round = ? "
+            "UPDATE tournament_entrants SET withdrawn = ?, withdrawn_round = ? "
             "WHERE tournament_id = ? AND user_id = ?",
-            (round_number, tournament_id, user_id),
+            (REMOVED if removed else LEFT, round_number, tournament_id, user_id),
         )
 
     async def set_seed(self, tournament_id: int, user_id: int, seed: int) -> None:

@@ -55,7 +55,7 @@ async def test_an_elimination_tournament_of_four(world):
     (tournament,) = await tournaments(world).tournaments(emu.guild_id)
     for count, name in enumerate(USERS, start=1):
         joined = await (await emu.slash(name, "tournament join", {})).reply()
-        assert f"{count} players" in joined.content
+        assert f"{count} player" in joined.content
     twice = await (await emu.slash("bob", "tournament join", {})).reply()
     assert twice.flags & EPHEMERAL and "already" in twice.content
 
@@ -192,7 +192,7 @@ async def test_the_tournament_commands_are_localised_in_french(world):
     assert (tournament.get("name_localizations") or {}).get("fr") == "tournoi"
     subs = {o["name"]: o for o in tournament["options"]}
     assert set(subs) == {"create", "join", "leave", "kick", "start", "cancel", "standings",
-                         "pairings"}
+                         "pairings", "list"}
     create = {o["name"]: o for o in subs["create"]["options"]}
     assert create["grace_hours"]["name_localizations"]["fr"] == "délai_de_grâce"
     formats = {c["value"]: c for c in create["format"]["choices"]}

@@ -63,3 +63,14 @@ def test_a_bye_scores_but_adds_no_buchholz():
     assert table[1].points == 1.0
     assert table[1].tiebreaks[0] == 0.0
     assert table[1].played == 0
+
+
+def test_a_bye_counts_in_the_won_drawn_lost_record_by_its_score():
+    """Ruling: a full-point bye is shown as a win, so the record adds up to the points; it is
+    still not a game played."""
+    results = [bye(1, 1), Result(1, 2, 3, 1.0), Result(2, 1, 2, 0.5), Result(2, 3, None, 0.0)]
+    table = {s.player: s for s in standings.swiss([1, 2, 3], results)}
+    assert (table[1].wins, table[1].draws, table[1].losses, table[1].played) == (1, 1, 0, 1)
+    assert table[1].points == table[1].wins + 0.5 * table[1].draws
+    # A bye worth nothing (a withdrawn player's) is a loss.
+    assert (table[3].wins, table[3].losses, table[3].played) == (0, 2, 1)

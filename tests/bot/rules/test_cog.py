@@ -30,6 +30,7 @@ class FakeResponse:
     async def defer(self, **kwargs) -> None:
         assert not self.is_done()
         self.deferred = True
+        self.defer_kwargs = kwargs
 
     def is_done(self) -> bool:
         return bool(self.sent) or self.deferred
@@ -86,9 +87,11 @@ async def cog():
     bot.heavy.close()
 
 
-async def run_rules(cog: Rules, locale: str, game=None, section=None) -> FakeInteraction:
+async def run_rules(cog: Rules, locale: str, game=None, section=None,
+                    private=False) -> FakeInteraction:
     interaction = FakeInteraction(locale)
-    await cog.rules_command.callback(cog, interaction, game=game, section=section)
+    await cog.rules_command.callback(cog, interaction, game=game, section=section,
+                                     private=private)
     return interaction
 
 
@@ -116,6 +119,18 @@ async def test_the_first_rules_warms_up_every_available_picture(monkeypatch):
     assert set(rules_cog._pictures) == set(diagrams.RECIPES)
     await bot.close()
     bot.heavy.close()
+
+
+@pytest.mark.parametrize("game", [None, "alak", "palago"])
+async def test_rules_may_be_answered_privately(cog, game):
+    """``private``: only the reader sees the answer, with or without a picture to draw;
+    without it the answer is public as before."""
+    cog._pictures.clear()  # a picture to draw: the answer is deferred first
+    private = await run_rules(cog, "en-US", game, private=True)
+    assert private.reply[1]["ephemeral"] is True
+    if private.response.deferred:
+        assert private.response.defer_kwargs["ephemeral"] is True
+    assert (await run_rules(cog, "en-US", game)).reply[1]["ephemeral"] is False
 
 
 async def test_commands_are_in_the_tree(cog):
@@ -256,7 +271,8 @@ async def test_help_in_english_uses_the_registered_names(cog):
 async def test_the_rules_command_is_localised_for_discord(cog):
     payload = await cog.rules_command.get_translated_payload(cog.bot.tree, CatalogTranslator())
     assert payload["name_localizations"] == {"fr": "règles"}
-    game, section = payload["options"]
+    game, section, private = payload["options"]
     assert game["name_localizations"] == {"fr": "jeu"}
+    assert private["name_localizations"] == {"fr": "privé"} and not private["required"]
     assert section["autocomplete"] is True
     assert [c["value"] for c in game["choices"]] == list(rules.GAMES)

@@ -13,13 +13,14 @@ from bot.competition.ratings import (
 )
 from bot.services.ratings import side_ranks, two_player_score
 from bot.store import open_store
+from bot.store.ratings import rating_writes
 from engines import Outcome
 from tests.bot.services.conftest import start_game
 from tests.bot.services.tourney import processed, services
 
 
-async def verdict_game(s, first, second, verdict):
-    challenge = await s.games.challenge("verdict", first, opponent_id=second)
+async def verdict_game(s, first, second, verdict, guild_id=None):
+    challenge = await s.games.challenge("verdict", first, opponent_id=second, guild_id=guild_id)
     game = await s.games.accept(challenge.id, second)
     await s.games.move(game.id, first, verdict)
     return game.id
@@ -70,7 +71,7 @@ async def test_kolory_with_three_players_uses_openskill(tsv):
     assert {e.user_id for e in board.skill} == {1, 2, 3}
     expected = rate_multiplayer_game([[Skill()], [Skill()], [Skill()]], [0, 0, 1])
     by_user = {e.user_id: e for e in board.skill}
-    assert by_user[3].value == pytest.approx(expected[2][0].ordinal)
+    assert (by_user[3].value, by_user[3].deviation) == pytest.approx(expected[2][0].shown)
     assert by_user[1].value > by_user[3].value
     assert all(e.provisional and e.system == "skill" for e in board.skill)
 
@@ -126,3 +127,88 @@ async def test_sync_rates_missed_games_in_the_order_they_ended(db, clock, verdic
         assert first < second
     finally:
         await store.close()
+
+
+def test_skills_are_shown_on_the_glicko_scale():
+    """Ruling: an openskill skill is shown as 1500 + 42 (mu − 25) ± 42 sigma, so a newcomer
+    reads 1500 ±350 in every game, and one point of mu is worth 42 rating points."""
+    assert Skill().shown == pytest.approx((Glicko().rating, Glicko().rd))
+    assert Skill(mu=26.0, sigma=5.0).shown == pytest.approx((1542.0, 210.0))
+    assert Skill(mu=20.0).shown[0] == pytest.approx(1290.0)
+
+
+async def test_kolory_after_a_game_reads_near_1500_not_near_zero(tsv):
+    game = await start_game(tsv.games, "kolory", (1, 2, 3))
+    await tsv.games.resign(game.id, 3)
+    await tsv.ratings.on_game_over(game.id)
+    for entry in (await tsv.ratings.profile(1)).ratings:
+        assert 1400 < entry.value < 1800 and 250 < entry.deviation <= 350
+
+
+async def test_the_skill_leaderboard_is_ordered_by_the_value_shown(tsv, clock):
+    """Like Glicko: by the value shown (mu), then the smaller deviation; not by openskill's
+    conservative mu − 3 sigma, which would put 2 (28 − 6) above 1 (30 − 24)."""
+    async with tsv.store.transaction() as tx:
+        writes = rating_writes(tx)
+        for user, mu, sigma in ((1, 30.0, 8.0), (2, 28.0, 2.0), (3, 28.0, 1.0)):
+            await tx.ensure_user(user, clock())
+            await writes.put_skill(user, "kolory", mu, sigma, 9, clock())
+    board = await tsv.ratings.leaderboard("kolory")
+    assert [e.user_id for e in board.skill] == [1, 3, 2]
+    assert [e.value for e in board.skill] == sorted((e.value for e in board.skill),
+                                                    reverse=True)
+    ranks = [(await tsv.ratings.profile(u)).ratings[0].rank for u in (1, 2, 3)]
+    assert ranks == [1, 3, 2]
+
+
+# ----- leaderboards per server ----------------------------------------------------------------
+
+
+async def test_a_servers_leaderboard_lists_the_players_who_finished_a_rated_game_there(
+        tsv, verdict):
+    """Ruling: one rating per player and game; a server's leaderboard keeps the players who
+    finished a rated game of that game on that server; ``guild_id`` None is everyone."""
+    await tsv.ratings.on_game_over(await verdict_game(tsv, 1, 2, "win", guild_id=5))
+    await tsv.ratings.on_game_over(await verdict_game(tsv, 3, 4, "win", guild_id=7))
+    await tsv.ratings.on_game_over(await verdict_game(tsv, 1, 3, "win", guild_id=7))
+    await tsv.ratings.on_game_over(await verdict_game(tsv, 5, 6, "win"))  # a direct message
+    here = await tsv.ratings.leaderboard("verdict", guild_id=5)
+    assert [e.user_id for e in here.glicko] == [1, 2] and here.guild_id == 5
+    there = await tsv.ratings.leaderboard("verdict", guild_id=7)
+    assert {e.user_id for e in there.glicko} == {1, 3, 4}
+    everyone = await tsv.ratings.leaderboard("verdict")
+    assert {e.user_id for e in everyone.glicko} == {1, 2, 3, 4, 5, 6}
+    assert everyone.guild_id is None
+    # The same rating everywhere: player 1's two wins, in both servers' lists.
+    assert {e.value for e in here.glicko if e.user_id == 1} == {
+        e.value for e in there.glicko if e.user_id == 1}
+    assert next(e for e in here.glicko if e.user_id == 1).games == 2
+
+
+async def test_games_against_oneself_or_unfinished_put_nobody_on_a_servers_board(tsv, verdict):
+    solo = await tsv.games.create_game("verdict", (8, 8), guild_id=5)
+    await tsv.games.move(solo.id, 8, "win")
+    await tsv.ratings.on_game_over(solo.id)
+    challenge = await tsv.games.challenge("verdict", 8, opponent_id=9, guild_id=5)
+    await tsv.games.accept(challenge.id, 9)  # still being played
+    await tsv.ratings.on_game_over(await verdict_game(tsv, 8, 9, "win", guild_id=7))
+    assert (await tsv.ratings.leaderboard("verdict", guild_id=5)).glicko == ()
+    assert {e.user_id for e in (await tsv.ratings.leaderboard("verdict", guild_id=7)).glicko
+            } == {8, 9}
+
+
+async def test_a_profile_gives_the_rank_here_and_among_everyone(tsv, verdict):
+    # Everyone: 1 (two wins) first, then 3, ...; on server 5 only 1 and 2 played.
+    await tsv.ratings.on_game_over(await verdict_game(tsv, 3, 4, "win", guild_id=7))
+    await tsv.ratings.on_game_over(await verdict_game(tsv, 1, 5, "win", guild_id=7))
+    await tsv.ratings.on_game_over(await verdict_game(tsv, 1, 2, "win", guild_id=5))
+    await tsv.ratings.on_game_over(await verdict_game(tsv, 2, 6, "win", guild_id=7))
+    everyone = [e.user_id for e in (await tsv.ratings.leaderboard("verdict")).glicko]
+    here = [e.user_id for e in (await tsv.ratings.leaderboard("verdict", guild_id=5)).glicko]
+    assert here == [1, 2]
+    for user in (1, 2, 3):
+        (entry,) = (await tsv.ratings.profile(user, guild_id=5)).ratings
+        assert entry.rank == everyone.index(user) + 1
+        assert entry.server_rank == (here.index(user) + 1 if user in here else None)
+    (entry,) = (await tsv.ratings.profile(2)).ratings
+    assert entry.server_rank is None and entry.rank == everyone.index(2) + 1

@@ -45,7 +45,7 @@ async def test_sign_up_join_leave_and_refusals(tsv, verdict):
     with pytest.raises(TournamentError) as error:
         await tsv.tournaments.join(t.id, 2)
     assert error.value.key == "errors.tournament.already_joined"
-    t = await tsv.tournaments.leave(t.id, 2)
+    t = (await tsv.tournaments.leave(t.id, 2)).tournament
     assert t.players == (1, 3)
     with pytest.raises(TournamentError) as error:
         await tsv.tournaments.leave(t.id, 2)
@@ -84,7 +84,7 @@ async def test_only_the_organiser_or_a_manager_manages(tsv, verdict):
     assert (await tsv.tournaments.get(t.id)).players == (1, 2, 3, 4)
     # A member with Manage Server in the tournament's own server (the Discord layer passes
     # that server) may kick and start.
-    t = await tsv.tournaments.kick(t.id, MANAGER, 4, guild_id=5, manager_of=5)
+    t = (await tsv.tournaments.kick(t.id, MANAGER, 4, guild_id=5, manager_of=5)).tournament
     assert t.players == (1, 2, 3)
     t = await tsv.tournaments.start(t.id, MANAGER, guild_id=5, manager_of=5)
     assert t.status == "running"
@@ -334,7 +334,7 @@ async def test_withdrawal_forfeits_the_running_game_and_is_never_paired_again(ts
     await tsv.tournaments.start(t.id, ORGANISER)
     boards = await tsv.tournaments.pairings(t.id)
     board = next(b for b in boards if 4 in (b.first_id, b.second_id))
-    t = await tsv.tournaments.leave(t.id, 4)
+    t = (await tsv.tournaments.leave(t.id, 4)).tournament
     assert next(e for e in t.entrants if e.user_id == 4).withdrawn
     game = await tsv.games.get_game(board.game_id)
     assert game.status == "finished" and game.resigned_seat == game.seats.index(4)
@@ -353,7 +353,7 @@ async def test_round_robin_games_against_a_withdrawn_player_are_forfeits(tsv, ve
     t = await signed_up(tsv, "round_robin", [1, 2, 3, 4])
     await tsv.tournaments.start(t.id, ORGANISER)
     await play_round(tsv, t.id, lower_id_wins)
-    t = await tsv.tournaments.kick(t.id, ORGANISER, 2)
+    t = (await tsv.tournaments.kick(t.id, ORGANISER, 2)).tournament
     # Round 2 was already paired: 2's game there was resigned on their behalf.
     (resigned,) = [b for b in await tsv.tournaments.pairings(t.id)
                    if 2 in (b.first_id, b.second_id)]
@@ -457,7 +457,7 @@ async def test_the_game_service_hears_of_new_tournament_games(tsv, verdict):
 
 
 async def test_sign_up_is_capped(tsv, verdict, monkeypatch):
-    from bot.services import tournaments as module
+    from bot.services.tournaments import signup as module
 
     monkeypatch.setattr(module, "MAX_ENTRANTS", 3)
     t = await signed_up(tsv, "elimination", [1, 2, 3])

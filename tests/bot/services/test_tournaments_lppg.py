@@ -65,7 +65,7 @@ async def test_a_match_needs_two_or_four_players(tsv):
 async def test_withdrawing_ends_the_match_for_the_other_side(tsv):
     t = await lppg_match(tsv, (1, 2))
     (game_id,) = await round_games(tsv, t.id)
-    t = await tsv.tournaments.leave(t.id, 2)
+    t = (await tsv.tournaments.leave(t.id, 2)).tournament
     assert t.status == "finished"
     game = await tsv.games.get_game(game_id)
     assert game.status == "finished" and game.outcome.winners == {game.seats.index(1)}
