@@ -115,15 +115,9 @@ class Clocks(commands.Cog):
         except ServiceError as error:
             await reply_error(interaction, error)
             return
-        if status.until is None:
-            text = t("clocks.vacation_off", locale, left=status.left_days,
-                     allowance=status.allowance_days)
-        else:
-            text = t("clocks.vacation_on", locale, until=int(status.until.timestamp()),
-                     count=len(status.paused_games), left=status.left_days,
-                     allowance=status.allowance_days)
-        await send_ephemeral(interaction, text)
-        # Tell the opponents in each game's thread now rather than at the next delivery pass.
+        await send_ephemeral(interaction, texts.vacation_status_text(status, locale))
+        # Tell the opponents in each timed game's thread now rather than at the next delivery
+        # pass (a vacation changes nothing in untimed games, which are told nothing).
         for game in await self.bot.services.games_of(interaction.user.id):
             try:
                 await self.bot.delivery.flush(game.id)
@@ -188,8 +182,11 @@ class Clocks(commands.Cog):
     @app_commands.describe(game="The game number")
     @app_commands.guild_only()
     async def watch(self, interaction: discord.Interaction, game: int) -> None:
-        info = await game_here(self.bot, interaction, game)
-        if info is None:
+        try:
+            info = await self.bot.services.game_to_watch(
+                game, guild_id=interaction.guild_id, user_id=interaction.user.id)
+        except ServiceError as error:
+            await reply_error(interaction, error)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = interaction.locale

@@ -15,7 +15,10 @@ import engines
 from bot.cogs._common import act_and_deliver, game_here
 from bot.correspondence.texts import due_text, games_clock_text
 from bot.i18n import t
-from bot.replies import NO_PINGS, fit_lines, send_ephemeral
+from bot.replies import NO_PINGS, fit_lines, reply_error, send_ephemeral
+from bot.services.errors import ServiceError
+from bot.views.game import resign_view
+from render.header import move_number
 
 if TYPE_CHECKING:
     from bot.app import BoardGamesBot
@@ -88,7 +91,8 @@ class Game(commands.Cog):
         if info.status == "active":
             to_move = info.user_to_move()
             text = t("bot.board.active", interaction.locale, game=title, id=info.id,
-                     player=f"<@{to_move}>" if to_move else "-", ply=info.ply)
+                     player=f"<@{to_move}>" if to_move else "-",
+                     number=move_number(info.ply))
             due = due_text(await self.bot.clocks.clock_info(info.id), interaction.locale)
             if due:
                 text += " " + due
@@ -101,7 +105,24 @@ class Game(commands.Cog):
     @app_commands.command(name="resign", description="Resign this thread's game")
     @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction) -> None:
-        await self._act_here(interaction, self.bot.services.resign)
+        """Asks first, privately: one typo must not lose a game of weeks. The button resigns
+        on this very position only (``ResignButton``)."""
+        game = await game_here(self.bot, interaction)
+        if game is None:
+            return
+        user = interaction.user.id
+        try:
+            info = await self.bot.services.resignable(game.id, user)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        locale = interaction.locale
+        others = ", ".join(f"<@{uid}>" for uid in info.seats if uid != user)
+        text = t("bot.resign.ask", locale, game=engines.get(info.game).title, id=info.id,
+                 opponents=others)
+        await interaction.response.send_message(
+            text, view=resign_view(info.id, info.version, user, locale), ephemeral=True,
+            allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="undo", description="Ask your opponent to take back the last move")
     @app_commands.guild_only()

@@ -5,12 +5,15 @@ its own language and time zone."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.i18n import t
-from bot.services.clocks import ClockInfo
+from babel.numbers import format_decimal
+
+from bot.i18n import language_of, t
+from bot.services.clocks import ClockInfo, VacationInfo
 
 
 def unix(moment: datetime | str) -> int:
@@ -82,3 +85,20 @@ def vacation_text(payload: Mapping[str, Any], locale: Any) -> str:
     if payload.get("until") is None:
         return t("clocks.vacation_ended", locale, player=player)
     return t("clocks.vacation_started", locale, player=player, until=unix(payload["until"]))
+
+
+def days_text(days: float, locale: Any) -> str:
+    """A number of days as the reader writes it, to a tenth, rounded down (never more than
+    is left): "29.9" in English, "29,9" in French, "25" when whole."""
+    tenths = math.floor(days * 10 + 1e-9) / 10
+    return format_decimal(tenths, format="0.#", locale=language_of(locale))
+
+
+def vacation_status_text(status: VacationInfo, locale: Any) -> str:
+    """The answer to ``/vacation``: until when, what it pauses, and the days left."""
+    left = days_text(status.left_days, locale)
+    if status.until is None:
+        return t("clocks.vacation_off", locale, left=left, allowance=status.allowance_days)
+    key = "clocks.vacation_on" if status.paused_games else "clocks.vacation_on_untimed"
+    return t(key, locale, until=unix(status.until), count=len(status.paused_games), left=left,
+             allowance=status.allowance_days)

@@ -38,8 +38,13 @@ Rulings:
 * Tournament games (``grace_for(game_id)`` returns a grace period) end automatically as a loss
   on time for the player to move once deadline + grace has passed.
 * Vacation allowance: ``vacation_days_per_year`` per calendar year (UTC) of the vacation's
-  start; a vacation counts its length rounded up to whole days (ending it early with
-  ``vacation(user, 0)`` gives the unused whole days back). One vacation at a time, starting now.
+  start. A vacation takes the time it lasts from the allowance, counted in started hours:
+  ending it early with ``vacation(user, 0)`` gives the rest back, so a vacation ended after a
+  few seconds costs one hour, not a day (and pausing every clock for free, a few minutes at a
+  time, is not possible). A new vacation may last as many whole days as are left. One
+  vacation at a time, starting now.
+* Vacations matter only where a clock runs: games without a time control are not paused, and
+  their threads are told nothing.
 """
 
 from __future__ import annotations
@@ -77,6 +82,7 @@ from engines.core import dump_outcome
 log = logging.getLogger(__name__)
 
 DAY = timedelta(days=1)
+HOUR = timedelta(hours=1)
 #: How long a game whose due work failed (a database or engine error) waits before a retry.
 RETRY_AFTER = timedelta(minutes=5)
 _ATTEMPTS = 5
@@ -118,18 +124,33 @@ class ClockInfo:
 class VacationInfo:
     user_id: int
     until: datetime | None  # end of the current vacation, None when not on vacation
-    used_days: int  # counted this calendar year (UTC)
+    used: timedelta  # taken from the allowance this calendar year (UTC)
     allowance_days: int
-    paused_games: tuple[int, ...] = ()  # active games whose clocks the vacation pauses
+    paused_games: tuple[int, ...] = ()  # active timed games whose clocks the vacation pauses
 
     @property
-    def left_days(self) -> int:
-        return max(0, self.allowance_days - self.used_days)
+    def used_days(self) -> float:
+        return self.used / DAY
+
+    @property
+    def left_days(self) -> float:
+        """Days of the allowance still unused (a fraction once an hour was taken)."""
+        return max(0.0, self.allowance_days - self.used_days)
+
+    @property
+    def whole_days_left(self) -> int:
+        """The longest vacation that may still start this year, in days."""
+        return math.floor(self.left_days)
 
 
-def charged_days(vacation: VacationRow) -> int:
-    """Whole days a vacation takes from the allowance (a started day counts)."""
-    return math.ceil((vacation.ends_at - vacation.starts_at) / DAY)
+def charged(vacation: VacationRow) -> timedelta:
+    """What a vacation takes from the allowance: the time it lasts, a started hour counting
+    as a whole one (a vacation still running counts until its planned end)."""
+    return math.ceil((vacation.ends_at - vacation.starts_at) / HOUR) * HOUR
+
+
+def charged_in(vacations: Iterable[VacationRow]) -> timedelta:
+    return sum(map(charged, vacations), timedelta(0))
 
 
 def _year_bounds(now: datetime) -> tuple[datetime, datetime]:
@@ -144,6 +165,11 @@ def _already_sent(clock: ClockRow, sent: Mapping[tuple[int, int], set[str]]) -> 
     if clock.deadline is not None and clock.deadline - DUE_SOON_BEFORE <= clock.turn_started:
         done.add(Threshold.DUE_SOON)
     return done
+
+
+def _timed(clock: ClockRow | None) -> bool:
+    """Whether a game has a clock that runs (games older than the clocks have none)."""
+    return clock is not None and clock.time_control != "untimed"
 
 
 def _unix(moment: datetime) -> int:
@@ -417,12 +443,13 @@ class ClockService:
         current = [v for v in await reads.vacations([user_id], ending_after=now)
                    if v.starts_at <= now]
         start, end = _year_bounds(now)
-        used = sum(map(charged_days, await reads.vacations_starting_between(user_id, start, end)))
+        used = charged_in(await reads.vacations_starting_between(user_id, start, end))
         until = max((v.ends_at for v in current), default=None)
-        paused = ()
+        paused: tuple[int, ...] = ()
         if until is not None:
             games = await self._store.games_of(user_id, active_only=True, limit=1000)
-            paused = tuple(game.id for game in games)
+            clocks = await reads.clocks([game.id for game in games])
+            paused = tuple(game.id for game in games if _timed(clocks.get(game.id)))
         return VacationInfo(user_id, until, used, self.vacation_days_per_year, paused)
 
     async def vacation(self, user_id: int, days: int) -> VacationInfo:
@@ -449,15 +476,18 @@ class ClockService:
                         until=_unix(max(v.ends_at for v in current)),
                     )
                 taken = await writes.vacations_starting_between(user_id, start, end)
-                left = self.vacation_days_per_year - sum(map(charged_days, taken))
-                if days > left:
-                    raise ClockError("errors.vacation_allowance", left=max(0, left),
+                status = VacationInfo(user_id, None, charged_in(taken),
+                                      self.vacation_days_per_year)
+                if days > status.left_days:
+                    raise ClockError("errors.vacation_allowance", left=status.whole_days_left,
                                      allowance=self.vacation_days_per_year)
                 await tx.ensure_user(user_id, now)
                 until = now + days * DAY
                 await writes.insert_vacation(user_id, now, until, now)
             for game in await tx.games_of(user_id, active_only=True, limit=1000):
-                await clockstate.refresh_deadline(tx, game.id, game.seats, now)
+                clock = await clockstate.refresh_deadline(tx, game.id, game.seats, now)
+                if not _timed(clock):
+                    continue  # no clock to pause: nothing to tell the opponents
                 await tx.insert_outbox(
                     game.id, "vacation",
                     {"game_id": game.id, "user_id": user_id,

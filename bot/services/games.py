@@ -17,7 +17,7 @@ from datetime import timedelta
 from typing import Any
 
 from bot.services.challenges import ChallengeService
-from bot.services.errors import BoardChanged, NotFound
+from bot.services.errors import BoardChanged, GameOver, NotAPlayer, NotFound
 from bot.services.gamestate import ACTIVE, FINISHED, normal_json, rebuild
 from bot.services.models import (
     GameInfo,
@@ -63,6 +63,19 @@ class GameService(ChallengeService, PlayService):
         elif row is None or row.guild_id != guild_id:
             raise NotFound("errors.game_not_here", game_id=game_id)
         return self._row_info(row)
+
+    async def game_to_watch(
+        self, game_id: int, *, guild_id: int | None, user_id: int
+    ) -> GameInfo:
+        """The game a user asks to follow as a spectator (``game_seen_from``'s rules), if
+        there is something to watch: not a game they play in (they follow it already), not a
+        finished one (nothing will happen in it any more)."""
+        info = await self.game_seen_from(game_id, guild_id=guild_id, user_id=user_id)
+        if user_id in info.seats:
+            raise NotAPlayer("errors.watch_own_game", game_id=game_id)
+        if info.status != ACTIVE:
+            raise GameOver("errors.watch_finished", game_id=game_id)
+        return info
 
     async def game_for_thread(self, thread_id: int) -> GameInfo | None:
         row = await self._store.game_for_thread(thread_id)

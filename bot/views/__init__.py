@@ -2,9 +2,11 @@
 so a button keeps working after the bot restarts. They reach the bot through ``bot.host``."""
 
 from bot.views.challenge import ChallengeButton
-from bot.views.game import MoveButton, UndoButton
+from bot.views.game import MoveButton, ResignButton, UndoButton
 
 #: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
-DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton)
+DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton)
 
-__all__ = ["DYNAMIC_ITEMS", "ChallengeButton", "MoveButton", "UndoButton"]
+__all__ = [
+    "DYNAMIC_ITEMS", "ChallengeButton", "MoveButton", "ResignButton", "UndoButton",
+]

@@ -1,6 +1,6 @@
 """Buttons on a game's messages: one per legal move when there are few (Alak points, Palam
-columns; an LPPG player's placements come privately with ``/hand``), and the answers to a
-take-back request.
+columns; an LPPG player's placements come privately with ``/hand``), the answers to a
+take-back request, and the confirmation of a resignation.
 
 A move button plays its move only on the board version it was drawn for, and its answer is the
 new board as a new message (the interaction's response), so the mention of the next player
@@ -145,4 +145,52 @@ def undo_view(game_id: int, request: int, locale: Any) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(UndoButton(game_id, request, True, t("bot.undo.accept", locale)))
     view.add_item(UndoButton(game_id, request, False, t("bot.undo.decline", locale)))
+    return view
+
+
+class ResignButton(
+    Gate,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"bg:resign:(?P<game>\d+):(?P<version>\d+):(?P<user>\d+)",
+):
+    """Confirms ``user``'s resignation of ``game``, on the board ``version`` they were shown.
+    It comes in a private answer to ``/resign``; pressed once the game moved on or ended, it
+    refuses (a confirmation is for the position it was asked on)."""
+
+    def __init__(self, game_id: int, version: int, user_id: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or "Resign", style=discord.ButtonStyle.danger,
+                custom_id=f"bg:resign:{game_id}:{version}:{user_id}",
+            )
+        )
+        self.game_id, self.version, self.user_id = game_id, version, user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ResignButton:
+        return cls(int(match["game"]), int(match["version"]), int(match["user"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host: Host = interaction.client  # type: ignore[assignment]
+        if interaction.user.id != self.user_id:
+            await send_ephemeral(interaction, t("bot.resign.not_yours", interaction.locale))
+            return
+        try:
+            await host.services.resign(self.game_id, self.user_id,
+                                       expected_version=self.version)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        # The private question becomes the answer; the thread hears of it from the outbox
+        # (the result is a new message there, which pings the winners).
+        await interaction.response.edit_message(
+            content=t("bot.resign.done", interaction.locale, id=self.game_id), view=None)
+        await host.delivery.flush(self.game_id)
+
+
+def resign_view(game_id: int, version: int, user_id: int, locale: Any) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ResignButton(game_id, version, user_id, t("bot.resign.confirm", locale)))
     return view

@@ -216,8 +216,8 @@ async def test_resign_undo_board_and_games(world):
     assert undone.files[0].is_png and "taken back" in undone.content
     assert (await world.services.get_game(game_id)).ply == 0
 
-    resigned = await (await emu.slash("bob", "resign", channel=thread)).reply()
-    assert "resigned" in resigned.content
+    resigned = await world.resign("bob", thread)
+    assert emu.user("bob").mention in resigned.content
     final = await world.services.get_game(game_id)
     assert final.status == "finished" and final.outcome.winners == frozenset({0})
     late = await emu.slash("alice", "move", {"text": "a"}, channel=thread)
