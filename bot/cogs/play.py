@@ -16,8 +16,9 @@ from discord.ext import commands
 
 import engines
 from bot.i18n import t
-from bot.replies import pinging, reply_error, send_ephemeral
+from bot.replies import NO_PINGS, pinging, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
+from bot.services.models import OutboxItem
 from bot.views.challenge import render_challenge
 
 if TYPE_CHECKING:
@@ -55,6 +56,20 @@ def _option_parameter(option: engines.Option) -> tuple[inspect.Parameter, list |
     return parameter, choices
 
 
+async def post_expired_challenge(bot: BoardGamesBot, item: OutboxItem) -> None:
+    """A ``challenge_expired`` row: the challenge's message says it expired and loses its
+    buttons (an edit: nobody is pinged for an offer that is gone)."""
+    challenge = await bot.services.get_challenge(int(item.payload["challenge_id"]))
+    if challenge.message_id is None or challenge.channel_id is None:
+        return  # never posted (the bot stopped in between): nothing to change
+    locale = (await bot.services.server_language(challenge.guild_id)
+              or bot.config.default_language)
+    content, _ = await render_challenge(bot, challenge, locale)
+    channel = bot.get_partial_messageable(challenge.channel_id, guild_id=challenge.guild_id)
+    await channel.get_partial_message(challenge.message_id).edit(
+        content=content, view=None, allowed_mentions=NO_PINGS)
+
+
 class Play(commands.Cog):
     def __init__(self, bot: BoardGamesBot) -> None:
         self.bot = bot
@@ -67,6 +82,7 @@ class Play(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.group)
+        self.bot.delivery.register_poster(("challenge_expired",), post_expired_challenge)
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command(self.group.name)

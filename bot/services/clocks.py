@@ -360,13 +360,16 @@ class ClockService:
     # ----- the scheduler's two calls --------------------------------------------------------
 
     async def next_due(self) -> datetime | None:
-        """The earliest time something is due: a reminder threshold, or deadline + grace of
-        an overdue tournament game. None when nothing is pending."""
+        """The earliest time something is due: a reminder threshold, deadline + grace of an
+        overdue tournament game, or a challenge's expiry. None when nothing is pending."""
         reads = clock_reads(self._store)
         clocks = await reads.running_clocks()
         sent = await reads.sent_for_running()
         now = self.clock()
         due: list[datetime] = []
+        expiry = await self._games.next_challenge_expiry()
+        if expiry is not None:
+            due.append(expiry)
         for clock in clocks:
             game_due: list[datetime] = []
             already = _already_sent(clock, sent)
@@ -383,12 +386,13 @@ class ClockService:
 
     async def run_due(self, now: datetime) -> int:
         """Write what is due at ``now``: reminder outbox rows (each recorded as sent in the
-        same transaction) and automatic forfeits of tournament games. Returns how many
-        reminders and forfeits were written. One failing game does not stop the others."""
+        same transaction), automatic forfeits of tournament games, and challenges that
+        expired (``GameService.expire_challenges``). Returns how many rows of work were
+        written. One failing game does not stop the others."""
+        written = len(await self._games.expire_challenges(now))
         reads = clock_reads(self._store)
         clocks = await reads.running_clocks()
         sent = await reads.sent_for_running()
-        written = 0
         for clock in clocks:
             if self._retry_at.get(clock.game_id, now) > now:
                 continue

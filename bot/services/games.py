@@ -234,6 +234,12 @@ class GameService(ChallengeService, PlayService):
             await tx.set_guild_settings(guild_id, locale, normal_json(settings or {}),
                                         self._clock())
 
+    async def server_language(self, guild_id: int | None) -> str | None:
+        """The language a server chose for its public posts (``/admin settings``), if any."""
+        if guild_id is None:
+            return None
+        return (await self.guild_settings(guild_id))[0]
+
     async def user_locale(self, user_id: int) -> str | None:
         """The language a user chose for the bot (None: follow their Discord language)."""
         return await self._store.user_locale(user_id)

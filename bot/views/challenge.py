@@ -1,5 +1,6 @@
-"""The challenge message and its buttons: Accept/Decline (a named opponent), Accept/Cancel (an
-open challenge), Join/Leave/Start/Cancel (a lobby for more than two players)."""
+"""The challenge message and its buttons: Accept/Decline/Withdraw (a named opponent),
+Accept/Withdraw (an open challenge), Join/Leave/Start/Cancel (a lobby for more than two
+players). Withdraw and Cancel are the host's (the same action, ``cancel``)."""
 
 from __future__ import annotations
 
@@ -66,21 +67,31 @@ def _challenge_body(challenge: Challenge, locale: Any) -> tuple[str, discord.ui.
                  player=f"<@{challenge.opponent_id}>"), None
     if challenge.status == "cancelled":
         return t("bot.challenge.cancelled", locale, game=title, host=host), None
+    if challenge.status == "expired":
+        return t("bot.challenge.expired", locale, game=title, host=host), None
+    labels = {action: t(f"bot.button.{action}", locale) for action in ACTIONS}
     if challenge.players > 2:
         seated = ", ".join(f"<@{uid}>" for uid in challenge.joined)
         text = t("bot.challenge.lobby", locale, host=host, game=title, players=challenge.players,
                  seated=seated, count=len(challenge.joined))
+        counts = [n for n in engines.get(challenge.game).allowed_player_counts()
+                  if 2 <= n < challenge.players]
+        if counts:
+            text += "\n" + t("bot.challenge.lobby_start_early", locale, host=host,
+                             counts=", ".join(map(str, counts)))
         actions = ("join", "leave", "start", "cancel")
-    elif challenge.opponent_id is not None:
-        text = t("bot.challenge.named", locale, host=host, game=title,
-                 opponent=f"<@{challenge.opponent_id}>")
-        actions = ("accept", "decline")
     else:
-        text = t("bot.challenge.open", locale, host=host, game=title)
-        actions = ("accept", "cancel")
+        labels["cancel"] = t("bot.button.withdraw", locale)
+        if challenge.opponent_id is not None:
+            text = t("bot.challenge.named", locale, host=host, game=title,
+                     opponent=f"<@{challenge.opponent_id}>")
+            actions = ("accept", "decline", "cancel")
+        else:
+            text = t("bot.challenge.open", locale, host=host, game=title)
+            actions = ("accept", "cancel")
     view = discord.ui.View(timeout=None)
     for action in actions:
-        view.add_item(ChallengeButton(challenge.id, action, t(f"bot.button.{action}", locale)))
+        view.add_item(ChallengeButton(challenge.id, action, labels[action]))
     return text, view
 
 
