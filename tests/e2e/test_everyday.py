@@ -1,0 +1,104 @@
+"""The everyday rough edges of playing, through the real bot and the emulator: one move number,
+/watch's refusals, the confirmation of /resign, withdrawing, repeating and expiring
+challenges."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bot.emulator import EPHEMERAL
+from render.header import move_number
+
+
+async def play(world, user: str, text: str, thread: int):
+    reply = await (await world.emu.slash(user, "move", {"text": text}, channel=thread)).reply()
+    assert not reply.ephemeral, reply.content
+    return reply
+
+
+async def test_board_says_the_move_to_play_next_as_the_image_does(world):
+    emu = world.emu
+    first = await world.start_game("alice", "alak", "bob")
+    thread = first.channel_id
+    shown = await (await emu.slash("carol", "board", {}, channel=thread)).reply()
+    assert "move 1:" in shown.content and "move 0" not in shown.content
+    await play(world, "alice", "a", thread)
+    await play(world, "bob", "k", thread)
+    shown = await (await emu.slash("carol", "board", {}, channel=thread)).reply()
+    game = await world.services.game_for_thread(thread)
+    assert game.ply == 2 and move_number(game.ply) == 3
+    assert "move 3:" in shown.content
+
+
+async def test_watch_refuses_your_own_game_and_a_finished_one(world):
+    emu = world.emu
+    first = await world.start_game("alice", "alak", "bob")
+    game = await world.services.game_for_thread(first.channel_id)
+    own = await (await emu.slash("bob", "watch", {"game": game.id})).reply()
+    assert own.flags & EPHEMERAL and f"You play in game #{game.id}" in own.content
+    await world.resign("bob", first.channel_id)
+    over = await (await emu.slash("carol", "watch", {"game": game.id})).reply()
+    assert over.flags & EPHEMERAL and f"Game #{game.id} is over" in over.content
+
+
+async def test_resign_asks_first_and_a_stale_confirmation_refuses(world):
+    emu = world.emu
+    first = await world.start_game("alice", "alak", "bob")
+    thread = first.channel_id
+    game = await world.services.game_for_thread(thread)
+    question = await (await emu.slash("alice", "resign", {}, channel=thread)).reply()
+    assert question.flags & EPHEMERAL and "Resign Alak" in question.content
+    assert emu.user("bob").mention in question.content
+    assert (await world.services.get_game(game.id)).status == "active", "only asked"
+
+    other = await (await emu.click("bob", question, label="Resign")).reply()
+    assert other.flags & EPHEMERAL and "belongs to another player" in other.content
+
+    await play(world, "alice", "a", thread)  # the game moves on: the question is stale
+    stale = await (await emu.click("alice", question, label="Resign")).reply()
+    assert stale.flags & EPHEMERAL and "moved on" in stale.content
+    assert (await world.services.get_game(game.id)).status == "active"
+
+    # A fresh confirmation survives a restart (the button is persistent), then resigns.
+    question = await (await emu.slash("bob", "resign", {}, channel=thread)).reply()
+    hers = await (await emu.slash("alice", "resign", {}, channel=thread)).reply()
+    await world.restart()
+    mark = emu.mark()
+    done = await (await emu.click("bob", question, label="Resign")).reply()
+    assert "You resigned" in done.content
+    notice = await emu.wait_for_message(lambda m: "resigned." in m.content,
+                                        channel_id=thread, since=mark)
+    assert emu.user("bob").mention in notice.content
+    over = await emu.wait_for_ping("alice", lambda m: m.content.startswith("Game over"),
+                                   since=mark)
+    assert over.channel_id == thread
+    final = await world.services.get_game(game.id)
+    assert final.status == "finished" and final.outcome.winners == frozenset({0})
+    late = await (await emu.click("alice", hers, label="Resign")).reply()
+    assert late.flags & EPHEMERAL and "already over" in late.content
+
+
+async def test_challenges_are_withdrawn_not_repeated_and_expire(world):
+    emu = world.emu
+    offer = await world.challenge("alice", "alak", {"opponent": "bob"})
+    assert [b["label"] for b in offer.buttons()] == ["Accept", "Decline", "Withdraw"]
+    again = await (await emu.slash("alice", "play alak", {"opponent": "bob"})).reply()
+    assert again.flags & EPHEMERAL and "already sent this challenge" in again.content
+    assert len([m for m in emu.channel_messages(offer.channel_id)
+                if "challenges" in m.content and not m.ephemeral]) == 1
+    stranger = await (await emu.click("carol", offer, label="Withdraw")).reply()
+    assert stranger.flags & EPHEMERAL
+    withdrawn = await (await emu.click("alice", offer, label="Withdraw")).reply()
+    assert "withdrew" in withdrawn.content and not withdrawn.buttons()
+
+    # Sent again once withdrawn; eight days later the scheduler closes it and says so.
+    offer = await world.challenge("alice", "alak", {"opponent": "bob"})
+    ahead = timedelta(days=8)
+    world.bot.clocks.clock = lambda: datetime.now(UTC) + ahead
+    world.services._clock = lambda: datetime.now(UTC) + ahead
+    late = await (await emu.click("bob", offer, label="Accept")).reply()
+    assert late.flags & EPHEMERAL and "expired" in late.content
+    await world.bot.scheduler.run_once()
+    await world.bot.delivery.flush(None)  # after any pass the scheduler's timer started
+    edited = emu.messages[offer.id]
+    assert "expired: nobody took it up" in edited.content and not edited.buttons()
