@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot.cogs._common import act_and_deliver, game_here
+from bot.cogs._common import act_and_deliver, game_here, game_number
 from bot.correspondence import texts
 from bot.heavy import HeavyBusy, replay_gif, replay_key
 from bot.i18n import t
@@ -94,7 +94,8 @@ class Clocks(commands.Cog):
 
     @app_commands.command(name="claim", description="Claim the win when your opponent's time is up")
     @app_commands.describe(game="A game number (default: the game of this thread)")
-    async def claim(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def claim(self, interaction: discord.Interaction,
+                    game: game_number("play") = None) -> None:
         info = await game_here(self.bot, interaction, game)
         if info is None:
             return
@@ -139,7 +140,8 @@ class Clocks(commands.Cog):
 
     @app_commands.command(name="record", description="Download a game's record as text")
     @app_commands.describe(game="A game number (default: the game of this thread)")
-    async def record(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def record(self, interaction: discord.Interaction,
+                     game: game_number("any") = None) -> None:
         info = await game_here(self.bot, interaction, game)
         if info is None:
             return
@@ -152,7 +154,8 @@ class Clocks(commands.Cog):
 
     @app_commands.command(name="replay", description="An animated replay of a game")
     @app_commands.describe(game="A game number (default: the game of this thread)")
-    async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def replay(self, interaction: discord.Interaction,
+                     game: game_number("any") = None) -> None:
         info = await game_here(self.bot, interaction, game)
         if info is None:
             return
@@ -181,7 +184,7 @@ class Clocks(commands.Cog):
     @app_commands.command(name="watch", description="Follow a game as a spectator")
     @app_commands.describe(game="The game number")
     @app_commands.guild_only()
-    async def watch(self, interaction: discord.Interaction, game: int) -> None:
+    async def watch(self, interaction: discord.Interaction, game: game_number("watch")) -> None:
         try:
             info = await self.bot.services.game_to_watch(
                 game, guild_id=interaction.guild_id, user_id=interaction.user.id)

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot.cogs._common import act_and_deliver, game_here
+from bot.cogs._common import act_and_deliver, game_here, game_number
 from bot.correspondence.texts import due_text, games_clock_text
 from bot.i18n import t
 from bot.replies import NO_PINGS, fit_lines, reply_error, send_ephemeral
@@ -83,7 +83,8 @@ class Game(commands.Cog):
 
     @app_commands.command(name="board", description="Show the board of this thread's game")
     @app_commands.describe(game="A game number (default: the game of this thread)")
-    async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def board(self, interaction: discord.Interaction,
+                    game: game_number("any") = None) -> None:
         info = await game_here(self.bot, interaction, game)
         if info is None:
             return

@@ -88,6 +88,27 @@ class GameService(ChallengeService, PlayService):
         rows = await self._store.games_of(user_id, active_only=active_only, limit=limit)
         return [self._row_info(row) for row in rows]
 
+    async def games_to_suggest(
+        self, *, guild_id: int | None, user_id: int, purpose: str, limit: int = 25
+    ) -> list[GameInfo]:
+        """The games worth suggesting as a user types a game number, most relevant first,
+        under ``game_seen_from``'s rules (never another server's game; in a direct message,
+        only the user's own). ``purpose``: ``"any"`` (``/board``, ``/record``, ``/replay``:
+        the user's games on this server, then the server's others), ``"play"`` (``/claim``:
+        the user's running games here), ``"watch"`` (running games here the user does not
+        play in)."""
+        if purpose not in ("any", "play", "watch"):
+            raise ValueError(f"unknown purpose {purpose!r}")
+        running = purpose != "any"
+        found: list[GameInfo] = []
+        if purpose != "watch":
+            mine = await self.games_of(user_id, active_only=running, limit=100)
+            found += [g for g in mine if guild_id is None or g.guild_id == guild_id]
+        if guild_id is not None and purpose != "play":
+            rows = await self._store.guild_games(guild_id, active_only=running, limit=100)
+            found += [self._row_info(row) for row in rows if user_id not in row.seats]
+        return found[:limit]
+
     async def legal_moves(self, game_id: int, user_id: int) -> list[str]:
         """The user's legal moves in canonical text; [] if it is not their turn (or they are
         not playing, or the game is over)."""

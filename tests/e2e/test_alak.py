@@ -24,7 +24,7 @@ async def start_alak(world, host="alice", guest="bob") -> tuple[int, int]:
     """A named challenge accepted with its button: (game id, thread id)."""
     emu = world.emu
     challenge = await world.challenge(host, "alak", {"opponent": guest})
-    assert [b["label"] for b in challenge.buttons()] == ["Accept", "Decline"]
+    assert [b["label"] for b in challenge.buttons()] == ["Accept", "Decline", "Withdraw"]
     assert emu.user(guest).mention in challenge.content
     mark = emu.mark()
     click = await emu.click(guest, challenge, label="Accept")
@@ -188,7 +188,7 @@ async def test_declined_and_open_challenges(world):
     assert "declined" in answer.content and not answer.buttons()
 
     open_challenge = await world.challenge("carol", "alak", {})
-    assert [b["label"] for b in open_challenge.buttons()] == ["Accept", "Cancel"]
+    assert [b["label"] for b in open_challenge.buttons()] == ["Accept", "Withdraw"]
     own = await emu.click("carol", open_challenge, label="Accept")
     assert (await own.reply()).flags & EPHEMERAL
     board = await world.accept("dave", open_challenge)

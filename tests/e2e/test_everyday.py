@@ -102,3 +102,54 @@ async def test_challenges_are_withdrawn_not_repeated_and_expire(world):
     await world.bot.delivery.flush(None)  # after any pass the scheduler's timer started
     edited = emu.messages[offer.id]
     assert "expired: nobody took it up" in edited.content and not edited.buttons()
+
+
+#: A server other than the emulator's (its games are made through the services).
+OTHER_SERVER = 4_100_000_000_000_000_001
+
+
+async def test_game_numbers_are_suggested_yours_first_never_another_servers(world):
+    emu = world.emu
+    alice, bob = emu.user("alice").id, emu.user("bob").id
+    mine = await world.services.game_for_thread(
+        (await world.start_game("alice", "alak", "bob")).channel_id)
+    theirs = await world.services.game_for_thread(
+        (await world.start_game("carol", "palam", "dave")).channel_id)
+    over = await world.services.game_for_thread(
+        (await world.start_game("bob", "alak", "alice")).channel_id)
+    await world.resign("alice", over.thread_id)
+    foreign = await world.services.create_game("alak", (alice, bob), guild_id=OTHER_SERVER,
+                                               channel_id=OTHER_SERVER + 1)
+
+    async def suggested(user, command, typed=""):
+        choices = await emu.autocomplete(user, command, {"game": typed}, "game")
+        return [c["value"] for c in choices], [c["name"] for c in choices]
+
+    values, names = await suggested("alice", "board")
+    assert values[:2] == [over.id, mine.id] and values[2:] == [theirs.id]
+    assert foreign.id not in values
+    assert f"#{mine.id} Alak, move 1: your turn" in names
+    assert f"#{over.id} Alak, over" in names
+    assert (await suggested("alice", "record", str(theirs.id)))[0] == [theirs.id]
+    assert (await suggested("alice", "replay", "pal"))[0] == [theirs.id]
+    # /claim: your running games only; /watch: running games you do not play in.
+    assert (await suggested("alice", "claim"))[0] == [mine.id]
+    assert (await suggested("alice", "watch"))[0] == [theirs.id]
+    assert (await suggested("carol", "watch"))[0] == [mine.id]
+    assert foreign.id not in (await suggested("bob", "board"))[0]
+
+
+async def test_the_host_starts_a_table_with_the_players_present_when_the_game_allows(world):
+    emu = world.emu
+    table = await world.challenge("alice", "lppg", {"players": 4})
+    assert "may also start with 2 players" in table.content
+    for name in ("bob", "carol"):
+        await (await emu.click(name, table, label="Join")).reply()
+    three = await (await emu.click("alice", table, label="Start")).reply()
+    assert three.flags & EPHEMERAL and "played by 2, 4 players: 3 at the table" in three.content
+    await (await emu.click("carol", table, label="Leave")).reply()
+    mark = emu.mark()
+    await emu.click("alice", table, label="Start")
+    first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    game = await world.services.game_for_thread(first.channel_id)
+    assert game.seats == (emu.user("alice").id, emu.user("bob").id)
