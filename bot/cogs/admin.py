@@ -1,4 +1,8 @@
-"""``/sync``: publish the command tree (owner only), globally or to the configured guilds."""
+"""``/sync``: publish the command tree (owner only), globally or to the configured guilds.
+``/admin abort`` and ``/admin settings``: what a member with Manage Server does for their
+server (``bot.services.admin``: ending a stuck game with no result; the language of the
+server's public posts and the default time control of ``/play``), and the poster of the
+``aborted`` outbox row (the game's thread is told, its players pinged)."""
 
 from __future__ import annotations
 
@@ -8,15 +12,39 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import engines
+from bot.cogs._common import game_number
+from bot.cogs.play import TIME_CONTROLS
 from bot.i18n import t
+from bot.replies import pinging, reply_error, send_ephemeral
+from bot.services.errors import ServiceError
+from bot.services.models import OutboxItem
 
 if TYPE_CHECKING:
     from bot.app import BoardGamesBot
 
 
+async def post_aborted(bot: BoardGamesBot, item: OutboxItem) -> None:
+    """An ``aborted`` row: said in the game's thread, pinging its players (their game is
+    over)."""
+    game = await bot.services.get_game(int(item.payload["game_id"]))
+    where = game.thread_id or game.channel_id
+    if where is None:
+        return
+    locale = await bot.services.server_language(game.guild_id) or bot.config.default_language
+    text = t("bot.admin.aborted_notice", locale, game=engines.get(game.game).title,
+             id=game.id, by=f"<@{item.payload['by']}>",
+             players=", ".join(f"<@{uid}>" for uid in game.seats))
+    await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
+                            allowed_mentions=pinging(*game.seats))
+
+
 class Admin(commands.Cog):
     def __init__(self, bot: BoardGamesBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.delivery.register_poster(("aborted",), post_aborted)
 
     @app_commands.command(name="sync", description="Publish the bot's commands (owner only)")
     # Hidden from members who are not admins; the owner check below is what guards it.
@@ -41,6 +69,63 @@ class Admin(commands.Cog):
               where=", ".join(where)),
             ephemeral=True,
         )
+
+    admin = app_commands.Group(
+        name="admin", description="Server settings and stuck games (Manage Server)",
+        guild_only=True, default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    @staticmethod
+    async def _refused(interaction: discord.Interaction) -> bool:
+        """Discord hides these commands from members without Manage Server, but a server may
+        open them to others in its settings: the right is checked again here."""
+        if interaction.permissions.manage_guild:
+            return False
+        await send_ephemeral(interaction, t("bot.admin.manage_server_only", interaction.locale))
+        return True
+
+    @admin.command(name="abort", description="End a stuck game with no result (not rated)")
+    @app_commands.describe(game="The game number")
+    async def abort(self, interaction: discord.Interaction,
+                    game: game_number("abort")) -> None:
+        if await self._refused(interaction):
+            return
+        assert interaction.guild_id is not None
+        try:
+            info = await self.bot.services.abort(game, guild_id=interaction.guild_id,
+                                                 by=interaction.user.id)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        await send_ephemeral(interaction, t("bot.admin.aborted", interaction.locale, id=info.id))
+        await self.bot.delivery.flush(info.id)
+
+    @admin.command(name="settings", description="This server's language and default time control")
+    @app_commands.describe(
+        language="The language of the bot's public posts on this server",
+        time_control="The time control /play uses when none is given",
+    )
+    @app_commands.choices(
+        language=[app_commands.Choice(name="English", value="en"),
+                  app_commands.Choice(name="Français", value="fr")],
+        time_control=[app_commands.Choice(name=c, value=c) for c in TIME_CONTROLS],
+    )
+    async def settings(self, interaction: discord.Interaction, language: str | None = None,
+                       time_control: str | None = None) -> None:
+        if await self._refused(interaction):
+            return
+        assert interaction.guild_id is not None
+        try:
+            chosen, settings = await self.bot.services.update_server_settings(
+                interaction.guild_id, language=language, time_control=time_control)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        locale = interaction.locale
+        await send_ephemeral(interaction, t(
+            "bot.admin.settings", locale,
+            language=t(f"bot.admin.language_{chosen or 'unset'}", locale),
+            time_control=settings.get("time_control") or t("bot.admin.untimed", locale)))
 
 
 async def setup(bot: BoardGamesBot) -> None:

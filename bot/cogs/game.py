@@ -17,6 +17,7 @@ from bot.correspondence.texts import due_text, games_clock_text
 from bot.i18n import t
 from bot.replies import NO_PINGS, fit_lines, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
+from bot.services.gamestate import ABORTED
 from bot.views.game import resign_view
 from render.header import move_number
 
@@ -97,6 +98,8 @@ class Game(commands.Cog):
             due = due_text(await self.bot.clocks.clock_info(info.id), interaction.locale)
             if due:
                 text += " " + due
+        elif info.status == ABORTED:
+            text = t("bot.board.aborted", interaction.locale, game=title, id=info.id)
         else:
             text = t("bot.board.finished", interaction.locale, game=title, id=info.id,
                      reason=info.outcome.reason if info.outcome else "")

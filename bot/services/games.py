@@ -7,6 +7,7 @@ Plain async Python over the repository interface (``bot.store``) and the engine 
 * ``bot.services.challenges``: challenges, lobbies, and games created without a challenge;
 * ``bot.services.play``: moves, resignations, take-backs (how a change is written);
 * ``bot.services.gamestate``: statuses, sides, rebuilding a game, ending it without a move;
+* ``bot.services.admin``: what a server's admins do (aborting a game, the server's settings);
 * here: reading games (by number, by thread, a user's), records and positions, the outbox
   and settings.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from bot.services.admin import AdminService
 from bot.services.challenges import ChallengeService
 from bot.services.errors import BoardChanged, GameOver, NotAPlayer, NotFound
 from bot.services.gamestate import ACTIVE, FINISHED, normal_json, rebuild
@@ -35,7 +37,7 @@ _RECORD_ATTEMPTS = 5
 OUTBOX_PRUNE_BATCH = 500
 
 
-class GameService(ChallengeService, PlayService):
+class GameService(ChallengeService, PlayService, AdminService):
     """Everything the bot does with games, as plain async calls (see ``bot.services``)."""
 
     # ----- games ----------------------------------------------------------------------------
@@ -96,11 +98,14 @@ class GameService(ChallengeService, PlayService):
         only the user's own). ``purpose``: ``"any"`` (``/board``, ``/record``, ``/replay``:
         the user's games on this server, then the server's others), ``"play"`` (``/claim``:
         the user's running games here), ``"watch"`` (running games here the user does not
-        play in)."""
-        if purpose not in ("any", "play", "watch"):
+        play in), ``"abort"`` (``/admin abort``: this server's running games, the user's
+        first)."""
+        if purpose not in ("any", "play", "watch", "abort"):
             raise ValueError(f"unknown purpose {purpose!r}")
         running = purpose != "any"
         found: list[GameInfo] = []
+        if purpose == "abort" and guild_id is None:
+            return []
         if purpose != "watch":
             mine = await self.games_of(user_id, active_only=running, limit=100)
             found += [g for g in mine if guild_id is None or g.guild_id == guild_id]

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.emulator import EPHEMERAL
+import pytest
+
+from bot.emulator import EPHEMERAL, MANAGE_GUILD, HiddenCommand
 from render.header import move_number
 
 
@@ -153,3 +155,51 @@ async def test_the_host_starts_a_table_with_the_players_present_when_the_game_al
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     game = await world.services.game_for_thread(first.channel_id)
     assert game.seats == (emu.user("alice").id, emu.user("bob").id)
+
+
+async def test_an_admin_aborts_a_stuck_game_and_its_thread_is_told(world):
+    emu = world.emu
+    first = await world.start_game("alice", "alak", "bob")
+    thread = first.channel_id
+    game = await world.services.game_for_thread(thread)
+    with pytest.raises(HiddenCommand):  # Discord offers /admin to Manage Server only
+        await emu.slash("carol", "admin abort", {"game": game.id})
+    emu.grant("carol", MANAGE_GUILD)
+    choices = await emu.autocomplete("carol", "admin abort", {"game": ""}, "game")
+    assert [c["value"] for c in choices] == [game.id]
+    mark = emu.mark()
+    done = await (await emu.slash("carol", "admin abort", {"game": game.id})).reply()
+    assert done.flags & EPHEMERAL and f"Game #{game.id} is ended with no result" in done.content
+    notice = await emu.wait_for_message(lambda m: "as a server admin" in m.content,
+                                        channel_id=thread, since=mark)
+    assert emu.user("carol").mention in notice.content
+    for name in ("alice", "bob"):
+        assert notice in emu.pings(name, since=mark)
+    after = await world.services.get_game(game.id)
+    assert after.status == "aborted" and after.outcome is None
+    late = await (await emu.slash("alice", "move", {"text": "a"}, channel=thread)).reply()
+    assert late.flags & EPHEMERAL and "already over" in late.content
+    shown = await (await emu.slash("bob", "board", {}, channel=thread)).reply()
+    assert "ended by a server admin" in shown.content
+    again = await (await emu.slash("carol", "admin abort", {"game": game.id})).reply()
+    assert again.flags & EPHEMERAL and "not running" in again.content
+
+
+async def test_server_settings_choose_the_language_and_the_default_time_control(world):
+    emu = world.emu
+    emu.grant("dave", MANAGE_GUILD)
+    shown = await (await emu.slash("dave", "admin settings", {})).reply()
+    assert shown.flags & EPHEMERAL and "the bot's default language" in shown.content
+    saved = await (await emu.slash("dave", "admin settings",
+                                   {"language": "fr", "time_control": "3d"})).reply()
+    assert "public posts in French" in saved.content and ": 3d." in saved.content
+    assert await world.services.server_language(first_guild(world)) == "fr"
+    offer = await world.challenge("alice", "alak", {"opponent": "bob"})
+    assert "3d" in offer.content
+    chosen = await world.challenge("bob", "palam", {"opponent": "alice",
+                                                    "time_control": "untimed"})
+    assert "Time control" not in chosen.content
+
+
+def first_guild(world) -> int:
+    return world.emu.guild_id
