@@ -52,7 +52,7 @@ from bot.i18n import t
 from bot.replies import NO_PINGS, clip, pinging
 from bot.services.errors import NotFound
 from bot.services.models import GameInfo, OutboxItem, Position
-from bot.views.game import move_view, undo_view
+from bot.views.game import move_view, rematch_view, undo_view
 
 if TYPE_CHECKING:
     from bot.host import Host
@@ -528,7 +528,9 @@ class Delivery:
                 text += " " + mention(int(requester))
             return Composed(text, None, None, pinging(requester))
         if kind == "game_over":
-            return Composed(self._result(game, locale), None, None, everyone)
+            offered = await self.bot.services.rematch_offered(game.id)
+            return Composed(self._result(game, locale), None,
+                            rematch_view(game.id, locale) if offered else None, everyone)
         raise AssertionError(f"unhandled outbox kind {kind!r}")  # KINDS lists what we post
 
     async def _with_turn(

@@ -5,6 +5,7 @@ with it)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +75,28 @@ async def act_and_deliver(
 
 #: Discord shows at most 25 autocomplete choices.
 MAX_GAME_CHOICES = 25
+#: A finished game's thread archives itself after this many minutes without a message (one of
+#: Discord's 60, 1440, 4320, 10080): a day to read the result, talk and ask for a rematch.
+FINISHED_THREAD_ARCHIVE_MINUTES = 1440
+
+log = logging.getLogger(__name__)
+
+
+async def archive_when_quiet(bot: BoardGamesBot, game: GameInfo) -> None:
+    """Let a finished game's thread archive itself a day after its last message.
+
+    Discord lets a thread's creator (the bot started every game thread) set its auto-archive
+    delay and archive it without Manage Threads (discord-api-docs, topics/threads, "Editing &
+    Deleting Threads"), so the invite's permissions suffice. The delay, rather than an
+    archive now, leaves the result readable and Rematch pressable; Discord keeps the timer, so
+    a restart loses nothing. Best effort: a refusal is logged, and the result still goes out."""
+    if game.thread_id is None:
+        return
+    try:
+        await bot.http.edit_channel(game.thread_id,
+                                    auto_archive_duration=FINISHED_THREAD_ARCHIVE_MINUTES)
+    except discord.HTTPException:
+        log.warning("could not shorten the auto-archive delay of game %s's thread", game.id)
 
 
 def game_choice_label(game: GameInfo, user_id: int, locale: Any) -> str:

@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot.cogs._common import game_number
+from bot.cogs._common import archive_when_quiet, game_number
 from bot.cogs.play import TIME_CONTROLS
 from bot.i18n import t
 from bot.replies import pinging, reply_error, send_ephemeral
@@ -37,6 +37,7 @@ async def post_aborted(bot: BoardGamesBot, item: OutboxItem) -> None:
              players=", ".join(f"<@{uid}>" for uid in game.seats))
     await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
                             allowed_mentions=pinging(*game.seats))
+    await archive_when_quiet(bot, game)
 
 
 class Admin(commands.Cog):

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot.cogs._common import act_and_deliver, game_here, game_number
+from bot.cogs._common import act_and_deliver, archive_when_quiet, game_here, game_number
 from bot.correspondence.texts import due_text, games_clock_text
 from bot.i18n import t
 from bot.replies import NO_PINGS, fit_lines, reply_error, send_ephemeral
@@ -42,6 +42,13 @@ def rank_moves(moves: list[str], typed: str) -> list[str]:
 class Game(commands.Cog):
     def __init__(self, bot: BoardGamesBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.delivery.on_game_over(self._game_over)
+
+    async def _game_over(self, game_id: int) -> None:
+        """A finished game's thread archives itself after a while (``archive_when_quiet``)."""
+        await archive_when_quiet(self.bot, await self.bot.services.get_game(game_id))
 
     async def _act_here(
         self, interaction: discord.Interaction, action: Callable[..., Awaitable[Any]]

@@ -7,6 +7,7 @@ Plain async Python over the repository interface (``bot.store``) and the engine 
 * ``bot.services.challenges``: challenges, lobbies, and games created without a challenge;
 * ``bot.services.play``: moves, resignations, take-backs (how a change is written);
 * ``bot.services.gamestate``: statuses, sides, rebuilding a game, ending it without a move;
+* ``bot.services.rematches``: the same players again, seats turned;
 * ``bot.services.admin``: what a server's admins do (aborting a game, the server's settings);
 * here: reading games (by number, by thread, a user's), records and positions, the outbox
   and settings.
@@ -29,6 +30,7 @@ from bot.services.models import (
     RecordedMove,
 )
 from bot.services.play import PlayService
+from bot.services.rematches import RematchService
 
 __all__ = ["ACTIVE", "FINISHED", "GameService"]
 
@@ -37,7 +39,7 @@ _RECORD_ATTEMPTS = 5
 OUTBOX_PRUNE_BATCH = 500
 
 
-class GameService(ChallengeService, PlayService, AdminService):
+class GameService(ChallengeService, PlayService, AdminService, RematchService):
     """Everything the bot does with games, as plain async calls (see ``bot.services``)."""
 
     # ----- games ----------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Buttons on a game's messages: one per legal move when there are few (Alak points, Palam
 columns; an LPPG player's placements come privately with ``/hand``), the answers to a
-take-back request, and the confirmation of a resignation.
+take-back request, the confirmation of a resignation, and Rematch under a game's result.
 
 A move button plays its move only on the board version it was drawn for, and its answer is the
 new board as a new message (the interaction's response), so the mention of the next player
@@ -17,7 +17,7 @@ import discord
 
 from bot.host import Host
 from bot.i18n import t
-from bot.replies import NO_PINGS, reply_error, send_ephemeral
+from bot.replies import NO_PINGS, pinging, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 
 #: Discord's limits: a custom_id, a label, buttons per row and rows per message.
@@ -193,4 +193,55 @@ class ResignButton(
 def resign_view(game_id: int, version: int, user_id: int, locale: Any) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ResignButton(game_id, version, user_id, t("bot.resign.confirm", locale)))
+    return view
+
+
+class RematchButton(
+    Gate,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"bg:rematch:(?P<game>\d+)",
+):
+    """Under a finished game's result: a player asks for a rematch (``ask_rematch``: the
+    first press proposes, the others' accept, the last one starts the new game)."""
+
+    def __init__(self, game_id: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(label=label or "Rematch", style=discord.ButtonStyle.primary,
+                              custom_id=f"bg:rematch:{game_id}")
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host: Host = interaction.client  # type: ignore[assignment]
+        locale = interaction.locale
+        try:
+            rematch = await host.services.ask_rematch(self.game_id, interaction.user.id)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        if rematch.new_game is None:
+            # Said in the thread, pinging those whose answer is awaited.
+            waiting = " ".join(f"<@{uid}>" for uid in rematch.waiting)
+            await interaction.response.send_message(
+                t("bot.rematch.asked", locale, player=f"<@{interaction.user.id}>",
+                  id=self.game_id, waiting=waiting),
+                allowed_mentions=pinging(*rematch.waiting))
+            return
+        await interaction.response.send_message(
+            t("bot.rematch.started", locale, id=self.game_id, new_id=rematch.new_game.id),
+            allowed_mentions=NO_PINGS)
+        host.delivery.strip_buttons(interaction.message)
+        # The new game's first board, in its own thread, pings every player.
+        await host.delivery.flush(rematch.new_game.id)
+
+
+def rematch_view(game_id: int, locale: Any) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(game_id, t("bot.rematch.button", locale)))
     return view

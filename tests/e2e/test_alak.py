@@ -90,8 +90,9 @@ async def test_whole_game_by_slash_and_buttons(world):
     for message in emu.channel_messages(thread):
         if "your turn" in message.content or "played **" in message.content:
             assert message.files and message.files[0].is_png, message.content
-    # No board is left with move buttons to press.
-    await emu.wait_for(lambda _: not any(m.buttons() for m in emu.channel_messages(thread)))
+    # No board is left with move buttons to press: only the result's Rematch remains.
+    await emu.wait_for(lambda _: [b["label"] for m in emu.channel_messages(thread)
+                                  for b in m.buttons()] == ["Rematch"])
 
 
 async def test_illegal_move_and_out_of_turn_are_private_and_change_nothing(world):

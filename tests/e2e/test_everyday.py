@@ -203,3 +203,39 @@ async def test_server_settings_choose_the_language_and_the_default_time_control(
 
 def first_guild(world) -> int:
     return world.emu.guild_id
+
+
+async def test_rematch_after_a_game_and_the_thread_archives_itself_when_quiet(world):
+    emu = world.emu
+    first = await world.start_game("alice", "alak", "bob")
+    thread = first.channel_id
+    game = await world.services.game_for_thread(thread)
+    assert emu.channels[thread]["thread_metadata"]["auto_archive_duration"] == 10080
+    mark = emu.mark()
+    await world.resign("bob", thread)
+    over = await emu.wait_for_message(lambda m: m.content.startswith("Game over"),
+                                      channel_id=thread, since=mark)
+    assert [b["label"] for b in over.buttons()] == ["Rematch"]
+    # Discord lets the bot, which created the thread, shorten its auto-archive delay with
+    # the invite's permissions (the fixture checks nothing was refused).
+    assert emu.channels[thread]["thread_metadata"]["auto_archive_duration"] == 1440
+
+    stranger = await (await emu.click("carol", over, label="Rematch")).reply()
+    assert stranger.flags & EPHEMERAL and "Only the players" in stranger.content
+    asked = await (await emu.click("bob", over, label="Rematch")).reply()
+    assert not asked.ephemeral and "asks for a rematch" in asked.content
+    assert asked in emu.pings("alice", since=mark) and asked not in emu.pings("carol")
+    twice = await (await emu.click("bob", over, label="Rematch")).reply()
+    assert twice.flags & EPHEMERAL and "already asked" in twice.content
+
+    await world.restart()  # the button outlives a restart
+    mark = emu.mark()
+    started = await (await emu.click("alice", over, label="Rematch")).reply()
+    assert f"is game #{game.id + 1}" in started.content
+    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    rematch = await world.services.game_for_thread(board.channel_id)
+    assert board.channel_id != thread and rematch.id == game.id + 1
+    assert rematch.seats == (emu.user("bob").id, emu.user("alice").id)
+    assert f"{emu.user('bob').mention}, your turn" in board.content
+    await emu.wait_for(lambda e: e.kind == "edit" and e.data.id == over.id
+                       and not e.data.buttons(), since=mark)
