@@ -239,3 +239,17 @@ async def test_rematch_after_a_game_and_the_thread_archives_itself_when_quiet(wo
     assert f"{emu.user('bob').mention}, your turn" in board.content
     await emu.wait_for(lambda e: e.kind == "edit" and e.data.id == over.id
                        and not e.data.buttons(), since=mark)
+
+
+async def test_a_vacation_says_nothing_in_untimed_games_and_a_short_one_costs_an_hour(world):
+    emu = world.emu
+    first = await world.start_game("alice", "alak", "bob")  # no time control
+    thread = first.channel_id
+    mark = emu.mark()
+    on = await (await emu.slash("bob", "vacation", {"days": 3})).reply()
+    assert on.flags & EPHEMERAL and "nothing is paused and nobody is told" in on.content
+    off = await (await emu.slash("bob", "vacation", {"days": 0})).reply()
+    assert "29.9 of 30 vacation days left" in off.content
+    await world.bot.delivery.flush(None)
+    assert [m for m in emu.channel_messages(thread) if "vacation" in m.content.lower()] == []
+    assert emu.pings("alice", since=mark) == []
