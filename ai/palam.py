@@ -32,7 +32,6 @@ from ai.core import Decision, Reason, budget_for, reason, work
 from engines.palam import (
     ADVANCES,
     ANSWER,
-    ATTACK,
     DRAFT,
     DUELS,
     EMPTY,

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import random
 
-from ai.core import work
-from engines.palam import EMPTY, PICKS, PIECES, VALUES, PalamState, _picker, _pick_row
-
 from ai import palam
+from ai.core import work
+from engines.palam import EMPTY, PICKS, PIECES, VALUES, PalamState, _pick_row, _picker
 
 
 def _complete_draft(board: list[int], pool: list[int], hidden: list[int], isis: int, picks: int,

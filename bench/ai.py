@@ -40,6 +40,10 @@ DEFAULT_PAIRINGS = {
 }
 FLAT_MOVES = 40
 FLAT_PLAYOUTS = 4
+#: Polygo's random games last hundreds of plies (40 ms each with the engine): its flat Monte
+#: Carlo playouts stop after this many plies and are scored by area (stones and surrounded
+#: cells), which keeps a flat Monte Carlo move near 6 s.
+FLAT_PLIES = {"polygo": 60}
 #: A game that runs this long is stopped and scored as a draw (reported as "stopped").
 MAX_PLIES = 1500
 
@@ -61,9 +65,16 @@ def _with_fresh_seed(view, rng: random.Random):
 
 
 def _random_playout(game, state, seat: int, rng: random.Random) -> float:
-    while state.to_move is not None:
+    plies = FLAT_PLIES.get(game.name, MAX_PLIES)
+    while state.to_move is not None and plies > 0:
         moves = game.legal_moves(state)
         state = game.play(state, moves[rng.randrange(len(moves))])
+        plies -= 1
+    if state.outcome is None:
+        from ai.polygo import Board
+
+        area = Board.from_view(state).area()
+        return 1.0 if area[seat] > area[1 - seat] else 0.5 if area[0] == area[1] else 0.0
     return ai.core.outcome_rewards(state.outcome.winners, state.players)[seat]
 
 
