@@ -82,10 +82,7 @@ class Position:
     def moves(self) -> list[int]:
         """Top-left keys of the legal placements, sorted (the engine's order)."""
         card = self.card
-        if self.white:
-            anchors = [key for key, c in card.items() if c == 0]
-        else:
-            anchors = list(card)
+        anchors = [key for key, c in card.items() if c == 0] if self.white else list(card)
         get = card.get
         need_white = self.white > 0
         legal = []

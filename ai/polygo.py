@@ -281,7 +281,6 @@ def policy_turn(board: Board, last: Turn, rng: random.Random, empties: list[int]
 def _quick_legal(board: Board, p: int) -> bool:
     """Whether a lone stone on ``p`` is legal (mostly without copying the board)."""
     cells = board.cells
-    seat = board.to_move
     for n in board.adjacency[p]:
         if cells[n] == EMPTY:
             return True
