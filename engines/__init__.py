@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from engines.core import Game, IllegalMove, Move, Option, Outcome
+from engines.phrases import Phrase
 
 GAMES: dict[str, Game] = {}
 
@@ -31,4 +32,6 @@ from engines import palago as _palago  # noqa: E402,F401
 from engines import palam as _palam  # noqa: E402,F401
 from engines import polygo as _polygo  # noqa: E402,F401
 
-__all__ = ["GAMES", "Game", "IllegalMove", "Move", "Option", "Outcome", "get", "register"]
+__all__ = [
+    "GAMES", "Game", "IllegalMove", "Move", "Option", "Outcome", "Phrase", "get", "register",
+]

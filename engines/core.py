@@ -4,6 +4,10 @@ A game is a stateless ``Game`` object; a position is an immutable ``State`` valu
 game. ``play`` never mutates: it returns a new state or raises ``IllegalMove`` with a reason a
 player can read. Moves are small values whose ``str()`` is canonical notation and which
 ``Game.parse_move`` reads back (python-chess style).
+
+What engines say to players (refusals, what a move did, how a game ended, seat names) are
+``engines.phrases.Phrase`` values: a stable key the bot translates, with an English sentence as
+``str()``.
 """
 
 from __future__ import annotations
@@ -14,22 +18,43 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from engines.phrases import Phrase, define
+
 
 class IllegalMove(ValueError):
-    """A move that cannot be played here; ``reason`` is shown to the player as is."""
+    """A move that cannot be played here. ``phrase`` says why (key and parameters, which the
+    bot translates); ``reason`` is its English sentence, ``code`` its key."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: Phrase | str) -> None:
+        phrase = reason if isinstance(reason, Phrase) else Phrase("illegal.text", text=reason)
+        text = str(phrase)
+        super().__init__(text)
+        self.phrase = phrase
+        self.reason = text
+
+    @property
+    def code(self) -> str:
+        return self.phrase.key
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.phrase.args
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """The result of a finished game. ``winners`` may be empty (a draw with no winner)."""
+    """The result of a finished game. ``winners`` may be empty (a draw with no winner).
+    ``reason`` is English; ``phrase`` (when the engine gives one) is the same, translatable."""
 
     winners: frozenset[int]
     scores: tuple[float, ...]
     reason: str
+    phrase: Phrase | None = None
+
+    @classmethod
+    def said(cls, winners: frozenset[int], scores: tuple[float, ...], phrase: Phrase) -> Outcome:
+        """An outcome whose reason is ``phrase`` (its English sentence becomes ``reason``)."""
+        return cls(frozenset(winners), tuple(scores), str(phrase), phrase)
 
 
 @dataclass(frozen=True)
@@ -40,6 +65,9 @@ class Option:
     default: Any
     choices: tuple[Any, ...]
     description: str = ""
+    #: Not offered to players (e.g. the rules edition a game stored before a rule change was
+    #: played under); still validated and stored with the game like any option.
+    hidden: bool = False
 
     def validate(self, value: Any) -> Any:
         if isinstance(self.default, bool) and isinstance(value, str):
@@ -98,6 +126,12 @@ class Game:
     chance: ClassVar[bool] = False
     hidden_information: ClassVar[bool] = False
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Seat names are phrases like any other text for players: register their English.
+        if "seat_names" in cls.__dict__:
+            define({seat_key(name): name for name in cls.seat_names})
+
     # ----- metadata helpers -------------------------------------------------------------------
 
     def allowed_player_counts(self) -> tuple[int, ...]:
@@ -112,9 +146,13 @@ class Game:
             raise ValueError(f"{self.name} has no option {', '.join(unknown)}")
         return {name: opt.validate(options.get(name, opt.default)) for name, opt in known.items()}
 
+    def seat_phrase(self, state: Any, seat: int) -> Phrase:
+        """The name of a seat in this game, translatable (some games assign roles at setup)."""
+        return Phrase(seat_key(self.seat_names[seat]))
+
     def seat_name(self, state: Any, seat: int) -> str:
-        """The name of a seat in this game (some games assign roles at setup)."""
-        return self.seat_names[seat]
+        """The English name of a seat (``seat_phrase`` translated to English)."""
+        return str(self.seat_phrase(state, seat))
 
     # ----- the protocol -----------------------------------------------------------------------
 
@@ -132,16 +170,16 @@ class Game:
     def parse_move(self, text: str, state: Any = None) -> Move:
         """Read a move from player text (forgiving); raises ``IllegalMove`` if it is not one."""
         if not isinstance(text, str):
-            raise IllegalMove("a move must be text")
+            raise IllegalMove(Phrase("illegal.not_text"))
         cleaned = normalize_text(text)
         if not cleaned:
-            raise IllegalMove("the move is empty")
+            raise IllegalMove(Phrase("illegal.empty"))
         return self._parse(cleaned, state)
 
     def play(self, state: Any, move: Move | str) -> Any:
         """Return the state after ``move``; raise ``IllegalMove`` and leave ``state`` intact."""
         if state.outcome is not None or state.to_move is None:
-            raise IllegalMove("the game is over")
+            raise IllegalMove(Phrase("illegal.game_over"))
         if isinstance(move, str):
             move = self.parse_move(move, state)
         return self._play(state, move)
@@ -175,9 +213,13 @@ class Game:
             states.append(state)
         return states
 
+    def explain(self, state: Any, move: Move) -> Phrase:
+        """What the move does, in words for chat (``state`` is the position before it)."""
+        return Phrase("move.plain", move=str(move))
+
     def describe(self, state: Any, move: Move) -> str:
-        """The move in words for chat (``state`` is the position before it)."""
-        return str(move)
+        """``explain`` in English."""
+        return str(self.explain(state, move))
 
     def dump(self, state: Any) -> dict:
         raise NotImplementedError
@@ -203,18 +245,30 @@ class Game:
         return state
 
 
+def seat_key(name: str) -> str:
+    """The phrase key of an English seat name: "Player 1" -> "seat.player_1"."""
+    return "seat." + "_".join(name.lower().split())
+
+
 def dump_outcome(outcome: Outcome | None) -> dict | None:
     """JSON-safe form of an outcome, for every game's ``dump``."""
     if outcome is None:
         return None
-    return {
+    data = {
         "winners": sorted(outcome.winners),
         "scores": list(outcome.scores),
         "reason": outcome.reason,
     }
+    if outcome.phrase is not None:
+        data["phrase"] = outcome.phrase.dump()
+    return data
 
 
 def load_outcome(data: Mapping[str, Any] | None) -> Outcome | None:
     if data is None:
         return None
-    return Outcome(frozenset(data["winners"]), tuple(data["scores"]), data["reason"])
+    phrase = data.get("phrase")
+    return Outcome(
+        frozenset(data["winners"]), tuple(data["scores"]), data["reason"],
+        None if phrase is None else Phrase.load(phrase),
+    )

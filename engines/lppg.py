@@ -52,6 +52,7 @@ from typing import Any
 
 from engines import register
 from engines.core import Game, IllegalMove, Move, Outcome, dump_outcome, load_outcome, rng_for
+from engines.phrases import Phrase
 
 # ----- cards -------------------------------------------------------------------------------------
 
@@ -650,10 +651,11 @@ class Lppg(Game):
 
     # ----- setup ----------------------------------------------------------------------------
 
-    def seat_name(self, state: Any, seat: int) -> str:
+    def seat_phrase(self, state: Any, seat: int) -> Phrase:
+        # Two players sit face to face: North and South.
         if state is not None and getattr(state, "players", 4) == 2:
-            return ("North", "South")[seat]
-        return self.seat_names[seat]
+            seat *= 2
+        return super().seat_phrase(state, seat)
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         # ``deck`` is a list of 76 ids, not one of a few choices, so it has its own check.

@@ -23,7 +23,10 @@ across edges form components. The board keeps, per component (keyed by a label r
 
 * ``members``: its region ids, so a union relabels the smaller side only;
 * ``open``: how many of its half-edges face an empty cell;
-* ``arches``: how many arch regions it holds.
+* ``arches``: how many arch regions it holds;
+* ``face_sum`` and ``face_sq``: the sum, and the sum of squares, of the ids of the empty cells
+  its open half-edges face (a cell counted once per half-edge), and ``closing``: the one cell
+  all of them face, when there is one (see below).
 
 Placing a tile adds four singleton components whose ``open`` counts the half-edges facing empty
 cells; then each of the up to 12 half-edges facing an occupied neighbour is a join: the old
@@ -33,13 +36,16 @@ looks at the (at most four) components holding the new regions: ``open == 0 and 
 creature (a closed ring of tips, an "eye", has no arch and is not one). Each check is O(1).
 
 ``legal_moves`` must know, for every cell and orientation, whether a first tile would end the game
-(then only the single tile is legal there). It does not place the tile: the components facing the
-cell and how many of their half-edges face it do not depend on the orientation, and a component
-can only close through this cell if *all* its open half-edges face it ("closable"). Cells with no
-closable neighbour component are skipped at once; for the others, the closed groups of each
-orientation are worked out from the regions' half-edges (see ``_Board.ending_colours``).
-The listing itself is lazy (``LegalMoves``): blocks of "these first tiles x these second tiles",
-made into move values only when indexed or iterated.
+(then only the single tile is legal there). A component can only be closed by one tile if *all*
+its open half-edges face that tile's cell. With n open half-edges facing cells c1..cn, they all
+face one cell c exactly when sum(ci) = n*c and sum(ci²) = n*c² (the equality case of
+Cauchy-Schwarz), so each component's ``closing`` cell is kept up to date in O(1) as the tile
+changes it. Only those few cells (``_Board.closable_cells``) can take a game-ending tile; for each
+of them the closed groups of each orientation are worked out without placing the tile, from the
+regions' half-edges (see ``_Board.ending_colours``).
+
+Move values are made once and shared (``_single_moves``, ``_around``: bounded caches), so a
+listing of thousands of moves is a list of references, built by concatenating blocks of nine.
 
 States are immutable: the board structure above is copied (a handful of small dicts and lists)
 before a move changes it, so ``play`` never touches its input. It is derived from ``tiles`` alone
@@ -62,14 +68,13 @@ Rulings (where RULES.md §3 leaves room)
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, overload
+from typing import Any
 
 from engines import register
 from engines.core import Game, IllegalMove, Move, Option, Outcome, dump_outcome, load_outcome
 from engines.hexgrid import DIRECTIONS
+from engines.phrases import Phrase, define
 
 TOTAL_TILES = 48
 
@@ -80,6 +85,46 @@ SEAT_OF_COLOUR = (1, 0)
 COLOUR_OF_SEAT = (WHITE, BLUE)
 
 IS_ARCH = (0, 1, 0, 1)
+
+define({
+    # Refusals.
+    "palago.syntax": "a move is one or two tiles written q,r/o, for example `0,0/1 1,0/2`",
+    "palago.not_a_tile": "`{text}` is not a tile: write q,r/o, for example `1,-1/2`",
+    "palago.orientation": "{tile}: the orientation after the slash is 0, 1 or 2",
+    "palago.tile_count": "a move lays one or two tiles",
+    "palago.too_far": "{cell} is too far from the tiles on the table",
+    "palago.tiles_left": {
+        "one": "only {count} tile remains",
+        "other": "only {count} tiles remain",
+    },
+    "palago.occupied": "{cell} already holds a tile",
+    "palago.same_cell": "the two tiles must go on two different cells",
+    "palago.not_neighbours": "the two tiles of a move must be neighbours",
+    "palago.opening": "the opening lays two tiles: the first at 0,0, the second next to it",
+    "palago.not_touching": "at least one of the tiles must touch a tile already laid",
+    "palago.ends_alone": "{tile} ends the game on its own: lay it as a single tile",
+    "palago.single_not_ending": (
+        "a single tile is only allowed when it ends the game; lay two neighbouring tiles"
+    ),
+    # What a move did.
+    "palago.pair": "{seat} lays tiles on {first} and {second}",
+    "palago.single": "{seat} lays a single tile on {tile}, which ends the game",
+    # How the game ended.
+    "palago.creature.blue": "a blue creature",
+    "palago.creature.white": "a white creature",
+    "palago.own_creature": "{seat} wins with {creature}",
+    "palago.gift": "{seat} wins: {placer} closed {creature}",
+    "palago.both_colours": "{seat} wins: {placer}'s tile closed a creature of each colour at once",
+    "palago.draw": "draw: all {count} tiles are down and no creature",
+    "palago.tiebreak_win": {
+        "one": "{seat} wins the tiebreak, {count} arch to {other}",
+        "other": "{seat} wins the tiebreak, {count} arches to {other}",
+    },
+    "palago.tiebreak_draw": {
+        "one": "draw: the tiebreak is level at {count} arch",
+        "other": "draw: the tiebreak is level at {count} arches",
+    },
+})
 
 Tile = tuple[int, int, int]  # (q, r, orientation)
 Cell = tuple[int, int]
@@ -148,18 +193,6 @@ def _cell_of(cell_id: int) -> Cell:
     return (q - _OFFSET, r - _OFFSET)
 
 
-_TILES_AT: dict[int, tuple[Tile, Tile, Tile]] = {}
-
-
-def _tiles_at(cell_id: int) -> tuple[Tile, Tile, Tile]:
-    """The three (q, r, o) tuples of a cell, made once and shared by every move listing."""
-    tiles = _TILES_AT.get(cell_id)
-    if tiles is None:
-        q, r = _cell_of(cell_id)
-        tiles = _TILES_AT[cell_id] = ((q, r, 0), (q, r, 1), (q, r, 2))
-    return tiles
-
-
 @dataclass(frozen=True, slots=True)
 class PalagoMove(Move):
     """One or two tiles in placement order; a single tile only when it ends the game."""
@@ -170,11 +203,56 @@ class PalagoMove(Move):
         return " ".join(f"{q},{r}/{o}" for q, r, o in self.tiles)
 
 
+# Move values are made once per cell (single tiles) and per ordered pair of neighbouring cells
+# (the nine two-tile moves), then shared by every listing: a late position lists thousands of
+# moves, and building them afresh each turn was most of a random playout's time. Both caches
+# are bounded: past the limit they start again empty.
+_CACHE_LIMIT = 1024  # cells: about 6 KB of moves each, far more than a game reaches
+_SINGLE_MOVES: dict[int, tuple[PalagoMove, PalagoMove, PalagoMove]] = {}
+#: cell -> per direction d: (the neighbour, the nine moves laying a tile on the cell then one on
+#: that neighbour, by the first tile's orientation, then the second's).
+_AROUND: dict[int, tuple[tuple[int, tuple[PalagoMove, ...]], ...]] = {}
+_OPPOSITE = (3, 4, 5, 0, 1, 2)
+
+
+def _tiles_at(cell_id: int) -> tuple[Tile, Tile, Tile]:
+    q, r = _cell_of(cell_id)
+    return ((q, r, 0), (q, r, 1), (q, r, 2))
+
+
+def _single_moves(cell: int) -> tuple[PalagoMove, PalagoMove, PalagoMove]:
+    """The single-tile moves on ``cell``, by orientation."""
+    moves = _SINGLE_MOVES.get(cell)
+    if moves is None:
+        if len(_SINGLE_MOVES) >= _CACHE_LIMIT:
+            _SINGLE_MOVES.clear()
+        a, b, c = _tiles_at(cell)
+        moves = _SINGLE_MOVES[cell] = (PalagoMove((a,)), PalagoMove((b,)), PalagoMove((c,)))
+    return moves
+
+
+def _around(cell: int) -> tuple[tuple[int, tuple[PalagoMove, ...]], ...]:
+    """The two-tile moves starting on ``cell``, per direction (see ``_AROUND``)."""
+    around = _AROUND.get(cell)
+    if around is None:
+        if len(_AROUND) >= _CACHE_LIMIT:
+            _AROUND.clear()
+        here = _tiles_at(cell)
+        around = _AROUND[cell] = tuple(
+            (cell + delta, tuple(PalagoMove((a, b)) for a in here for b in _tiles_at(cell + delta)))
+            for delta in _DELTA
+        )
+    return around
+
+
 class _Board:
     """The incremental union-find described in the module docstring. Mutated only while a move
     is being built on a fresh copy; shared read-only by the state that owns it afterwards."""
 
-    __slots__ = ("arches", "border", "cells", "label", "members", "open", "orients")
+    __slots__ = (
+        "arches", "border", "cells", "closing", "face_sq", "face_sum", "label", "members",
+        "open", "orients",
+    )
 
     def __init__(self) -> None:
         self.cells: dict[int, int] = {}  # cell id -> placement index
@@ -183,6 +261,11 @@ class _Board:
         self.members: dict[int, tuple[int, ...]] = {}  # label -> region ids
         self.open: dict[int, int] = {}  # label -> half-edges facing an empty cell
         self.arches: dict[int, int] = {}  # label -> arch regions
+        # label -> sum and sum of squares of the cell ids its open half-edges face
+        self.face_sum: dict[int, int] = {}
+        self.face_sq: dict[int, int] = {}
+        # label -> the one empty cell all its open half-edges face, when there is one
+        self.closing: dict[int, int] = {}
         self.border: dict[int, int] = {}  # empty cell next to a tile -> occupied neighbours
 
     def copy(self) -> _Board:
@@ -193,6 +276,9 @@ class _Board:
         new.members = self.members.copy()
         new.open = self.open.copy()
         new.arches = self.arches.copy()
+        new.face_sum = self.face_sum.copy()
+        new.face_sq = self.face_sq.copy()
+        new.closing = self.closing.copy()
         new.border = self.border.copy()
         return new
 
@@ -202,6 +288,8 @@ class _Board:
     def place(self, cell: int, o: int) -> int:
         """Lay a tile; return a bit mask of the colours that now have a creature."""
         cells, label, open_, border = self.cells, self.label, self.open, self.border
+        members, arches = self.members, self.arches
+        face_sum, face_sq = self.face_sum, self.face_sq
         t = len(self.orients)
         base = 4 * t
         self.orients.append(o)
@@ -209,9 +297,9 @@ class _Board:
         for k in range(4):
             region = base + k
             label.append(region)
-            self.members[region] = (region,)
-            open_[region] = 0
-            self.arches[region] = IS_ARCH[k]
+            members[region] = (region,)
+            open_[region] = face_sum[region] = face_sq[region] = 0
+            arches[region] = IS_ARCH[k]
         border.pop(cell, None)
         cells[cell] = t
         joins = []
@@ -219,23 +307,43 @@ class _Board:
             other = cell + _DELTA[d]
             neighbour = cells.get(other)
             if neighbour is None:
-                open_[base + region_of[2 * d]] += 1
-                open_[base + region_of[2 * d + 1]] += 1
+                other_sq = other * other
+                for region in (base + region_of[2 * d], base + region_of[2 * d + 1]):
+                    open_[region] += 1
+                    face_sum[region] += other
+                    face_sq[region] += other_sq
                 border[other] = border.get(other, 0) + 1
             else:
                 other_regions = REGION_OF[self.orients[neighbour]]
                 for h in (2 * d, 2 * d + 1):
                     old_region = 4 * neighbour + other_regions[_OTHER_HALF[h]]
                     joins.append((base + region_of[h], old_region))
+        cell_sq = cell * cell
         for new_region, old_region in joins:
             old_label = label[old_region]
-            open_[old_label] -= 1  # this half-edge now faces the new tile
+            # This half-edge now faces the new tile, no longer an empty cell.
+            open_[old_label] -= 1
+            face_sum[old_label] -= cell
+            face_sq[old_label] -= cell_sq
             self._union(label[new_region], old_label)
+        # Every component this tile changed now holds one of its regions.
         found = 0
+        closing = self.closing
         for k in range(4):
             lab = label[base + k]
-            if open_[lab] == 0 and self.arches[lab] > 0:
-                found |= 1 << REGION_COLOUR[o][k]
+            n = open_[lab]
+            if n == 0:
+                closing.pop(lab, None)
+                if arches[lab] > 0:
+                    found |= 1 << REGION_COLOUR[o][k]
+                continue
+            # All n open half-edges face one cell c exactly when sum = n*c and
+            # sum of squares = n*c*c (equality in Cauchy-Schwarz).
+            c, rest = divmod(face_sum[lab], n)
+            if rest == 0 and face_sq[lab] == n * c * c:
+                closing[lab] = c
+            else:
+                closing.pop(lab, None)
         return found
 
     def _union(self, a: int, b: int) -> None:
@@ -251,6 +359,14 @@ class _Board:
         members[a] = members[a] + moved
         self.open[a] += self.open.pop(b)
         self.arches[a] += self.arches.pop(b)
+        self.face_sum[a] += self.face_sum.pop(b)
+        self.face_sq[a] += self.face_sq.pop(b)
+        self.closing.pop(b, None)
+
+    def closable_cells(self) -> set[int]:
+        """Empty cells where one tile could close some component: all of that component's open
+        half-edges face the cell. Only these cells can take a game-ending tile."""
+        return set(self.closing.values())
 
     def ending_colours(self, cell: int) -> tuple[int, int, int] | None:
         """Per orientation, the mask of colours a tile laid on ``cell`` would complete a creature
@@ -365,86 +481,82 @@ class Palago(Game):
 
     # ----- moves ---------------------------------------------------------------------------
 
-    def _legal_moves(self, state: PalagoState) -> LegalMoves:
+    def _legal_moves(self, state: PalagoState) -> list[PalagoMove]:
         board = state._board
         if not board.cells:
             return _opening_moves()
         cells, border = board.cells, board.border
         # Only reachable in a hand-built position with an odd tile count: no room for a pair.
         pairs_fit = len(state.tiles) + 2 <= TOTAL_TILES
-        singles: list[Tile] = []
-        blocks: list[tuple[tuple[Tile, ...], tuple[Tile, ...]]] = []
-        append = blocks.append
+        closable = board.closable_cells()
+        singles: list[PalagoMove] = []
+        pairs: list[PalagoMove] = []
+        extend = pairs.extend
+        cached = _AROUND.get
         for cell, occupied in border.items():
-            cell_tiles = _tiles_at(cell)
-            colours = board.ending_colours(cell)
-            if colours is None:
-                first_tiles: tuple[Tile, ...] = cell_tiles
-            else:
-                singles.extend(cell_tiles[o] for o in range(3) if colours[o])
-                first_tiles = tuple(cell_tiles[o] for o in range(3) if not colours[o])
+            colours = board.ending_colours(cell) if cell in closable else None
+            if colours is not None:
+                cell_singles = _single_moves(cell)
+                singles.extend(cell_singles[o] for o in range(3) if colours[o])
             if occupied == 6 or not pairs_fit:
                 continue  # a hole: only a single game-ending tile may go there
-            for delta in _DELTA:
-                partner = cell + delta
+            for d, (partner, forward) in enumerate(cached(cell) or _around(cell)):
                 if partner in cells:
                     continue
-                partner_tiles = _tiles_at(partner)
-                if first_tiles:
-                    append((first_tiles, partner_tiles))
+                if colours is None:
+                    extend(forward)
+                else:  # a first tile that ends the game goes alone
+                    extend(forward[3 * o + i] for o in range(3) if not colours[o] for i in range(3))
                 if partner not in border:
                     # The partner touches nothing, so as a first tile it can end nothing.
-                    append((partner_tiles, cell_tiles))
-        return LegalMoves(tuple(singles), blocks)
+                    extend((cached(partner) or _around(partner))[_OPPOSITE[d]][1])
+        singles += pairs
+        return singles
 
     def _parse(self, text: str, state: PalagoState | None) -> PalagoMove:
         tokens = _SPACES_AROUND_MARKS.sub(r"\1", text).split()
         if not 1 <= len(tokens) <= 2:
-            raise IllegalMove(
-                "a move is one or two tiles written q,r/o, for example `0,0/1 1,0/2`"
-            )
+            raise IllegalMove(Phrase("palago.syntax"))
         tiles = []
         for token in tokens:
             match = _TILE_TEXT.fullmatch(token)
             if match is None:
-                raise IllegalMove(f"{token!r} is not a tile: write q,r/o, for example `1,-1/2`")
+                raise IllegalMove(Phrase("palago.not_a_tile", text=token))
             q, r, o = (int(part) for part in match.groups())
             if o > 2:
-                raise IllegalMove(f"{token}: the orientation after the slash is 0, 1 or 2")
+                raise IllegalMove(Phrase("palago.orientation", tile=token))
             tiles.append((q, r, o))
         return PalagoMove(tuple(tiles))
 
     def _play(self, state: PalagoState, move: PalagoMove) -> PalagoState:
         if not isinstance(move, PalagoMove):
-            raise IllegalMove("not a Palago move")
+            raise IllegalMove(Phrase("illegal.wrong_game"))
         tiles = move.tiles
         if not 1 <= len(tiles) <= 2:
-            raise IllegalMove("a move lays one or two tiles")
+            raise IllegalMove(Phrase("palago.tile_count"))
         for q, r, o in tiles:
             if o not in (0, 1, 2):
-                raise IllegalMove("a tile's orientation is 0, 1 or 2")
+                raise IllegalMove(Phrase("palago.orientation", tile=f"{q},{r}/{o}"))
             if abs(q) > _REACH or abs(r) > _REACH:
-                raise IllegalMove(f"{q},{r} is too far from the tiles on the table")
+                raise IllegalMove(Phrase("palago.too_far", cell=f"{q},{r}"))
         if len(state.tiles) + len(tiles) > TOTAL_TILES:
-            raise IllegalMove(f"only {TOTAL_TILES - len(state.tiles)} tile(s) remain")
+            raise IllegalMove(Phrase("palago.tiles_left", count=TOTAL_TILES - len(state.tiles)))
         board = state._board
         ids = [_cell_id(q, r) for q, r, _ in tiles]
         for tile, cell in zip(tiles, ids, strict=True):
             if cell in board.cells:
-                raise IllegalMove(f"{tile[0]},{tile[1]} already holds a tile")
+                raise IllegalMove(Phrase("palago.occupied", cell=f"{tile[0]},{tile[1]}"))
         if len(tiles) == 2:
             first, second = ids
             if first == second:
-                raise IllegalMove("the two tiles must go on two different cells")
+                raise IllegalMove(Phrase("palago.same_cell"))
             if second - first not in _DELTA:
-                raise IllegalMove("the two tiles of a move must be neighbours")
+                raise IllegalMove(Phrase("palago.not_neighbours"))
         if not board.cells:
             if len(tiles) != 2 or tiles[0][:2] != (0, 0):
-                raise IllegalMove(
-                    "the opening lays two tiles: the first at 0,0, the second next to it"
-                )
+                raise IllegalMove(Phrase("palago.opening"))
         elif not any(cell in board.border for cell in ids):
-            raise IllegalMove("at least one of the tiles must touch a tile already laid")
+            raise IllegalMove(Phrase("palago.not_touching"))
         work = board.copy()
         seat = state.to_move
         laid = state.tiles
@@ -453,14 +565,9 @@ class Palago(Game):
             creatures = work.place(cell, tile[2])
             laid = (*laid, tile)
             if creatures and index == 0 and len(tiles) == 2:
-                raise IllegalMove(
-                    f"{tile[0]},{tile[1]}/{tile[2]} ends the game on its own: "
-                    "lay it as a single tile"
-                )
+                raise IllegalMove(Phrase("palago.ends_alone", tile=str(PalagoMove((tile,)))))
         if len(tiles) == 1 and not creatures:
-            raise IllegalMove(
-                "a single tile is only allowed when it ends the game; lay two neighbouring tiles"
-            )
+            raise IllegalMove(Phrase("palago.single_not_ending"))
         outcome = None
         if creatures:
             outcome = _creature_outcome(creatures, seat)
@@ -475,12 +582,14 @@ class Palago(Game):
             _board=work,
         )
 
-    def describe(self, state: PalagoState, move: PalagoMove) -> str:
-        who = self.seat_names[state.to_move] if state.to_move is not None else "?"
+    def explain(self, state: PalagoState, move: PalagoMove) -> Phrase:
+        if state.to_move is None or not 1 <= len(move.tiles) <= 2:
+            return super().explain(state, move)
+        seat = self.seat_phrase(state, state.to_move)
         if len(move.tiles) == 1:
-            return f"{who} lays a single tile on {move}, which ends the game"
-        first, second = str(move).split(" ")
-        return f"{who} lays tiles on {first} and {second}"
+            return Phrase("palago.single", seat=seat, tile=str(move))
+        first, second = (str(PalagoMove((tile,))) for tile in move.tiles)
+        return Phrase("palago.pair", seat=seat, first=first, second=second)
 
     # ----- storage -------------------------------------------------------------------------
 
@@ -511,113 +620,45 @@ class Palago(Game):
         )
 
 
-class LegalMoves(Sequence[PalagoMove]):
-    """Every legal move, made on demand: single game-ending tiles first, then two-tile moves as
-    blocks "any of these first tiles, then any of these second tiles". A late position has
-    thousands of moves; a random playout needs one, so building them all would be waste."""
-
-    __slots__ = ("_blocks", "_ends", "_singles")
-
-    def __init__(
-        self, singles: tuple[Tile, ...], blocks: list[tuple[tuple[Tile, ...], tuple[Tile, ...]]]
-    ) -> None:
-        self._singles = singles
-        self._blocks = blocks
-        ends = []
-        total = len(singles)
-        for firsts, seconds in blocks:
-            total += len(firsts) * len(seconds)
-            ends.append(total)
-        self._ends = ends
-
-    def __len__(self) -> int:
-        return self._ends[-1] if self._ends else len(self._singles)
-
-    @overload
-    def __getitem__(self, index: int) -> PalagoMove: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[PalagoMove]: ...
-
-    def __getitem__(self, index: int | slice) -> PalagoMove | list[PalagoMove]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        size = len(self)
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise IndexError("move index out of range")
-        singles = self._singles
-        if index < len(singles):
-            return PalagoMove((singles[index],))
-        block = bisect_right(self._ends, index)
-        firsts, seconds = self._blocks[block]
-        start = self._ends[block - 1] if block else len(singles)
-        first, second = divmod(index - start, len(seconds))
-        return PalagoMove((firsts[first], seconds[second]))
-
-    def __iter__(self) -> Iterator[PalagoMove]:
-        # One comprehension is much faster than a generator when the caller wants them all.
-        moves = [PalagoMove((tile,)) for tile in self._singles]
-        moves += [
-            PalagoMove((first, second))
-            for firsts, seconds in self._blocks
-            for first in firsts
-            for second in seconds
-        ]
-        return iter(moves)
-
-    def __contains__(self, move: object) -> bool:
-        if not isinstance(move, PalagoMove):
-            return False
-        if len(move.tiles) == 1:
-            return move.tiles[0] in self._singles
-        first, second = move.tiles
-        return any(first in firsts and second in seconds for firsts, seconds in self._blocks)
+def _opening_moves() -> list[PalagoMove]:
+    return [move for _, forward in _around(_cell_id(0, 0)) for move in forward]
 
 
-def _opening_moves() -> LegalMoves:
-    centre = _cell_id(0, 0)
-    return LegalMoves((), [(_tiles_at(centre), _tiles_at(centre + delta)) for delta in _DELTA])
+def _seat(seat: int) -> Phrase:
+    return GAME.seat_phrase(None, seat)
 
 
 def _creature_outcome(creatures: int, placer: int) -> Outcome:
-    placer_name = Palago.seat_names[placer]
     if creatures == (1 << BLUE) | (1 << WHITE):
         winner = 1 - placer
-        reason = (
-            f"{Palago.seat_names[winner]} wins: {placer_name}'s tile closed a creature "
-            "of each colour at once"
-        )
+        phrase = Phrase("palago.both_colours", seat=_seat(winner), placer=_seat(placer))
     else:
         colour = BLUE if creatures == 1 << BLUE else WHITE
         winner = SEAT_OF_COLOUR[colour]
+        creature = Phrase(f"palago.creature.{COLOUR_NAMES[colour]}")
         if winner == placer:
-            reason = f"{placer_name} wins with a {COLOUR_NAMES[colour]} creature"
+            phrase = Phrase("palago.own_creature", seat=_seat(winner), creature=creature)
         else:
-            reason = (
-                f"{Palago.seat_names[winner]} wins: {placer_name} closed a "
-                f"{COLOUR_NAMES[colour]} creature"
+            phrase = Phrase(
+                "palago.gift", seat=_seat(winner), placer=_seat(placer), creature=creature
             )
     scores = tuple(1.0 if seat == winner else 0.0 for seat in range(2))
-    return Outcome(frozenset({winner}), scores, reason)
+    return Outcome.said(frozenset({winner}), scores, phrase)
 
 
 def _exhausted_outcome(tiebreak: bool, board: _Board) -> Outcome:
     if not tiebreak:
-        return Outcome(frozenset(), (0.0, 0.0), "draw: all 48 tiles are down and no creature")
+        return Outcome.said(frozenset(), (0.0, 0.0), Phrase("palago.draw", count=TOTAL_TILES))
     best = board.largest_arches()
     white, blue = best[WHITE], best[BLUE]
     scores = (float(white), float(blue))
-    if white > blue:
-        return Outcome(
-            frozenset({0}), scores, f"White wins the tiebreak, {white} arches to {blue}"
-        )
-    if blue > white:
-        return Outcome(
-            frozenset({1}), scores, f"Blue wins the tiebreak, {blue} arches to {white}"
-        )
-    return Outcome(frozenset(), scores, f"draw: the tiebreak is level at {white} arches")
+    if white == blue:
+        return Outcome.said(frozenset(), scores, Phrase("palago.tiebreak_draw", count=white))
+    winner = SEAT_OF_COLOUR[WHITE] if white > blue else SEAT_OF_COLOUR[BLUE]
+    phrase = Phrase(
+        "palago.tiebreak_win", seat=_seat(winner), count=max(white, blue), other=min(white, blue)
+    )
+    return Outcome.said(frozenset({winner}), scores, phrase)
 
 
 # ----- for the renderer ------------------------------------------------------------------------

@@ -2,9 +2,15 @@
 
 Seats and roles
     Seats are plain "Player 1" and "Player 2" (``seat_names``); the roles Isis and Anubis are
-    assigned by a seeded coin toss at setup and stored in the state (``state.isis`` is the seat
-    playing Isis). ``seat_name(state, seat)`` returns the role. The toss is public once the game
-    has started: both players see who is who.
+    camps of the board. In the default setup the pieces are dealt face up to both camps, a
+    seeded coin toss picks a seat, and that seat's first decision is its camp, ``camp isis`` or
+    ``camp anubis``, made having seen the deal; the other seat then makes the first move of play.
+    While the camp is not chosen (``state.phase == CAMP``, ``state.camp_chosen`` False) the seat
+    to move is the one choosing, seats are named by their plain seat names, and the board is
+    stored as if that seat were Isis (``state.isis`` is provisional): ``camp isis`` keeps it,
+    ``camp anubis`` hands the two camps over. Once chosen, ``state.isis`` is the seat playing
+    Isis and ``seat_name(state, seat)`` returns the role. With ``setup=draft`` there is no camp
+    choice: seat 0 is Isis from the start.
 
 Pieces
     A piece is an int 0..23: symbol ``p // 6`` (A E S W), count ``p % 6 + 1``. ``A6 E5 S4 W3``
@@ -23,12 +29,15 @@ Duel row
     from ``state.last_duel`` and the pieces taken from ``state.captured``.
 
 Notation
-    attack / answer: the column letter, ``c``; swap: two of your cells, ``b1 e2`` (canonical order:
+    camp choice: ``camp isis`` or ``camp anubis`` (``isis`` alone is understood too); attack /
+    answer: the column letter, ``c``; swap: two of your cells, ``b1 e2`` (canonical order:
     column, then row); draft pick: piece then cell, ``A5 b2``.
 
 Rulings (where RULES.md is silent; each has a test in tests/engines/test_palam.py)
-    1. Roles: the coin toss gives Isis to ``rng_for(seed, "toss").randrange(2)``; the other seat is
-       Anubis and makes the first move of play (with either setup).
+    1. Camps: the coin toss picks ``rng_for(seed, "toss").randrange(2)`` to choose a camp; the deal
+       gives Isis's camp the first twelve pieces of the shuffled deck, Anubis's the other twelve.
+       The seat that did not choose makes the first move of play, whichever camp that leaves
+       it. In a draft game seat 0 is Isis and Anubis (seat 1) makes the first move of play.
     2. A column with no piece cannot attack or answer. A column whose front cell is empty attacks
        with its back piece, which passes through the empty front cell (that is not a jump).
     3. A swap exchanges two occupied cells of your own camp; a piece cannot be moved onto an empty
@@ -41,8 +50,7 @@ Rulings (where RULES.md is silent; each has a test in tests/engines/test_palam.p
        legal answer).
     6. The duel is resolved as soon as the answer is played (no separate move); the loser is then
        to move. After the 12th duel the game ends at once.
-    7. Scores always total 75, which is odd, so a draw cannot happen; the code still reports an
-       equal score as a draw for completeness.
+    7. Scores always total 75, which is odd, so one seat always has more points: no draw.
     8. Draft: picks go in pairs (two moves by the same seat): in the first batch Isis, Anubis,
        Isis, Anubis, Isis, Anubis; in the second batch Anubis first. A pick goes to an empty cell
        of your row 2 while it has one, otherwise to row 1; with this order each player's row 2 is
@@ -69,7 +77,9 @@ from engines.core import (
     dump_outcome,
     load_outcome,
     rng_for,
+    seat_key,
 )
+from engines.phrases import Phrase, define
 
 EMPTY = -1
 SYMBOLS = "AESW"
@@ -82,9 +92,58 @@ LAST_DUEL_BONUS = 11
 TOTAL_POINTS = sum(VALUES) + LAST_DUEL_BONUS  # 75
 DUELS = 12
 ISIS, ANUBIS = "Isis", "Anubis"
+ROLES = (ISIS, ANUBIS)
+define({seat_key(ISIS): ISIS, seat_key(ANUBIS): ANUBIS})
 
 # Phases: what the player to move must decide.
-DRAFT, ATTACK, ANSWER = "draft", "attack", "answer"
+CAMP, DRAFT, ATTACK, ANSWER = "camp", "draft", "attack", "answer"
+
+define({
+    # Refusals.
+    "palam.choose_camp": "first choose your camp: `camp isis` or `camp anubis`",
+    "palam.camps_chosen": "the camps are already chosen",
+    "palam.unreadable": (
+        "`{text}` is not a Palam move: type a column letter (a-f) to advance, "
+        "or two of your cells such as b1 e2 to swap them"
+    ),
+    "palam.not_a_pick": (
+        "`{text}` is not a draft pick: name a revealed piece and one of your cells, "
+        "for example A5 b2"
+    ),
+    "palam.no_such_column": "there are only columns a to f",
+    "palam.no_such_cell": "there is no such cell",
+    "palam.draft_not_over": "the draft is not over: pick a piece and a cell, e.g. A5 b2",
+    "palam.draft_over": "the draft is over: attack with a column letter or swap two cells",
+    "palam.empty_column": "you have no piece left in column {column}",
+    "palam.answer_leftmost": (
+        "you must answer {piece} from column {column}: a piece sharing its symbol or count, "
+        "or your leftmost piece if none can advance"
+    ),
+    "palam.answer_matching": (
+        "you must answer {piece} with a piece sharing its symbol or count: columns {columns}"
+    ),
+    "palam.must_answer": "you must answer the attack: advance a piece, not swap",
+    "palam.must_attack": "your opponent has just swapped: you must attack",
+    "palam.swap_two_cells": "a swap needs two different cells of your camp",
+    "palam.swap_empty": "your cell {cell} is empty: swap two of your pieces",
+    "palam.not_revealed": "{piece} is not among the revealed pieces",
+    "palam.fill_row": "fill your row {row} first",
+    "palam.cell_taken": "your cell {cell} is already taken",
+    # What a move did.
+    "palam.camp": "{seat} chooses to play {role}: {first} makes the first move",
+    "palam.pick": "{seat} takes {piece} onto {cell}",
+    "palam.swap": "{seat} swaps {first} and {second}",
+    "palam.attack": "{seat} attacks with {piece} from column {column}",
+    "palam.answer": (
+        "{seat} answers {attacker} with {piece} (column {column}): "
+        "total {total}, {parity}, {winner} wins the duel"
+    ),
+    "palam.answer_refused": "{seat} answers from column {column}",
+    "palam.even": "even",
+    "palam.odd": "odd",
+    # How the game ended.
+    "palam.wins": "{seat} wins {points} points to {other}",
+})
 
 
 def symbol(piece: int) -> int:
@@ -102,6 +161,11 @@ def piece_name(piece: int) -> str:
 def cell_name(cell: int) -> str:
     """A camp cell (0..11) as the player names it: column letter and row number, ``b2``."""
     return f"{COLUMNS[cell % 6]}{cell // 6 + 1}"
+
+
+def role_phrase(role: str) -> Phrase:
+    """The translatable name of a role (``ISIS`` or ``ANUBIS``)."""
+    return Phrase(seat_key(role))
 
 
 def x2(is_isis: bool, column: int) -> int:
@@ -149,6 +213,17 @@ class Pick(Move):
         return f"{piece_name(self.piece)} {cell_name(self.cell)}"
 
 
+@dataclass(frozen=True, slots=True)
+class Camp(Move):
+    """The first decision of a default-setup game: the seat the toss picked takes a camp."""
+
+    role: str  # ISIS or ANUBIS
+
+    def __str__(self) -> str:
+        return f"camp {self.role.lower()}"
+
+
+CAMPS = {role: Camp(role) for role in ROLES}
 ADVANCES = tuple(Advance(c) for c in range(6))
 SWAPS: dict[tuple[int, int], Swap] = {}
 for _a in range(12):
@@ -182,11 +257,13 @@ class PalamState:
     players: int
     seed: int | str | None
     setup: str
-    #: The seat playing Isis (the other plays Anubis).
+    #: The seat playing Isis (the other plays Anubis); provisional while ``phase == CAMP``: the
+    #: seat whose half of ``board`` holds Isis's camp, which is the seat choosing.
     isis: int
     board: tuple[int, ...]
     to_move: int | None
-    #: DRAFT (pick a piece), ATTACK (attack or, if ``may_swap``, swap) or ANSWER.
+    #: CAMP (the seat to move chooses its camp), DRAFT (pick a piece), ATTACK (attack or, if
+    #: ``may_swap``, swap) or ANSWER.
     phase: str
     #: False right after the opponent's swap (ruling 4).
     may_swap: bool
@@ -209,6 +286,11 @@ class PalamState:
     @property
     def anubis(self) -> int:
         return 1 - self.isis
+
+    @property
+    def camp_chosen(self) -> bool:
+        """False until the seat the toss picked has chosen its camp (seats have no role yet)."""
+        return self.phase != CAMP
 
     def piece_at(self, seat: int, row: int, column: int) -> int:
         """The piece on ``seat``'s cell (row 1 = front, 2 = back; column 0 = a) or EMPTY."""
@@ -264,6 +346,7 @@ def points(state: PalamState) -> tuple[int, int]:
 _PICK_RE = re.compile(r"^([aesw])([1-6]) ?(?:on |to |->? ?)?([a-f])([12])$")
 _CELL_PAIR_RE = re.compile(r"^(?:swap )?([a-f])([12]) ?(?:[,/&-]|and|with|<->)? ?([a-f])([12])$")
 _COLUMN_RE = re.compile(r"^(?:attack |answer |advance )?([a-f])$")
+_CAMP_RE = re.compile(r"^(?:(?:camp|choose|play|take)(?: ?:)? )?(isis|anubis)$")
 
 
 def _front_cell(board: tuple[int, ...], seat: int, column: int) -> int:
@@ -295,6 +378,25 @@ def _answer_columns(board: tuple[int, ...], seat: int, attacking_piece: int) -> 
     return [leftmost] if leftmost >= 0 else []
 
 
+def _first_edition(players: int, seed: int | str, setup: str, deck: list[int]) -> PalamState:
+    """A game under the first edition of our rules: the coin toss names Isis; with the random
+    deal Anubis moves first, in the draft Isis picks first."""
+    isis = rng_for(seed, "toss").randrange(2)
+    captured: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    if setup == "draft":
+        return PalamState(
+            players=players, seed=seed, setup="draft", isis=isis,
+            board=(EMPTY,) * 24, to_move=isis, phase=DRAFT, may_swap=False, attack=None,
+            captured=captured, duels=0,
+            pool=tuple(sorted(deck[:12])), unrevealed=tuple(sorted(deck[12:])), picks=0,
+        )
+    return PalamState(
+        players=players, seed=seed, setup="random", isis=isis, board=tuple(deck),
+        to_move=1 - isis, phase=ATTACK, may_swap=True, attack=None, captured=captured,
+        duels=0,
+    )
+
+
 def _picker(isis: int, picks: int) -> int:
     """Draft order (ruling 8): pairs of picks, Isis first in batch one, Anubis in batch two."""
     first = isis if picks < 12 else 1 - isis
@@ -316,32 +418,39 @@ class Palam(Game):
     options = (
         Option("setup", "random", ("random", "draft"),
                "random: pieces dealt at random; draft: players pick where their pieces go"),
+        # Edition 1: the rules before the camp choice (the coin toss gave the camps, and in the
+        # draft the toss named Isis), kept so games stored under them still replay exactly.
+        Option("edition", 2, (1, 2), "rules edition of a stored game", hidden=True),
     )
     chance = True  # the deal and the coin toss
     hidden_information = True  # only the draft's second batch, until it is revealed (ruling 9)
 
-    def seat_name(self, state: Any, seat: int) -> str:
-        if state is None:
-            return self.seat_names[seat]
-        return ISIS if seat == state.isis else ANUBIS
+    def seat_phrase(self, state: Any, seat: int) -> Phrase:
+        if state is None or state.phase == CAMP:
+            return super().seat_phrase(state, seat)
+        return role_phrase(ISIS if seat == state.isis else ANUBIS)
 
     # ----- setup ------------------------------------------------------------------------------
 
     def _new(self, players: int, seed: int | str, options: dict[str, Any]) -> PalamState:
-        isis = rng_for(seed, "toss").randrange(2)
         deck = list(PIECES)
         rng_for(seed, "deal").shuffle(deck)
         captured: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        if options.get("edition", 2) == 1:
+            return _first_edition(players, seed, options["setup"], deck)
         if options["setup"] == "draft":
             return PalamState(
-                players=players, seed=seed, setup="draft", isis=isis,
-                board=(EMPTY,) * 24, to_move=isis, phase=DRAFT, may_swap=False, attack=None,
+                players=players, seed=seed, setup="draft", isis=0,
+                board=(EMPTY,) * 24, to_move=0, phase=DRAFT, may_swap=False, attack=None,
                 captured=captured, duels=0,
                 pool=tuple(sorted(deck[:12])), unrevealed=tuple(sorted(deck[12:])), picks=0,
             )
+        # Isis's camp gets deck[:12], Anubis's deck[12:]; the chooser sits at Isis's for now.
+        chooser = rng_for(seed, "toss").randrange(2)
+        board = deck if chooser == 0 else deck[12:] + deck[:12]
         return PalamState(
-            players=players, seed=seed, setup="random", isis=isis, board=tuple(deck),
-            to_move=1 - isis, phase=ATTACK, may_swap=True, attack=None, captured=captured,
+            players=players, seed=seed, setup="random", isis=chooser, board=tuple(board),
+            to_move=chooser, phase=CAMP, may_swap=False, attack=None, captured=captured,
             duels=0,
         )
 
@@ -351,6 +460,8 @@ class Palam(Game):
         board = state.board
         seat = state.to_move
         phase = state.phase
+        if phase == CAMP:
+            return [CAMPS[ISIS], CAMPS[ANUBIS]]
         if phase == ANSWER:
             return [ADVANCES[c] for c in _answer_columns(board, seat, state.attack[1])]
         if phase == ATTACK:
@@ -375,46 +486,64 @@ class Palam(Game):
         return [PICKS[(p, c)] for p in state.pool for c in empty]
 
     def _parse(self, text: str, state: PalamState | None) -> Move:
-        drafting = state is not None and state.phase == DRAFT
-        if drafting:
+        camp = _parse_camp(text)
+        if camp is not None:
+            return camp
+        phase = None if state is None else state.phase
+        if phase == DRAFT:
             pick = _parse_pick(text)
             if pick is None:
-                raise IllegalMove(
-                    f"{text!r} is not a draft pick: name a revealed piece and one of your cells, "
-                    "for example A5 b2"
-                )
+                raise IllegalMove(Phrase("palam.not_a_pick", text=text))
             return pick
         # Without a state, "a1 b2" reads as a swap (the common case), "s3 b2" as a pick.
         move = _parse_swap(text) or _parse_advance(text)
         if move is None and state is None:
             move = _parse_pick(text)
         if move is None:
-            raise IllegalMove(
-                f"{text!r} is not a Palam move: type a column letter (a-f) to advance, "
-                "or two of your cells such as b1 e2 to swap them"
-            )
+            if phase == CAMP:
+                raise IllegalMove(Phrase("palam.choose_camp"))
+            raise IllegalMove(Phrase("palam.unreadable", text=text))
         return move
 
     def _play(self, state: PalamState, move: Move) -> PalamState:
+        if isinstance(move, Camp):
+            return self._choose_camp(state, move)
+        if state.phase == CAMP:
+            raise IllegalMove(Phrase("palam.choose_camp"))
         if isinstance(move, Advance):
             return self._advance(state, move)
         if isinstance(move, Swap):
             return self._swap(state, move)
         if isinstance(move, Pick):
             return self._pick(state, move)
-        raise IllegalMove("not a Palam move")
+        raise IllegalMove(Phrase("illegal.wrong_game"))
+
+    def _choose_camp(self, state: PalamState, move: Camp) -> PalamState:
+        if state.phase != CAMP:
+            raise IllegalMove(Phrase("palam.camps_chosen"))
+        if move.role not in CAMPS:
+            raise IllegalMove(Phrase("palam.choose_camp"))
+        chooser = state.to_move
+        isis = chooser if move.role == ISIS else 1 - chooser
+        board = state.board
+        if isis != state.isis:  # the chooser takes the other camp: hand the halves over
+            board = board[12:] + board[:12]
+        return replace(
+            state, isis=isis, board=board, to_move=1 - chooser, phase=ATTACK, may_swap=True,
+            ply=state.ply + 1, last_move=CAMPS[move.role],
+        )
 
     def _advance(self, state: PalamState, move: Advance) -> PalamState:
         seat = state.to_move
         column = move.column
         if not 0 <= column < 6:
-            raise IllegalMove("there are only columns a to f")
+            raise IllegalMove(Phrase("palam.no_such_column"))
         if state.phase == DRAFT:
-            raise IllegalMove("the draft is not over: pick a piece and a cell, e.g. A5 b2")
+            raise IllegalMove(Phrase("palam.draft_not_over"))
         board = state.board
         index = _front_cell(board, seat, column)
         if index < 0:
-            raise IllegalMove(f"you have no piece left in column {COLUMNS[column]}")
+            raise IllegalMove(Phrase("palam.empty_column", column=COLUMNS[column]))
         piece = board[index]
         new_board = list(board)
         new_board[index] = EMPTY
@@ -450,20 +579,20 @@ class Palam(Game):
 
     def _swap(self, state: PalamState, move: Swap) -> PalamState:
         if state.phase == DRAFT:
-            raise IllegalMove("the draft is not over: pick a piece and a cell, e.g. A5 b2")
+            raise IllegalMove(Phrase("palam.draft_not_over"))
         if state.phase == ANSWER:
-            raise IllegalMove("you must answer the attack: advance a piece, not swap")
+            raise IllegalMove(Phrase("palam.must_answer"))
         if not state.may_swap:
-            raise IllegalMove("your opponent has just swapped: you must attack")
+            raise IllegalMove(Phrase("palam.must_attack"))
         if not (0 <= move.first < 12 and 0 <= move.second < 12) or move.first == move.second:
-            raise IllegalMove("a swap needs two different cells of your camp")
+            raise IllegalMove(Phrase("palam.swap_two_cells"))
         seat = state.to_move
         a = seat * 12 + move.first
         b = seat * 12 + move.second
         board = list(state.board)
         for index, cell in ((a, move.first), (b, move.second)):
             if board[index] == EMPTY:
-                raise IllegalMove(f"your cell {cell_name(cell)} is empty: swap two of your pieces")
+                raise IllegalMove(Phrase("palam.swap_empty", cell=cell_name(cell)))
         board[a], board[b] = board[b], board[a]
         return replace(
             state, board=tuple(board), to_move=1 - seat, may_swap=False, ply=state.ply + 1,
@@ -472,18 +601,18 @@ class Palam(Game):
 
     def _pick(self, state: PalamState, move: Pick) -> PalamState:
         if state.phase != DRAFT:
-            raise IllegalMove("the draft is over: attack with a column letter or swap two cells")
+            raise IllegalMove(Phrase("palam.draft_over"))
         if move.piece not in state.pool:
-            raise IllegalMove(f"{piece_name(move.piece)} is not among the revealed pieces")
+            raise IllegalMove(Phrase("palam.not_revealed", piece=piece_name(move.piece)))
         seat = state.to_move
         if not 0 <= move.cell < 12:
-            raise IllegalMove("there is no such cell")
+            raise IllegalMove(Phrase("palam.no_such_cell"))
         row = _pick_row(state.board, seat)
         if move.cell // 6 != row:
-            raise IllegalMove(f"fill your row {row + 1} first")
+            raise IllegalMove(Phrase("palam.fill_row", row=row + 1))
         index = seat * 12 + move.cell
         if state.board[index] != EMPTY:
-            raise IllegalMove(f"your cell {cell_name(move.cell)} is already taken")
+            raise IllegalMove(Phrase("palam.cell_taken", cell=cell_name(move.cell)))
         board = list(state.board)
         board[index] = move.piece
         pool = tuple(p for p in state.pool if p != move.piece)
@@ -510,30 +639,42 @@ class Palam(Game):
             return replace(state, unrevealed=None)
         return state
 
-    def describe(self, state: PalamState, move: Move) -> str:
+    def explain(self, state: PalamState, move: Move) -> Phrase:
         seat = state.to_move
-        who = self.seat_name(state, seat) if seat is not None else "?"
+        if seat is None:
+            return super().explain(state, move)
+        who = self.seat_phrase(state, seat)
+        if isinstance(move, Camp) and move.role in CAMPS:
+            other = ANUBIS if move.role == ISIS else ISIS
+            return Phrase(
+                "palam.camp", seat=who, role=role_phrase(move.role), first=role_phrase(other)
+            )
         if isinstance(move, Pick):
-            return f"{who} takes {piece_name(move.piece)} onto {cell_name(move.cell)}"
+            return Phrase(
+                "palam.pick", seat=who, piece=piece_name(move.piece), cell=cell_name(move.cell)
+            )
         if isinstance(move, Swap):
-            return f"{who} swaps {cell_name(move.first)} and {cell_name(move.second)}"
-        if isinstance(move, Advance):
-            index = _front_cell(state.board, seat, move.column) if seat is not None else -1
+            return Phrase(
+                "palam.swap", seat=who, first=cell_name(move.first), second=cell_name(move.second)
+            )
+        if isinstance(move, Advance) and 0 <= move.column < 6:
+            column = COLUMNS[move.column]
+            index = _front_cell(state.board, seat, move.column)
             piece = piece_name(state.board[index]) if index >= 0 else "?"
             if state.phase == ANSWER and state.attack is not None:
                 try:
-                    after = self.play(state, move)
+                    duel = self.play(state, move).last_duel
                 except IllegalMove:
-                    return f"{who} answers from column {move}"
-                duel = after.last_duel
+                    return Phrase("palam.answer_refused", seat=who, column=column)
                 total = count(duel.attacker_piece) + count(duel.answer_piece)
-                parity = "even" if total % 2 == 0 else "odd"
-                return (
-                    f"{who} answers {piece_name(state.attack[1])} with {piece} (column {move}): "
-                    f"total {total}, {parity}, {self.seat_name(state, duel.winner)} wins the duel"
+                return Phrase(
+                    "palam.answer", seat=who, attacker=piece_name(state.attack[1]), piece=piece,
+                    column=column, total=total,
+                    parity=Phrase("palam.even" if total % 2 == 0 else "palam.odd"),
+                    winner=self.seat_phrase(state, duel.winner),
                 )
-            return f"{who} attacks with {piece} from column {move}"
-        return str(move)
+            return Phrase("palam.attack", seat=who, piece=piece, column=column)
+        return super().explain(state, move)
 
     def dump(self, state: PalamState) -> dict:
         def names(pieces: tuple[int, ...] | None) -> list[str] | None:
@@ -616,8 +757,13 @@ def _parse_swap(text: str) -> Swap | None:
     first = (int(m.group(2)) - 1) * 6 + COLUMNS.index(m.group(1))
     second = (int(m.group(4)) - 1) * 6 + COLUMNS.index(m.group(3))
     if first == second:
-        raise IllegalMove("a swap needs two different cells")
+        raise IllegalMove(Phrase("palam.swap_two_cells"))
     return SWAPS[(first, second)]
+
+
+def _parse_camp(text: str) -> Camp | None:
+    m = _CAMP_RE.match(text)
+    return None if m is None else CAMPS[ISIS if m.group(1) == "isis" else ANUBIS]
 
 
 def _parse_advance(text: str) -> Advance | None:
@@ -632,35 +778,33 @@ def _load_last_move(text: str, data: dict) -> Move:
     if data["setup"] == "draft" and data["ply"] == data["picks"]:
         move = _parse_pick(text)
     else:
-        move = _parse_swap(text) or _parse_advance(text)
+        move = _parse_camp(text) or _parse_swap(text) or _parse_advance(text)
     if move is None:
         raise ValueError(f"unreadable stored move {text!r}")
     return move
 
 
-def _answer_reason(attack_piece: int, allowed: list[int]) -> str:
+def _answer_reason(attack_piece: int, allowed: list[int]) -> Phrase:
     name = piece_name(attack_piece)
-    letters = ", ".join(COLUMNS[c] for c in allowed)
     if len(allowed) == 1:
-        return (
-            f"you must answer {name} from column {letters}: a piece sharing its symbol or count, "
-            "or your leftmost piece if none can advance"
-        )
-    return f"you must answer {name} with a piece sharing its symbol or count: columns {letters}"
+        return Phrase("palam.answer_leftmost", piece=name, column=COLUMNS[allowed[0]])
+    return Phrase(
+        "palam.answer_matching", piece=name, columns=", ".join(COLUMNS[c] for c in allowed)
+    )
 
 
 def _outcome(state: PalamState) -> Outcome:
     scores = points(state)
-    isis, anubis = state.isis, state.anubis
-    if scores[isis] == scores[anubis]:  # impossible with 75 points in all (ruling 7)
-        return Outcome(frozenset(), (float(scores[0]), float(scores[1])),
-                       f"draw, {scores[0]} points each")
+    # 75 points in all, an odd number: one seat always has more (ruling 7).
     winner = 0 if scores[0] > scores[1] else 1
-    role = ISIS if winner == isis else ANUBIS
-    return Outcome(
+    role = ISIS if winner == state.isis else ANUBIS
+    return Outcome.said(
         frozenset({winner}),
         (float(scores[0]), float(scores[1])),
-        f"{role} wins {scores[winner]} points to {scores[1 - winner]}",
+        Phrase(
+            "palam.wins", seat=role_phrase(role), points=scores[winner],
+            other=scores[1 - winner],
+        ),
     )
 
 

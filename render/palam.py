@@ -12,6 +12,7 @@ from PIL import Image
 from engines.palam import (
     ANSWER,
     ATTACK,
+    CAMP,
     COLUMNS,
     DRAFT,
     DUELS,
@@ -54,6 +55,8 @@ INK_ON_DARK = (hex_colour("f2c14e"), hex_colour("6ec6ff"), hex_colour("8bd17c"),
 INK_ON_LIGHT = (hex_colour("9a6a00"), hex_colour("0d5fa8"), hex_colour("2e7d32"),
                 hex_colour("6a3fb5"))
 ROLE_COLOURS = {"Isis": hex_colour("3fa7a0"), "Anubis": hex_colour("c2853d")}
+#: A seat's swatch before it has a role (the camp is not chosen yet).
+NO_ROLE_COLOUR = hex_colour("8a8f98")
 
 
 @dataclass(frozen=True)
@@ -153,7 +156,7 @@ def draw_piece(canvas: Canvas, x: float, y: float, size: float, piece: int,
 
 
 def _role_swatch(role: str):
-    colour = ROLE_COLOURS[role]
+    colour = ROLE_COLOURS.get(role, NO_ROLE_COLOUR)
 
     def swatch(canvas: Canvas, x: float, y: float, r: float) -> None:
         canvas.rect((x - r, y - r, x + r, y + r), fill=colour, radius=3)
@@ -163,6 +166,8 @@ def _role_swatch(role: str):
 
 
 def _pending(state) -> str:
+    if state.phase == CAMP:
+        return "choose a camp (camp isis or camp anubis)"
     if state.phase == DRAFT:
         return "pick a piece and a cell"
     if state.phase == ANSWER and state.attack is not None:
@@ -345,6 +350,8 @@ def _draw_captured(canvas: Canvas, geo: Layout, state, labels, top: float) -> No
 def _legend(state) -> str:
     if state.outcome is not None:
         return "Light pieces are worth 11 points, the others 1; the last duel adds 11."
+    if state.phase == CAMP:
+        return "Take a camp with its pieces as dealt: camp isis or camp anubis. The other starts."
     if state.phase == DRAFT:
         return "Type a piece and one of your cells: A5 b2."
     if state.phase == ANSWER:

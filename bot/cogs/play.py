@@ -108,7 +108,7 @@ class Play(commands.Cog):
         descriptions["time_control"] = "Days per move, or a bank plus days per move (default: none)"
         choices["time_control"] = [app_commands.Choice(name=c, value=c) for c in TIME_CONTROLS]
         for option in game.options:
-            if option.name in RESERVED:
+            if option.name in RESERVED or option.hidden:
                 continue
             parameter, option_choices = _option_parameter(option)
             parameters.append(parameter)

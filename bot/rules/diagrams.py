@@ -48,8 +48,9 @@ _ALL = (
     ),
     # Black fences White's centre stone with two stones and four walls and captures it.
     Recipe("polygo", "walls", ("j9 i10 j8", "i9", "h9 h10 i8")),
-    # Anubis attacks: one piece waits on the duel row between the even and odd ends.
-    Recipe("palam", "duel", ("c",)),
+    # The seat the toss picked takes Isis's camp, so Anubis makes the first move: an attack,
+    # one piece waiting on the duel row between the even and odd ends.
+    Recipe("palam", "duel", ("camp isis", "c")),
     # The closed region 1,1-1,2 is claimed with an ordinary marker after a first card.
     Recipe("lppg", "territory", ("play 1 -2,-1 0", "mark o 1,1"), {"deck": _lppg_deck()}),
     # Four cards each cover one white square; the fifth covers one square of each of them.

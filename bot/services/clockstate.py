@@ -34,7 +34,7 @@ from bot.correspondence.timecontrol import (
 )
 from bot.store import Reads, Writes
 from bot.store.clocks import ClockReads, ClockRow, clock_reads, clock_writes
-from engines import Game, Outcome
+from engines import Game, Outcome, Phrase
 
 
 def parse_time_control(text: str | None) -> TimeControl:
@@ -180,18 +180,20 @@ def side_of(teams: tuple[tuple[int, ...], ...], seat: int) -> tuple[int, ...]:
     return next(team for team in teams if seat in team)
 
 
-def side_loses(state: Any, seat: int, teams: tuple[tuple[int, ...], ...], reason: str
+def side_loses(state: Any, seat: int, teams: tuple[tuple[int, ...], ...], reason: Phrase
                ) -> Outcome:
     """The game ends with ``seat``'s side losing: every other seat wins (score 1, else 0)."""
     side = side_of(teams, seat)
     winners = frozenset(s for s in range(state.players) if s not in side)
     scores = tuple(1.0 if s in winners else 0.0 for s in range(state.players))
-    return Outcome(winners, scores, reason)
+    return Outcome.said(winners, scores, reason)
 
 
 def timeout_outcome(game: Game, state: Any, seat: int,
                     teams: tuple[tuple[int, ...], ...]) -> Outcome:
     """``seat`` lost on time: as for a resignation, every seat not on its side wins (with more
     than two players the game ends for everybody: engines cannot drop a player mid-game)."""
-    return side_loses(state, seat, teams, f"{game.seat_name(state, seat)} ran out of time")
+    return side_loses(
+        state, seat, teams, Phrase("outcome.timeout", seat=game.seat_phrase(state, seat))
+    )
 

@@ -67,7 +67,7 @@ from bot.services.models import (
 )
 from bot.store import ChallengeRow, GameRow, GameUpdate, NewGame, Reads, Store, Writes
 from bot.store.clocks import clock_reads, clock_writes
-from engines import Game, IllegalMove, Outcome
+from engines import Game, IllegalMove, Outcome, Phrase
 from engines.core import dump_outcome, load_outcome
 
 ACTIVE = "active"
@@ -105,7 +105,8 @@ def teams_of(game: Game, players: int) -> tuple[tuple[int, ...], ...]:
 def resignation_outcome(game: Game, state: Any, seat: int) -> Outcome:
     """The outcome when ``seat`` resigns (see the module docstring for the ruling)."""
     return clockstate.side_loses(
-        state, seat, teams_of(game, state.players), f"{game.seat_name(state, seat)} resigned"
+        state, seat, teams_of(game, state.players),
+        Phrase("outcome.resigned", seat=game.seat_phrase(state, seat)),
     )
 
 

@@ -39,8 +39,15 @@ async def test_hand_in_a_game_without_hidden_cards(world, game):
     first = await world.start_game("alice", game, "bob")
     answer = await (await emu.slash("alice", "hand", channel=first.channel_id)).reply()
     assert answer.flags & EPHEMERAL and "no hand to show" in answer.content
-    # One-word moves are buttons (Palam's two-square swaps are typed with /move).
     labels = [b["label"] for b in first.buttons()]
+    if game == "palam":
+        # Palam opens with the seat the toss picked choosing its camp: both choices are buttons.
+        assert labels == ["camp isis", "camp anubis"]
+        game_info = await world.services.game_for_thread(first.channel_id)
+        chooser = next(u for u in emu.users.values() if u.id == game_info.user_to_move())
+        first = await (await emu.click(chooser, first, label="camp isis")).reply()
+        labels = [b["label"] for b in first.buttons()]
+    # One-word moves are buttons (Palam's two-square swaps are typed with /move).
     assert labels and all(" " not in label for label in labels)
     game_info = await world.services.game_for_thread(first.channel_id)
     mover = next(u for u in emu.users.values() if u.id == game_info.user_to_move())

@@ -11,16 +11,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engines
-from engines import IllegalMove
+from engines import IllegalMove, palago
 from engines.hexgrid import DIRECTIONS, neighbours
 from engines.palago import (
     REGION_COLOUR,
     REGION_HALF_EDGES,
-    LegalMoves,
     PalagoMove,
     picture,
     tile_regions,
 )
+from tests.engines.refusals import assert_translatable, refusal
 
 GAME = engines.get("palago")
 WHITE_SEAT, BLUE_SEAT = 0, 1
@@ -514,18 +514,86 @@ def test_listed_single_tiles_over_a_sweep_of_games():
         check_listed_singles_against_play(seed)
 
 
-def test_legal_moves_sequence_indexes_like_a_list():
+def test_listings_do_not_depend_on_the_bounded_move_caches(monkeypatch):
     states, _ = random_game(3)
-    state = states[len(states) // 2]
-    lazy = GAME.legal_moves(state)
-    assert isinstance(lazy, LegalMoves)
-    eager = list(lazy)
-    assert len(lazy) == len(eager)
-    assert [lazy[i] for i in range(len(lazy))] == eager
-    assert lazy[-1] == eager[-1] and lazy[3:9] == eager[3:9]
-    assert eager[5] in lazy and PalagoMove(((40, 40, 0),)) not in lazy
-    with pytest.raises(IndexError):
-        lazy[len(lazy)]
+    running = [s for s in states if s.to_move is not None]
+    expected = [list(GAME.legal_moves(s)) for s in running]
+    # A caller may change the list it got: the next listing is whole again.
+    GAME.legal_moves(running[-1]).clear()
+    assert list(GAME.legal_moves(running[-1])) == expected[-1]
+    monkeypatch.setattr(palago, "_CACHE_LIMIT", 5)
+    palago._AROUND.clear()
+    palago._SINGLE_MOVES.clear()
+    assert [list(GAME.legal_moves(s)) for s in running] == expected
+    assert len(palago._AROUND) <= 5 and len(palago._SINGLE_MOVES) <= 5
+
+
+def _refusal_cases():
+    start = GAME.new(2, seed=1)
+    opened = GAME.play(start, "0,0/0 1,0/0")
+    near_blue = position(BLUE_CREATURE[:4], to_move=WHITE_SEAT)
+    [moves] = full_board_games(1)
+    full = GAME.replay(2, 1, None, moves)[-1]
+    last_but_one = position(full.tiles[:47], to_move=WHITE_SEAT)
+    free = next(
+        n for t in full.tiles for n in neighbours(t[:2]) if n not in {u[:2] for u in full.tiles}
+    )
+    beside = next(n for n in neighbours(free) if n not in {u[:2] for u in full.tiles})
+    return [
+        ("palago.syntax", opened, "2,0/0 3,0/0 4,0/0"),
+        ("palago.not_a_tile", opened, "a,b/c"),
+        ("palago.orientation", opened, "2,0/7"),
+        ("palago.orientation", opened, PalagoMove(((2, 0, 5), (3, 0, 0)))),
+        ("palago.tile_count", opened, PalagoMove(())),
+        ("palago.too_far", opened, "60,0/0 61,0/0"),
+        ("palago.tiles_left", last_but_one, text((*free, 0), (*beside, 0))),
+        ("palago.occupied", opened, "1,0/1 2,0/0"),
+        ("palago.same_cell", opened, "2,0/0 2,0/1"),
+        ("palago.not_neighbours", opened, "2,0/0 4,0/0"),
+        ("palago.opening", start, "1,0/0 0,0/1"),
+        ("palago.not_touching", opened, "3,0/0 4,0/0"),
+        ("palago.ends_alone", near_blue, text(BLUE_CREATURE[4], (3, -2, 0))),
+        ("palago.single_not_ending", opened, "2,0/0"),
+        ("illegal.wrong_game", opened, engines.Move()),
+    ]
+
+
+@pytest.mark.parametrize(("code", "state", "move"), _refusal_cases())
+def test_each_refusal_has_its_own_phrase(code, state, move):
+    assert refusal(GAME, state, move).code == code
+
+
+TILE = r"-?\d{1,2},-?\d{1,2}/\d"
+
+
+@SETTINGS
+@given(
+    seed=st.integers(0, 2**31),
+    plies=st.integers(0, 30),
+    move=st.one_of(st.text(max_size=14), st.from_regex(f"{TILE}( {TILE})?", fullmatch=True)),
+)
+def test_every_refusal_is_a_palago_or_protocol_phrase(seed, plies, move):
+    states, _ = random_game(seed)
+    state = states[min(plies, len(states) - 1)]
+    try:
+        GAME.play(state, move)
+    except IllegalMove as error:
+        assert_translatable(error, GAME)
+
+
+def test_outcomes_are_phrases():
+    state = position(BLUE_CREATURE[:4], to_move=WHITE_SEAT)
+    gift = GAME.play(state, text(BLUE_CREATURE[4])).outcome
+    assert gift.phrase.key == "palago.gift"
+    assert gift.reason == "Blue wins: White closed a blue creature"
+    own = GAME.play(position(BLUE_CREATURE[:4], to_move=BLUE_SEAT), text(BLUE_CREATURE[4]))
+    assert own.outcome.reason == "Blue wins with a blue creature"
+    both = GAME.play(position(BOTH_BUT_LAST, to_move=BLUE_SEAT), text(BOTH_LAST)).outcome
+    assert both.phrase.key == "palago.both_colours" and both.reason.startswith("White wins")
+    [moves] = full_board_games(1)
+    assert GAME.replay(2, 1, None, moves)[-1].outcome.phrase.key == "palago.draw"
+    tiebreak = GAME.replay(2, 1, {"tiebreak": True}, moves)[-1].outcome
+    assert tiebreak.phrase.key in ("palago.tiebreak_win", "palago.tiebreak_draw")
 
 
 def test_notation_is_forgiving_and_canonical():

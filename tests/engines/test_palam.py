@@ -6,6 +6,7 @@ import itertools
 import json
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,12 +18,14 @@ from engines.core import rng_for
 from engines.palam import (
     ANSWER,
     ATTACK,
+    CAMP,
     DRAFT,
     EMPTY,
     LIGHT_PIECES,
     TOTAL_POINTS,
     VALUES,
     Advance,
+    Camp,
     PalamState,
     Pick,
     Swap,
@@ -31,6 +34,7 @@ from engines.palam import (
     piece_name,
     points,
 )
+from tests.engines.refusals import assert_translatable, refusal
 
 GAME = engines.get("palam")
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -106,7 +110,10 @@ def test_material_is_24_pieces_with_a6_e5_s4_w3_light_worth_11():
 def test_random_setup_deals_every_piece_face_up_to_the_24_cells():
     state = GAME.new(2, seed=3)
     assert sorted(state.board) == list(range(24))
-    assert state.phase == ATTACK and state.setup == "random"
+    assert state.phase == CAMP and state.setup == "random" and not state.camp_chosen
+    # Face up: every view shows the whole deal to the seat that must choose a camp.
+    for seat in (None, 0, 1):
+        assert GAME.view(state, seat).board == state.board
 
 
 def test_random_setup_depends_only_on_the_seed():
@@ -115,24 +122,106 @@ def test_random_setup_depends_only_on_the_seed():
     assert len(boards) > 1
 
 
-def test_coin_toss_is_seeded_and_gives_isis_to_either_seat():
+def camp_pieces(state: PalamState) -> dict[str, tuple[int, ...]]:
+    """The pieces of each camp, by role (the deal is made to camps, not to seats)."""
+    return {
+        role: tuple(c.piece for c in cells(state) if c.role == role) for role in ("Isis", "Anubis")
+    }
+
+
+def test_ruling_camp_choice_the_toss_picks_a_seat_which_chooses_its_camp_having_seen_the_deal():
+    """RULES.md §4 Setup: a seeded coin toss picks a seat; its first decision is `camp isis` or
+    `camp anubis`; the other seat makes the first move of play."""
     for seed in range(30):
-        assert GAME.new(2, seed=seed).isis == rng_for(seed, "toss").randrange(2)
-    assert {GAME.new(2, seed=s).isis for s in range(30)} == {0, 1}
-
-
-def test_anubis_moves_first_in_the_random_setup():
-    for seed in range(10):
         state = GAME.new(2, seed=seed)
-        assert state.to_move == state.anubis == 1 - state.isis
+        chooser = rng_for(seed, "toss").randrange(2)
+        assert state.to_move == chooser and state.phase == CAMP
+        assert texts(state) == {"camp isis", "camp anubis"}
+        dealt = camp_pieces(state)
+        for role in ("Isis", "Anubis"):
+            after = GAME.play(state, f"camp {role.lower()}")
+            assert after.camp_chosen and after.phase == ATTACK and after.may_swap
+            assert GAME.seat_name(after, chooser) == role
+            assert (after.isis == chooser) == (role == "Isis")
+            # The other seat makes the first move of play, whichever camp it was left.
+            assert after.to_move == 1 - chooser
+            # The chooser took a camp with the pieces dealt to it: the deal does not move.
+            assert camp_pieces(after) == dealt
+            assert after.ply == 1 and after.last_move == Camp(role)
+    assert {rng_for(seed, "toss").randrange(2) for seed in range(30)} == {0, 1}
 
 
-def test_seat_names_are_neutral_and_seat_name_gives_the_role_from_the_toss():
+def test_camp_choice_isis_and_camp_choice_anubis():
+    state = GAME.new(2, seed=4)
+    chooser, other = state.to_move, 1 - state.to_move
+    as_isis = GAME.play(state, "camp isis")
+    assert (as_isis.isis, as_isis.anubis, as_isis.to_move) == (chooser, other, other)
+    assert as_isis.board[chooser * 12:chooser * 12 + 12] == state.board[chooser * 12:][:12]
+    assert GAME.seat_name(as_isis, other) == "Anubis"
+    as_anubis = GAME.play(state, "camp anubis")
+    assert (as_anubis.isis, as_anubis.anubis, as_anubis.to_move) == (other, chooser, other)
+    # The chooser now sits behind the pieces that were dealt to Anubis's camp.
+    assert as_anubis.board[chooser * 12:chooser * 12 + 12] == as_isis.board[other * 12:][:12]
+    assert GAME.seat_name(as_anubis, other) == "Isis"
+    # Isis moves first here: the rules give the first move to the seat that did not choose.
+    assert GAME.seat_name(as_anubis, as_anubis.to_move) == "Isis"
+
+
+def test_camp_notation_is_forgiving_and_canonical():
+    state = GAME.new(2, seed=5)
+    for text in ("camp isis", " /Camp ISIS ", "isis", "camp: isis", "choose isis"):
+        assert GAME.parse_move(text, state) == Camp("Isis")
+    assert str(GAME.parse_move("ANUBIS", state)) == "camp anubis"
+    assert GAME.parse_move("camp anubis") == Camp("Anubis")  # no state needed
+
+
+def test_before_the_camp_choice_nothing_else_may_be_played():
+    state = GAME.new(2, seed=6)
+    before = GAME.dump(state)
+    for text in ("c", "b1 e2", "A5 b2", "camp osiris", "zz"):
+        with pytest.raises(IllegalMove) as caught:
+            GAME.play(state, text)
+        assert caught.value.code == "palam.choose_camp"
+    with pytest.raises(IllegalMove) as caught:
+        GAME.play(state, Camp("Osiris"))
+    assert caught.value.code == "palam.choose_camp"
+    assert GAME.dump(state) == before
+
+
+def test_the_camps_cannot_be_chosen_twice_nor_in_a_draft():
+    chosen = GAME.play(GAME.new(2, seed=6), "camp anubis")
+    for state in (chosen, draft()):
+        with pytest.raises(IllegalMove) as caught:
+            GAME.play(state, "camp isis")
+        assert caught.value.code == "palam.camps_chosen"
+
+
+def test_seat_names_are_neutral_until_the_camp_is_chosen_then_the_roles():
     assert GAME.seat_names[:2] == ("Player 1", "Player 2")
     state = GAME.new(2, seed=4)
+    assert [GAME.seat_name(state, seat) for seat in (0, 1)] == ["Player 1", "Player 2"]
+    state = GAME.play(state, "camp isis")
     assert GAME.seat_name(state, state.isis) == "Isis"
     assert GAME.seat_name(state, state.anubis) == "Anubis"
     assert GAME.seat_name(None, 0) == "Player 1"
+
+
+def test_before_the_choice_the_board_shows_the_two_camps_as_dealt():
+    state = GAME.new(2, seed=9)
+    # Each camp's cells carry the deal and their board positions, though no seat owns a role.
+    xs = {(c.role, c.row, c.column): c.x for c in cells(state)}
+    assert xs[("Isis", 1, 0)] == 0 and xs[("Anubis", 1, 0)] == 5.5
+    assert sorted(camp_pieces(state)["Isis"] + camp_pieces(state)["Anubis"]) == list(range(24))
+
+
+def test_the_camp_choice_survives_dump_load_view_and_replay():
+    state = GAME.new(2, seed=12)
+    data = json.loads(json.dumps(GAME.dump(state)))
+    assert data["phase"] == "camp" and GAME.load(data) == state
+    after = GAME.play(state, "camp anubis")
+    assert GAME.load(json.loads(json.dumps(GAME.dump(after)))) == after
+    assert GAME.view(after, 0).isis == after.isis
+    assert GAME.replay(2, 12, None, ["camp anubis", "c"])[1:] == [after, GAME.play(after, "c")]
 
 
 def test_columns_are_named_from_each_players_left_with_half_cell_offset():
@@ -193,7 +282,7 @@ def test_after_a_swap_the_opponent_must_attack_and_may_not_swap():  # ruling 4
 
 
 def test_swap_is_allowed_on_the_first_move_and_after_losing_a_duel():  # ruling 4
-    state = GAME.new(2, seed=5)
+    state = GAME.play(GAME.new(2, seed=5), "camp isis")
     assert any(isinstance(m, Swap) for m in GAME.legal_moves(state))
     # Seat 0 (Isis, col a at x=0) attacks A1 from a; seat 1 answers S1 from a (x=5.5): even,
     # the west piece wins, so seat 1 lost and moves next, free to swap.
@@ -366,6 +455,9 @@ def draft(seed: int = 8) -> PalamState:
 def test_draft_reveals_12_pieces_and_isis_picks_first():
     state = draft()
     assert state.phase == DRAFT and state.to_move == state.isis
+    # No camp choice in the draft: seat 0 is Isis in every game.
+    assert {draft(seed).isis for seed in range(10)} == {0}
+    assert state.camp_chosen and GAME.seat_name(state, 0) == "Isis"
     assert len(state.pool) == 12 and len(state.unrevealed) == 12
     assert sorted(state.pool + state.unrevealed) == list(range(24))
     assert all(p == EMPTY for p in state.board)
@@ -502,6 +594,81 @@ def test_describe_names_the_roles_and_the_duel_result():
     assert GAME.describe(draft(1), Pick(P("A5"), 7)).endswith("takes A5 onto b2")
 
 
+def test_explain_names_the_chooser_by_seat_and_the_camp_by_role():
+    state = GAME.new(2, seed=4)
+    chooser = f"Player {state.to_move + 1}"
+    phrase = GAME.explain(state, Camp("Anubis"))
+    assert phrase.key == "palam.camp"
+    assert str(phrase) == f"{chooser} chooses to play Anubis: Isis makes the first move"
+    assert GAME.describe(state, Camp("Isis")).endswith("Isis: Anubis makes the first move")
+
+
+def test_the_outcome_is_a_phrase_naming_the_winning_role():
+    state = _last_duel_position()
+    final = GAME.play(GAME.play(state, "a"), "a")
+    assert final.outcome.phrase.key == "palam.wins"
+    assert final.outcome.phrase.args["points"] == 63
+
+
+def _refusal_cases():
+    play = position(FULL0, FULL1, to_move=0)
+    holed = position((". A2 A3 A4 A5 A6", ". E2 E3 E4 E5 E6"), FULL1, to_move=0)
+    attacked = GAME.play(play, "e")
+    seat1 = (". . W3 E4 S1 W4", ". . W1 W2 W3 W4")
+    lonely = GAME.play(position(FULL0, seat1, to_move=0), "e")
+    matching = GAME.play(position(FULL0, ("S5 A2 W3 E5 S1 W4", FULL1[1]), to_move=0), "e")
+    fresh = draft()
+    placed = GAME.play(fresh, f"{piece_name(fresh.pool[0])} a2")
+    return [
+        ("palam.choose_camp", GAME.new(2, seed=1), "c"),
+        ("palam.camps_chosen", play, "camp isis"),
+        ("palam.unreadable", play, "zz"),
+        ("palam.not_a_pick", fresh, "c"),
+        ("palam.no_such_column", play, Advance(7)),
+        ("palam.no_such_cell", fresh, Pick(fresh.pool[0], 15)),
+        ("palam.draft_not_over", fresh, Advance(0)),
+        ("palam.draft_over", play, Pick(0, 0)),
+        ("palam.empty_column", holed, "a"),
+        ("palam.answer_matching", matching, "c"),
+        ("palam.answer_leftmost", lonely, "d"),
+        ("palam.must_answer", attacked, "a1 b1"),
+        ("palam.must_attack", GAME.play(play, "a1 a2"), "b1 c1"),
+        ("palam.swap_two_cells", play, "b1 b1"),
+        ("palam.swap_two_cells", play, Swap(3, 3)),
+        ("palam.swap_empty", holed, "a1 b1"),
+        ("palam.not_revealed", fresh, f"{piece_name(fresh.unrevealed[0])} a2"),
+        ("palam.fill_row", fresh, f"{piece_name(fresh.pool[0])} a1"),
+        ("palam.cell_taken", placed, f"{piece_name(placed.pool[0])} a2"),
+        ("illegal.wrong_game", play, engines.Move()),
+    ]
+
+
+@pytest.mark.parametrize(("code", "state", "move"), _refusal_cases())
+def test_each_refusal_has_its_own_phrase(code, state, move):
+    assert refusal(GAME, state, move).code == code
+
+
+REFUSAL_TEXTS = st.one_of(
+    st.text(max_size=10),
+    st.sampled_from(["camp isis", "isis", "a1 a1", "g", "b1 e2", "A5 b2", "W6 f1", "c", "f"]),
+    st.from_regex(r"[a-h][0-3]( [a-h][0-3])?|[AESWX][0-7] [a-g][0-3]", fullmatch=True),
+)
+
+
+@SETTINGS
+@given(
+    seed=st.integers(0, 2**31), setup=st.sampled_from(["random", "draft"]),
+    plies=st.integers(0, 60), text=REFUSAL_TEXTS,
+)
+def test_every_refusal_is_a_palam_or_protocol_phrase(seed, setup, plies, text):
+    states = playout(seed, setup)
+    state = states[min(plies, len(states) - 1)]
+    try:
+        GAME.play(state, text)
+    except IllegalMove as error:
+        assert_translatable(error, GAME)
+
+
 # ----- the generic properties, on the draft setup (test_protocol.py covers the default) -------
 
 
@@ -543,3 +710,31 @@ def test_draft_views_hide_the_seed_and_the_unrevealed_batch(seed):
             assert view.seed is None and str(seed) not in json.dumps(GAME.dump(view))
             if state.picks < 12:
                 assert view.unrevealed is None
+
+
+# ----- games stored under the first edition of the rules ---------------------------------------
+
+EDITION_1 = json.loads(
+    (Path(__file__).parent / "data" / "palam_edition1.json").read_text(encoding="utf-8")
+)
+
+
+@pytest.mark.parametrize("case", EDITION_1, ids=lambda c: f"{c['setup']}-{c['seed']}")
+def test_games_of_the_first_edition_replay_exactly_with_edition_1(case):
+    """Move lists recorded with the engine before the camp choice (coin toss gave the camps)
+    replay to the same result under ``edition=1``; a random deal's list is not even a game of
+    today's rules (whose first move is the camp choice)."""
+    options = {"setup": case["setup"], "edition": 1}
+    final = GAME.replay(2, case["seed"], options, case["moves"])[-1]
+    assert final.isis == case["isis"]
+    assert sorted(final.outcome.winners) == case["winners"]
+    assert list(final.outcome.scores) == case["scores"]
+    if case["setup"] == "random":
+        with pytest.raises(IllegalMove):
+            GAME.replay(2, case["seed"], {"setup": case["setup"]}, case["moves"])
+
+
+def test_the_edition_option_is_hidden_and_today_is_the_default():
+    edition = next(option for option in GAME.options if option.name == "edition")
+    assert edition.hidden and edition.default == 2
+    assert GAME.new(2, seed=5).phase == CAMP

@@ -50,7 +50,7 @@ def test_anubis_columns_run_from_his_own_left():
 
 
 def test_attack_shows_the_piece_on_the_duel_row_and_empties_its_cell():
-    state = GAME.new(2, seed=9)
+    state = GAME.play(GAME.new(2, seed=9), "camp isis")
     attacker = state.to_move
     front = state.piece_at(attacker, 1, 2)
     state = GAME.play(state, "c")

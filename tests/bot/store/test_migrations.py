@@ -89,3 +89,33 @@ def _now():
     from datetime import UTC, datetime
 
     return datetime(2026, 1, 1, tzinfo=UTC)
+
+
+async def test_palam_games_stored_before_the_camp_choice_keep_their_edition(db_path, monkeypatch):
+    """0004 marks Palam games stored under schema 3 as rules edition 1 (so they replay); other
+    games and later Palam games keep their options."""
+    three = [m for m in sqlite_backend.migrations() if m[0] <= 3]
+    monkeypatch.setattr(sqlite_backend, "migrations", lambda: three)
+    store = await open_store(str(db_path))
+    await store.close()
+    conn = sqlite3.connect(db_path)
+    conn.execute("INSERT INTO users (user_id, created_at) VALUES (1, 'now')")
+    for game_id, game, options in [
+        (1, "palam", '{"setup":"random"}'), (2, "palam", '{"setup":"draft"}'),
+        (3, "alak", '{"length":11}'),
+    ]:
+        conn.execute(
+            "INSERT INTO games (id, game, options, seed, seats, status, snapshot, created_at,"
+            " updated_at) VALUES (?, ?, ?, 1, '[1,1]', 'active', '{}', 'now', 'now')",
+            (game_id, game, options),
+        )
+    conn.commit()
+    conn.close()
+    monkeypatch.undo()
+    store = await open_store(str(db_path))
+    await store.close()
+    options = dict(query(db_path, "SELECT id, options FROM games"))
+    assert options == {
+        1: '{"edition":1,"setup":"random"}', 2: '{"edition":1,"setup":"draft"}',
+        3: '{"length":11}',
+    }
