@@ -157,12 +157,12 @@ def explain(pos: Position, point: int) -> Reason | None:
         mine = after.board.count(pos.to_move)
         theirs = after.board.count(1 - pos.to_move)
         if mine > theirs:
-            return reason("wins_now")
+            return reason("alak.wins_now")
     # A stone that stops the opponent's best capture.
     threat = max((Rules.captured_by(pos.board, p, 1 - pos.to_move)
                   for p, v in enumerate(pos.board) if v == EMPTY), default=0)
     if threat and threat > max((Rules.captured_by(after.board, p, after.to_move)
                                 for p, v in enumerate(after.board)
                                 if v == EMPTY and p not in after.banned), default=0):
-        return reason("saves", count=threat)
+        return reason("alak.saves", count=threat)
     return None

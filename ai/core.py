@@ -13,20 +13,22 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+import ai.phrases  # noqa: F401  (registers the English of every reason)
+from engines.phrases import Phrase
+
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 
 #: Default thinking budget per level, in seconds of one core of the reference machine. A given
 #: ``budget_s`` only lowers it: the level sets the strength, the budget bounds the time.
 DEFAULT_BUDGET_S: dict[str, float] = {"easy": 0.05, "medium": 0.3, "hard": 1.0}
 
-#: A reason for a hint: a translation key and its parameters (the bot words it per language).
-Reason = tuple[str, dict[str, Any]]
+#: A reason for a hint: a phrase (translation key and parameters; English in ``ai.phrases``).
+Reason = Phrase
 
 
 def reason(key: str, **params: Any) -> Reason:
-    """The one place that builds a hint's reason, so moving to a shared phrase type later is a
-    change here only."""
-    return (f"ai.reason.{key}", params)
+    """The reason ``ai.<key>`` with its parameters (phrases themselves, numbers or text)."""
+    return Phrase(f"ai.{key}", **params)
 
 
 @dataclass(frozen=True)

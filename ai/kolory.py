@@ -32,6 +32,7 @@ from ai.core import Decision, Reason, budget_for, outcome_rewards, reason, work
 from engines.kolory import (
     CARD_OFFSETS,
     CARDS_PER_PLAYER,
+    GAME,
     STRIDE,
     TOP_LEFTS_OVER,
     WHITE,
@@ -268,8 +269,8 @@ def explain(pos: Position, key: int) -> Reason | None:
     after.play(key, random.Random(0))
     sizes = after.largest()
     if sizes[seat] > before[seat]:
-        return reason("kolory_patch", size=sizes[seat])
+        return reason("kolory.patch", count=sizes[seat])
     cut = [s for s in range(pos.players) if s != seat and sizes[s] < before[s]]
     if cut:
-        return reason("kolory_cut", seat=cut[0], size=sizes[cut[0]])
+        return reason("kolory.cut", seat=GAME.seat_phrase(None, cut[0]), count=sizes[cut[0]])
     return None

@@ -53,6 +53,7 @@ from engines.palago import (
     PalagoState,
     joined_half_edge,
 )
+from engines.phrases import Phrase
 
 #: Moves tried (two tiles laid and evaluated) per second of one core of the reference machine.
 SIMULATIONS_PER_S = 12_000
@@ -266,6 +267,11 @@ def winning_moves(board: Board, colour: int, limit: int = 1_000) -> list[tuple[T
     return found[:limit]
 
 
+def creature_phrase(colour: int) -> Phrase:
+    """"a white creature" / "a blue creature", in the engine's words."""
+    return Phrase(f"palago.creature.{COLOUR_NAMES[colour]}")
+
+
 def _tile(cell: int, o: int) -> Tile:
     q, r = cell_of(cell)
     return (q, r, o)
@@ -296,7 +302,7 @@ def decide(view: PalagoState, seat: int, level: str, rng: random.Random,
     wins = winning_moves(board, mine, limit=1)
     if wins:
         move = PalagoMove(wins[0])
-        return Decision(str(move), reason("palago_creature", colour=COLOUR_NAMES[mine]))
+        return Decision(str(move), reason("palago.creature", creature=creature_phrase(mine)))
     if level == "easy":
         move = legal[rng.randrange(len(legal))]
         return Decision(str(move), None)
@@ -350,9 +356,9 @@ def _reason(threats: int, value: float | None, mine: int) -> Reason | None:
     if value is not None and value <= LOSS / 2:
         return None
     if threats >= 2:
-        return reason("palago_double_threat", colour=COLOUR_NAMES[mine])
+        return reason("palago.double_threat", creature=creature_phrase(mine))
     if threats == 1:
-        return reason("palago_threat", colour=COLOUR_NAMES[mine])
+        return reason("palago.threat", creature=creature_phrase(mine))
     return None
 
 
@@ -361,5 +367,5 @@ def reason_for(view: PalagoState, seat: int, move: PalagoMove) -> Reason | None:
     mine = COLOUR_OF_SEAT[seat]
     for q, r, o in move.tiles:
         if board.place(cell_id(q, r), o) == 1 << mine:
-            return reason("palago_creature", colour=COLOUR_NAMES[mine])
+            return reason("palago.creature", creature=creature_phrase(mine))
     return None

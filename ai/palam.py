@@ -32,15 +32,21 @@ from ai.core import Decision, Reason, budget_for, reason, work
 from engines.palam import (
     ADVANCES,
     ANSWER,
+    ANUBIS,
+    CAMP,
+    CAMPS,
     DRAFT,
     DUELS,
     EMPTY,
+    ISIS,
     LAST_DUEL_BONUS,
     SWAP_LIST,
     SWAPS,
     VALUES,
+    Camp,
     PalamState,
     points,
+    role_phrase,
     x2,
 )
 
@@ -49,8 +55,11 @@ NODES_PER_S = 80_000
 #: Draft playouts per second.
 PLAYOUTS_PER_S = 3_000
 
-#: Moves are ints: 0..5 advance that column; SWAP_BASE + i is SWAP_LIST[i].
+#: Moves are ints: 0..5 advance that column; SWAP_BASE + i is SWAP_LIST[i]; CAMP_ISIS and
+#: CAMP_ANUBIS choose a camp.
 SWAP_BASE = 6
+CAMP_ISIS, CAMP_ANUBIS = 1000, 1001
+CAMP_MOVES = {CAMP_ISIS: ISIS, CAMP_ANUBIS: ANUBIS}
 _SWAP_CELLS = tuple((s.first, s.second) for s in SWAP_LIST)
 _SWAP_INDEX = {cells: i for i, cells in enumerate(_SWAP_CELLS)}
 LIGHT_VALUE = 11
@@ -65,7 +74,10 @@ class Position:
     attack: tuple[int, int] | None
     points: tuple[int, int]
     duels: int
+    #: The seat playing Isis; while ``choosing`` a camp, the seat choosing (the engine stores
+    #: the board as if it were Isis until it decides).
     isis: int
+    choosing: bool = False
 
 
 def from_view(view: PalamState) -> Position:
@@ -78,16 +90,21 @@ def from_view(view: PalamState) -> Position:
         points=points(view),
         duels=view.duels,
         isis=view.isis,
+        choosing=view.phase == CAMP,
     )
 
 
 def move_text(move: int) -> str:
+    if move in CAMP_MOVES:
+        return str(CAMPS[CAMP_MOVES[move]])
     if move < SWAP_BASE:
         return str(ADVANCES[move])
     return str(SWAP_LIST[move - SWAP_BASE])
 
 
 def move_of(engine_move) -> int:
+    if isinstance(engine_move, Camp):
+        return CAMP_ISIS if engine_move.role == ISIS else CAMP_ANUBIS
     if hasattr(engine_move, "column"):
         return engine_move.column
     return SWAP_BASE + _SWAP_INDEX[(engine_move.first, engine_move.second)]
@@ -138,6 +155,8 @@ class Rules:
 
     def moves(self, pos: Position, every_swap: bool = False) -> list[int]:
         board, seat = pos.board, pos.to_move
+        if pos.choosing:
+            return [CAMP_ISIS, CAMP_ANUBIS]
         if pos.answering:
             return answer_columns(board, seat, pos.attack[1])
         moves = [c for c in range(6) if _front(board, seat, c) >= 0]
@@ -155,6 +174,11 @@ class Rules:
 
     def play(self, pos: Position, move: int) -> Position:
         seat = pos.to_move
+        if move in CAMP_MOVES:
+            # Choosing Anubis hands the two halves of the board over; the other seat starts.
+            isis = seat if move == CAMP_ISIS else 1 - seat
+            board = pos.board if isis == pos.isis else pos.board[12:] + pos.board[:12]
+            return Position(board, 1 - seat, False, True, None, pos.points, pos.duels, isis)
         board = list(pos.board)
         if move >= SWAP_BASE:
             a, b = _SWAP_CELLS[move - SWAP_BASE]
@@ -227,7 +251,7 @@ class Rules:
 
     def key(self, pos: Position) -> Hashable:
         return (pos.board, pos.to_move, pos.answering, pos.may_swap, pos.attack, pos.points,
-                pos.duels)
+                pos.duels, pos.isis, pos.choosing)
 
 
 RULES = Rules()
@@ -264,12 +288,14 @@ def reason_for(view: PalamState, seat: int, move) -> Reason | None:
 
 
 def explain(pos: Position, move: int) -> Reason | None:
+    if move in CAMP_MOVES:
+        return reason("palam.camp", role=role_phrase(CAMP_MOVES[move]))
     if move >= SWAP_BASE:
-        return reason("palam_swap")
+        return reason("palam.swap")
     after = RULES.play(pos, move)
     if not pos.answering:
         return None
     gained = after.points[pos.to_move] - pos.points[pos.to_move]
     if gained:
-        return reason("wins_duel", points=gained)
-    return reason("loses_duel_least")
+        return reason("palam.wins_duel", count=gained)
+    return reason("palam.loses_least")

@@ -404,17 +404,17 @@ def _scoring_decision(view: PolygoState, seat: int, level: str, rng: random.Rand
     counted = score(view).points
     mine, theirs = counted[seat], counted[1 - seat]
     if mine >= theirs:
-        return Decision(ACCEPT, reason("polygo_accept", points=mine, other=theirs))
+        return Decision(ACCEPT, reason("polygo.accept", points=mine, other=theirs))
     ours_dead = sorted(p for p in view.dead if view.board[p] == seat)
     if ours_dead:
         return Decision(str(PolygoMove(ALIVE, tuple(ours_dead), view.board_kind)),
-                        reason("polygo_alive"))
+                        reason("polygo.alive"))
     # Resuming gives the opponent the move; play on only if that still looks better.
     board = Board.from_view(view)
     board.to_move = 1 - seat
     board.passes = 0
     if level != "easy" and _win_chance(board, rng, budget / 2) > 0.5:
-        return Decision(RESUME, reason("polygo_resume"))
+        return Decision(RESUME, reason("polygo.resume"))
     return Decision(ACCEPT, None)
 
 
@@ -427,7 +427,7 @@ def reason_for(view: PolygoState, seat: int, move: PolygoMove) -> Reason | None:
 
 def explain(board: Board, turn: Turn) -> Reason | None:
     if not turn:
-        return reason("polygo_pass")
+        return reason("polygo.pass")
     after = board.copy()
     seat = board.to_move
     taken_before = after.captured[1 - seat]
