@@ -6,15 +6,17 @@
     tip = ai.hint("alak", view, seat)                    # Hint(move="f", reason=(key, params))
 
 Pure: imports ``engines`` only, no I/O and no global state that a worker process would need to
-share, so a worker can call ``choose`` with plain arguments (a view, ints, strings). The answer
-depends only on (game, view, seat, level, seed, budget_s): searches are sized by counts derived
-from the budget, never by reading the clock. ``view`` is what ``seat`` sees
+share, so a worker can call ``choose`` with plain arguments: the view may be passed as
+``game.dump(view)`` (a JSON-safe dict; some views hold read-only mappings that do not pickle).
+The answer depends only on (game, view, seat, level, seed, budget_s): searches are sized by
+counts derived from the budget, never by reading the clock. ``view`` is what ``seat`` sees
 (``game.view(state, seat)``) with ``state.to_move == seat``; the AI never needs more. Each game's
 method and why it was chosen is in its module (``ai/alak.py``, ...).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,9 +48,12 @@ class Hint:
 
 def decide(game_name: str, view: Any, seat: int, level: str = "hard", seed: int | str = 0,
            budget_s: float | None = None) -> Decision:
-    """The move ``seat`` plays in ``view`` at ``level``, with the reason for it."""
+    """The move ``seat`` plays in ``view`` at ``level``, with the reason for it. ``view`` may
+    also be given as ``game.dump(view)`` (plain data, for a worker process)."""
     game = engines.get(game_name)
     check_level(level)
+    if isinstance(view, Mapping):
+        view = game.load(view)
     if view.outcome is not None or view.to_move is None:
         raise ValueError("the game is over: there is no move to choose")
     if view.to_move != seat:

@@ -34,4 +34,17 @@ define({
     "ai.polygo.accept": "the count is {points} to {other} in your favour",
     "ai.polygo.alive": "your groups marked dead are alive",
     "ai.polygo.resume": "the count is against you, but playing on can still change it",
+    "ai.lppg.wins": "ends the game: your side holds the smallest territory",
+    "ai.lppg.mark": {
+        "one": "marks the closed region of {count} square",
+        "other": "marks the closed region of {count} squares",
+    },
+    "ai.lppg.permanent": {
+        "one": "marks the region of {count} square for good: it can no longer be opened",
+        "other": "marks the region of {count} squares for good: it can no longer be opened",
+    },
+    "ai.lppg.leads": {
+        "one": "leaves your side with the smallest territory ({count} square)",
+        "other": "leaves your side with the smallest territory ({count} squares)",
+    },
 })
