@@ -56,10 +56,9 @@ class Result(Generic[MoveT]):
     #: below the best are upper bounds unless the search was made with ``exact_root``).
     scores: list[tuple[MoveT, float]]
 
-    @property
-    def solved(self) -> bool:
-        """Whether the value is a proven win or loss (the game's end was reached everywhere)."""
-        return abs(self.value) >= WIN / 2
+    #: Whether the deepest iteration reached the end of the game on every line it followed,
+    #: so ``value`` (and every score, with ``exact_root``) is the game's exact result.
+    complete: bool = False
 
 
 class AlphaBeta(Generic[Position, MoveT]):
@@ -69,7 +68,8 @@ class AlphaBeta(Generic[Position, MoveT]):
         self.node_limit = node_limit
         self.max_depth = max_depth
         #: Search every root move with a full window, so ``Result.scores`` are exact values
-        #: (slower; for levels that choose among near-best moves).
+        #: (slower; for levels that choose among near-best moves, and for tests), and keep
+        #: deepening after a proven win until every root move is valued.
         self.exact_root = exact_root
         self.nodes = 0
         #: key -> (depth, value, bound, best move, whether the value rests on evaluations)
@@ -110,10 +110,11 @@ class AlphaBeta(Generic[Position, MoveT]):
             # Stable sort: equal values keep the previous order (the best of the last iteration
             # first), so the choice does not flip between equal moves.
             scores.sort(key=lambda s: -s[1])
-            best = Result(scores[0][0], scores[0][1], depth, self.nodes, scores)
+            best = Result(scores[0][0], scores[0][1], depth, self.nodes, scores,
+                          complete=not self._horizon)
             order = [m for m, _ in scores]
-            if best.value >= WIN / 2 or not self._horizon:
-                break  # a proven win, or the whole tree was searched to its ends
+            if best.complete or (best.value >= WIN / 2 and not self.exact_root):
+                break  # the whole tree was searched to its ends, or a win is proven
         best.nodes = self.nodes
         return best
 

@@ -322,6 +322,12 @@ def decide(view: PalagoState, seat: int, level: str, rng: random.Random,
         # Every move loses at once: play any.
         return Decision(str(moves[0]), None)
     scored.sort(key=lambda vm: -vm[0])
+    threats = winning_moves(board, theirs)
+    if threats:
+        # The opponent could close a creature next turn: the moves that lay a tile on one of
+        # the cells they need are checked first (any other move leaves that threat standing).
+        needed = {cell_id(q, r) for move in threats for q, r, _ in move}
+        scored.sort(key=lambda vm: not any(cell_id(q, r) in needed for q, r, _ in vm[1].tiles))
     best_value, best_move = None, scored[0][1]
     best_threats = 0
     for value, move in scored[:checks]:
