@@ -3,7 +3,7 @@
     import ai
     ai.LEVELS                                            # ("easy", "medium", "hard")
     text = ai.choose("palago", view, seat, level="hard", seed=0)
-    tip = ai.hint("alak", view, seat)                    # Hint(move="f", reason=(key, params))
+    tip = ai.hint("alak", view, seat)                    # Hint(move="f", reason=Phrase(...))
 
 Pure: imports ``engines`` only, no I/O and no global state that a worker process would need to
 share, so a worker can call ``choose`` with plain arguments: the view may be passed as
@@ -39,8 +39,9 @@ HINT_LEVEL = "hard"
 
 @dataclass(frozen=True)
 class Hint:
-    """A suggested move (canonical text) and why, as a translation key and its parameters
-    (``None`` when there is nothing short to say)."""
+    """A suggested move (canonical text) and why, as an ``engines.phrases.Phrase`` the bot
+    translates (keys ``ai.*``, English in ``ai.phrases``), or ``None`` when there is nothing
+    short to say."""
 
     move: str
     reason: Reason | None

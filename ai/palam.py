@@ -45,6 +45,8 @@ from engines.palam import (
     VALUES,
     Camp,
     PalamState,
+    _answer_columns,
+    _front_cell,
     points,
     role_phrase,
     x2,
@@ -110,34 +112,6 @@ def move_of(engine_move) -> int:
     return SWAP_BASE + _SWAP_INDEX[(engine_move.first, engine_move.second)]
 
 
-def _front(board: tuple[int, ...], seat: int, column: int) -> int:
-    base = seat * 12 + column
-    if board[base] != EMPTY:
-        return base
-    if board[base + 6] != EMPTY:
-        return base + 6
-    return -1
-
-
-def answer_columns(board: tuple[int, ...], seat: int, piece: int) -> list[int]:
-    """RULES.md §4 and the engine's ruling 5: matching front pieces, else the leftmost one."""
-    sym, cnt = piece // 6, piece % 6
-    matching = []
-    leftmost = -1
-    for column in range(6):
-        index = _front(board, seat, column)
-        if index < 0:
-            continue
-        if leftmost < 0:
-            leftmost = column
-        p = board[index]
-        if p // 6 == sym or p % 6 == cnt:
-            matching.append(column)
-    if matching:
-        return matching
-    return [leftmost] if leftmost >= 0 else []
-
-
 def duel_winner(isis: int, attacker: int, attack_column: int, attack_piece: int,
                 answer_column: int, answer_piece: int) -> int:
     total = attack_piece % 6 + answer_piece % 6 + 2
@@ -150,24 +124,20 @@ def duel_winner(isis: int, attacker: int, attack_column: int, attack_piece: int,
 class Rules:
     """Palam on tuples (RULES.md §4 with the engine's rulings)."""
 
-    def __init__(self, all_swaps_below_root: bool = False) -> None:
-        self.all_swaps = all_swaps_below_root
-
     def moves(self, pos: Position, every_swap: bool = False) -> list[int]:
         board, seat = pos.board, pos.to_move
         if pos.choosing:
             return [CAMP_ISIS, CAMP_ANUBIS]
         if pos.answering:
-            return answer_columns(board, seat, pos.attack[1])
-        moves = [c for c in range(6) if _front(board, seat, c) >= 0]
+            return _answer_columns(board, seat, pos.attack[1])
+        moves = [c for c in range(6) if _front_cell(board, seat, c) >= 0]
         if pos.may_swap:
             base = seat * 12
             occupied = [c for c in range(12) if board[base + c] != EMPTY]
-            fronts = {_front(board, seat, c) - base for c in range(6)}
-            every = every_swap or self.all_swaps
+            fronts = {_front_cell(board, seat, c) - base for c in range(6)}
             for i, a in enumerate(occupied):
                 for b in occupied[i + 1:]:
-                    if every or a in fronts or b in fronts:
+                    if every_swap or a in fronts or b in fronts:
                         cells = SWAPS[(a, b)]
                         moves.append(SWAP_BASE + _SWAP_INDEX[(cells.first, cells.second)])
         return moves
@@ -187,7 +157,7 @@ class Rules:
             board[a], board[b] = board[b], board[a]
             return Position(tuple(board), 1 - seat, False, False, None, pos.points, pos.duels,
                             pos.isis)
-        index = _front(pos.board, seat, move)
+        index = _front_cell(pos.board, seat, move)
         piece = board[index]
         board[index] = EMPTY
         if not pos.answering:
@@ -232,16 +202,16 @@ class Rules:
             return 0.0
         threatened: set[int] = set()
         for attack_column in range(6):
-            index = _front(board, enemy, attack_column)
+            index = _front_cell(board, enemy, attack_column)
             if index < 0:
                 continue
             attack_piece = board[index]
-            answers = answer_columns(board, seat, attack_piece)
+            answers = _answer_columns(board, seat, attack_piece)
             # The defender picks its best answer: a light front piece is only lost if every
             # answer loses or the light piece is the only one allowed.
             if len(answers) == 1:
                 column = answers[0]
-                front = _front(board, seat, column)
+                front = _front_cell(board, seat, column)
                 if VALUES[board[front]] == LIGHT_VALUE and duel_winner(
                         isis, enemy, attack_column, attack_piece, column, board[front]) == enemy:
                     threatened.add(front - base)

@@ -13,7 +13,16 @@ import random
 
 from ai import palam
 from ai.core import work
-from engines.palam import EMPTY, PICKS, PIECES, VALUES, PalamState, _pick_row, _picker
+from engines.palam import (
+    EMPTY,
+    PICKS,
+    PIECES,
+    VALUES,
+    PalamState,
+    _front_cell,
+    _pick_row,
+    _picker,
+)
 
 
 def _complete_draft(board: list[int], pool: list[int], hidden: list[int], isis: int, picks: int,
@@ -39,7 +48,7 @@ def _greedy_duels(pos: palam.Position, rng: random.Random) -> palam.Position:
             column_piece = pos.attack
             best, best_key = options[0], None
             for column in options:
-                piece = pos.board[palam._front(pos.board, seat, column)]
+                piece = pos.board[_front_cell(pos.board, seat, column)]
                 wins = palam.duel_winner(pos.isis, 1 - seat, column_piece[0], column_piece[1],
                                          column, piece) == seat
                 key = (not wins, VALUES[piece] if not wins else -VALUES[piece])
@@ -47,7 +56,7 @@ def _greedy_duels(pos: palam.Position, rng: random.Random) -> palam.Position:
                     best, best_key = column, key
             pos = rules.play(pos, best)
         else:
-            attacks = [c for c in range(6) if palam._front(pos.board, seat, c) >= 0]
+            attacks = [c for c in range(6) if _front_cell(pos.board, seat, c) >= 0]
             pos = rules.play(pos, rng.choice(attacks))
     return pos
 

@@ -33,7 +33,12 @@ from collections.abc import Sequence
 
 from ai import mcts
 from ai.core import Decision, Reason, budget_for, reason, work
-from engines.graphgo import EMPTY, WALL
+from engines.graphgo import (
+    EMPTY,
+    WALL,
+    group_and_liberties,
+    has_liberty,
+)
 from engines.polygo import (
     ACCEPT,
     ALIVE,
@@ -90,49 +95,27 @@ class Board:
         return Board(self.adjacency, self.cells.copy(), self.to_move, self.passes,
                      self.previous, self.captured.copy())
 
-    # ----- groups --------------------------------------------------------------------------
+    # ----- groups (the engine's liberty core, on our list) -----------------------------------
 
-    def group(self, start: int) -> tuple[list[int], set[int]]:
+    def group(self, start: int) -> tuple[set[int], set[int]]:
         """The stones of the group on ``start`` and its liberties."""
-        cells, adjacency = self.cells, self.adjacency
-        colour = cells[start]
-        stones = [start]
-        seen = {start}
-        liberties: set[int] = set()
-        for p in stones:
-            for n in adjacency[p]:
-                v = cells[n]
-                if v == EMPTY:
-                    liberties.add(n)
-                elif v == colour and n not in seen:
-                    seen.add(n)
-                    stones.append(n)
-        return stones, liberties
+        return group_and_liberties(self.cells, self.adjacency, start)
 
     def has_liberty(self, start: int) -> bool:
-        cells, adjacency = self.cells, self.adjacency
-        colour = cells[start]
-        seen = {start}
-        stack = [start]
-        while stack:
-            for n in adjacency[stack.pop()]:
-                v = cells[n]
-                if v == EMPTY:
-                    return True
-                if v == colour and n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-        return False
+        return has_liberty(self.cells, self.adjacency, start)
 
     def _capture_around(self, points: Sequence[int], enemy: int) -> int:
+        """Remove the ``enemy`` groups next to ``points`` left without liberty; how many
+        stones. (Most neighbours keep a liberty, found at once: the full group is only
+        walked for the ones that die.)"""
         cells, adjacency = self.cells, self.adjacency
         taken = 0
         for p in points:
             for n in adjacency[p]:
-                if cells[n] == enemy and not self.has_liberty(n):
-                    stones, _ = self.group(n)
-                    for s in stones:
-                        cells[s] = EMPTY
+                if cells[n] == enemy and not has_liberty(cells, adjacency, n):
+                    stones, _ = group_and_liberties(cells, adjacency, n)
+                    for stone in stones:
+                        cells[stone] = EMPTY
                     taken += len(stones)
         return taken
 
