@@ -53,7 +53,10 @@ from engines.lppg import (
 
 #: Positions evaluated (a move played and judged) per second of one core of the reference
 #: machine.
-EVALUATIONS_PER_S = 30_000
+EVALUATIONS_PER_S = 20_000
+#: Hard: hidden hands sampled per candidate, and the most replies tried in each.
+REPLY_SAMPLES = 4
+REPLY_LIMIT = 400
 WIN = 1_000.0
 LEADER = 40.0
 ENDING_THREAT = 25.0
@@ -96,10 +99,12 @@ def evaluate(state: LppgState, seat: int) -> float:
         value += worth if mine else -worth
     ahead = leader(entries)
     if ahead is not None:
-        ours = side(players, ahead[1]) == me
-        value += LEADER if ours else -LEADER
-        # A side with two markers down that leads can end the game by closing any region.
-        if any(held[s] == 2 for s in range(players) if side(players, s) == side(players, ahead[1])):
+        value += LEADER if side(players, ahead[1]) == me else -LEADER
+    # A seat with two markers down ends the game with its next closed region if its side then
+    # holds the smallest unique territory: likely when its side leads or nobody does.
+    for seat_with_two in (s for s in range(players) if held[s] == 2):
+        ours = side(players, seat_with_two) == me
+        if ahead is None or side(players, ahead[1]) == side(players, seat_with_two):
             value += ENDING_THREAT if ours else -ENDING_THREAT
     return value
 
@@ -195,10 +200,12 @@ def _options(state: LppgState, seat: int, limit: int,
 
 
 def _reply_value(view: LppgState, move, seat: int, samples: int, rng: random.Random,
-                 limit: int) -> float:
+                 limit: int) -> tuple[float, int]:
     """The value for ``seat`` of playing ``move`` once the next player has replied, averaged
-    over samples of the hidden cards (their hand above all)."""
+    over samples of the hidden cards (their hand above all), and how many positions that
+    took."""
     total = 0.0
+    spent = 0
     for _ in range(samples):
         state = finish_turn(GAME.play(sample(view, seat, rng), move), seat)
         while state.outcome is None and state.pending == "draw":
@@ -208,8 +215,9 @@ def _reply_value(view: LppgState, move, seat: int, samples: int, rng: random.Ran
             continue
         replier = state.to_move
         replies = _options(state, replier, limit, rng)
+        spent += len(replies)
         total += evaluate(replies[0][2], seat) if replies else evaluate(state, seat)
-    return total / samples
+    return total / samples, spent
 
 
 def _draw_move(view: LppgState, moves: list) -> object:
@@ -252,13 +260,16 @@ def decide(view: LppgState, seat: int, level: str, rng: random.Random,
         _, move, after = options[rng.randrange(len(options))]
     elif level == "hard" and view.pending == "play" and len(options) > 1 \
             and options[0][0] < WIN:
-        # Each candidate costs about ``samples`` replies of ``limit`` evaluations.
-        limit = 60
-        samples = 4
-        candidates = max(2, min(len(options), evaluations // (2 * samples * limit)))
+        # The best candidates first, each against ``samples`` replies trying up to ``limit``
+        # moves (all of them, usually: the few that close a region are the ones that
+        # matter), until the budget of evaluated positions is spent.
+        spent = len(options)
         best = None
-        for _, move, after in options[:candidates]:
-            judged = _reply_value(view, move, seat, samples, rng, limit)
+        for _, move, after in options:
+            if best is not None and spent >= evaluations:
+                break
+            judged, cost = _reply_value(view, move, seat, REPLY_SAMPLES, rng, REPLY_LIMIT)
+            spent += cost
             if best is None or judged > best[0]:
                 best = (judged, move, after)
         _, move, after = best

@@ -70,6 +70,10 @@ WEIGHT = tuple([0.0, 24.0, 12.0, 6.0, 3.5, 2.0, 1.2, 0.8, 0.5] + [0.3] * 200)
 #: Bonus for our winning moves next turn (one threat, two threats the opponent cannot block).
 THREAT_BONUS = 15.0
 DOUBLE_THREAT_BONUS = 400.0
+#: With the tiebreak option, from this many tiles on, each arch of our largest open shape over
+#: theirs is worth this much.
+TIEBREAK_FROM = 30
+TIEBREAK_WEIGHT = 2.0
 LOSS = -10_000.0
 WIN = 10_000.0
 
@@ -195,6 +199,15 @@ class Board:
         self.open[a] += self.open.pop(b)
         self.arches[a] += self.arches.pop(b)
 
+    def largest_arches(self) -> tuple[int, int]:
+        """Per colour, the most arches one component holds (the tiebreak's measure)."""
+        best = [0, 0]
+        for lab, arches in self.arches.items():
+            colour = self.colour(lab)
+            if arches > best[colour]:
+                best[colour] = arches
+        return (best[0], best[1])
+
     def faced(self, lab: int) -> set[int]:
         """The empty cells the open half-edges of component ``lab`` face."""
         cells, orients, tile_cell = self.cells, self.orients, self.tile_cell
@@ -315,7 +328,7 @@ def decide(view: PalagoState, seat: int, level: str, rng: random.Random,
         rng.shuffle(moves)
     scored = []
     for move in moves:
-        value = _simulate(board, move.tiles, mine, theirs)
+        value = _simulate(board, move.tiles, mine, theirs, view.tiebreak)
         if value is not None:
             scored.append((value, move))
     if not scored:
@@ -347,15 +360,21 @@ def decide(view: PalagoState, seat: int, level: str, rng: random.Random,
     return Decision(str(best_move), _reason(best_threats, best_value, mine))
 
 
-def _simulate(board: Board, tiles: tuple[Tile, ...], mine: int, theirs: int) -> float | None:
-    """The evaluation after laying ``tiles`` (our value minus theirs), or None if the move
-    closes an opponent's creature (a loss)."""
+def _simulate(board: Board, tiles: tuple[Tile, ...], mine: int, theirs: int,
+              tiebreak: bool = False) -> float | None:
+    """The evaluation after laying ``tiles`` (our value minus theirs, the opponent's shapes
+    weighing more since they move next), or None if the move closes an opponent's creature (a
+    loss). With the ``tiebreak`` option, near the end the largest open shape counts too."""
     trial = board.copy()
     for q, r, o in tiles:
         found = trial.place(cell_id(q, r), o)
         if found:
             return WIN if found == 1 << mine else None
-    return trial.value[mine] - 1.3 * trial.value[theirs]
+    value = trial.value[mine] - 1.3 * trial.value[theirs]
+    if tiebreak and trial.tiles >= TIEBREAK_FROM:
+        largest = trial.largest_arches()
+        value += TIEBREAK_WEIGHT * (largest[mine] - largest[theirs])
+    return value
 
 
 def _reason(threats: int, value: float | None, mine: int) -> Reason | None:

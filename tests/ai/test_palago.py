@@ -123,3 +123,20 @@ def test_hard_blocks_the_opponents_threats():
         if tested >= 12:
             break
     assert tested >= 12
+
+
+def test_largest_arches_match_the_engines_tiebreak_scores():
+    """Random games that fill the table without a creature, replayed with the tiebreak: the
+    engine's scores (White's, Blue's largest arch counts) are our board's figures."""
+    compared = 0
+    for seed in range(12):
+        walk = list(random_walk("palago", seed))
+        final = walk[-1][0]
+        if final.outcome.winners:
+            continue
+        moves = [str(move) for _, move in walk[:-1]]
+        replayed = GAME.replay(2, 1, {"tiebreak": True}, moves)[-1]
+        blue, white = palago.Board.from_tiles(final.tiles).largest_arches()
+        assert replayed.outcome.scores == (float(white), float(blue))
+        compared += 1
+    assert compared >= 5
