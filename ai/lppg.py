@@ -55,7 +55,7 @@ from engines.lppg import (
 #: machine.
 EVALUATIONS_PER_S = 20_000
 #: Hard: hidden hands sampled per candidate, and the most replies tried in each.
-REPLY_SAMPLES = 4
+REPLY_SAMPLES = 8
 REPLY_LIMIT = 400
 WIN = 1_000.0
 LEADER = 40.0
@@ -101,11 +101,13 @@ def evaluate(state: LppgState, seat: int) -> float:
     if ahead is not None:
         value += LEADER if side(players, ahead[1]) == me else -LEADER
     # A seat with two markers down ends the game with its next closed region if its side then
-    # holds the smallest unique territory: likely when its side leads or nobody does.
+    # holds the smallest unique territory: likely when its side leads or nobody does, and
+    # still possible otherwise (a region smaller than the leader's, or one that cancels it).
     for seat_with_two in (s for s in range(players) if held[s] == 2):
         ours = side(players, seat_with_two) == me
-        if ahead is None or side(players, ahead[1]) == side(players, seat_with_two):
-            value += ENDING_THREAT if ours else -ENDING_THREAT
+        likely = ahead is None or side(players, ahead[1]) == side(players, seat_with_two)
+        threat = ENDING_THREAT if likely else ENDING_THREAT / 3
+        value += threat if ours else -threat
     return value
 
 
