@@ -1,19 +1,54 @@
 """Alak (A. K. Dewdney, 1984): Go on a line. RULES.md §1.
 
 Notation: one letter per point, ``a`` at the left end. Seat 0 = Black moves first.
+
+Speed: a position knows its legal moves. ``play`` has to find them anyway (the game ends when the
+player to move has none), so it stores them in the new state and ``legal_moves`` returns them
+without a second scan. Move objects are made once per point, and the board stays a plain tuple.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from functools import cache
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any
 
 from engines import register
-from engines.core import Game, IllegalMove, Move, Option, Outcome, dump_outcome, load_outcome
+from engines.core import (
+    Game,
+    IllegalMove,
+    Move,
+    Option,
+    Outcome,
+    dump_outcome,
+    fast_init,
+    higher_score_wins,
+    load_outcome,
+)
 from engines.graphgo import EMPTY, capture_dead_enemies, line_adjacency
+from engines.phrases import Phrase, define
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+define({
+    "alak.not_a_point": "'{text}' is not a point: type a letter such as a, b, c",
+    "alak.no_such_point": "there is no point {point} on a line of {length}",
+    "alak.occupied": "point {point} is already taken",
+    "alak.just_captured": "a stone was just captured on {point}: you may not play there now",
+    "alak.plays_and_captures": {
+        "one": "{seat} plays {point} and captures {count} stone",
+        "other": "{seat} plays {point} and captures {count} stones",
+    },
+    "alak.wins": {
+        "one": "{seat} wins with {count} stone to {other}",
+        "other": "{seat} wins with {count} stones to {other}",
+    },
+    "alak.draw": {
+        "one": "draw, {count} stone each",
+        "other": "draw, {count} stones each",
+    },
+})
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +59,12 @@ class AlakMove(Move):
         return LETTERS[self.point]
 
 
-@dataclass(frozen=True)
+#: One move object per point, shared by every position.
+MOVES = tuple(AlakMove(p) for p in range(len(LETTERS)))
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
 class AlakState:
     players: int
     seed: int | str | None
@@ -38,11 +78,30 @@ class AlakState:
     ply: int
     outcome: Outcome | None = None
     last_move: AlakMove | None = None
+    #: The legal moves, derived from the fields above (so never compared): ``play`` fills it in,
+    #: ``legal_moves`` computes it for states built any other way.
+    legal: tuple[AlakMove, ...] | None = field(
+        default=None, init=False, compare=False, repr=False
+    )
 
 
-@cache
-def _adjacency(length: int) -> tuple[tuple[int, ...], ...]:
-    return line_adjacency(length)
+#: Fills in a state's cache of legal moves (the field is frozen like the others).
+_set_legal = AlakState.__dict__["legal"].__set__
+
+
+#: The adjacency of every line a game may use, by length.
+ADJACENCY = {length: line_adjacency(length) for length in range(1, len(LETTERS) + 1)}
+
+
+NOTHING_BANNED: frozenset[int] = frozenset()
+
+
+def _moves_on(board: tuple[int, ...], banned: Collection[int]) -> tuple[AlakMove, ...]:
+    """The empty points of ``board`` that are not ``banned``, as moves in letter order."""
+    moves = tuple(compress(MOVES, map(EMPTY.__eq__, board)))
+    if banned:
+        moves = tuple(move for move in moves if move.point not in banned)
+    return moves
 
 
 class Alak(Game):
@@ -63,55 +122,85 @@ class Alak(Game):
             length=length,
             board=(EMPTY,) * length,
             to_move=0,
-            banned=frozenset(),
+            banned=NOTHING_BANNED,
             captures=(0, 0),
             ply=0,
         )
 
-    def _legal_moves(self, state: AlakState) -> list[AlakMove]:
-        banned = state.banned
-        return [
-            AlakMove(p)
-            for p, value in enumerate(state.board)
-            if value == EMPTY and p not in banned
-        ]
+    def _legal_moves(self, state: AlakState) -> tuple[AlakMove, ...]:
+        moves = state.legal
+        if moves is None:
+            moves = _moves_on(state.board, state.banned)
+            _set_legal(state, moves)  # a cache of derived data
+        return moves
 
     def _parse(self, text: str, state: AlakState | None) -> AlakMove:
         if len(text) != 1 or text not in LETTERS:
-            raise IllegalMove(f"{text!r} is not a point: type a letter such as a, b, c")
-        return AlakMove(LETTERS.index(text))
+            raise IllegalMove(Phrase("alak.not_a_point", text=text))
+        return MOVES[LETTERS.index(text)]
 
     def _play(self, state: AlakState, move: AlakMove) -> AlakState:
-        if not isinstance(move, AlakMove):
-            raise IllegalMove("not an Alak move")
+        if move.__class__ is not AlakMove:
+            raise IllegalMove(Phrase("illegal.wrong_game"))
         p = move.point
-        if not 0 <= p < state.length:
-            raise IllegalMove(f"there is no point {move} on a line of {state.length}")
-        if state.board[p] != EMPTY:
-            raise IllegalMove(f"point {move} is already taken")
-        if p in state.banned:
-            raise IllegalMove(f"a stone was just captured on {move}: you may not play there now")
-        seat = state.to_move
-        enemy = 1 - seat
         board = list(state.board)
+        if not 0 <= p < state.length:
+            raise IllegalMove(Phrase("alak.no_such_point", point=str(move), length=state.length))
+        if board[p] != EMPTY:
+            raise IllegalMove(Phrase("alak.occupied", point=str(move)))
+        if p in state.banned:
+            raise IllegalMove(Phrase("alak.just_captured", point=str(move)))
+        seat = state.to_move
         board[p] = seat
         # Only enemy groups next to the new stone can lose their last liberty to it; our own
         # group is never removed (suicide is allowed and the group is then "safe").
-        doomed = capture_dead_enemies(board, _adjacency(state.length), (p,), enemy)
-        captures = list(state.captures)
-        captures[seat] += len(doomed)
-        after = replace(
-            state,
-            board=tuple(board),
-            to_move=enemy,
-            banned=frozenset(doomed),
-            captures=(captures[0], captures[1]),
-            ply=state.ply + 1,
-            last_move=move,
-        )
-        if not self._legal_moves(after):
-            after = replace(after, to_move=None, outcome=_outcome(after.board))
+        doomed = capture_dead_enemies(board, ADJACENCY[state.length], (p,), 1 - seat)
+        after_board = tuple(board)
+        captures = state.captures
+        if doomed:
+            taken = len(doomed)
+            captures = (captures[0] + taken, captures[1]) if seat == 0 else (
+                captures[0], captures[1] + taken)
+            banned = frozenset(doomed)
+            # The points just freed are banned for the next move: the moves are the empty
+            # points before this one, less p.
+            moves = _moves_on(state.board, (p,))
+        else:
+            banned = NOTHING_BANNED
+            if state.banned:
+                # Points banned for this move are free again for the next one.
+                moves = _moves_on(after_board, ())
+            else:
+                moves = self._legal_moves(state)
+                i = moves.index(move)
+                moves = moves[:i] + moves[i + 1:]
+        if moves:
+            after = AlakState(
+                state.players, state.seed, state.length, after_board, 1 - seat, banned,
+                captures, state.ply + 1, None, move,
+            )
+        else:
+            after = AlakState(
+                state.players, state.seed, state.length, after_board, None, banned, captures,
+                state.ply + 1, _outcome(after_board), move,
+            )
+        _set_legal(after, moves)
         return after
+
+    def explain(self, state: AlakState, move: AlakMove) -> Phrase:
+        """A capture is worth a sentence; any other move is just its letter (the bot then
+        shows the move alone rather than the same thing twice)."""
+        try:
+            after = self.play(state, move)
+        except IllegalMove:
+            return Phrase("move.plain", move=str(move))
+        taken = sum(after.captures) - sum(state.captures)
+        if not taken:
+            return Phrase("move.plain", move=str(move))
+        return Phrase(
+            "alak.plays_and_captures", seat=self.seat_phrase(state, state.to_move),
+            point=str(move), count=taken,
+        )
 
     def dump(self, state: AlakState) -> dict:
         return {
@@ -141,20 +230,13 @@ class Alak(Game):
             captures=tuple(data["captures"]),
             ply=data["ply"],
             outcome=load_outcome(data.get("outcome")),
-            last_move=None if last is None else AlakMove(LETTERS.index(last)),
+            last_move=None if last is None else MOVES[LETTERS.index(last)],
         )
 
 
 def _outcome(board: tuple[int, ...]) -> Outcome:
-    black = board.count(0)
-    white = board.count(1)
-    if black > white:
-        winners, reason = frozenset({0}), f"Black wins {black} stones to {white}"
-    elif white > black:
-        winners, reason = frozenset({1}), f"White wins {white} stones to {black}"
-    else:
-        winners, reason = frozenset(), f"draw, {black} stones each"
-    return Outcome(winners, (float(black), float(white)), reason)
+    points = (board.count(0), board.count(1))
+    return higher_score_wins(GAME, None, points, "alak.wins", "alak.draw")
 
 
 GAME = register(Alak())

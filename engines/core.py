@@ -14,23 +14,29 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, overload
 
 from engines.phrases import Phrase, define
 
 
 class IllegalMove(ValueError):
     """A move that cannot be played here. ``phrase`` says why (key and parameters, which the
-    bot translates); ``reason`` is its English sentence, ``code`` its key."""
+    bot translates); ``reason`` is its English sentence, ``code`` its key. The sentence is only
+    written when asked for: move generators may refuse many candidate moves."""
 
     def __init__(self, reason: Phrase | str) -> None:
         phrase = reason if isinstance(reason, Phrase) else Phrase("illegal.text", text=reason)
-        text = str(phrase)
-        super().__init__(text)
+        super().__init__(phrase)
         self.phrase = phrase
-        self.reason = text
+
+    def __str__(self) -> str:
+        return str(self.phrase)
+
+    @property
+    def reason(self) -> str:
+        return str(self.phrase)
 
     @property
     def code(self) -> str:
@@ -93,6 +99,43 @@ class Move:
     ``__str__``; ``Game.parse_move(str(m)) == m``."""
 
     __slots__ = ()
+
+
+M = TypeVar("M", bound=Move)
+
+
+class LazyMoves(Sequence[M], Generic[M]):
+    """A base for ``legal_moves`` results that are counted at once but build a move only when
+    it is asked for (a random playout wants one move out of hundreds). Subclasses give
+    ``__len__``, ``__iter__`` and ``_at(index)`` for 0 <= index < len; this class adds negative
+    indices, slices and a readable ``repr``."""
+
+    __slots__ = ()
+
+    def _at(self, index: int) -> M:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> M: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[M]: ...
+
+    def __getitem__(self, index: int | slice) -> M | list[M]:
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(*index.indices(len(self)))]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("move index out of range")
+        return self._at(index)
+
+    def __iter__(self) -> Iterator[M]:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({[str(move) for move in self]})"
 
 
 def normalize_text(text: str) -> str:
@@ -243,6 +286,65 @@ class Game:
 
     def _view(self, state: Any, seat: int | None) -> Any:
         return state
+
+
+def higher_score_wins(
+    game: Game, state: Any, points: tuple[int, int], wins: str, draw: str
+) -> Outcome:
+    """The outcome of a two-seat game won on points: the higher wins, equal is a draw. The
+    phrase ``wins`` gets ``seat`` (the winner), ``count`` (its points) and ``other`` (the
+    loser's); ``draw`` gets ``count``. Scores are the points."""
+    first, second = points
+    scores = (float(first), float(second))
+    if first == second:
+        return Outcome.said(frozenset(), scores, Phrase(draw, count=first))
+    winner = 0 if first > second else 1
+    return Outcome.said(
+        frozenset({winner}), scores,
+        Phrase(wins, seat=game.seat_phrase(state, winner), count=max(points), other=min(points)),
+    )
+
+
+def fast_init(cls: type) -> type:
+    """Give a frozen slots dataclass a faster ``__init__`` (same signature, same defaults).
+
+    A frozen dataclass sets each field through ``object.__setattr__``, which looks the slot up
+    again every time; engines create a state per move, thousands of times per playout. This
+    ``__init__`` calls each slot's own setter, bound once, and so bypasses the frozen check the
+    same way (the class still refuses assignment afterwards). Fields with ``init=False`` get
+    their default; a ``default_factory`` is called as usual."""
+    fields = dataclasses.fields(cls)
+    if not cls.__dataclass_params__.frozen or "__slots__" not in cls.__dict__:
+        raise TypeError(f"{cls.__name__} must be a frozen dataclass with slots")
+    namespace: dict[str, Any] = {"_MISSING": dataclasses.MISSING}
+    params, body = [], []
+    for i, f in enumerate(fields):
+        namespace[f"_set{i}"] = cls.__dict__[f.name].__set__
+        value = f.name
+        if f.default_factory is not dataclasses.MISSING:
+            namespace[f"_factory{i}"] = f.default_factory
+            default, value = " = _MISSING", f"_factory{i}() if {f.name} is _MISSING else {f.name}"
+            if not f.init:
+                value = f"_factory{i}()"
+        elif f.default is not dataclasses.MISSING:
+            namespace[f"_default{i}"] = f.default
+            default = f" = _default{i}"
+            if not f.init:
+                value = f"_default{i}"
+        elif not f.init:
+            continue  # as in a dataclass: set later, if ever
+        else:
+            default = ""
+        if f.init:
+            params.append(f"{f.name}{default}")
+        body.append(f"    _set{i}(self, {value})")
+    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body) + "\n"
+    exec(source, namespace)  # the source is built above from the dataclass's own fields
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init
+    return cls
 
 
 def seat_key(name: str) -> str:

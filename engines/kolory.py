@@ -33,7 +33,7 @@ Rulings (each has a test in tests/engines/test_kolory.py)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
@@ -42,15 +42,40 @@ from engines import register
 from engines.core import (
     Game,
     IllegalMove,
+    LazyMoves,
     Move,
     Outcome,
     dump_outcome,
+    fast_init,
     load_outcome,
     rng_for,
 )
+from engines.phrases import Phrase, and_list, define
 from engines.squaregrid import Square, components
 
 COLOURS = ("Red", "Blue", "Green", "Yellow", "Orange")
+
+define({
+    "kolory.not_a_placement": (
+        "'{text}' is not a placement: type the top-left square of your card as x,y "
+        "(for example 1,-1)"
+    ),
+    "kolory.far_away": "{square} is far away from every card",
+    "kolory.same_card_twice": "a card at {square} would cover two squares of the same card",
+    "kolory.no_overlap": "a card at {square} would not overlap any card",
+    "kolory.one_white": (
+        "a card at {square} must cover exactly one white square while one is visible"
+    ),
+    "kolory.places": "{seat} places a card with its top-left corner on {square}",
+    "kolory.wins": {
+        "one": "{seat} wins with a patch of {count} square",
+        "other": "{seat} wins with a patch of {count} squares",
+    },
+    "kolory.shared": {
+        "one": "{seats} share the win with {count} square each",
+        "other": "{seats} share the win with {count} squares each",
+    },
+})
 WHITE = -1  # owner of the start card
 CARDS_PER_PLAYER = 10
 ROUNDS = CARDS_PER_PLAYER
@@ -114,7 +139,8 @@ class Card:
 START_CARD = Card(WHITE, 0, 0)
 
 
-@dataclass(frozen=True)
+@fast_init
+@dataclass(frozen=True, slots=True)
 class KoloryState:
     players: int
     seed: int | str | None
@@ -134,6 +160,17 @@ class KoloryState:
     )
     #: How many white squares are still visible (derived likewise).
     white_visible: int = field(default=4, compare=False, hash=False, repr=False)
+    #: The packed top-left keys of the legal placements, sorted (derived likewise, filled in
+    #: when first needed).
+    legal_keys: tuple[int, ...] | None = field(
+        default=None, init=False, compare=False, hash=False, repr=False
+    )
+    #: After a placement with no white square visible, before and after: the previous
+    #: state's legal keys and where the card went, from which ``legal_keys`` is updated when
+    #: first needed (derived likewise).
+    legal_before: tuple[tuple[int, ...], int] | None = field(
+        default=None, init=False, compare=False, hash=False, repr=False
+    )
 
     def cards_left(self, seat: int) -> int:
         placed = sum(1 for card in self.cards if card.owner == seat)
@@ -183,6 +220,80 @@ def _covered(top: Mapping[int, int], key: int) -> list[int] | None:
     return covered
 
 
+def _fits(get: Any, key: int, need_white: bool) -> bool:
+    """Whether a card may go with its top-left square on ``key`` (``get`` reads the visible
+    map): it overlaps some card, covers no card twice, and covers the white card if it must."""
+    a = get(key)
+    b = get(key + STRIDE)
+    c = get(key + 1)
+    d = get(key + STRIDE + 1)
+    if a is not None and a in (b, c, d):
+        return False
+    if b is not None and b in (c, d):
+        return False
+    if c is not None and c == d:
+        return False
+    if need_white:
+        return 0 in (a, b, c, d)
+    return not (a is None and b is None and c is None and d is None)
+
+
+def _all_legal_keys(top: Mapping[int, int], white_visible: int) -> tuple[int, ...]:
+    """Every legal placement, found from the squares a card must overlap."""
+    # While white is visible a card covers exactly one white square: candidates touch one.
+    anchors = [key for key, card in top.items() if card == 0] if white_visible else list(top)
+    get = top.get
+    need_white = white_visible > 0
+    candidates = {anchor + d for anchor in anchors for d in TOP_LEFTS_OVER}
+    return tuple(sorted(key for key in candidates if _fits(get, key, need_white)))
+
+
+#: Top-left keys of the placements that overlap a card placed at key 0 (its 3×3 neighbourhood).
+_WINDOWS_AROUND = tuple(dx * STRIDE + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+
+
+def _next_legal_keys(
+    legal: tuple[int, ...], key: int, top: Mapping[int, int]
+) -> tuple[int, ...]:
+    """The legal placements once no white square is visible, after a card went on ``key``:
+    only placements overlapping that card can change, so only those are judged again."""
+    keys = set(legal)
+    get = top.get
+    for offset in _WINDOWS_AROUND:
+        window = key + offset
+        if _fits(get, window, False):
+            keys.add(window)
+        else:
+            keys.discard(window)
+    return tuple(sorted(keys))
+
+
+_set_legal_keys = KoloryState.__dict__["legal_keys"].__set__
+_set_legal_before = KoloryState.__dict__["legal_before"].__set__
+
+
+class Placements(LazyMoves[KoloryMove]):
+    """Legal placements as a lazy sequence over their sorted keys: a move object is made (or
+    found in the shared cache) only when asked for."""
+
+    __slots__ = ("_keys",)
+
+    def __init__(self, keys: tuple[int, ...]) -> None:
+        self._keys = keys
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def _at(self, index: int) -> KoloryMove:
+        return _move_for(self._keys[index])
+
+    def __iter__(self) -> Iterator[KoloryMove]:
+        return map(_move_for, self._keys)
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, KoloryMove) and pack(move.x, move.y) in self._keys
+
+
 class Kolory(Game):
     name = "kolory"
     title = "Kolory"
@@ -202,34 +313,19 @@ class Kolory(Game):
 
     # ----- moves ------------------------------------------------------------------------------
 
-    def _legal_moves(self, state: KoloryState) -> list[KoloryMove]:
-        top = state.top
-        if state.white_visible:
-            # Exactly one white square covered: candidates touch a visible white square.
-            anchors = [key for key, card in top.items() if card == 0]
-        else:
-            anchors = list(top)
-        candidates = {anchor + d for anchor in anchors for d in TOP_LEFTS_OVER}
-        need_white = state.white_visible > 0
-        get = top.get
-        legal = []
-        for key in candidates:
-            a = get(key)
-            b = get(key + STRIDE)
-            c = get(key + 1)
-            d = get(key + STRIDE + 1)
-            # Every candidate overlaps at least one square by construction.
-            if a is not None and a in (b, c, d):
-                continue
-            if b is not None and b in (c, d):
-                continue
-            if c is not None and c == d:
-                continue
-            if need_white and 0 not in (a, b, c, d):
-                continue
-            legal.append(key)
-        legal.sort()
-        return [_move_for(key) for key in legal]
+    def _legal_moves(self, state: KoloryState) -> Placements:
+        return Placements(self._legal_keys(state))
+
+    def _legal_keys(self, state: KoloryState) -> tuple[int, ...]:
+        keys = state.legal_keys
+        if keys is None:
+            before = state.legal_before
+            if before is None:
+                keys = _all_legal_keys(state.top, state.white_visible)
+            else:
+                keys = _next_legal_keys(*before, state.top)
+            _set_legal_keys(state, keys)
+        return keys
 
     def _parse(self, text: str, state: KoloryState | None) -> KoloryMove:
         cleaned = text.replace("(", "").replace(")", "").replace(" ", "")
@@ -239,31 +335,26 @@ class Kolory(Game):
                 raise ValueError
             x, y = int(parts[0]), int(parts[1])
         except ValueError:
-            raise IllegalMove(
-                f"{text!r} is not a placement: type the top-left square of your card as x,y "
-                "(for example 1,-1)"
-            ) from None
+            raise IllegalMove(Phrase("kolory.not_a_placement", text=text)) from None
         if not (-OFFSET < x < OFFSET - 1 and -OFFSET < y < OFFSET - 1):
-            raise IllegalMove(f"{x},{y} is far away from every card")
+            raise IllegalMove(Phrase("kolory.far_away", square=f"{x},{y}"))
         return KoloryMove(x, y)
 
     def _play(self, state: KoloryState, move: KoloryMove) -> KoloryState:
-        if not isinstance(move, KoloryMove):
-            raise IllegalMove("not a Kolory move")
+        if move.__class__ is not KoloryMove:
+            raise IllegalMove(Phrase("illegal.wrong_game"))
         if not (-OFFSET < move.x < OFFSET - 1 and -OFFSET < move.y < OFFSET - 1):
-            raise IllegalMove(f"{move} is far away from every card")
+            raise IllegalMove(Phrase("kolory.far_away", square=str(move)))
         key = pack(move.x, move.y)
         top = state.top
         covered = _covered(top, key)
         if covered is None:
-            raise IllegalMove(f"a card at {move} would cover two squares of the same card")
+            raise IllegalMove(Phrase("kolory.same_card_twice", square=str(move)))
         if not covered:
-            raise IllegalMove(f"a card at {move} would not overlap any card")
+            raise IllegalMove(Phrase("kolory.no_overlap", square=str(move)))
         white_covered = covered.count(0)
         if state.white_visible and white_covered != 1:
-            raise IllegalMove(
-                f"a card at {move} must cover exactly one white square while one is visible"
-            )
+            raise IllegalMove(Phrase("kolory.one_white", square=str(move)))
         index = len(state.cards)
         new_top = dict(top)
         covers = []
@@ -288,23 +379,27 @@ class Kolory(Game):
             to_move = first
         else:
             to_move = None
+        white_visible = state.white_visible - white_covered
+        top_view = MappingProxyType(new_top)
         after = KoloryState(
-            players=state.players, seed=state.seed, to_move=to_move,
-            cards=(*state.cards, card), round=round_number, round_first=first,
-            placed_in_round=placed, last_move=move, top=MappingProxyType(new_top),
-            white_visible=state.white_visible - white_covered,
+            state.players, state.seed, to_move, (*state.cards, card), round_number, first,
+            placed, None, move, top_view, white_visible,
         )
         if to_move is None:
             outcome = _outcome(after)
-            after = replace(after, outcome=outcome)
+            return replace(after, outcome=outcome)
+        if state.legal_keys is not None and not state.white_visible:
+            _set_legal_before(after, (state.legal_keys, key))
         return after
 
     # ----- words and storage ------------------------------------------------------------------
 
-    def describe(self, state: KoloryState, move: KoloryMove) -> str:
-        seat = state.to_move
-        who = COLOURS[seat] if seat is not None else "?"
-        return f"{who} places a card with its top-left corner on {move.x},{move.y}"
+    def explain(self, state: KoloryState, move: KoloryMove) -> Phrase:
+        if state.to_move is None:
+            return Phrase("move.plain", move=str(move))
+        return Phrase(
+            "kolory.places", seat=self.seat_phrase(state, state.to_move), square=str(move)
+        )
 
     def dump(self, state: KoloryState) -> dict:
         return {
@@ -356,12 +451,12 @@ def _outcome(state: KoloryState) -> Outcome:
     sizes = largest_groups(state)
     best = max(sizes)
     winners = frozenset(seat for seat, size in enumerate(sizes) if size == best)
-    names = [COLOURS[seat] for seat in sorted(winners)]
-    if len(names) == 1:
-        reason = f"{names[0]} wins with a patch of {best} squares"
+    seats = [GAME.seat_phrase(state, seat) for seat in sorted(winners)]
+    if len(seats) == 1:
+        phrase = Phrase("kolory.wins", seat=seats[0], count=best)
     else:
-        reason = f"{', '.join(names[:-1])} and {names[-1]} share the win with {best} squares each"
-    return Outcome(winners, tuple(float(size) for size in sizes), reason)
+        phrase = Phrase("kolory.shared", seats=and_list(seats), count=best)
+    return Outcome.said(winners, tuple(float(size) for size in sizes), phrase)
 
 
 GAME = register(Kolory())

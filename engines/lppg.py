@@ -2,7 +2,7 @@
 
 2 players, or 4 in two teams: seats 0 and 2 (North and South) against seats 1 and 3 (East and
 West). Seat names are ``North, East, South, West``; a 2-player game seats North (0) against
-South (1) (see ``seat_name``).
+South (1) (see ``seat_phrase``).
 
 A turn is several moves by the same seat; ``state.pending`` says which decision is expected:
 
@@ -11,34 +11,43 @@ A turn is several moves by the same seat; ``state.pending`` says which decision 
 - ``"keep"``: ``keep <x>,<y>`` — after two territories of one player merged, their owner picks
   the marker that stays (``to_move`` is that owner, who may not be the player whose turn it is).
 - ``"mark"``: ``mark o <x>,<y>`` / ``mark p <x>,<y>`` on a largest closed unmarked region.
-- ``"draw"``: ``draw a b`` / ``draw a a`` / ``draw b b``; the cards are drawn in the written order.
+- ``"draw"``: ``draw a`` / ``draw b``, one card at a time, two per turn (``cards_to_draw``
+  says how many are left), so the player sees the first card and the new top colours before
+  choosing the second pile. The drawn cards fill the hand in drawing order (slot 1 first).
+  ``draw a b`` (any two piles) is shorthand for both draws, in the written order.
+
+As soon as a pile runs out (after any draw) the discard and the other pile are shuffled
+together and split into two new piles, pile A taking the odd card.
 
 Rulings where RULES.md is silent (each has a test):
 
-- ``pass`` discards both cards; the player then draws two as usual with a ``draw`` move (in the
-  last round, where nobody draws, ``pass`` simply ends the turn). A pass has no consequences, so
-  no marking follows it.
-- ``draw b a`` is read as ``draw a b``: one card from each pile, pile A first.
-- If a pile is still empty after the reshuffle (only one card was left to split, and it went to
-  pile A), the card is drawn from the other pile.
+- ``pass`` discards both cards; the player then draws two as usual (in the last round, where
+  nobody draws, ``pass`` simply ends the turn). A pass has no consequences, so no marking
+  follows it.
+- ``draw b a`` draws from pile B first, then from pile A: the written order is the drawing
+  order.
+- Only a pile with cards may be named. If only one card is left when the piles are re-formed,
+  it goes to pile A and pile B stays empty until the next re-forming. (A position saved under
+  earlier rules may have both piles empty and cards in the discard: the piles are then
+  re-formed when the player draws.)
 - Connecting territories of different players is illegal even when the joined area would be
   open: the placement still merges them.
-- The discard pile is face down: views show only its size. Other players' hands are hidden
-  entirely (not even their colours), also after the game.
+- The discard pile is face down: views show only its size. Both faces of a card show its
+  colour, so the colours of the cards in other players' hands are public, their patterns are
+  not (also after the game).
 - Option ``deck`` (not offered by ``/play``: it is for tests and for replaying a physical game):
   the 76 card ids in dealing order, as a list or one string separated by spaces or commas.
 
 Storage and views: ``dump()`` names cards by their ids (``R1``..``Y19``). In a view, a card the
-viewer may not see is ``?`` and the top card of a draw pile shows only its colour (``R?``), so
-pile sizes stay visible; ``view(state, seat)`` keeps that seat's hand only (``None``, a
-spectator, sees no hand).
+viewer may not see is ``?`` and a card seen from its back (the top of a draw pile, a card in
+another seat's hand) shows only its colour (``R?``), so pile sizes stay visible;
+``view(state, seat)`` keeps that seat's hand only (``None``, a spectator, sees no hand). Viewing
+a view changes nothing.
 
 Helpers for rendering: ``terrain``, ``territories``, ``closed_regions``, ``card_squares``,
-``card_id``; ``LppgMatch`` scores a match of several rounds.
-
-Squares are kept as integers (``(y + OFF) * W + (x + OFF)``) so neighbours are ``k ± 1`` and
-``k ± W``: the legal-move search runs thousands of times per playout and stays free of tuples
-and strings.
+``card_id``, ``visible_colour``, ``cards_to_draw``; ``LppgMatch`` scores a match of several
+rounds. The cards are in ``engines.lppg_cards``, the terrain and the legal-move search in
+``engines.lppg_terrain``.
 """
 
 from __future__ import annotations
@@ -51,153 +60,164 @@ from functools import cached_property
 from typing import Any
 
 from engines import register
-from engines.core import Game, IllegalMove, Move, Outcome, dump_outcome, load_outcome, rng_for
-from engines.phrases import Phrase
-
-# ----- cards -------------------------------------------------------------------------------------
-
-WHITE = 0
-#: Colour codes: 0 white, then 1..4 for the card colours in this order.
-COLOUR_LETTERS = "RBGY"
-COLOUR_NAMES = ("white", "red", "blue", "green", "yellow")
-
-#: The 19 white-patterns (RULES.md §5), squares as (row, col) of the upright 2×3 card.
-PATTERNS: tuple[tuple[tuple[int, int], ...], ...] = (
-    ((0, 0),), ((0, 1),), ((0, 2),), ((1, 0),), ((1, 1),), ((1, 2),),
-    ((0, 0), (0, 1)), ((0, 1), (0, 2)), ((1, 0), (1, 1)), ((1, 1), (1, 2)),
-    ((0, 0), (1, 0)), ((0, 1), (1, 1)), ((0, 2), (1, 2)),
-    ((0, 0), (0, 1), (0, 2)), ((1, 0), (1, 1), (1, 2)), ((0, 0), (0, 1), (1, 0)),
-    ((0, 1), (1, 0), (1, 1)), ((0, 1), (0, 2), (1, 2)), ((0, 1), (1, 1), (1, 2)),
+from engines.core import (
+    Game,
+    IllegalMove,
+    Move,
+    Option,
+    Outcome,
+    dump_outcome,
+    load_outcome,
+    rng_for,
 )
-PER_COLOUR = len(PATTERNS)
-DECK_SIZE = 4 * PER_COLOUR
-#: Card ``n`` (0..75) is ``CARD_IDS[n]``: colour ``n // 19``, pattern ``n % 19 + 1``.
-CARD_IDS: tuple[str, ...] = tuple(f"{c}{p}" for c in COLOUR_LETTERS for p in range(1, 20))
-_CARD_INDEX = {card_id: n for n, card_id in enumerate(CARD_IDS)}
-ROTATIONS = (0, 90, 180, 270)
-
-#: Placeholders in views: a card nobody may see, and one whose colour only is visible (the top
-#: of a draw pile): ``-2 - colour_index``.
-HIDDEN = -1
-_HIDDEN_TEXT = "?"
-
-
-def card_colour(card: int) -> int:
-    """Colour code (1..4) of card ``card``."""
-    return card // PER_COLOUR + 1
-
-
-def card_id(card: int) -> str:
-    """``R7``-style id of a card; ``?`` or ``R?`` for the placeholders of a view."""
-    if card >= 0:
-        return CARD_IDS[card]
-    if card == HIDDEN:
-        return _HIDDEN_TEXT
-    return COLOUR_LETTERS[-2 - card] + _HIDDEN_TEXT
-
-
-def card_from_id(text: str) -> int:
-    text = text.strip().upper()
-    if text == _HIDDEN_TEXT:
-        return HIDDEN
-    if len(text) == 2 and text[1] == _HIDDEN_TEXT and text[0] in COLOUR_LETTERS:
-        return -2 - COLOUR_LETTERS.index(text[0])
-    try:
-        return _CARD_INDEX[text]
-    except KeyError:
-        raise ValueError(
-            f"{text!r} is not a card id (R1..R19, B1..B19, G1..G19, Y1..Y19)"
-        ) from None
-
-
-def _rotate(row: int, col: int, rot: int) -> tuple[int, int]:
-    """(row', col') of square (row, col) once the card is turned ``rot`` degrees clockwise."""
-    if rot == 0:
-        return row, col
-    if rot == 90:
-        return col, 1 - row
-    if rot == 180:
-        return 1 - row, 2 - col
-    return 2 - col, row
-
-
-def _card_squares(card: int, rot: int) -> tuple[tuple[int, int, int], ...]:
-    whites = set(PATTERNS[card % PER_COLOUR])
-    colour = card_colour(card)
-    out = []
-    for row in range(2):
-        for col in range(3):
-            r2, c2 = _rotate(row, col, rot)
-            out.append((c2, r2, WHITE if (row, col) in whites else colour))
-    return tuple(sorted(out, key=lambda s: (s[1], s[0])))
-
-
-#: ``CARD_SQUARES[card][r]``: the (dx, dy, colour) of the card's 6 squares at rotation
-#: ``ROTATIONS[r]``, relative to the top-left of its box (rendering uses this too).
-CARD_SQUARES: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...] = tuple(
-    tuple(_card_squares(card, rot) for rot in ROTATIONS) for card in range(DECK_SIZE)
+from engines.lppg_cards import (
+    CARD_IDS,
+    CARD_SQUARES,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    DECK_SIZE,
+    HIDDEN,
+    PATTERNS,
+    PER_COLOUR,
+    ROTATIONS,
+    WHITE,
+    card_back,
+    card_colour,
+    card_from_id,
+    card_id,
+    card_squares,
+    visible_colour,
 )
+from engines.lppg_terrain import CELLS, placement_codes, side, smallest_unique, yx_order
+from engines.lppg_terrain import Board as _Board
+from engines.lppg_terrain import Geometry as _Geometry
+from engines.lppg_terrain import in_range as _in_range
+from engines.lppg_terrain import key as _key
+from engines.lppg_terrain import xy as _xy
+from engines.phrases import Phrase, define
+
+__all__ = [
+    "CARD_IDS", "CARD_SQUARES", "COLOUR_LETTERS", "COLOUR_NAMES", "DECK_SIZE", "HIDDEN",
+    "PATTERNS", "PER_COLOUR", "ROTATIONS", "WHITE", "DrawMove", "KeepMove", "Lppg",
+    "LppgMatch", "LppgState", "MarkMove", "PassMove", "PlayMove", "card_back", "card_colour",
+    "card_from_id", "card_id", "card_squares", "cards_to_draw", "closed_regions", "terrain",
+    "territories", "visible_colour",
+]
+
+# ----- what LPPG says to players -----------------------------------------------------------------
+
+define({
+    # Refusals.
+    "lppg.not_a_move": "{text} is not an LPPG move: try `play 1 3,-1 90`, `mark o 1,2`, "
+                       "`keep 1,2`, `draw a` or `pass`",
+    "lppg.bad_rotation": "the rotation must be 0, 90, 180 or 270",
+    "lppg.expect_play": "it is time to place a card (`play …`) or `pass`",
+    "lppg.expect_keep": "it is time to choose which marker stays (`keep x,y`)",
+    "lppg.expect_mark": "it is time to mark the largest closed region (`mark o|p x,y`)",
+    "lppg.expect_draw": {
+        "one": "it is time to draw {count} card (`draw a` or `draw b`)",
+        "other": "it is time to draw {count} cards, one at a time (`draw a` or `draw b`)",
+    },
+    "lppg.no_card_in_slot": "you have no card in slot {slot}",
+    "lppg.off_terrain": "the card must cover at least one square of the terrain",
+    "lppg.covers_territory": "a card may not cover any square of a territory",
+    "lppg.covers_six": "the card must reach past the terrain: it may not cover 6 squares",
+    "lppg.no_same_colour": "at least one square of the card must lie on a square of the same "
+                           "colour",
+    "lppg.joins_players": "territories of different players may not be joined",
+    "lppg.opens_permanent": "a permanent territory may not be opened",
+    "lppg.third_marker_loses": "this would make you place your third marker and end the game "
+                               "without you winning",
+    "lppg.third_marker_loses_team": "this would make you place your third marker and end the "
+                                    "game without your team winning",
+    "lppg.keep_which": "choose one of the merged markers: {squares}",
+    "lppg.not_closed": "{square} is not in a closed unmarked region",
+    "lppg.not_largest": {
+        "one": "you must mark one of the largest closed regions ({count} square)",
+        "other": "you must mark one of the largest closed regions ({count} squares)",
+    },
+    "lppg.no_marker_left": "you have no {kind} marker left",
+    "lppg.kind_o": "ordinary",
+    "lppg.kind_p": "permanent",
+    "lppg.pass_refused": "one of your cards can be placed: you may pass only when neither can",
+    "lppg.pile_empty": "pile {pile} is empty: draw from pile {other}",
+    "lppg.one_card_to_draw": "you have one card left to draw: `draw a` or `draw b`",
+    # What a move did.
+    "lppg.also": "{first}; {second}",
+    "lppg.so": "{move}: {what}",
+    "lppg.place": "{seat} places {card} at {square}",
+    "lppg.place_turned": "{seat} places {card} at {square}, turned {rot}°",
+    "lppg.card": "card {card}",
+    "lppg.a_card": "a card",
+    "lppg.opened": "{seat}'s territory at {square} opens and the marker returns to {seat}",
+    "lppg.grew": {
+        "one": "{seat}'s territory at {square} grows to {count} square",
+        "other": "{seat}'s territory at {square} grows to {count} squares",
+    },
+    "lppg.merged": "{seat}'s territories at {squares} join: {seat} chooses the marker to keep",
+    "lppg.to_mark": {
+        "one": "the largest closed region ({count} square) must be marked",
+        "other": "the largest closed region ({count} squares) must be marked",
+    },
+    "lppg.pass": "{seat} cannot place either card and discards both",
+    "lppg.keep": {
+        "one": "{seat} keeps the marker on {square} and takes the other back",
+        "other": "{seat} keeps the marker on {square} and takes the {count} others back",
+    },
+    "lppg.mark_o": "{seat} puts an ordinary marker on the region at {square}",
+    "lppg.mark_p": "{seat} puts the permanent marker on the region at {square}",
+    "lppg.territory_of": {
+        "one": "it becomes a territory of {count} square",
+        "other": "it becomes a territory of {count} squares",
+    },
+    "lppg.third_marker": "{seat}'s third marker ends the game",
+    "lppg.draw": "{seat} draws a {colour} card from pile {pile}",
+    "lppg.draw_unseen": "{seat} draws a card from pile {pile}",
+    "lppg.colour_1": "red",
+    "lppg.colour_2": "blue",
+    "lppg.colour_3": "green",
+    "lppg.colour_4": "yellow",
+    "lppg.reformed": "pile {pile} has run out, so the discard and pile {other} are shuffled "
+                     "into two new piles",
+    "lppg.last_cards": "those were the last cards: everyone plays once more, without drawing",
+    # How a game ended.
+    "lppg.end_third_marker": "a third marker ended the game",
+    "lppg.end_cards_out": "the cards ran out",
+    "lppg.cancel": {
+        "one": "the {n} territories of {count} square cancel out",
+        "other": "the {n} territories of {count} squares cancel out",
+    },
+    "lppg.wins": {
+        "one": "{how}: {seat} wins with the smallest unique territory ({count} square)",
+        "other": "{how}: {seat} wins with the smallest unique territory ({count} squares)",
+    },
+    "lppg.team_wins": {
+        "one": "{how}: {seat} and {partner} win with the smallest unique territory "
+               "({count} square)",
+        "other": "{how}: {seat} and {partner} win with the smallest unique territory "
+                 "({count} squares)",
+    },
+    "lppg.nobody_wins": "{how}: once equal sizes cancel no territory is left, so nobody wins",
+})
 
 
-def card_squares(card: int, rot: int) -> tuple[tuple[int, int, int], ...]:
-    """(dx, dy, colour code) of each square of ``card`` turned ``rot`` degrees clockwise."""
-    return CARD_SQUARES[card][ROTATIONS.index(rot)]
+def _square(x: int, y: int) -> str:
+    return f"{x},{y}"
 
 
-# ----- squares as integers -------------------------------------------------------------------
-
-W = 1024
-OFF = W // 2
-#: Far enough from OFF that neighbours of the terrain never wrap around a row.
-_COORD_LIMIT = OFF - 8
-
-
-def _key(x: int, y: int) -> int:
-    return (y + OFF) * W + (x + OFF)
+def _also(phrases: Sequence[Phrase]) -> Phrase:
+    """Several sentences as one phrase, in order."""
+    joined = phrases[0]
+    for phrase in phrases[1:]:
+        joined = Phrase("lppg.also", first=joined, second=phrase)
+    return joined
 
 
-def _xy(k: int) -> tuple[int, int]:
-    return k % W - OFF, k // W - OFF
-
-
-#: Box shapes: 0 = 3 wide × 2 tall (rotations 0 and 180), 1 = 2 wide × 3 tall (90 and 270).
-_DIMS = ((3, 2), (2, 3))
-_BOX = tuple(tuple(dy * W + dx for dy in range(h) for dx in range(w)) for w, h in _DIMS)
-#: Squares orthogonally next to the box, outside it.
-_RING = tuple(
-    tuple(
-        dy * W + dx
-        for dy in range(-1, h + 1)
-        for dx in range(-1, w + 1)
-        if (0 <= dx < w) != (0 <= dy < h)
-    )
-    for w, h in _DIMS
-)
-
-
-def _build_card_tables():
-    cells, masks = [], []
-    for card in range(DECK_SIZE):
-        per_rot_cells, per_rot_masks = [], []
-        for r in range(len(ROTATIONS)):
-            shape = r % 2
-            width = _DIMS[shape][0]
-            white_mask = 0
-            rot_cells = []
-            for dx, dy, colour in CARD_SQUARES[card][r]:
-                rot_cells.append((dy * W + dx, colour))
-                if colour == WHITE:
-                    white_mask |= 1 << (dy * width + dx)
-            per_rot_cells.append(tuple(rot_cells))
-            per_rot_masks.append((shape, white_mask, 0b111111 & ~white_mask, card_colour(card)))
-        cells.append(tuple(per_rot_cells))
-        masks.append(tuple(per_rot_masks))
-    return tuple(cells), tuple(masks)
-
-
-#: ``_CELLS[card][r]``: (offset, colour) per square; ``_MASKS[card][r]``: (shape, white bits,
-#: colour bits, colour code) with bit ``dy * width + dx`` of the box.
-_CELLS, _MASKS = _build_card_tables()
+def _so(move: Phrase, consequences: Sequence[Phrase]) -> Phrase:
+    """What a move did, followed by its consequences (if any)."""
+    if not consequences:
+        return move
+    return Phrase("lppg.so", move=move, what=_also(consequences))
 
 
 # ----- moves -------------------------------------------------------------------------------------
@@ -241,11 +261,18 @@ class MarkMove(Move):
 
 @dataclass(frozen=True, slots=True)
 class DrawMove(Move):
-    first: str  # "a" or "b"
-    second: str
+    """One card from ``pile`` ("a" or "b"); with ``then``, the shorthand for both draws of a
+    turn, ``pile`` first."""
+
+    pile: str
+    then: str | None = None
+
+    @property
+    def piles(self) -> tuple[str, ...]:
+        return (self.pile,) if self.then is None else (self.pile, self.then)
 
     def __str__(self) -> str:
-        return f"draw {self.first} {self.second}"
+        return "draw " + " ".join(self.piles)
 
 
 _NUM = r"(-?\d{1,6})"
@@ -253,289 +280,34 @@ _XY = _NUM + r" ?, ?" + _NUM
 _PLAY_RE = re.compile(r"play ([12]) " + _XY + r" (\d{1,4})")
 _KEEP_RE = re.compile(r"keep " + _XY)
 _MARK_RE = re.compile(r"mark ([op]) " + _XY)
-_DRAW_RE = re.compile(r"draw ([ab]) ?([ab])")
-_DRAWS = (DrawMove("a", "b"), DrawMove("a", "a"), DrawMove("b", "b"))
-
-# ----- derived views of the terrain (cached per state) -------------------------------------------
-
-
-class _Geometry:
-    """What the placed cards alone determine: the visible colour of every covered square and
-    the white components with their open/closed status."""
-
-    __slots__ = (
-        "colour",
-        "comp_liberties",
-        "comp_of",
-        "comp_open",
-        "comps",
-        "max_x",
-        "max_y",
-        "min_x",
-        "min_y",
-    )
-
-    def __init__(self, colour: dict[int, int]) -> None:
-        self.colour = colour
-        comp_of: dict[int, int] = {}
-        comps: list[list[int]] = []
-        comp_open: list[bool] = []
-        comp_liberties: list[set[int]] = []
-        for k, c in colour.items():
-            if c != WHITE or k in comp_of:
-                continue
-            index = len(comps)
-            comp_of[k] = index
-            squares = [k]
-            stack = [k]
-            liberties = set()
-            while stack:
-                a = stack.pop()
-                for n in (a + 1, a - 1, a + W, a - W):
-                    cn = colour.get(n)
-                    if cn is None:
-                        liberties.add(n)
-                    elif cn == WHITE and n not in comp_of:
-                        comp_of[n] = index
-                        squares.append(n)
-                        stack.append(n)
-            comps.append(squares)
-            comp_open.append(bool(liberties))
-            comp_liberties.append(liberties)
-        self.comp_of = comp_of
-        self.comps = comps
-        self.comp_open = comp_open
-        #: The outside squares next to each component.
-        self.comp_liberties = comp_liberties
-        xs = [k % W for k in colour]
-        ys = [k // W for k in colour]
-        self.min_x, self.max_x = min(xs) - OFF, max(xs) - OFF
-        self.min_y, self.max_y = min(ys) - OFF, max(ys) - OFF
-
-    @classmethod
-    def from_placed(cls, placed: Sequence[tuple[int, int, int, int]]) -> _Geometry:
-        colour: dict[int, int] = {}
-        for card, x, y, rot in placed:
-            base = _key(x, y)
-            for dk, c in _CELLS[card][rot // 90]:
-                colour[base + dk] = c
-        return cls(colour)
+_DRAW_RE = re.compile(r"draw ([ab])(?: ?([ab]))?")
+DRAW_A = DrawMove("a")
+DRAW_B = DrawMove("b")
+#: Under the first edition a turn's two draws were one decision, the piles named in order.
+_FIRST_EDITION_DRAWS = (DrawMove("a", "b"), DrawMove("a", "a"), DrawMove("b", "b"))
 
 
-class _Board:
-    """The geometry plus the markers: territories, closed unmarked regions, marker counts."""
+def _first_edition_draw(first: str, second: str | None) -> DrawMove:
+    if second is None:
+        raise IllegalMove(Phrase("lppg.expect_draw", count=2))
+    first, second = sorted((first, second))
+    return DrawMove(first, second)
 
-    __slots__ = (
-        "closed_regions",
-        "comp_owner",
-        "comp_permanent",
-        "geo",
-        "marker_comp",
-        "markers_of",
-        "territory_of",
-    )
+class _PlayMoves(dict):
+    """Placements by their search code (see ``placement_codes``), each made once and shared:
+    they are listed thousands of times per playout and are immutable values."""
 
-    def __init__(self, geo: _Geometry, markers: Sequence[tuple[int, str, int, int]]) -> None:
-        self.geo = geo
-        self.marker_comp = [geo.comp_of[_key(x, y)] for _, _, x, y in markers]
-        self.comp_owner: dict[int, int] = {}
-        self.comp_permanent: dict[int, bool] = {}
-        self.markers_of = [0, 0, 0, 0]
-        for (seat, kind, _, _), comp in zip(markers, self.marker_comp, strict=True):
-            self.comp_owner[comp] = seat
-            self.comp_permanent[comp] = self.comp_permanent.get(comp, False) or kind == "p"
-            self.markers_of[seat] += 1
-        #: Every square of a territory -> its component.
-        self.territory_of = {k: comp for comp in self.comp_owner for k in geo.comps[comp]}
-        self.closed_regions = [
-            comp
-            for comp in range(len(geo.comps))
-            if not geo.comp_open[comp] and comp not in self.comp_owner
-        ]
+    LIMIT = 200_000
 
-    def territory_entries(self) -> list[tuple[int, int]]:
-        """(size, owner) of every territory."""
-        return [(len(self.geo.comps[comp]), seat) for comp, seat in self.comp_owner.items()]
+    def __missing__(self, code: int) -> PlayMove:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        x, y = _xy(code >> 3)
+        move = self[code] = PlayMove(((code >> 2) & 1) + 1, x, y, ROTATIONS[code & 3])
+        return move
 
 
-class _Positions:
-    """Every box position (per shape) where a card covers 1 to 5 squares and no territory, with
-    bit masks of the covered colours, so checking a card there is a couple of bit operations."""
-
-    __slots__ = ("by_shape",)
-
-    def __init__(self, board: _Board) -> None:
-        colour = board.geo.colour
-        territory = board.territory_of
-        frontier = set()
-        for k in colour:
-            for n in (k + 1, k - 1, k + W, k - W):
-                if n not in colour:
-                    frontier.add(n)
-        # Covered squares next to a territory: a white card square there makes it grow.
-        territory_adjacent = set()
-        for k in territory:
-            for n in (k + 1, k - 1, k + W, k - W):
-                if n not in territory:
-                    territory_adjacent.add(n)
-        self.by_shape = []
-        for box in _BOX:
-            # A legal box holds an outside square next to a covered one (it covers 1..5).
-            bases = {f - dk for f in frontier for dk in box}
-            entries = []
-            for base in sorted(bases):
-                masks = [0, 0, 0, 0, 0]
-                grow = 0
-                covered = 0
-                for bit, dk in enumerate(box):
-                    k = base + dk
-                    c = colour.get(k)
-                    if c is None:
-                        continue
-                    if k in territory:
-                        covered = -1
-                        break
-                    covered += 1
-                    masks[c] |= 1 << bit
-                    if k in territory_adjacent:
-                        grow |= 1 << bit
-                if covered <= 0:
-                    continue
-                x, y = _xy(base)
-                entries.append((base, x, y, tuple(masks), grow))
-            self.by_shape.append(entries)
-
-
-def _outside_neighbour_offsets(width: int, height: int) -> tuple[tuple[int, ...], ...]:
-    """Per square of a box (bit order), its neighbours outside the box, as offsets from the
-    box's top-left square."""
-    out = []
-    for dy in range(height):
-        for dx in range(width):
-            offsets = []
-            for nx, ny in ((dx + 1, dy), (dx - 1, dy), (dx, dy + 1), (dx, dy - 1)):
-                if not (0 <= nx < width and 0 <= ny < height):
-                    offsets.append(ny * W + nx)
-            out.append(tuple(offsets))
-    return tuple(out)
-
-
-_OUTSIDE_NEIGHBOURS = tuple(_outside_neighbour_offsets(w, h) for w, h in _DIMS)
-
-
-def _ring_bits(width: int, height: int) -> tuple[int, ...]:
-    """For each ring square (in ``_RING`` order), the bit of the box square it touches."""
-    bits = []
-    for dy in range(-1, height + 1):
-        for dx in range(-1, width + 1):
-            if (0 <= dx < width) != (0 <= dy < height):
-                bx = min(max(dx, 0), width - 1)
-                by = min(max(dy, 0), height - 1)
-                bits.append(by * width + bx)
-    return tuple(bits)
-
-
-_RING_BITS = tuple(_ring_bits(w, h) for w, h in _DIMS)
-
-_OPEN, _CLOSED, _TERRITORY = 0, 1, 2
-
-
-class _Surroundings:
-    """What lies around one box position once the box is covered, whatever the card: the white
-    pieces next to the box (open regions, closed regions, territories) with the box squares
-    they touch, the box squares next to the outside, and the far closed regions. A card's
-    consequences then follow from its white squares alone, with a few bit operations."""
-
-    __slots__ = ("edge", "far_closed", "pieces")
-
-    def __init__(self, board: _Board, base: int, shape: int) -> None:
-        geo = board.geo
-        colour = geo.colour
-        comp_of = geo.comp_of
-        comp_liberties = geo.comp_liberties
-        box_offsets = _BOX[shape]
-        box = {base + dk for dk in box_offsets}
-        self.edge = 0
-        for bit, offsets in enumerate(_OUTSIDE_NEIGHBOURS[shape]):
-            for d in offsets:
-                if base + d not in colour:
-                    self.edge |= 1 << bit
-                    break
-        cut = {comp_of[k] for k in box if k in comp_of}
-        # pieces: [touched box bits, kind, size, component (territories: for owner lookups)]
-        pieces: list[list[int]] = []
-        piece_of_comp: dict[int, int] = {}
-        piece_of_square: dict[int, int] = {}
-        for dk, bit in zip(_RING[shape], _RING_BITS[shape], strict=True):
-            r = base + dk
-            if colour.get(r) != WHITE:
-                continue
-            comp = comp_of[r]
-            if comp not in cut:
-                index = piece_of_comp.get(comp)
-                if index is None:
-                    index = piece_of_comp[comp] = len(pieces)
-                    size = len(geo.comps[comp])
-                    if comp in board.comp_owner:
-                        pieces.append([0, _TERRITORY, size, comp])
-                    elif any(lib not in box for lib in comp_liberties[comp]):
-                        pieces.append([0, _OPEN, 0, comp])
-                    else:
-                        pieces.append([0, _CLOSED, size, comp])
-                pieces[index][0] |= 1 << bit
-                continue
-            index = piece_of_square.get(r)
-            if index is None:
-                index = self._fragment(r, colour, box, pieces, piece_of_square)
-            pieces[index][0] |= 1 << bit
-        self.pieces = pieces
-        self.far_closed = [
-            len(geo.comps[comp])
-            for comp in board.closed_regions
-            if comp not in cut and comp not in piece_of_comp
-        ]
-
-    @staticmethod
-    def _fragment(
-        start: int,
-        colour: dict[int, int],
-        box: set[int],
-        pieces: list[list[int]],
-        piece_of_square: dict[int, int],
-    ) -> int:
-        """Explore the part of a component the box cuts off around ``start``; stop as soon as
-        it is known to be open."""
-        local = [start]
-        seen = {start}
-        is_open = False
-        index = -1
-        stack = [start]
-        while stack and not is_open:
-            a = stack.pop()
-            for n in (a + 1, a - 1, a + W, a - W):
-                if n in seen or n in box:
-                    continue
-                c = colour.get(n)
-                if c is None:
-                    is_open = True
-                    break
-                if c != WHITE:
-                    continue
-                known = piece_of_square.get(n)
-                if known is not None:
-                    # Reached a piece stopped early, so an open one: this is part of it.
-                    is_open = True
-                    index = known
-                    break
-                seen.add(n)
-                local.append(n)
-                stack.append(n)
-        if index < 0:
-            index = len(pieces)
-            pieces.append([0, _OPEN if is_open else _CLOSED, 0 if is_open else len(local), -1])
-        for k in local:
-            piece_of_square[k] = index
-        return index
+_PLAY_MOVES = _PlayMoves()
 
 
 # ----- state -------------------------------------------------------------------------------------
@@ -554,6 +326,7 @@ class LppgState:
     placed: tuple[tuple[int, int, int, int], ...]
     #: Markers on the terrain: (seat, "o"|"p", x, y); the territory is the region holding it.
     markers: tuple[tuple[int, str, int, int], ...]
+    #: Each seat's hand, in drawing order (slot 1 first).
     hands: tuple[tuple[int, ...], ...]
     pile_a: tuple[int, ...]  # top first
     pile_b: tuple[int, ...]
@@ -566,6 +339,8 @@ class LppgState:
     ply: int = 0
     outcome: Outcome | None = None
     last_move: Move | None = None
+    #: The rules edition (the hidden option ``edition``); 1 draws both cards in one decision.
+    edition: int = 2
 
     @cached_property
     def geometry(self) -> _Geometry:
@@ -575,21 +350,24 @@ class LppgState:
     def board(self) -> _Board:
         return _Board(self.geometry, self.markers)
 
-    @cached_property
-    def positions(self) -> _Positions:
-        return _Positions(self.board)
 
-    @cached_property
-    def surroundings(self) -> dict[tuple[int, int], _Surroundings]:
-        """Filled lazily by the legal-move search, per (shape, box position)."""
-        return {}
+_FIELDS = tuple(field.name for field in dataclasses.fields(LppgState))
 
 
 def _derive(state: LppgState, **changes: Any) -> LppgState:
-    """``replace`` that keeps the cached geometry when the cards on the table did not change."""
-    new = dataclasses.replace(state, **changes)
-    if "placed" not in changes and "geometry" in state.__dict__:
-        new.__dict__["geometry"] = state.__dict__["geometry"]
+    """``dataclasses.replace`` without its checks (a state is made at every move), keeping the
+    cached geometry and board when what they depend on did not change."""
+    new = object.__new__(LppgState)
+    values = new.__dict__
+    old = state.__dict__
+    for name in _FIELDS:
+        values[name] = old[name]
+    values.update(changes)
+    if "placed" not in changes:
+        if "geometry" in old:
+            values["geometry"] = old["geometry"]
+        if "markers" not in changes and "board" in old:
+            values["board"] = old["board"]
     return new
 
 
@@ -613,23 +391,11 @@ def closed_regions(state: LppgState) -> list[tuple[tuple[int, int], ...]]:
     return [tuple(sorted(_xy(k) for k in geo.comps[c])) for c in state.board.closed_regions]
 
 
-# ----- scoring ---------------------------------------------------------------------------------
-
-
-def _smallest_unique(entries: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
-    """(size, owner) of the smallest territory whose size no other territory shares."""
-    counts: dict[int, int] = {}
-    for size, _ in entries:
-        counts[size] = counts.get(size, 0) + 1
-    best = None
-    for entry in entries:
-        if counts[entry[0]] == 1 and (best is None or entry < best):
-            best = entry
-    return best
-
-
-def _side(players: int, seat: int) -> int:
-    return seat % 2 if players == 4 else seat
+def cards_to_draw(state: LppgState) -> int:
+    """How many cards the player to move still draws this turn (0 unless drawing)."""
+    if state.pending != "draw":
+        return 0
+    return max(0, 2 - len(state.hands[state.turn_seat]))
 
 
 def _turn_order_next(state: LppgState) -> int:
@@ -648,6 +414,12 @@ class Lppg(Game):
     seat_names = ("North", "East", "South", "West")
     chance = True
     hidden_information = True
+    options = (
+        # Edition 1: the rules before the two-step draw (``draw a b`` drew both cards, and an
+        # empty pile was re-formed only when drawn from), kept so games stored under them still
+        # replay exactly and go on as they started.
+        Option("edition", 2, (1, 2), "rules edition of a stored game", hidden=True),
+    )
 
     # ----- setup ----------------------------------------------------------------------------
 
@@ -689,6 +461,7 @@ class Lppg(Game):
             pile_a=tuple(rest[:half]),
             pile_b=tuple(rest[half:]),
             discard=(),
+            edition=options.get("edition", 2),
         )
 
     # ----- legal moves ------------------------------------------------------------------------
@@ -699,7 +472,11 @@ class Lppg(Game):
             placements = self._placements(state)
             return placements if placements else [PassMove()]
         if pending == "draw":
-            return list(_DRAWS)
+            if state.edition == 1:
+                return list(_FIRST_EDITION_DRAWS)
+            piles = [move for move in (DRAW_A, DRAW_B) if self._pile(state, move.pile)]
+            # Both piles empty only in positions saved under earlier rules: drawing re-forms.
+            return piles or [DRAW_A, DRAW_B]
         if pending == "keep":
             return [KeepMove(x, y) for x, y in state.keeps[0][1]]
         if pending == "mark":
@@ -707,86 +484,10 @@ class Lppg(Game):
         return []
 
     def _placements(self, state: LppgState, first_only: bool = False) -> list[Move]:
-        board = state.board
-        positions = state.positions.by_shape
         mover = state.turn_seat
-        # With two markers down, any mark this turn would be the third and end the game.
-        check_end = board.markers_of[mover] == 2
-        out: list[Move] = []
-        for slot, card in enumerate(state.hands[mover], start=1):
-            if card < 0:
-                continue  # a view's hidden placeholder
-            for r in range(4):
-                shape, white_mask, colour_mask, colour = _MASKS[card][r]
-                rot = ROTATIONS[r]
-                for base, x, y, masks, grow in positions[shape]:
-                    if not (masks[WHITE] & white_mask or masks[colour] & colour_mask):
-                        continue
-                    if (check_end or grow & white_mask) and not self._consequences_allowed(
-                        state, base, shape, white_mask, check_end
-                    ):
-                        continue
-                    out.append(PlayMove(slot, x, y, rot))
-                    if first_only:
-                        return out
-        return out
-
-    def _consequences_allowed(
-        self, state: LppgState, base: int, shape: int, white_mask: int, check_end: bool
-    ) -> bool:
-        """Fast version of the checks in ``_place``, from the surroundings of the box (shared
-        by every card placed there). ``test_fast_and_full_placement_checks_agree`` keeps the
-        two in step."""
-        cache = state.surroundings
-        around = cache.get((shape, base))
-        if around is None:
-            around = cache[(shape, base)] = _Surroundings(state.board, base, shape)
-        board = state.board
-        opened = bool(white_mask & around.edge)
-        card_size = white_mask.bit_count()
-        touched = []
-        for mask, kind, size, comp in around.pieces:
-            if mask & white_mask:
-                if kind == _OPEN:
-                    opened = True
-                else:
-                    card_size += size
-                    if kind == _TERRITORY:
-                        touched.append(comp)
-        owners = {board.comp_owner[comp] for comp in touched}
-        if len(owners) > 1:
-            return False
-        if touched and opened and any(board.comp_permanent[comp] for comp in touched):
-            return False
-        if not check_end:
-            return True
-        mover = state.turn_seat
-        count = board.markers_of[mover]
-        if touched and owners == {mover}:
-            count -= len(touched) if opened else len(touched) - 1
-        if count != 2:
-            return True
-        closed = [
-            size
-            for mask, kind, size, _ in around.pieces
-            if kind == _CLOSED and not mask & white_mask
-        ]
-        closed.extend(around.far_closed)
-        if not opened and not touched:
-            closed.append(card_size)
-        if not closed:
-            return True
-        entries = [
-            (len(board.geo.comps[comp]), seat)
-            for comp, seat in board.comp_owner.items()
-            if comp not in touched
-        ]
-        if touched and not opened:
-            entries.append((card_size, next(iter(owners))))
-        entries.append((max(closed), mover))
-        winner = _smallest_unique(entries)
-        players = state.players
-        return winner is not None and _side(players, winner[1]) == _side(players, mover)
+        return placement_codes(
+            state.board, state.hands[mover], mover, state.players, first_only, moves=_PLAY_MOVES
+        )
 
     def _marks(self, state: LppgState) -> list[Move]:
         board = state.board
@@ -813,6 +514,10 @@ class Lppg(Game):
             kinds.append("p")
         return kinds
 
+    @staticmethod
+    def _pile(state: LppgState, name: str) -> tuple[int, ...]:
+        return state.pile_a if name == "a" else state.pile_b
+
     # ----- parsing ---------------------------------------------------------------------------
 
     def _parse(self, text: str, state: LppgState | None) -> Move:
@@ -822,7 +527,7 @@ class Lppg(Game):
         if match:
             slot, x, y, rot = (int(g) for g in match.groups())
             if rot not in ROTATIONS:
-                raise IllegalMove("the rotation must be 0, 90, 180 or 270")
+                raise IllegalMove(Phrase("lppg.bad_rotation"))
             return PlayMove(slot, x, y, rot)
         match = _MARK_RE.fullmatch(text)
         if match:
@@ -840,51 +545,47 @@ class Lppg(Game):
             return KeepMove(int(match.group(1)), int(match.group(2)))
         match = _DRAW_RE.fullmatch(text)
         if match:
-            first, second = sorted(match.groups())
-            return DrawMove(first, second)
-        raise IllegalMove(
-            f"{text[:40]!r} is not an LPPG move: try `play 1 3,-1 90`, `mark o 1,2`, "
-            "`keep 1,2`, `draw a b` or `pass`"
-        )
+            if state is not None and state.edition == 1:
+                return _first_edition_draw(match.group(1), match.group(2))
+            return DrawMove(match.group(1), match.group(2))
+        raise IllegalMove(Phrase("lppg.not_a_move", text=repr(text[:40])))
 
     # ----- playing ---------------------------------------------------------------------------
 
     def _play(self, state: LppgState, move: Move) -> LppgState:
-        pending = state.pending
         if isinstance(move, PlayMove):
-            self._expect(pending, "play")
+            self._expect(state, "play")
             return self._place(state, move)
         if isinstance(move, PassMove):
-            self._expect(pending, "play")
+            self._expect(state, "play")
             return self._pass(state)
         if isinstance(move, KeepMove):
-            self._expect(pending, "keep")
+            self._expect(state, "keep")
             return self._keep(state, move)
         if isinstance(move, MarkMove):
-            self._expect(pending, "mark")
+            self._expect(state, "mark")
             return self._mark(state, move)
         if isinstance(move, DrawMove):
-            self._expect(pending, "draw")
+            self._expect(state, "draw")
             return self._draw(state, move)
-        raise IllegalMove("not an LPPG move")
+        raise IllegalMove(Phrase("illegal.wrong_game"))
 
     @staticmethod
-    def _expect(pending: str | None, wanted: str) -> None:
+    def _expect(state: LppgState, wanted: str) -> None:
+        pending = state.pending
         if pending == wanted:
             return
-        hints = {
-            "play": "it is time to place a card (`play …`) or `pass`",
-            "keep": "it is time to choose which marker stays (`keep x,y`)",
-            "mark": "it is time to mark the largest closed region (`mark o|p x,y`)",
-            "draw": "it is time to draw two cards (`draw a b`, `draw a a` or `draw b b`)",
-        }
-        raise IllegalMove(hints.get(pending or "", "the game is over"))
+        if pending == "draw":
+            raise IllegalMove(Phrase("lppg.expect_draw", count=cards_to_draw(state)))
+        if pending in ("play", "keep", "mark"):
+            raise IllegalMove(Phrase(f"lppg.expect_{pending}"))
+        raise IllegalMove(Phrase("illegal.game_over"))
 
     def _place(self, state: LppgState, move: PlayMove) -> LppgState:
         mover = state.turn_seat
         hand = state.hands[mover]
         if not 1 <= move.slot <= len(hand) or hand[move.slot - 1] < 0:
-            raise IllegalMove(f"you have no card in slot {move.slot}")
+            raise IllegalMove(Phrase("lppg.no_card_in_slot", slot=move.slot))
         card = hand[move.slot - 1]
         board = state.board
         geo = board.geo
@@ -894,9 +595,9 @@ class Lppg(Game):
             and geo.min_y - 3 <= y <= geo.max_y + 1
             and _in_range(x, y)
         ):
-            raise IllegalMove("the card must cover at least one square of the terrain")
+            raise IllegalMove(Phrase("lppg.off_terrain"))
         base = _key(x, y)
-        cells = _CELLS[card][move.rot // 90]
+        cells = CELLS[card][move.rot // 90]
         covered = 0
         same_colour = False
         for dk, c in cells:
@@ -906,17 +607,15 @@ class Lppg(Game):
                 continue
             covered += 1
             if k in board.territory_of:
-                raise IllegalMove("a card may not cover any square of a territory")
+                raise IllegalMove(Phrase("lppg.covers_territory"))
             if old == c:
                 same_colour = True
         if covered == 0:
-            raise IllegalMove("the card must cover at least one square of the terrain")
+            raise IllegalMove(Phrase("lppg.off_terrain"))
         if covered == 6:
-            raise IllegalMove("the card must reach past the terrain: it may not cover 6 squares")
+            raise IllegalMove(Phrase("lppg.covers_six"))
         if not same_colour:
-            raise IllegalMove(
-                "at least one square of the card must lie on a square of the same colour"
-            )
+            raise IllegalMove(Phrase("lppg.no_same_colour"))
         colour = dict(geo.colour)
         for dk, c in cells:
             colour[base + dk] = c
@@ -933,16 +632,16 @@ class Lppg(Game):
         for comp, indices in by_comp.items():
             owners = {markers[i][0] for i in indices}
             if len(owners) > 1:
-                raise IllegalMove("territories of different players may not be joined")
+                raise IllegalMove(Phrase("lppg.joins_players"))
             owner = markers[indices[0]][0]
             if new_geo.comp_open[comp]:
                 if any(markers[i][1] == "p" for i in indices):
-                    raise IllegalMove("a permanent territory may not be opened")
+                    raise IllegalMove(Phrase("lppg.opens_permanent"))
                 returned.update(indices)
                 continue
             kept_entries.append((len(new_geo.comps[comp]), owner))
             if len(indices) > 1:
-                squares = tuple(sorted((markers[i][2:] for i in indices), key=_yx))
+                squares = tuple(sorted((markers[i][2:] for i in indices), key=yx_order))
                 keep_groups.append((owner, squares))
         closed = [
             len(new_geo.comps[c])
@@ -954,19 +653,16 @@ class Lppg(Game):
         count = sum(1 for i, m in enumerate(markers) if m[0] == mover and i not in returned)
         count -= sum(len(squares) - 1 for owner, squares in keep_groups if owner == mover)
         if closed and count == 2:
-            winner = _smallest_unique([*kept_entries, (max(closed), mover)])
-            if winner is None or _side(state.players, winner[1]) != _side(state.players, mover):
-                raise IllegalMove(
-                    "this would make you place your third marker and end the game without "
-                    + ("your team" if state.players == 4 else "you")
-                    + " winning"
-                )
+            winner = smallest_unique([*kept_entries, (max(closed), mover)])
+            if winner is None or side(state.players, winner[1]) != side(state.players, mover):
+                team = "_team" if state.players == 4 else ""
+                raise IllegalMove(Phrase("lppg.third_marker_loses" + team))
 
         new_markers = tuple(m for i, m in enumerate(markers) if i not in returned)
         hands = list(state.hands)
         hands[mover] = tuple(c for i, c in enumerate(hand) if i != move.slot - 1)
-        keep_groups.sort(key=lambda group: _yx(group[1][0]))
-        after = dataclasses.replace(
+        keep_groups.sort(key=lambda group: yx_order(group[1][0]))
+        after = _derive(
             state,
             placed=(*state.placed, (card, x, y, move.rot)),
             markers=new_markers,
@@ -992,8 +688,8 @@ class Lppg(Game):
         owner, squares = state.keeps[0]
         chosen = (move.x, move.y)
         if chosen not in squares:
-            listed = ", ".join(f"{x},{y}" for x, y in squares)
-            raise IllegalMove(f"choose one of the merged markers: {listed}")
+            listed = ", ".join(_square(x, y) for x, y in squares)
+            raise IllegalMove(Phrase("lppg.keep_which", squares=listed))
         dropped = {square for square in squares if square != chosen}
         markers = tuple(
             m for m in state.markers if not (m[0] == owner and (m[2], m[3]) in dropped)
@@ -1017,15 +713,13 @@ class Lppg(Game):
         mover = state.turn_seat
         comp = geo.comp_of.get(_key(move.x, move.y)) if _in_range(move.x, move.y) else None
         if comp is None or comp not in board.closed_regions:
-            raise IllegalMove(f"{move.x},{move.y} is not in a closed unmarked region")
+            raise IllegalMove(Phrase("lppg.not_closed", square=_square(move.x, move.y)))
         largest = max(len(geo.comps[c]) for c in board.closed_regions)
         if len(geo.comps[comp]) != largest:
-            raise IllegalMove(
-                f"you must mark one of the largest closed regions ({largest} squares)"
-            )
+            raise IllegalMove(Phrase("lppg.not_largest", count=largest))
         if move.kind not in self._free_kinds(state, mover):
-            kind = "ordinary" if move.kind == "o" else "permanent"
-            raise IllegalMove(f"you have no {kind} marker left")
+            kind = Phrase(f"lppg.kind_{move.kind}")
+            raise IllegalMove(Phrase("lppg.no_marker_left", kind=kind))
         tx, ty = _xy(min(geo.comps[comp]))
         markers = (*state.markers, (mover, move.kind, tx, ty))
         after = _derive(
@@ -1035,10 +729,11 @@ class Lppg(Game):
             last_move=MarkMove(move.kind, tx, ty),
         )
         if sum(1 for m in markers if m[0] == mover) == 3:
-            outcome = self._score(after, "a third marker ended the game")
+            outcome = self._score(after, Phrase("lppg.end_third_marker"))
             if not outcome.winners or mover not in outcome.winners:
                 # The placement check rules this out; kept as a guard for hand-built states.
-                raise IllegalMove("your third marker may only end the game if your side wins")
+                team = "_team" if state.players == 4 else ""
+                raise IllegalMove(Phrase("lppg.third_marker_loses" + team))
             return _derive(after, to_move=None, pending=None, outcome=outcome)
         return self._end_turn(after)
 
@@ -1054,79 +749,103 @@ class Lppg(Game):
         left = state.final_turns - 1
         after = _derive(state, hands=tuple(hands), discard=discard, final_turns=left)
         if left == 0:
-            outcome = self._score(after, "the cards ran out")
+            outcome = self._score(after, Phrase("lppg.end_cards_out"))
             return _derive(after, to_move=None, pending=None, outcome=outcome)
         nxt = _turn_order_next(state)
         return _derive(after, turn_seat=nxt, to_move=nxt, pending="play")
 
     def _pass(self, state: LppgState) -> LppgState:
         if self._placements(state, first_only=True):
-            raise IllegalMove("one of your cards can be placed: you may pass only when neither can")
+            raise IllegalMove(Phrase("lppg.pass_refused"))
         after = _derive(state, ply=state.ply + 1, last_move=PassMove())
         return self._end_turn(after)
 
     def _draw(self, state: LppgState, move: DrawMove) -> LppgState:
-        piles = {"a": list(state.pile_a), "b": list(state.pile_b)}
-        discard = list(state.discard)
-        reshuffles = state.reshuffles
+        if state.edition == 1:
+            return _first_edition_drawn(state, move)
         mover = state.turn_seat
         hand = list(state.hands[mover])
-        for name in (move.first, move.second):
-            other = "b" if name == "a" else "a"
+        if len(move.piles) > 2 - len(hand):
+            raise IllegalMove(Phrase("lppg.one_card_to_draw"))
+        piles = {"a": state.pile_a, "b": state.pile_b}
+        discard = state.discard
+        reshuffles = state.reshuffles
+
+        def reform() -> None:
+            nonlocal discard, reshuffles
+            pool = [*discard, *piles["a"], *piles["b"]]
+            rng_for(state.seed, "reshuffle", reshuffles).shuffle(pool)
+            reshuffles += 1
+            half = (len(pool) + 1) // 2
+            piles["a"], piles["b"], discard = tuple(pool[:half]), tuple(pool[half:]), ()
+
+        for name in move.piles:
             if not piles[name]:
-                pool = discard + piles[other]
-                rng_for(state.seed, "reshuffle", reshuffles).shuffle(pool)
-                reshuffles += 1
-                half = (len(pool) + 1) // 2
-                piles["a"], piles["b"], discard = pool[:half], pool[half:], []
-            if not piles[name]:
-                name = other  # only one card was left and it went to pile A
-            if piles[name]:
-                hand.append(piles[name].pop(0))
+                if piles["a"] or piles["b"]:
+                    other = "b" if name == "a" else "a"
+                    raise IllegalMove(
+                        Phrase("lppg.pile_empty", pile=name.upper(), other=other.upper())
+                    )
+                reform()  # a position saved under earlier rules: both piles empty
+                if not piles[name]:
+                    name = "a"  # only one card was left and it went to pile A
+            hand.append(piles[name][0])
+            piles[name] = piles[name][1:]
+            if (not piles["a"] or not piles["b"]) and (piles["a"] or piles["b"] or discard):
+                reform()
         hands = list(state.hands)
         hands[mover] = tuple(hand)
-        last_cards = not piles["a"] and not piles["b"] and not discard
-        nxt = _turn_order_next(state)
-        return _derive(
-            state,
+        exhausted = not piles["a"] and not piles["b"] and not discard
+        changes = dict(
             hands=tuple(hands),
-            pile_a=tuple(piles["a"]),
-            pile_b=tuple(piles["b"]),
-            discard=tuple(discard),
+            pile_a=piles["a"],
+            pile_b=piles["b"],
+            discard=discard,
             reshuffles=reshuffles,
-            final_turns=state.players if last_cards else state.final_turns,
-            turn_seat=nxt,
-            to_move=nxt,
-            pending="play",
             ply=state.ply + 1,
             last_move=move,
         )
+        if len(hand) < 2 and not exhausted:
+            return _derive(state, **changes)
+        nxt = _turn_order_next(state)
+        return _derive(
+            state,
+            **changes,
+            final_turns=state.players if exhausted else state.final_turns,
+            turn_seat=nxt,
+            to_move=nxt,
+            pending="play",
+        )
 
-    def _score(self, state: LppgState, how: str) -> Outcome:
+    def _score(self, state: LppgState, how: Phrase) -> Outcome:
         players = state.players
-        winner = _smallest_unique(state.board.territory_entries())
+        entries = state.board.territory_entries()
+        sizes: dict[int, int] = {}
+        for size, _ in entries:
+            sizes[size] = sizes.get(size, 0) + 1
+        cancelled = [
+            Phrase("lppg.cancel", n=n, count=size) for size, n in sorted(sizes.items()) if n > 1
+        ]
+        how = _also([how, *cancelled])
+        winner = smallest_unique(entries)
         if winner is None:
-            return Outcome(
-                frozenset(),
-                (0.0,) * players,
-                f"{how}: no territory is left once equal sizes cancel, so nobody wins",
-            )
+            return Outcome.said(frozenset(), (0.0,) * players, Phrase("lppg.nobody_wins", how=how))
         size, seat = winner
         if players == 4:
             winners = frozenset({seat % 2, seat % 2 + 2})
-            names = " and ".join(self.seat_name(state, s) for s in sorted(winners))
-            verb = "win"
+            first, second = sorted(winners)
+            phrase = Phrase(
+                "lppg.team_wins",
+                how=how,
+                seat=self.seat_phrase(state, first),
+                partner=self.seat_phrase(state, second),
+                count=size,
+            )
         else:
             winners = frozenset({seat})
-            names = self.seat_name(state, seat)
-            verb = "wins"
+            phrase = Phrase("lppg.wins", how=how, seat=self.seat_phrase(state, seat), count=size)
         scores = tuple(float(size) if s in winners else 0.0 for s in range(players))
-        return Outcome(
-            winners,
-            scores,
-            f"{how}: {names} {verb} with the smallest territory of its size "
-            f"({size} square{'s' if size > 1 else ''})",
-        )
+        return Outcome.said(winners, scores, phrase)
 
     # ----- views, words, storage -------------------------------------------------------------
 
@@ -1134,7 +853,7 @@ class Lppg(Game):
         # Both faces of a card show its colour, so the colours in other hands are public; their
         # patterns are not.
         hands = tuple(
-            hand if s == seat else tuple(_card_back(card) for card in hand)
+            hand if s == seat else tuple(card_back(card) for card in hand)
             for s, hand in enumerate(state.hands)
         )
         return _derive(
@@ -1145,26 +864,125 @@ class Lppg(Game):
             discard=(HIDDEN,) * len(state.discard),
         )
 
-    def describe(self, state: LppgState, move: Move) -> str:
-        who = self.seat_name(state, state.to_move if state.to_move is not None else 0)
+    def explain(self, state: LppgState, move: Move) -> Phrase:
+        """What the move did, in words, with its consequences: territories opened (their
+        marker returned), grown or joined, a region to mark, a third marker ending the game,
+        the piles re-formed, the last cards drawn. Only public facts: a drawn card is named by
+        its colour (its back), a discarded one not at all. ``state`` may be a view."""
         if isinstance(move, PlayMove):
-            hand = state.hands[state.turn_seat]
-            card = hand[move.slot - 1] if move.slot <= len(hand) else HIDDEN
-            what = f"card {card_id(card)}" if card >= 0 else "a card"
-            turned = f", turned {move.rot}°" if move.rot else ""
-            return f"{who} places {what} at {move.x},{move.y}{turned}"
+            return self._explain_place(state, move)
+        seat = self.seat_phrase(state, state.turn_seat)
         if isinstance(move, PassMove):
-            return f"{who} cannot place either card and discards both"
+            return Phrase("lppg.pass", seat=seat)
         if isinstance(move, KeepMove):
-            return f"{who} keeps the marker on {move.x},{move.y} and takes the other back"
+            owner = state.to_move if state.to_move is not None else state.turn_seat
+            others = len(state.keeps[0][1]) - 1 if state.keeps else 1
+            return Phrase(
+                "lppg.keep",
+                seat=self.seat_phrase(state, owner),
+                square=_square(move.x, move.y),
+                count=max(1, others),
+            )
         if isinstance(move, MarkMove):
-            kind = "an ordinary" if move.kind == "o" else "the permanent"
-            return f"{who} puts {kind} marker on the region at {move.x},{move.y}"
+            return self._explain_mark(state, move, seat)
         if isinstance(move, DrawMove):
-            if move.first == move.second:
-                return f"{who} draws two cards from pile {move.first.upper()}"
-            return f"{who} draws a card from pile A and one from pile B"
-        return str(move)
+            return self._explain_draw(state, move, seat)
+        return super().explain(state, move)
+
+    def _after(self, state: LppgState, move: Move) -> LppgState | None:
+        try:
+            return self.play(state, move)
+        except IllegalMove:
+            return None
+
+    def _explain_place(self, state: LppgState, move: PlayMove) -> Phrase:
+        mover = state.turn_seat
+        seat = self.seat_phrase(state, mover)
+        hand = state.hands[mover]
+        card = hand[move.slot - 1] if 1 <= move.slot <= len(hand) else HIDDEN
+        if card >= 0:
+            card_phrase = Phrase("lppg.card", card=card_id(card))
+        else:
+            card_phrase = Phrase("lppg.a_card")
+        square = _square(move.x, move.y)
+        if move.rot:
+            placed = Phrase("lppg.place_turned", seat=seat, card=card_phrase, square=square,
+                            rot=move.rot)
+        else:
+            placed = Phrase("lppg.place", seat=seat, card=card_phrase, square=square)
+        after = self._after(state, move)
+        if after is None:
+            return placed
+        consequences = []
+        merged = {square for _, squares in after.keeps for square in squares}
+        before = {(s, x, y): size for (s, _, x, y), size in zip(
+            state.markers, _territory_sizes(state), strict=True)}
+        now = {(s, x, y): size for (s, _, x, y), size in zip(
+            after.markers, _territory_sizes(after), strict=True)}
+        for (owner, x, y), size in before.items():
+            whose = self.seat_phrase(state, owner)
+            if (owner, x, y) not in now:
+                consequences.append(Phrase("lppg.opened", seat=whose, square=_square(x, y)))
+            elif (x, y) not in merged and now[(owner, x, y)] > size:
+                consequences.append(Phrase("lppg.grew", seat=whose, square=_square(x, y),
+                                           count=now[(owner, x, y)]))
+        for owner, squares in after.keeps:
+            listed = " & ".join(_square(x, y) for x, y in squares)
+            consequences.append(
+                Phrase("lppg.merged", seat=self.seat_phrase(state, owner), squares=listed)
+            )
+        if after.pending == "mark":
+            comps = after.board.geo.comps
+            largest = max(len(comps[c]) for c in after.board.closed_regions)
+            consequences.append(Phrase("lppg.to_mark", count=largest))
+        return _so(placed, consequences)
+
+    def _explain_mark(self, state: LppgState, move: MarkMove, seat: Phrase) -> Phrase:
+        marked = Phrase(f"lppg.mark_{move.kind}", seat=seat, square=_square(move.x, move.y))
+        after = self._after(state, move)
+        if after is None:
+            return marked
+        size = next(
+            (len(squares) for owner, kind, squares in territories(after)
+             if (owner, kind) == (state.turn_seat, move.kind) and (move.x, move.y) in squares),
+            0,
+        )
+        consequences = [Phrase("lppg.territory_of", count=size)] if size else []
+        if after.outcome is not None:
+            consequences.append(Phrase("lppg.third_marker", seat=seat))
+        return _so(marked, consequences)
+
+    def _explain_draw(self, state: LppgState, move: DrawMove, seat: Phrase) -> Phrase:
+        if state.edition == 1:  # both cards in one decision: no colour seen in between
+            return _also([
+                Phrase("lppg.draw_unseen", seat=seat, pile=name.upper()) for name in move.piles
+            ])
+        said = []
+        current = state
+        for name in move.piles:
+            pile = self._pile(current, name)
+            colour = visible_colour(pile[0]) if pile else None
+            if colour is None:
+                drawn = Phrase("lppg.draw_unseen", seat=seat, pile=name.upper())
+            else:
+                drawn = Phrase("lppg.draw", seat=seat, pile=name.upper(),
+                               colour=Phrase(f"lppg.colour_{colour}"))
+            after = self._after(current, DrawMove(name))
+            if after is None:
+                said.append(drawn)
+                break
+            consequences = []
+            if after.reshuffles > current.reshuffles:
+                ran_out = name if len(pile) <= 1 else ("b" if name == "a" else "a")
+                other = "b" if ran_out == "a" else "a"
+                consequences.append(
+                    Phrase("lppg.reformed", pile=ran_out.upper(), other=other.upper())
+                )
+            if after.final_turns is not None and current.final_turns is None:
+                consequences.append(Phrase("lppg.last_cards"))
+            said.append(_so(drawn, consequences))
+            current = after
+        return _also(said)
 
     def dump(self, state: LppgState) -> dict:
         return {
@@ -1186,6 +1004,7 @@ class Lppg(Game):
             "ply": state.ply,
             "last_move": None if state.last_move is None else str(state.last_move),
             "outcome": dump_outcome(state.outcome),
+            "edition": state.edition,
         }
 
     def load(self, data: Mapping[str, Any]) -> LppgState:
@@ -1210,27 +1029,62 @@ class Lppg(Game):
             ply=data["ply"],
             outcome=load_outcome(data.get("outcome")),
             last_move=None if last is None else self._parse(last, None),
+            # Snapshots written before editions existed were all played under the first.
+            edition=data.get("edition", 1),
         )
 
 
-def _yx(square: tuple[int, int]) -> tuple[int, int]:
-    return square[1], square[0]
+def _first_edition_drawn(state: LppgState, move: DrawMove) -> LppgState:
+    """Both draws of a turn under the first edition: each named pile in turn, an empty one
+    re-formed (from the discard and the other pile) only when drawn from."""
+    piles = {"a": list(state.pile_a), "b": list(state.pile_b)}
+    discard = list(state.discard)
+    reshuffles = state.reshuffles
+    mover = state.turn_seat
+    hand = list(state.hands[mover])
+    for name in move.piles:
+        other = "b" if name == "a" else "a"
+        if not piles[name]:
+            pool = discard + piles[other]
+            rng_for(state.seed, "reshuffle", reshuffles).shuffle(pool)
+            reshuffles += 1
+            half = (len(pool) + 1) // 2
+            piles["a"], piles["b"], discard = pool[:half], pool[half:], []
+        if not piles[name]:
+            name = other  # only one card was left and it went to pile A
+        if piles[name]:
+            hand.append(piles[name].pop(0))
+    hands = list(state.hands)
+    hands[mover] = tuple(hand)
+    last_cards = not piles["a"] and not piles["b"] and not discard
+    nxt = _turn_order_next(state)
+    return _derive(
+        state,
+        hands=tuple(hands),
+        pile_a=tuple(piles["a"]),
+        pile_b=tuple(piles["b"]),
+        discard=tuple(discard),
+        reshuffles=reshuffles,
+        final_turns=state.players if last_cards else state.final_turns,
+        turn_seat=nxt,
+        to_move=nxt,
+        pending="play",
+        ply=state.ply + 1,
+        last_move=move,
+    )
 
 
-def _in_range(x: int, y: int) -> bool:
-    return -_COORD_LIMIT < x < _COORD_LIMIT and -_COORD_LIMIT < y < _COORD_LIMIT
-
-
-def _card_back(card: int) -> int:
-    """The placeholder for a card seen from its back: its colour only (``R?``)."""
-    return -2 - (card_colour(card) - 1)
+def _territory_sizes(state: LppgState) -> list[int]:
+    """The size of the territory under each marker, in marker order."""
+    geo = state.geometry
+    return [len(geo.comps[geo.comp_of[_key(x, y)]]) for _, _, x, y in state.markers]
 
 
 def _pile_view(pile: tuple[int, ...]) -> tuple[int, ...]:
     """A draw pile as everyone sees it: its size and the colour of its top card."""
     if not pile:
         return ()
-    return (_card_back(pile[0]), *((HIDDEN,) * (len(pile) - 1)))
+    return (card_back(pile[0]), *((HIDDEN,) * (len(pile) - 1)))
 
 
 def _parse_deck(deck: Any) -> tuple[int, ...]:

@@ -15,7 +15,7 @@ count, a mapping of CLDR plural categories (``"one"``, ``"other"``, …) to stri
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 #: A template: one format string, or one per CLDR plural category ("one", "other", ...).
@@ -50,6 +50,11 @@ class Phrase:
         if self._hash is None:
             object.__setattr__(self, "_hash", hash((self.key, self.params)))
         return self._hash
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickling (e.g. to an AI worker process) rebuilds through __init__: the default way
+        # would set the slots one by one, which an immutable phrase refuses.
+        return (_rebuild, (self.key, self.params))
 
     def __repr__(self) -> str:
         inner = "".join(f", {name}={value!r}" for name, value in self.params)
@@ -86,6 +91,10 @@ class Phrase:
             for name, value in (data.get("params") or {}).items()
         }
         return cls(data["key"], **params)
+
+
+def _rebuild(key: str, params: tuple[tuple[str, Any], ...]) -> Phrase:
+    return Phrase(key, **dict(params))
 
 
 def define(templates: Mapping[str, Template]) -> None:
@@ -131,6 +140,17 @@ def format_phrase(
     return template.format(**args)
 
 
+def and_list(items: Sequence[Any]) -> Any:
+    """Items read as one list ("a, b and c"), translatable: a single item is itself; more make
+    nested ``list.comma`` and ``list.and`` phrases, so each language picks its own words."""
+    if not items:
+        raise ValueError("an empty list has nothing to say")
+    head = items[0]
+    for item in items[1:-1]:
+        head = Phrase("list.comma", head=head, next=item)
+    return head if len(items) == 1 else Phrase("list.and", head=head, last=items[-1])
+
+
 def english(phrase: Phrase) -> str:
     """The English sentence of a phrase."""
     return format_phrase(phrase, lambda key: None, english_plural)
@@ -145,6 +165,8 @@ define({
     "illegal.wrong_game": "that is not a move of this game",
     # A refusal an engine still writes as plain English (no translation yet).
     "illegal.text": "{text}",
+    "list.comma": "{head}, {next}",
+    "list.and": "{head} and {last}",
     "outcome.resigned": "{seat} resigned",
     "outcome.timeout": "{seat} ran out of time",
 })

@@ -23,39 +23,61 @@ Rulings we made where RULES.md leaves room (each has a test in tests/engines/tes
   after the same player's previous turn, i.e. before the opponent's last turn. Only turns that
   capture can do that, and walls never (they only accumulate), so only stone-only captures are
   compared. Longer cycles are allowed (the walls make them rare).
-- ``legal_moves`` lists ``pass``, every legal stone-only turn and every legal turn with a single
-  wall. Turns with several walls are legal and ``play`` accepts them (``i9 h9 j8``, walls in any
-  order), but they are not listed: their number explodes and a single wall per turn already
-  offers every cell a wall can take.
+- ``legal_moves`` lists every legal turn with at most one wall, then ``pass``: first the
+  stone-only turns, then the single-wall turns. Turns with several walls are legal and ``play``
+  accepts them (``i9 h9 j8``, walls in any order), but they are not listed (their number
+  explodes, and a single wall per turn already offers every cell a wall can take);
+  ``legal_turns_with_walls`` enumerates every legal turn, walls included, for the AI.
 - Scoring phase: ``dead``/``alive`` name cells; each names its whole group. ``dead`` marks
   groups that are alive, ``alive`` groups that are marked dead; naming a group already in the
   asked state is refused so that every mark changes something. ``resume`` forgets the marks.
 - Territory is computed with the dead stones taken off the board (their cells count as empty);
   a region touching no stone at all belongs to nobody.
+
+Speed: a state carries a ``GoBoard`` (engines/graphgo.py) with every group's stones and
+liberties as bit masks, updated turn by turn. ``legal_moves`` classifies the cells with a few
+mask operations (which cells have two empty neighbours, which are the last liberty of a group of
+either colour) and returns a lazy ``TurnList``: it is counted at once but makes a move object
+only for the moves asked for. Only the rare turns where a capture might save a friendly group
+are judged one by one, by the same ``GoBoard.resolve`` that ``play`` uses.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
 from engines import register
-from engines.core import Game, IllegalMove, Move, Option, Outcome, dump_outcome, load_outcome
+from engines.core import (
+    Game,
+    IllegalMove,
+    LazyMoves,
+    Move,
+    Option,
+    Outcome,
+    dump_outcome,
+    fast_init,
+    higher_score_wins,
+    load_outcome,
+)
 from engines.graphgo import (
     EMPTY,
     WALL,
-    adjacency_from_cells,
-    analyse_groups,
-    capture_dead_enemies,
-    group_points,
-    has_liberty,
+    GoBoard,
+    Graph,
+    Refusal,
+    Turn,
+    grid_graph,
+    nth_bit,
     territories,
 )
-from engines.hexgrid import hexagon, neighbours, star
-from engines.squaregrid import orthogonal_neighbours
+from engines.hexgrid import DIRECTIONS as HEX_DIRECTIONS
+from engines.hexgrid import hexagon, star
+from engines.phrases import Phrase, and_list, define
+from engines.squaregrid import ORTHOGONAL
 
 BOARDS = ("star", "hex5", "square9")
 PLAY, SCORING = "play", "scoring"
@@ -68,6 +90,67 @@ _MARKS = (DEAD, ALIVE)
 _CELL = re.compile(r"([a-z])0*([0-9]{1,2})")
 _TO_CHAR = {EMPTY: ".", WALL: "#", 0: "b", 1: "w"}
 _FROM_CHAR = {char: value for value, char in _TO_CHAR.items()}
+
+define({
+    # Reading a move.
+    "polygo.takes_nothing": "{word} takes nothing after it",
+    "polygo.name_a_group": "name a stone of each group to mark, e.g. {example}",
+    "polygo.wall_on_stone": "a wall cannot go on the cell of the stone",
+    "polygo.wall_twice": "the same wall is written twice",
+    "polygo.not_a_cell": (
+        "'{text}' is not a cell: type a letter then a number such as {example}, or pass"
+    ),
+    "polygo.no_such_cell": "there is no cell {text} on this board",
+    "polygo.wrong_board": "not a Polygo move for this board",
+    # Playing a turn.
+    "polygo.holds_stone": "{cell} already holds a stone",
+    "polygo.holds_wall": "{cell} already holds a wall",
+    "polygo.wall_not_adjacent": (
+        "a wall must touch the stone just placed: {wall} does not touch {stone}"
+    ),
+    "polygo.wall_not_empty": "a wall needs an empty cell and {wall} is not empty",
+    "polygo.no_liberty": "a stone on {stone} would have no liberty and captures nothing",
+    "polygo.walls_take_last_liberty": {
+        "one": "this wall would leave your stone on {stone} without a liberty",
+        "other": "these walls would leave your stone on {stone} without a liberty",
+    },
+    "polygo.wall_takes_group_liberty": (
+        "the wall on {wall} would take the last liberty of your group on {stone}"
+    ),
+    "polygo.ko": "ko: this turn would bring back the position after your previous turn",
+    "polygo.scoring_only": "{word} is only for the scoring phase, after two passes",
+    "polygo.being_scored": "the game is being scored: accept, mark dead/alive, or resume",
+    "polygo.no_stone": "there is no stone on {cell}",
+    "polygo.already_dead": "the group on {cell} is already marked dead",
+    "polygo.not_dead": "the group on {cell} is not marked dead",
+    # What a move did.
+    "polygo.walls": {"one": "a wall on {cells}", "other": "walls on {cells}"},
+    "polygo.plays": "{seat} plays {stone}",
+    "polygo.plays_walls": "{seat} plays {stone} with {walls}",
+    "polygo.plays_captures": {
+        "one": "{seat} plays {stone} and captures {count} stone",
+        "other": "{seat} plays {stone} and captures {count} stones",
+    },
+    "polygo.plays_walls_captures": {
+        "one": "{seat} plays {stone} with {walls} and captures {count} stone",
+        "other": "{seat} plays {stone} with {walls} and captures {count} stones",
+    },
+    "polygo.passes": "{seat} passes",
+    "polygo.passes_scoring": "{seat} passes (two passes: scoring begins)",
+    "polygo.accepts": "{seat} accepts the count",
+    "polygo.resumes": "{seat} resumes play",
+    "polygo.marks_dead": {
+        "one": "{seat} marks the group on {cells} dead",
+        "other": "{seat} marks the groups on {cells} dead",
+    },
+    "polygo.marks_alive": {
+        "one": "{seat} marks the group on {cells} alive",
+        "other": "{seat} marks the groups on {cells} alive",
+    },
+    # How the game ended.
+    "polygo.wins": "{seat} wins {count} to {other}",
+    "polygo.draw": {"one": "draw, {count} point each", "other": "draw, {count} points each"},
+})
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +174,9 @@ class PolygoMove(Move):
 
 @dataclass(frozen=True, eq=False)
 class Geometry:
-    """One board, precomputed once: cells, names and integer adjacency, plus every stone-only
-    and single-wall move object so move generation allocates nothing per move."""
+    """One board, precomputed once: cells, names and integer adjacency, the bit-mask graph,
+    plus every stone-only and single-wall move object so move generation allocates nothing per
+    move."""
 
     kind: str
     #: Axial (q, r) for the hexagonal boards, (column, row) from 0 for ``square9``.
@@ -100,9 +184,15 @@ class Geometry:
     names: tuple[str, ...]
     index: Mapping[str, int]
     adjacency: tuple[tuple[int, ...], ...]
+    graph: Graph
     stone_moves: tuple[PolygoMove, ...]
     #: ``wall_moves[p][w]``: the stone on p with one wall on its neighbour w.
     wall_moves: tuple[Mapping[int, PolygoMove], ...]
+    pass_move: PolygoMove
+    #: The same moves by bit position (``None`` where no move starts): ``stone_at[pos]``, and
+    #: ``wall_at[d][pos]`` with the wall on the neighbour in direction d.
+    stone_at: tuple[PolygoMove | None, ...]
+    wall_at: tuple[tuple[PolygoMove | None, ...], ...]
 
     @property
     def size(self) -> int:
@@ -114,33 +204,52 @@ def geometry(kind: str) -> Geometry:
     if kind == "star":
         coords = tuple(star(4))
         names = tuple(f"{chr(97 + q + 8)}{r + 9}" for q, r in coords)
-        adjacency = adjacency_from_cells(coords, neighbours)
+        directions = HEX_DIRECTIONS
     elif kind == "hex5":
         coords = tuple(hexagon(4))
         names = tuple(f"{chr(97 + q + 4)}{r + 5}" for q, r in coords)
-        adjacency = adjacency_from_cells(coords, neighbours)
+        directions = HEX_DIRECTIONS
     elif kind == "square9":
         coords = tuple((x, y) for x in range(9) for y in range(9))
         names = tuple(f"{chr(97 + x)}{y + 1}" for x, y in coords)
-        adjacency = adjacency_from_cells(coords, orthogonal_neighbours)
+        directions = ORTHOGONAL
     else:
         raise ValueError(f"unknown Polygo board {kind!r}; boards: {', '.join(BOARDS)}")
+    graph = grid_graph(coords, directions)
+    adjacency = graph.adjacency
     stone_moves = tuple(PolygoMove(STONE, (p,), kind) for p in range(len(coords)))
     wall_moves = tuple(
-        {w: PolygoMove(STONE, (p, w), kind) for w in adjacency[p]} for p in range(len(coords))
+        {w: PolygoMove(STONE, (p, w), kind) for w in adjacency[p]}
+        for p in range(len(coords))
     )
+    positions = len(graph.point_at)
+    stone_at: list[PolygoMove | None] = [None] * positions
+    wall_at: list[list[PolygoMove | None]] = [[None] * positions for _ in directions]
+    index = {cell: i for i, cell in enumerate(coords)}
+    for p, (a, b) in enumerate(coords):
+        position = graph.bit[p].bit_length() - 1
+        stone_at[position] = stone_moves[p]
+        for d, (da, db) in enumerate(directions):
+            w = index.get((a + da, b + db))
+            if w is not None:
+                wall_at[d][position] = wall_moves[p][w]
     return Geometry(
         kind=kind,
         coords=coords,
         names=names,
         index={name: i for i, name in enumerate(names)},
         adjacency=adjacency,
+        graph=graph,
         stone_moves=stone_moves,
         wall_moves=wall_moves,
+        pass_move=PolygoMove(PASS, (), kind),
+        stone_at=tuple(stone_at),
+        wall_at=tuple(tuple(row) for row in wall_at),
     )
 
 
-@dataclass(frozen=True)
+@fast_init
+@dataclass(frozen=True, slots=True)
 class PolygoState:
     players: int
     seed: int | str | None
@@ -160,6 +269,25 @@ class PolygoState:
     ply: int
     outcome: Outcome | None = None
     last_move: PolygoMove | None = None
+    #: Derived from ``board`` (so never compared), filled in when first needed: the groups and
+    #: liberties, and the legal moves.
+    go: GoBoard | None = field(default=None, init=False, compare=False, repr=False)
+    moves: Sequence[PolygoMove] | None = field(
+        default=None, init=False, compare=False, repr=False
+    )
+
+
+_set_go = PolygoState.__dict__["go"].__set__
+_set_moves = PolygoState.__dict__["moves"].__set__
+
+
+def go_board(state: PolygoState) -> GoBoard:
+    """The groups and liberties of a state's board (computed once per state)."""
+    go = state.go
+    if go is None:
+        go = GoBoard.from_cells(geometry(state.board_kind).graph, state.board)
+        _set_go(state, go)
+    return go
 
 
 @dataclass(frozen=True)
@@ -190,38 +318,83 @@ def parse_for_board(text: str, kind: str) -> PolygoMove:
     """Read normalized move text for a board (see ``Game.parse_move`` for the forgiving part)."""
     tokens = text.replace(",", " ").split()
     if not tokens:
-        raise IllegalMove("the move is empty")
+        raise IllegalMove(Phrase("illegal.empty"))
     head = tokens[0]
     if head in _WORDS:
         if len(tokens) > 1:
-            raise IllegalMove(f"{head} takes nothing after it")
+            raise IllegalMove(Phrase("polygo.takes_nothing", word=head))
         return PolygoMove(head, (), kind)
     geo = geometry(kind)
     if head in _MARKS:
         if len(tokens) == 1:
-            raise IllegalMove(f"name a stone of each group to mark, e.g. {head} {geo.names[0]}")
+            raise IllegalMove(Phrase("polygo.name_a_group", example=f"{head} {geo.names[0]}"))
         cells = sorted({_cell(token, geo) for token in tokens[1:]})
         return PolygoMove(head, tuple(cells), kind)
     stone = _cell(head, geo)
     walls = [_cell(token, geo) for token in tokens[1:]]
     if stone in walls:
-        raise IllegalMove("a wall cannot go on the cell of the stone")
+        raise IllegalMove(Phrase("polygo.wall_on_stone"))
     if len(set(walls)) != len(walls):
-        raise IllegalMove("the same wall is written twice")
+        raise IllegalMove(Phrase("polygo.wall_twice"))
     return PolygoMove(STONE, (stone, *sorted(walls)), kind)
 
 
 def _cell(token: str, geo: Geometry) -> int:
     match = _CELL.fullmatch(token)
     if not match:
-        raise IllegalMove(
-            f"{token!r} is not a cell: type a letter then a number such as {geo.names[0]}, "
-            "or pass"
-        )
+        raise IllegalMove(Phrase("polygo.not_a_cell", text=token, example=geo.names[0]))
     try:
         return geo.index[match[1] + match[2]]  # leading zeros dropped: e05 is e5
     except KeyError:
-        raise IllegalMove(f"there is no cell {token} on this board") from None
+        raise IllegalMove(Phrase("polygo.no_such_cell", text=token)) from None
+
+
+class TurnList(LazyMoves[PolygoMove]):
+    """The legal moves of a play-phase position, in order: the stone-only turns (cell order),
+    the single-wall turns (one direction of the wall after the other), then ``pass``.
+
+    Held as masks: ``len`` is known at once and ``moves[i]`` finds its move by counting bits,
+    so a random playout that picks one move never builds the others. Iterating builds them all.
+    """
+
+    __slots__ = ("_extra", "_geo", "_len", "_stones", "_stones_len", "_walls")
+
+    def __init__(
+        self, geo: Geometry, stones: int, walls: list[tuple[int, int]], extra: list[PolygoMove]
+    ) -> None:
+        self._geo = geo
+        self._stones = stones
+        self._stones_len = stones.bit_count()
+        self._walls = [(d, mask, mask.bit_count()) for d, mask in walls]
+        # The single-wall turns that were judged one by one, then pass.
+        self._extra = [*extra, geo.pass_move]
+        self._len = self._stones_len + sum(n for _, _, n in self._walls) + len(self._extra)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def _at(self, index: int) -> PolygoMove:
+        if index < self._stones_len:
+            return self._geo.stone_at[nth_bit(self._stones, index)]
+        index -= self._stones_len
+        for d, mask, count in self._walls:
+            if index < count:
+                return self._geo.wall_at[d][nth_bit(mask, index)]
+            index -= count
+        return self._extra[index]
+
+    def __iter__(self) -> Iterator[PolygoMove]:
+        yield from _moves_at(self._geo.stone_at, self._stones)
+        for d, mask, _ in self._walls:
+            yield from _moves_at(self._geo.wall_at[d], mask)
+        yield from self._extra
+
+
+def _moves_at(table: Sequence[PolygoMove | None], mask: int) -> Iterator[PolygoMove]:
+    while mask:
+        low = mask & -mask
+        yield table[low.bit_length() - 1]
+        mask ^= low
 
 
 class Polygo(Game):
@@ -263,175 +436,233 @@ class Polygo(Game):
 
     # ----- moves ------------------------------------------------------------------------------
 
-    def _legal_moves(self, state: PolygoState) -> list[PolygoMove]:
-        if state.phase == SCORING:
-            return self._scoring_moves(state)
-        moves = self._stone_turns(state)
-        moves.append(PolygoMove(PASS, (), state.board_kind))
+    def _legal_moves(self, state: PolygoState) -> Sequence[PolygoMove]:
+        moves = state.moves
+        if moves is None:
+            scoring = state.phase == SCORING
+            moves = self._scoring_moves(state) if scoring else self._turn_list(state)
+            _set_moves(state, moves)
         return moves
 
-    def _stone_turns(self, state: PolygoState) -> list[PolygoMove]:
-        """Every legal stone-only and single-wall turn.
+    def _turn_list(self, state: PolygoState) -> TurnList:
+        """Every legal turn with at most one wall, and pass (see ``TurnList``).
 
-        Group liberties are computed once for the whole board; a candidate is then judged with
-        set sizes. The rare candidates that capture go through the full ``_turn`` (captures give
-        liberties back and may trigger the ko rule), so both paths agree by construction; a test
-        checks them against ``_turn`` on random positions."""
+        With p the stone and w the wall, a turn that captures nothing is legal exactly when the
+        stone's group keeps a liberty and no friendly group loses its last one to the wall.
+        Captures only give liberties back, so they never make a turn illegal, but they can make
+        an otherwise illegal one legal; they happen only where p or w is the last liberty of an
+        enemy group, or {p, w} are its last two. So:
+
+        - a stone alone is legal where it has an empty neighbour, or touches a friendly group
+          with another liberty, or captures (and then the ko rule is checked);
+        - with a wall, when p captures nothing and has two empty neighbours, its group keeps
+          one whatever w is; w is then illegal only on the last liberty of another friendly
+          group (and the turn is judged exactly if it also captures);
+        - the other stones (those that capture, those with one empty neighbour) are few and
+          judged one wall at a time.
+        """
         geo = geometry(state.board_kind)
-        board = state.board
-        adjacency = geo.adjacency
+        graph = geo.graph
+        go = go_board(state)
         seat = state.to_move
-        group_of, liberties = analyse_groups(board, adjacency)
-        stone_moves, wall_moves = geo.stone_moves, geo.wall_moves
-        moves: list[PolygoMove] = []
-        for p, value in enumerate(board):
-            if value != EMPTY:
-                continue
-            empties: list[int] = []
-            friends: list[set[int]] = []
-            captures = False
+        bit, neighbours, adjacency = graph.bit, graph.neighbours, graph.adjacency
+        owner, groups, cells = go.owner, go.groups, go.cells
+        # Last liberties: of friendly groups (friend_last), of enemy groups (enemy_last);
+        # liberties of friendly groups that have another one (friend_more); enemy groups'
+        # liberty pairs when they have exactly two.
+        friend_last = friend_more = enemy_last = 0
+        enemy_pairs: set[int] = set()
+        for colour, _, liberties in groups.values():
+            rest = liberties & (liberties - 1)
+            if colour == seat:
+                if rest:
+                    friend_more |= liberties
+                else:
+                    friend_last |= liberties
+            elif not rest:
+                enemy_last |= liberties
+            elif not rest & (rest - 1):
+                enemy_pairs.add(liberties)
+        empty = go.empty
+        # Cells with at least one, and at least two, empty neighbours.
+        one = two = 0
+        for shift in graph.shifts:
+            moved = empty << shift if shift > 0 else empty >> -shift
+            two |= one & moved
+            one |= moved
+        stones = empty & (one | friend_more | enemy_last)
+        roomy = stones & two & ~enemy_last
+        walls = []
+        wall_cells = empty & ~friend_last
+        for d in range(len(graph.shifts)):
+            mask = roomy & graph.shifted(wall_cells, d)
+            if mask:
+                walls.append((d, mask))
+        extra: list[PolygoMove] = []
+        wall_moves = geo.wall_moves
+
+        def judged(p: int, w: int) -> None:
+            if type(go.resolve(p, (w,), seat)) is Turn:
+                extra.append(wall_moves[p][w])
+
+        # Stones that capture: the ko rule, and their walls (possibly on a captured cell).
+        previous = state.previous_board
+        for p in graph.points(enemy_last & empty):
+            pb = bit[p]
+            captured = kept = 0
             for n in adjacency[p]:
-                v = board[n]
-                if v == EMPTY:
-                    empties.append(n)
-                elif v == seat:
-                    friends.append(liberties[group_of[n]])
-                elif v >= 0 and len(liberties[group_of[n]]) == 1:
-                    captures = True  # that enemy group's only liberty is p
-            if captures:
-                moves.extend(self._checked_turns(state, geo, p))
+                gid = owner[n]
+                if gid >= 0:
+                    colour, group_stones, liberties = groups[gid]
+                    if colour == seat:
+                        kept |= liberties
+                    elif not liberties & ~pb:
+                        captured |= group_stones
+            if previous is not None and previous[p] == seat:
+                after = list(cells)
+                after[p] = seat
+                for q in graph.points(captured):
+                    after[q] = EMPTY
+                if tuple(after) == previous:
+                    stones &= ~pb
+            free = neighbours[p] & (empty | captured)
+            if free & (free - 1):
+                # Two free neighbours: one stays a liberty whatever the wall.
+                for w in graph.points(free):
+                    if bit[w] & friend_last:
+                        judged(p, w)
+                    else:
+                        extra.append(wall_moves[p][w])
+            else:
+                # No empty neighbour: the wall goes on the captured stone next to p, which
+                # then gives p no liberty; p's friendly groups must have one to spare.
+                w = graph.point_of(free)
+                if kept & ~pb:
+                    extra.append(wall_moves[p][w])
+                elif captured != free:
+                    judged(p, w)
+        # Stones with a single empty neighbour (and no capture): a wall there is their last.
+        for p in graph.points(stones & ~two & ~enemy_last):
+            wb = neighbours[p] & empty
+            if not wb:
                 continue
-            # Each friend's liberties include p; the stone lives if it keeps another one.
-            if not empties and all(len(libs) == 1 for libs in friends):
-                continue  # suicide; no empty neighbour either, so no wall
-            moves.append(stone_moves[p])
-            walls_here = wall_moves[p]
-            for w in empties:
-                wall_captures = other_friend_dies = False
-                for n in adjacency[w]:
-                    v = board[n]
-                    if v < 0 or n == p:
-                        continue
-                    libs = liberties[group_of[n]]  # contains w
-                    if v == seat:
-                        if len(libs) == 1:
-                            other_friend_dies = True  # w was its last liberty (p is not one)
-                    elif len(libs) == 1 or (len(libs) == 2 and p in libs):
-                        wall_captures = True
-                        break
-                if wall_captures:
-                    # Captured cells become liberties: let the full turn decide.
-                    if self._is_legal_turn(state, p, (w,)):
-                        moves.append(walls_here[w])
-                    continue
-                if other_friend_dies:
-                    continue
-                if len(empties) > 1 or any(len(libs) > 1 + (w in libs) for libs in friends):
-                    moves.append(walls_here[w])
-        return moves
+            w = graph.point_of(wb)
+            pb = bit[p]
+            if wb & enemy_last or (pb | wb) in enemy_pairs:
+                judged(p, w)
+            elif not wb & friend_last:
+                kept = 0
+                for n in adjacency[p]:
+                    if cells[n] == seat:
+                        kept |= groups[owner[n]].liberties
+                if kept & ~(pb | wb):
+                    extra.append(wall_moves[p][w])
+        # Roomy stones whose wall takes a friendly group's last liberty but also captures.
+        if friend_last:
+            for w in graph.points(friend_last & enemy_last):
+                for p in graph.points(neighbours[w] & roomy):
+                    judged(p, w)
+            for pair in enemy_pairs:
+                if pair & friend_last:
+                    a, b = graph.points(pair)
+                    for p, w in ((a, b), (b, a)):
+                        wb = bit[w]
+                        if bit[p] & roomy and wb & friend_last & neighbours[p] & ~enemy_last:
+                            judged(p, w)
+        return TurnList(geo, stones, walls, extra)
 
-    def _checked_turns(self, state: PolygoState, geo: Geometry, p: int) -> list[PolygoMove]:
-        """The legal stone-only and single-wall turns on p, each checked by ``_turn``."""
-        found = []
-        if self._is_legal_turn(state, p, ()):
-            found.append(geo.stone_moves[p])
-        for w, move in geo.wall_moves[p].items():
-            if self._is_legal_turn(state, p, (w,)):
-                found.append(move)
-        return found
+    def legal_turns_with_walls(self, state: PolygoState) -> list[PolygoMove]:
+        """Every legal move, turns with any number of walls included (``legal_moves`` lists at
+        most one wall per turn). In the play phase: each legal stone with every legal set of
+        walls (none included), in cell order, then ``pass``; in the scoring phase the same as
+        ``legal_moves``. A stone next to k free cells has up to 2**k wall sets, so expect
+        thousands of turns on an open board."""
+        if state.outcome is not None or state.phase != PLAY:
+            return list(self.legal_moves(state))
+        geo = geometry(state.board_kind)
+        graph = geo.graph
+        go = go_board(state)
+        seat = state.to_move
+        turns: list[PolygoMove] = []
+        for p in graph.points(go.empty):
+            pb = graph.bit[p]
+            captured = 0
+            for n in graph.adjacency[p]:
+                group = go.group_at(n)
+                if group is not None and group.colour != seat and not group.liberties & ~pb:
+                    captured |= group.stones
+            free = graph.points(graph.neighbours[p] & (go.empty | captured))
+            for subset in range(1 << len(free)):
+                walls = tuple(w for i, w in enumerate(free) if subset >> i & 1)
+                if walls:
+                    if type(go.resolve(p, walls, seat)) is Turn:
+                        turns.append(PolygoMove(STONE, (p, *walls), geo.kind))
+                elif self._is_legal_turn(state, p):
+                    turns.append(geo.stone_moves[p])
+        turns.append(geo.pass_move)
+        return turns
 
-    def _is_legal_turn(self, state: PolygoState, stone: int, walls: Sequence[int]) -> bool:
+    def _is_legal_turn(self, state: PolygoState, stone: int) -> bool:
         try:
-            self._turn(state, stone, walls)
+            self._turn(state, stone, ())
         except IllegalMove:
             return False
         return True
 
-    def _turn(
-        self, state: PolygoState, stone: int, walls: Sequence[int]
-    ) -> tuple[tuple[int, ...], int]:
-        """The board after a stone turn and the number of stones it captured, or IllegalMove."""
+    def _turn(self, state: PolygoState, stone: int, walls: Sequence[int]) -> tuple[GoBoard, int]:
+        """The position after a stone turn and the number of stones it captured, or
+        IllegalMove."""
         geo = geometry(state.board_kind)
-        names, adjacency = geo.names, geo.adjacency
-        board = list(state.board)
-        if board[stone] != EMPTY:
-            what = "a wall" if board[stone] == WALL else "a stone"
-            raise IllegalMove(f"{names[stone]} already holds {what}")
+        names = geo.names
+        value = state.board[stone]
+        if value != EMPTY:
+            key = "polygo.holds_wall" if value == WALL else "polygo.holds_stone"
+            raise IllegalMove(Phrase(key, cell=names[stone]))
+        go = go_board(state)
         seat = state.to_move
-        enemy = 1 - seat
-        board[stone] = seat
-        captured = capture_dead_enemies(board, adjacency, (stone,), enemy)
-        if walls:
-            around = adjacency[stone]
-            for w in walls:
-                if w not in around:
-                    raise IllegalMove(
-                        f"a wall must touch the stone just placed: {names[w]} does not touch "
-                        f"{names[stone]}"
-                    )
-                if board[w] != EMPTY:
-                    raise IllegalMove(f"a wall needs an empty cell and {names[w]} is not empty")
-            for w in walls:
-                board[w] = WALL
-            # All walls are down: they capture together.
-            captured |= capture_dead_enemies(board, adjacency, walls, enemy)
-        if not has_liberty(board, adjacency, stone):
-            if walls:
-                raise IllegalMove(
-                    f"these walls would leave your stone on {names[stone]} without a liberty"
-                )
-            raise IllegalMove(
-                f"a stone on {names[stone]} would have no liberty and captures nothing"
-            )
-        for w in walls:
-            for n in adjacency[w]:
-                if board[n] == seat and not has_liberty(board, adjacency, n):
-                    raise IllegalMove(
-                        f"the wall on {names[w]} would take the last liberty of your group on "
-                        f"{names[n]}"
-                    )
-        result = tuple(board)
+        turn = go.resolve(stone, walls, seat)
+        if type(turn) is Refusal:
+            raise IllegalMove(_refusal_phrase(turn, stone, len(walls), names))
+        after = go.after(stone, walls, seat, turn)
         # Without a capture the new stone (or a new wall) always differs from that position.
-        if captured and result == state.previous_board:
-            raise IllegalMove(
-                "ko: this turn would bring back the position after your previous turn"
-            )
-        return result, len(captured)
+        if turn.captured and after.cells == state.previous_board:
+            raise IllegalMove(Phrase("polygo.ko"))
+        return after, turn.captured_mask.bit_count()
 
     def _scoring_moves(self, state: PolygoState) -> list[PolygoMove]:
         kind = state.board_kind
+        graph = geometry(kind).graph
         moves = [PolygoMove(ACCEPT, (), kind), PolygoMove(RESUME, (), kind)]
-        group_of, _ = analyse_groups(state.board, geometry(kind).adjacency)
-        seen: set[int] = set()
-        for p, gid in enumerate(group_of):
-            if gid >= 0 and gid not in seen:
-                seen.add(gid)  # p is the group's first cell: it names the group
-                moves.append(PolygoMove(ALIVE if p in state.dead else DEAD, (p,), kind))
+        # Each group is named by its first cell.
+        firsts = sorted(
+            graph.point_of(group.stones & -group.stones)
+            for group in go_board(state).groups.values()
+        )
+        for p in firsts:
+            moves.append(PolygoMove(ALIVE if p in state.dead else DEAD, (p,), kind))
         return moves
 
     def _play(self, state: PolygoState, move: PolygoMove) -> PolygoState:
-        if not isinstance(move, PolygoMove) or move.board != state.board_kind:
-            raise IllegalMove("not a Polygo move for this board")
+        if move.__class__ is not PolygoMove or move.board != state.board_kind:
+            raise IllegalMove(Phrase("polygo.wrong_board"))
         seat = state.to_move
         enemy = 1 - seat
         if state.phase == PLAY:
             if move.kind == STONE:
-                board, taken = self._turn(state, move.cells[0], move.cells[1:])
-                captures = list(state.captures)
-                captures[seat] += taken
-                return replace(
-                    state,
-                    board=board,
-                    to_move=enemy,
-                    passes=0,
-                    previous_board=state.board,
-                    captures=(captures[0], captures[1]),
-                    ply=state.ply + 1,
-                    last_move=move,
+                go, taken = self._turn(state, move.cells[0], move.cells[1:])
+                captures = state.captures
+                if taken:
+                    captures = (captures[0] + taken, captures[1]) if seat == 0 else (
+                        captures[0], captures[1] + taken)
+                after = PolygoState(
+                    state.players, state.seed, state.board_kind, go.cells, enemy, PLAY, 0,
+                    state.board, captures, state.dead, state.ply + 1, None, move,
                 )
+                _set_go(after, go)
+                return after
             if move.kind == PASS:
                 passes = state.passes + 1
-                return replace(
+                after = replace(
                     state,
                     to_move=enemy,
                     # The second pass starts scoring with the player who did not pass last.
@@ -441,13 +672,15 @@ class Polygo(Game):
                     ply=state.ply + 1,
                     last_move=move,
                 )
-            raise IllegalMove(f"{move.kind} is only for the scoring phase, after two passes")
+                _set_go(after, state.go)
+                return after
+            raise IllegalMove(Phrase("polygo.scoring_only", word=move.kind))
         # Scoring phase.
         if move.kind == ACCEPT:
             final = replace(state, to_move=None, ply=state.ply + 1, last_move=move)
-            return replace(final, outcome=_outcome(final))
+            return replace(final, outcome=self._outcome(final))
         if move.kind == RESUME:
-            return replace(
+            after = replace(
                 state,
                 to_move=enemy,
                 phase=PLAY,
@@ -457,63 +690,83 @@ class Polygo(Game):
                 ply=state.ply + 1,
                 last_move=move,
             )
-        if move.kind in _MARKS:
-            return replace(
+        elif move.kind in _MARKS:
+            after = replace(
                 state,
                 to_move=enemy,
                 dead=self._marked(state, move),
                 ply=state.ply + 1,
                 last_move=move,
             )
-        raise IllegalMove("the game is being scored: accept, mark dead/alive, or resume")
+        else:
+            raise IllegalMove(Phrase("polygo.being_scored"))
+        _set_go(after, state.go)
+        return after
 
     def _marked(self, state: PolygoState, move: PolygoMove) -> frozenset[int]:
         geo = geometry(state.board_kind)
+        go = go_board(state)
         dead = set(state.dead)
         groups: list[set[int]] = []
         for p in move.cells:
-            if state.board[p] < 0:
-                raise IllegalMove(f"there is no stone on {geo.names[p]}")
-            if not any(p in group for group in groups):
-                groups.append(group_points(state.board, geo.adjacency, p))
-        for group, p in zip(groups, [min(g) for g in groups], strict=True):
+            group = go.group_at(p)
+            if group is None:
+                raise IllegalMove(Phrase("polygo.no_stone", cell=geo.names[p]))
+            if not any(p in named for named in groups):
+                groups.append(set(geo.graph.points(group.stones)))
+        for group in groups:
+            first = geo.names[min(group)]
             if move.kind == DEAD:
                 if group <= dead:
-                    raise IllegalMove(f"the group on {geo.names[p]} is already marked dead")
+                    raise IllegalMove(Phrase("polygo.already_dead", cell=first))
                 dead |= group
             else:
                 if not group & dead:
-                    raise IllegalMove(f"the group on {geo.names[p]} is not marked dead")
+                    raise IllegalMove(Phrase("polygo.not_dead", cell=first))
                 dead -= group
         return frozenset(dead)
 
     # ----- words, storage ---------------------------------------------------------------------
 
-    def describe(self, state: PolygoState, move: PolygoMove) -> str:
-        who = self.seat_names[state.to_move] if state.to_move is not None else "?"
+    def explain(self, state: PolygoState, move: PolygoMove) -> Phrase:
+        if state.to_move is None or move.board != state.board_kind:
+            return Phrase("move.plain", move=str(move))
+        seat = self.seat_phrase(state, state.to_move)
         names = geometry(move.board).names
         cells = [names[c] for c in move.cells]
         if move.kind == STONE:
-            text = f"{who} plays {cells[0]}"
-            if len(cells) > 1:
-                text += f" with a wall on {_and(cells[1:])}"
             try:
                 after = self.play(state, move)
+                taken = after.captures[state.to_move] - state.captures[state.to_move]
             except IllegalMove:
-                return text
-            taken = after.captures[state.to_move] - state.captures[state.to_move]
-            if taken:
-                text += f" and captures {taken} stone{'s' if taken > 1 else ''}"
-            return text
+                taken = 0
+            walls = (
+                Phrase("polygo.walls", count=len(cells) - 1, cells=and_list(cells[1:]))
+                if len(cells) > 1 else None
+            )
+            if walls is None and not taken:
+                return Phrase("polygo.plays", seat=seat, stone=cells[0])
+            if walls is None:
+                return Phrase("polygo.plays_captures", seat=seat, stone=cells[0], count=taken)
+            if not taken:
+                return Phrase("polygo.plays_walls", seat=seat, stone=cells[0], walls=walls)
+            return Phrase(
+                "polygo.plays_walls_captures", seat=seat, stone=cells[0], walls=walls,
+                count=taken,
+            )
         if move.kind == PASS:
-            ends = " (two passes: scoring begins)" if state.passes == 1 else ""
-            return f"{who} passes{ends}"
+            key = "polygo.passes_scoring" if state.passes == 1 else "polygo.passes"
+            return Phrase(key, seat=seat)
         if move.kind == ACCEPT:
-            return f"{who} accepts the count"
+            return Phrase("polygo.accepts", seat=seat)
         if move.kind == RESUME:
-            return f"{who} resumes play"
-        groups = "groups" if len(cells) > 1 else "group"
-        return f"{who} marks the {groups} on {_and(cells)} {move.kind}"
+            return Phrase("polygo.resumes", seat=seat)
+        return Phrase(
+            f"polygo.marks_{move.kind}", seat=seat, count=len(cells), cells=and_list(cells)
+        )
+
+    def _outcome(self, state: PolygoState) -> Outcome:
+        return higher_score_wins(self, state, score(state).points, "polygo.wins", "polygo.draw")
 
     def dump(self, state: PolygoState) -> dict:
         names = geometry(state.board_kind).names
@@ -558,28 +811,27 @@ class Polygo(Game):
         )
 
 
+def _refusal_phrase(refusal: Refusal, stone: int, walls: int, names: Sequence[str]) -> Phrase:
+    reason = refusal.reason
+    if reason == "wall_not_adjacent":
+        return Phrase("polygo.wall_not_adjacent", wall=names[refusal.point], stone=names[stone])
+    if reason == "wall_not_empty":
+        return Phrase("polygo.wall_not_empty", wall=names[refusal.point])
+    if reason == "no_liberty":
+        return Phrase("polygo.no_liberty", stone=names[stone])
+    if reason == "walls_take_last_liberty":
+        return Phrase("polygo.walls_take_last_liberty", stone=names[stone], count=walls)
+    return Phrase(
+        "polygo.wall_takes_group_liberty", wall=names[refusal.point], stone=names[refusal.other]
+    )
+
+
 def _board_text(board: Sequence[int]) -> str:
     return "".join(_TO_CHAR[v] for v in board)
 
 
 def _board_from_text(text: str) -> tuple[int, ...]:
     return tuple(_FROM_CHAR[c] for c in text)
-
-
-def _and(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _outcome(state: PolygoState) -> Outcome:
-    counted = score(state)
-    black, white = counted.points
-    if black > white:
-        winners, reason = frozenset({0}), f"Black wins {black} to {white}"
-    elif white > black:
-        winners, reason = frozenset({1}), f"White wins {white} to {black}"
-    else:
-        winners, reason = frozenset(), f"draw, {black} points each"
-    return Outcome(winners, (float(black), float(white)), reason)
 
 
 GAME = register(Polygo())

@@ -1,49 +1,40 @@
 """Board images with Pillow (DESIGN.md §4). Imports engines only.
 
     render.board("alak", state, viewer=None, last_move=None, players=["Ann", "Bob"])  # PNG bytes
+    render.board("lppg", state, lang="fr", status="…", clock="…")   # French, caller's texts
     render.hand("lppg", state, seat)                                                 # PNG bytes
     render.replay("alak", states, players=[...])                                      # GIF bytes
 
 Each game draws in its own module ``render/<game>.py`` (loaded on first use) over the shared
 primitives. Every image is drawn from ``engines.get(game).view(state, viewer)``, never from the
-state the caller passes, so a caller handing over a full state cannot leak a hidden hand.
+state the caller passes, so a caller handing over a full state cannot leak a hidden hand (on a
+state that is already a view, this changes nothing).
+
+Speed: what does not change between moves (a board's wood and labels, grid guides, legends,
+pieces per size and theme, texts) is drawn once and cached; a move costs pastes of those pieces
+at the final size, a lookup into the game's fixed palette and a fast PNG encoding.
 """
 
 from __future__ import annotations
 
 import importlib
 import io
+import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
-from PIL import Image, ImageChops
+from PIL import Image
 
 import engines
 from engines.core import IllegalMove, Move
-from render.primitives import png_bytes
+from render.options import Options
+from render.surface import PALETTE_SIZE, fixed_palette, png_bytes, to_palette
 from render.theme import Theme, get_theme
+from render.words import words
 
-__all__ = ["Options", "board", "board_image", "hand", "replay", "supported_games"]
-
-
-@dataclass(frozen=True)
-class Options:
-    """What a game module needs besides the state."""
-
-    theme: Theme
-    players: tuple[str, ...] | None = None
-    last_move: Move | None = None
-    #: Supersampling factor: 2 for smooth PNGs, 1 for GIF frames.
-    ss: int = 2
-    #: For unbounded boards in a replay: the grid area every frame shows (module-specific).
-    extent: Any = None
-    #: The seat the image is drawn for (None = a spectator); only changes what is labelled.
-    viewer: int | None = None
-    #: A replay frame: leave out what only helps typing a move (e.g. Polygo's cell names), which
-    #: also keeps the GIF small.
-    replay: bool = False
+__all__ = ["Options", "board", "board_image", "hand", "palette", "replay", "supported_games"]
 
 
 def _module(game_name: str) -> ModuleType:
@@ -74,6 +65,12 @@ def _resolve_last_move(game: engines.Game, state: Any, last_move: Move | str | N
     return last_move
 
 
+def _seen(game: engines.Game, module: ModuleType, state: Any, viewer: int | None) -> Any:
+    """What ``viewer`` may see: a module may refine the engine's view (see ``render.lppg``)."""
+    refine = getattr(module, "public_view", None)
+    return refine(game, state, viewer) if refine else game.view(state, viewer)
+
+
 def board_image(
     game_name: str,
     state: Any,
@@ -82,23 +79,28 @@ def board_image(
     last_move: Move | str | None = None,
     players: Sequence[str] | None = None,
     theme: str | Theme = "dark",
-    ss: int = 2,
+    lang: str = "en",
+    status: str | None = None,
+    clock: str | None = None,
     extent: Any = None,
     for_replay: bool = False,
 ) -> Image.Image:
-    """The board as a Pillow image (``board`` encodes it); see ``board``."""
+    """The board as an RGB Pillow image (``board`` encodes it); see ``board``."""
     game = engines.get(game_name)
-    seen = game.view(state, viewer)
+    module = _module(game.name)
+    seen = _seen(game, module, state, viewer)
     options = Options(
         theme=get_theme(theme),
         players=tuple(players) if players else None,
         last_move=_resolve_last_move(game, seen, last_move),
-        ss=ss,
         extent=extent,
         viewer=viewer,
         replay=for_replay,
+        words=words(lang),
+        status=status,
+        clock=clock,
     )
-    return _module(game.name).draw(game, seen, options)
+    return module.draw(game, seen, options)
 
 
 def board(
@@ -109,15 +111,23 @@ def board(
     last_move: Move | str | None = None,
     players: Sequence[str] | None = None,
     theme: str | Theme = "dark",
+    lang: str = "en",
+    status: str | None = None,
+    clock: str | None = None,
 ) -> bytes:
     """PNG of the board as ``viewer`` (a seat, or None for everyone) may see it.
 
     ``last_move`` defaults to the state's own last-move field; ``players`` are display names per
-    seat (seat names are used when absent)."""
+    seat (seat names are used when absent). ``lang`` ("en", "fr"; a tag such as "fr-FR" works)
+    chooses the language of every word on the image. ``status``, already translated, replaces
+    the sentence saying whose turn it is or who won; lines after a newline are written under it
+    (the reason of the result). ``clock`` is a line about the time control ("due Mon 14:00 UTC ·
+    bank 2d 4h") written under the headline."""
     image = board_image(
-        game_name, state, viewer=viewer, last_move=last_move, players=players, theme=theme
+        game_name, state, viewer=viewer, last_move=last_move, players=players, theme=theme,
+        lang=lang, status=status, clock=clock,
     )
-    return png_bytes(image)
+    return png_bytes(image, palette(game_name, theme))
 
 
 def hand(
@@ -127,6 +137,7 @@ def hand(
     *,
     players: Sequence[str] | None = None,
     theme: str | Theme = "dark",
+    lang: str = "en",
 ) -> bytes:
     """PNG of one seat's private cards (LPPG), for an ephemeral message to that seat only."""
     game = engines.get(game_name)
@@ -134,36 +145,58 @@ def hand(
     draw_hand = getattr(module, "draw_hand", None)
     if draw_hand is None:
         raise ValueError(f"{game.title} has no hidden hand to show")
-    seen = game.view(state, seat)
+    seen = _seen(game, module, state, seat)
     options = Options(theme=get_theme(theme), players=tuple(players) if players else None,
-                      viewer=seat)
-    return png_bytes(draw_hand(game, seen, seat, options))
+                      viewer=seat, words=words(lang))
+    return png_bytes(draw_hand(game, seen, seat, options), palette(game_name, theme))
 
+
+# -- the fixed palette of a game -------------------------------------------------------------
+
+SAMPLE_SEED = 0
+SAMPLE_MAX_PLIES = 400
+
+
+@lru_cache(maxsize=8)
+def _sample_states(game_name: str) -> tuple[Any, ...]:
+    """Positions of one seeded random game at the most players: the start, two positions in
+    between and the end (every piece colour, highlight and result shows in one of them)."""
+    game = engines.get(game_name)
+    rng = random.Random(SAMPLE_SEED)
+    state = game.new(max(game.allowed_player_counts()), seed=SAMPLE_SEED)
+    states = [state]
+    while state.to_move is not None and len(states) < SAMPLE_MAX_PLIES:
+        state = game.play(state, rng.choice(list(game.legal_moves(state))))
+        states.append(state)
+    count = len(states)
+    return tuple(states[i] for i in sorted({0, count // 3, 2 * count // 3, count - 1}))
+
+
+@lru_cache(maxsize=16)
+def _palette(game_name: str, theme: Theme) -> Image.Image:
+    game = engines.get(game_name)
+    module = _module(game.name)
+    samples = [board_image(game.name, state, theme=theme) for state in _sample_states(game.name)]
+    # The background first: index 0, which replays pad their frames with.
+    keys = [theme.background, theme.panel, theme.text, theme.muted, theme.accent,
+            theme.highlight, theme.line, theme.empty, theme.wood, theme.wood_line,
+            *module.palette_keys(theme)]
+    return fixed_palette(samples, keys)
+
+
+def palette(game_name: str, theme: str | Theme = "dark") -> Image.Image:
+    """The fixed palette every image of a game in a theme is mapped onto: the game's named
+    colours exactly, the rest from sample images of a seeded game (built on first use)."""
+    return _palette(engines.get(game_name).name, get_theme(theme))
+
+
+# -- replays ---------------------------------------------------------------------------------
 
 # A replay frame stays this long; the final position stays longer so the result can be read.
 FRAME_MS = 700
 LAST_FRAME_MS = 4000
-MAX_FRAMES = 150  # ~11 ms a frame: a long Polygo game stays within the 2 s replay budget
-UNCHANGED = 255  # the palette index of a pixel that shows the previous frame
-
-
-def _changes_only(previous: Image.Image, current: Image.Image, raw: bytes) -> Image.Image:
-    """``current`` with every pixel equal to ``previous`` made transparent: a frame then
-    carries only what moved (a stone, the turn marker), which LZW packs into almost nothing."""
-    size = current.size
-    before = Image.frombytes("L", size, previous.tobytes())
-    after = Image.frombytes("L", size, raw)
-    frame = Image.new("P", size, UNCHANGED)
-    frame.putpalette(current.getpalette())
-    box = ImageChops.difference(before, after).getbbox()
-    if box is None:
-        return frame
-    # Only the box around the changes needs the pixel-by-pixel comparison.
-    changed = ImageChops.difference(before.crop(box), after.crop(box)).point(
-        lambda v: 255 if v else 0
-    )
-    frame.paste(current.crop(box), box[:2], changed)
-    return frame
+MAX_FRAMES = 150  # a long Polygo game is sampled down to this many frames
+UNCHANGED = PALETTE_SIZE  # the palette index (unused by images) of "as in the previous frame"
 
 
 def replay(
@@ -172,65 +205,53 @@ def replay(
     players: Sequence[str] | None = None,
     *,
     theme: str | Theme = "dark",
+    lang: str = "en",
 ) -> bytes:
     """Animated GIF of a whole game, one frame per state, as a spectator sees it.
 
-    Frames are drawn without supersampling and share one palette (taken from the final position,
-    which holds the most pieces), so encoding stays fast and small. Unbounded boards use the
-    area of the final position for every frame so the picture does not jump. States whose
-    spectator image does not change (e.g. an LPPG draw seen from outside) are merged into one
-    frame, and very long games are sampled down to ``MAX_FRAMES``."""
+    Frames are composed from the same cached pieces as board images and mapped onto the game's
+    fixed palette, so a frame costs about what a board does. Unbounded boards use the area of
+    the whole game for every frame so the picture does not jump. States whose spectator image
+    does not change (e.g. an LPPG draw seen from outside) are merged into one frame, and very
+    long games are sampled down to ``MAX_FRAMES``."""
     if not states:
         raise ValueError("a replay needs at least one state")
     game = engines.get(game_name)
     module = _module(game.name)
     extent = None
     if hasattr(module, "extent"):
-        extent = module.extent([game.view(s, None) for s in states])
+        extent = module.extent([_seen(game, module, s, None) for s in states])
     picked = list(states)
     if len(picked) > MAX_FRAMES:
         step = (len(picked) - 1) / (MAX_FRAMES - 1)
         picked = [picked[round(i * step)] for i in range(MAX_FRAMES)]
-    rgb_frames = [
-        board_image(game.name, s, players=players, theme=theme, ss=1, extent=extent,
-                    for_replay=True)
-        for s in picked
-    ]
-    # The final frame may be taller (the result is written in the header): pad the others at
-    # the bottom with the background so every frame has one size.
-    height = max(image.height for image in rgb_frames)
-    background = get_theme(theme).background
-    for index, image in enumerate(rgb_frames):
-        if image.height < height:
-            padded = Image.new("RGB", (image.width, height), background)
-            padded.paste(image, (0, 0))
-            rgb_frames[index] = padded
-    # One palette for all frames, from the final position (it holds the most pieces); one
-    # index is kept free to mean "unchanged since the previous frame".
-    # The final frame alone may lack a colour (no last-move ring after a pass), so a frame
-    # from the middle of the game joins it.
-    last, middle = rgb_frames[-1], rgb_frames[len(rgb_frames) // 2]
-    sample = Image.new("RGB", (last.width, last.height + middle.height))
-    sample.paste(last, (0, 0))
-    sample.paste(middle, (0, last.height))
-    palette_source = sample.quantize(colors=255, method=Image.Quantize.MEDIANCUT)
+    colours = palette(game.name, theme)
     frames: list[Image.Image] = []
     durations: list[int] = []
-    previous: Image.Image | None = None
     previous_bytes = b""
-    for image in rgb_frames:
-        paletted = image.quantize(palette=palette_source, dither=Image.Dither.NONE)
+    for state in picked:
+        # Each frame goes to the palette at once (a quarter of the memory of an RGB frame).
+        paletted = to_palette(board_image(game.name, state, players=players, theme=theme,
+                                          lang=lang, extent=extent, for_replay=True), colours)
         raw = paletted.tobytes()
         if raw == previous_bytes:
             durations[-1] += FRAME_MS
             continue
-        frames.append(paletted if previous is None else _changes_only(previous, paletted, raw))
+        frames.append(paletted)
         durations.append(FRAME_MS)
-        previous, previous_bytes = paletted, raw
+        previous_bytes = raw
+    # The final frame may be taller (the result is written in the header): the others are
+    # extended at the bottom with palette index 0, the theme's background (``_palette``).
+    height = max(frame.height for frame in frames)
+    frames = [frame if frame.height == height else frame.crop((0, 0, frame.width, height))
+              for frame in frames]
     durations[-1] = LAST_FRAME_MS
     buffer = io.BytesIO()
+    # With ``optimize`` and a transparent index, Pillow writes each frame as the box around
+    # what changed since the previous one, the unchanged pixels in that box transparent
+    # (``disposal=1`` keeps the previous frame under it), which LZW packs into almost nothing.
     frames[0].save(
         buffer, "GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0,
-        optimize=False, disposal=1, transparency=UNCHANGED,
+        optimize=True, disposal=1, transparency=UNCHANGED,
     )
     return buffer.getvalue()

@@ -3,20 +3,37 @@
     python -m render.gallery [--out gallery] [game ...]
 
 Writes ``<game>-<players>p-<phase>-<theme>.png`` for the start, the middle and the end of a
-seeded random game, LPPG hands, and one replay GIF per game.
+seeded random game, LPPG hands, one replay GIF per game, the middle position in French with a
+clock line (``-fr``), and each image's Discord-preview size (400 px wide, ``-preview``) to check
+that coordinates stay readable there.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import random
 from pathlib import Path
 from typing import Any
+
+from PIL import Image
 
 import engines
 import render
 
 SAMPLE_NAMES = ("Alice", "Bob", "Chloé", "Dmitri", "Eun-ji")
+SAMPLE_CLOCK = "avant lun. 14:00 UTC · réserve 2 j 4 h"
+PREVIEW_WIDTH = 400  # about what Discord shows of an image in a channel
+
+
+def preview(png: bytes) -> bytes:
+    """``png`` scaled down to Discord's preview width."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    small = image.resize((PREVIEW_WIDTH, round(image.height * PREVIEW_WIDTH / image.width)),
+                         Image.Resampling.LANCZOS)
+    buffer = io.BytesIO()
+    small.save(buffer, "PNG")
+    return buffer.getvalue()
 
 
 #: Option sets worth a look besides the defaults.
@@ -67,6 +84,12 @@ def write_gallery(out: Path, games: list[str], seed: int = 7) -> list[Path]:
                         path = out / f"{name}-{count}p-{phase}-{theme}-hand.png"
                         path.write_bytes(render.hand(name, state, 0, players=names, theme=theme))
                         written.append(path)
+            middle = phases(states)["mid"]
+            french = render.board(name, middle, players=names, lang="fr", clock=SAMPLE_CLOCK)
+            for suffix, data in (("fr", french), ("preview", preview(french))):
+                path = out / f"{name}-{count}p-mid-{suffix}.png"
+                path.write_bytes(data)
+                written.append(path)
             path = out / f"{name}-{count}p-replay.gif"
             path.write_bytes(render.replay(name, states, players=names))
             written.append(path)

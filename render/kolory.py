@@ -5,30 +5,28 @@ types (a card's top-left square). RULES.md §6."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from PIL import Image
 
 from engines.kolory import CARDS_PER_PLAYER, ROUNDS, WHITE, KoloryState, largest_groups
+from render.header import MARGIN, SMALL_SIZE, SeatInfo, draw_header, header_height, seat_labels
+from render.options import Options
 from render.primitives import (
-    MARGIN,
-    SMALL_SIZE,
-    WIDTH,
-    Canvas,
+    LEGEND_LINE,
+    LEGEND_SIZE,
     Extent,
     GridView,
-    SeatInfo,
     draw_guides,
-    draw_header,
     grid_view,
     grow,
-    header_height,
     label_box,
-    seat_labels,
+    legend_lines,
     square_swatch,
-    text_width,
     union,
 )
-from render.theme import RGB, hex_colour, mix
+from render.surface import WIDTH, Frame, Sprite, fit_text, make_sprite, text_width
+from render.theme import RGB, Theme, hex_colour, mix
 
 SEAT_COLOURS: tuple[RGB, ...] = (
     hex_colour("e53935"),  # red
@@ -40,10 +38,15 @@ SEAT_COLOURS: tuple[RGB, ...] = (
 START_WHITE = hex_colour("fafafa")
 MAX_CELL = 56
 BOARD_HEIGHT = 640
+ORDER_HEIGHT = 40  # the strip under the header with this round's order of play
 
 
 def colour_of(owner: int) -> RGB:
     return START_WHITE if owner == WHITE else SEAT_COLOURS[owner]
+
+
+def _edge(colour: RGB) -> RGB:
+    return mix(colour, (0, 0, 0), 0.4)
 
 
 def _state_extent(state: KoloryState) -> Extent:
@@ -58,57 +61,90 @@ def extent(states: Sequence[KoloryState]) -> Extent:
     return union([_state_extent(s) for s in states])
 
 
-def layout(state: KoloryState, fixed: Extent | None = None) -> GridView:
-    top = header_height(state) + 16
+def _order_height(state: KoloryState) -> int:
+    return ORDER_HEIGHT if state.outcome is None else 0
+
+
+def layout(state: KoloryState, fixed: Extent | None = None,
+           options: Options | None = None) -> GridView:
+    top = header_height(state, options) + _order_height(state) + 16
     return grid_view(fixed or _state_extent(state), top, WIDTH - 2 * MARGIN, BOARD_HEIGHT,
                      MAX_CELL)
 
 
-def _stats(state: KoloryState, seat: int, group: int) -> str:
+def play_order(state: KoloryState) -> list[tuple[int, bool]]:
+    """This round's seats in the order they play, each with whether it has played already:
+    the round's first seat (drawn when the round began), then increasing seat order, wrapping
+    around (RULES.md §6). Later rounds' first seats are not drawn yet, so not shown."""
+    first, players = state.round_first, state.players
+    return [((first + step) % players, step < state.placed_in_round) for step in range(players)]
+
+
+def _stats(state: KoloryState, seat: int, group: int, said) -> str:
     if state.outcome is not None:
-        return f"largest group {group}"
+        return said("kolory.group", group=group)
     left = state.cards_left(seat)
     if state.players > 4:  # three seats per header row: keep it short
-        return f"group {group} · {left} left"
-    return f"largest group {group} · {left} cards left"
+        return said("kolory.group_left", group=group, left=left)
+    return said("kolory.group_cards_left", group=group, left=left)
 
 
-def draw(game, state: KoloryState, options) -> Image.Image:
+@lru_cache(maxsize=256)
+def _card(cell: int, owner: int, shadow: RGB) -> Sprite:
+    """A 2×2 card with its shadow, anchored at its top-left square's corner."""
+    inset = max(1.0, cell * 0.04)  # a sliver of gap so neighbouring cards stay distinct
+    offset = max(2.0, cell * 0.07)
+    fill = colour_of(owner)
+    seam = mix(fill, (0, 0, 0), 0.18)
+    size = 2 * cell
+
+    def paint(canvas) -> None:
+        box = (inset, inset, size - inset, size - inset)
+        canvas.rect((box[0] + offset, box[1] + offset, box[2] + offset, box[3] + offset),
+                    fill=shadow, radius=cell * 0.12)
+        canvas.rect(box, fill=fill, outline=mix(fill, (0, 0, 0), 0.45),
+                    width=max(1.5, cell * 0.05), radius=cell * 0.12)
+        # The squares of the card, faintly, so groups can be counted square by square.
+        canvas.line([(cell, box[1] + cell * 0.2), (cell, box[3] - cell * 0.2)], seam, 1)
+        canvas.line([(box[0] + cell * 0.2, cell), (box[2] - cell * 0.2, cell)], seam, 1)
+
+    return make_sprite((0, 0, size + offset + 1, size + offset + 1), paint)
+
+
+def palette_keys(theme: Theme) -> list:
+    return [START_WHITE, *SEAT_COLOURS, mix(theme.background, (0, 0, 0), 0.55),
+            *(mix(colour, (0, 0, 0), 0.45) for colour in (START_WHITE, *SEAT_COLOURS)),
+            mix(theme.background, theme.line, 0.35)]
+
+
+def draw(game, state: KoloryState, options: Options) -> Image.Image:
     theme = options.theme
-    view = layout(state, options.extent)
-    height = int(view.top + view.pixel_height + 48)
-    canvas = Canvas(WIDTH, height, theme, options.ss)
+    said = options.words
+    view = layout(state, options.extent, options)
+    legend = legend_lines(said("kolory.legend.play", n=CARDS_PER_PLAYER)
+                          if state.outcome is None else said("kolory.legend.over"))
+    height = int(view.top + view.pixel_height + 12 + LEGEND_LINE * len(legend))
+    frame = Frame(WIDTH, height, theme)
     groups = largest_groups(state)
+    labels = seat_labels(game, state, options.players, said)
     seats = [
-        SeatInfo(name, role, square_swatch(SEAT_COLOURS[seat], mix(SEAT_COLOURS[seat],
-                                                                    (0, 0, 0), 0.4)),
-                 _stats(state, seat, groups[seat]))
-        for seat, (name, role) in enumerate(seat_labels(game, state, options.players))
+        SeatInfo(name, role, square_swatch(SEAT_COLOURS[seat], _edge(SEAT_COLOURS[seat])),
+                 _stats(state, seat, groups[seat], said))
+        for seat, (name, role) in enumerate(labels)
     ]
     if state.outcome is None:
-        subtitle = f"round {state.round}/{ROUNDS}"
+        subtitle = said("kolory.round", n=state.round, total=ROUNDS)
     else:
-        subtitle = f"{len(state.cards) - 1} cards placed"
-    draw_header(canvas, game.title, state, seats, subtitle=subtitle)
-    draw_guides(canvas, view)
+        subtitle = said("kolory.placed", n=len(state.cards) - 1)
+    bottom = draw_header(frame, game.title, state, seats, options, subtitle=subtitle)
+    if state.outcome is None:
+        _draw_order(frame, state, labels, bottom, said)
+    draw_guides(frame, view)
 
     cell = view.cell
     shadow = mix(theme.background, (0, 0, 0), 0.55)
-    inset = max(1.0, cell * 0.04)  # a sliver of gap so neighbouring cards stay distinct
     for card in state.cards:
-        x0, y0, x1, y1 = view.box(card.x, card.y, 2, 2)
-        box = (x0 + inset, y0 + inset, x1 - inset, y1 - inset)
-        offset = max(2.0, cell * 0.07)
-        canvas.rect((box[0] + offset, box[1] + offset, box[2] + offset, box[3] + offset),
-                    fill=shadow, radius=cell * 0.12)
-        fill = colour_of(card.owner)
-        edge = mix(fill, (0, 0, 0), 0.45)
-        canvas.rect(box, fill=fill, outline=edge, width=max(1.5, cell * 0.05), radius=cell * 0.12)
-        # The squares of the card, faintly, so groups can be counted square by square.
-        mid_x, mid_y = (x0 + x1) / 2, (y0 + y1) / 2
-        seam = mix(fill, (0, 0, 0), 0.18)
-        canvas.line([(mid_x, box[1] + cell * 0.2), (mid_x, box[3] - cell * 0.2)], seam, 1)
-        canvas.line([(box[0] + cell * 0.2, mid_y), (box[2] - cell * 0.2, mid_y)], seam, 1)
+        frame.paste(_card(cell, card.owner, shadow), *view.corner(card.x, card.y))
 
     last = options.last_move
     if last is not None:
@@ -116,16 +152,38 @@ def draw(game, state: KoloryState, options) -> Image.Image:
         # Two rings, the theme's text colour outside the highlight, because the highlight
         # alone is too close to the orange and yellow cards.
         ring = max(3, cell * 0.08)
-        canvas.rect((x0 - ring, y0 - ring, x1 + ring, y1 + ring), outline=theme.text,
-                    width=ring, radius=cell * 0.16)
-        canvas.rect((x0, y0, x1, y1), outline=theme.highlight, width=ring, radius=cell * 0.14)
-        size = max(11, min(16, int(cell * 0.3)))
-        label_box(canvas, x0 + text_width(str(last), size) / 2 + 5, y0 + size * 0.7, str(last),
+        frame.rect((x0 - ring, y0 - ring, x1 + ring, y1 + ring), outline=theme.text,
+                   width=ring, radius=cell * 0.16)
+        frame.rect((x0, y0, x1, y1), outline=theme.highlight, width=ring, radius=cell * 0.14)
+        size = max(12, min(18, int(cell * 0.32)))
+        label_box(frame, x0 + text_width(str(last), size) / 2 + 5, y0 + size * 0.7, str(last),
                   size, theme.background, theme.highlight)
 
-    legend = (
-        f"Type x,y: the top-left square of your card. {CARDS_PER_PLAYER} cards each."
-        if state.outcome is None else "Score: each colour's largest connected group of squares."
-    )
-    canvas.text(MARGIN, height - 22, legend, SMALL_SIZE, theme.muted, anchor="lm")
-    return canvas.finish()
+    y = view.top + view.pixel_height + 2 + LEGEND_LINE / 2
+    for line in legend:
+        frame.text(MARGIN, y, line, LEGEND_SIZE, theme.muted, anchor="lm")
+        y += LEGEND_LINE
+    return frame.finish()
+
+
+def _draw_order(frame: Frame, state: KoloryState, labels, top: float, said) -> None:
+    """This round's order of play under the header: seats in turn, those who played already
+    ticked and dimmed, the one to play on an accent plate."""
+    theme = frame.theme
+    cy = top + ORDER_HEIGHT / 2
+    caption = said("kolory.order", n=state.round)
+    frame.text(MARGIN, cy, caption, SMALL_SIZE, theme.muted, bold=True, anchor="lm")
+    x = MARGIN + text_width(caption, SMALL_SIZE, bold=True) + 12
+    order = play_order(state)
+    room = (WIDTH - MARGIN - x) / len(order)
+    for seat, played in order:
+        colour = SEAT_COLOURS[seat]
+        name = ("✓ " if played else "") + labels[seat][0]
+        name = fit_text(name, SMALL_SIZE, room - 36)
+        if seat == state.to_move:
+            frame.rect((x - 4, cy - 14, x + 30 + text_width(name, SMALL_SIZE, bold=True),
+                        cy + 14), fill=mix(theme.panel, theme.accent, 0.22), radius=6)
+        square_swatch(colour, _edge(colour))(frame, x + 8, cy, 7)
+        text = theme.muted if played else theme.text
+        frame.text(x + 22, cy, name, SMALL_SIZE, text, bold=seat == state.to_move, anchor="lm")
+        x += room

@@ -7,8 +7,10 @@ for that seat only. RULES.md §5."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from PIL import Image
 
@@ -26,25 +28,20 @@ from engines.lppg import (
     terrain,
     territories,
 )
+from render.header import MARGIN, SMALL_SIZE, SeatInfo, draw_header, header_height, seat_labels
+from render.options import Options
 from render.primitives import (
-    MARGIN,
-    SMALL_SIZE,
-    WIDTH,
-    Canvas,
+    LEGEND_LINE,
     Extent,
     GridView,
-    SeatInfo,
     draw_guides,
-    draw_header,
-    fit_text,
     grid_view,
     grow,
-    header_height,
-    seat_labels,
-    text_width,
+    legend_lines,
     union,
 )
-from render.theme import RGB, hex_colour, mix
+from render.surface import WIDTH, Frame, Sprite, fit_text, make_sprite, text_width
+from render.theme import RGB, Theme, hex_colour, mix
 
 CARD_COLOURS: dict[int, RGB] = {
     WHITE: hex_colour("fbfbf8"),
@@ -60,17 +57,38 @@ SEAT_COLOURS: tuple[RGB, ...] = (
     hex_colour("00897b"),  # South: teal
     hex_colour("6d4c41"),  # West: brown
 )
+GRID = hex_colour("9e9e9e")
+TINT = 0.38  # how far a territory's squares turn towards their owner's colour
 MAX_CELL = 44
 BOARD_HEIGHT = 680
 PILES_HEIGHT = 96
 MARKERS_EACH = {"o": 2, "p": 1}
+RIM = (255, 255, 255)
+LEGEND_SIZE = 15
 
-PENDING = {
-    "play": "place a card (or pass)",
-    "keep": "choose the marker to keep",
-    "mark": "mark a largest closed region",
-    "draw": "draw two cards",
+DOING = {
+    "play": "lppg.doing.play",
+    "keep": "lppg.doing.keep",
+    "mark": "lppg.doing.mark",
+    "draw": "lppg.doing.draw",
 }
+
+
+def public_view(game, state, viewer: int | None):
+    """``game.view(state, viewer)`` that also holds when ``state`` is already a view: a
+    colour placeholder the state carries (a pile's top colour, the colour of a card in another
+    hand) stays, whether or not the engine's view of a view keeps it."""
+    seen = game.view(state, viewer)
+
+    def keep(before: Sequence[int], after: Sequence[int]) -> tuple[int, ...]:
+        return tuple(b if b < HIDDEN and a == HIDDEN else a
+                     for b, a in zip(before, after, strict=True))
+
+    hands = tuple(keep(b, a) for b, a in zip(state.hands, seen.hands, strict=True))
+    pile_a, pile_b = keep(state.pile_a, seen.pile_a), keep(state.pile_b, seen.pile_b)
+    if (hands, pile_a, pile_b) == (seen.hands, seen.pile_a, seen.pile_b):
+        return seen
+    return dataclasses.replace(seen, hands=hands, pile_a=pile_a, pile_b=pile_b)
 
 
 def _seat_colour(state, seat: int) -> RGB:
@@ -93,8 +111,8 @@ def extent(states: Sequence) -> Extent:
     return union([_state_extent(s) for s in states])
 
 
-def layout(state, fixed: Extent | None = None) -> GridView:
-    top = header_height(state) + 14
+def layout(state, fixed: Extent | None = None, options: Options | None = None) -> GridView:
+    top = header_height(state, options) + 14
     return grid_view(fixed or _state_extent(state), top, WIDTH - 2 * MARGIN, BOARD_HEIGHT,
                      MAX_CELL)
 
@@ -107,90 +125,114 @@ def _markers_left(state, seat: int) -> dict[str, int]:
     return left
 
 
-def _stats(state, seat: int) -> str:
+def _stats(state, seat: int, said) -> str:
     left = _markers_left(state, seat)
-    parts = [f"markers left: ● {left['o']}  ◆ {left['p']}"]
+    text = said("lppg.markers", o=left["o"], p=left["p"])
     if state.players == 4:
-        parts.insert(0, "team N+S" if seat % 2 == 0 else "team E+W")
-    return " · ".join(parts)
+        return said("lppg.team.ns" if seat % 2 == 0 else "lppg.team.ew") + " · " + text
+    return text
 
 
 def _swatch(colour: RGB):
-    def swatch(canvas: Canvas, x: float, y: float, r: float) -> None:
-        canvas.circle(x, y, r, fill=colour, outline=(255, 255, 255), width=2)
+    def swatch(surface, x: float, y: float, r: float) -> None:
+        surface.circle(x, y, r, fill=colour, outline=RIM, width=2)
 
     return swatch
 
 
-def draw_marker(canvas: Canvas, x: float, y: float, r: float, colour: RGB, kind: str,
-                text: str) -> None:
-    """An ordinary marker is a disc, the permanent one a diamond with a double rim."""
-    rim = (255, 255, 255)
-    if kind == "p":
-        d = r * 1.25
-        outer = [(x, y - d - 2), (x + d + 2, y), (x, y + d + 2), (x - d - 2, y)]
-        canvas.polygon(outer, fill=rim)
-        inner = [(x, y - d), (x + d, y), (x, y + d), (x - d, y)]
-        canvas.polygon(inner, fill=colour, outline=rim, width=1.5)
-    else:
-        canvas.circle(x, y, r + 2, fill=rim)
-        canvas.circle(x, y, r, fill=colour)
-    if text:
-        canvas.text(x, y, text, max(9, int(r * 1.05)), rim, bold=True, anchor="mm")
+@lru_cache(maxsize=256)
+def _square(cell: int, fill: RGB) -> Sprite:
+    """A terrain square with its grey border, one pixel larger than a cell so neighbours
+    share their border line."""
+    tile = Image.new("RGBA", (cell + 1, cell + 1), (*GRID, 255))
+    tile.paste((*fill, 255), (1, 1, cell, cell))
+    return Sprite(tile, 0, 0)
 
 
-def draw(game, state, options) -> Image.Image:
+@lru_cache(maxsize=512)
+def _marker(r: float, colour: RGB, kind: str, text: str) -> Sprite:
+    """An ordinary marker is a disc, the permanent one a diamond with a double rim; the
+    territory's size on it."""
+
+    def paint(canvas) -> None:
+        if kind == "p":
+            d = r * 1.25
+            canvas.polygon([(0, -d - 2), (d + 2, 0), (0, d + 2), (-d - 2, 0)], fill=RIM)
+            canvas.polygon([(0, -d), (d, 0), (0, d), (-d, 0)], fill=colour, outline=RIM,
+                           width=1.5)
+        else:
+            canvas.circle(0, 0, r + 2, fill=RIM)
+            canvas.circle(0, 0, r, fill=colour)
+        if text:
+            canvas.text(0, 0, text, max(9, int(r * 1.05)), RIM, bold=True, anchor="mm")
+
+    reach = r * 1.25 + 3
+    return make_sprite((-reach, -reach, reach, reach), paint)
+
+
+def palette_keys(theme: Theme) -> list:
+    tints = [mix(card, seat, TINT) for card in CARD_COLOURS.values() for seat in SEAT_COLOURS]
+    return [*CARD_COLOURS.values(), *SEAT_COLOURS, GRID, RIM, *tints,
+            *(mix(card, (0, 0, 0), 0.4) for card in CARD_COLOURS.values())]
+
+
+def draw(game, state, options: Options) -> Image.Image:
     theme = options.theme
-    view = layout(state, options.extent)
+    said = options.words
+    view = layout(state, options.extent, options)
     board_bottom = view.top + view.pixel_height
-    height = int(board_bottom + 14 + PILES_HEIGHT + 30)
-    canvas = Canvas(WIDTH, height, theme, options.ss)
+    legend = legend_lines(said("lppg.legend.over" if state.outcome is not None
+                               else "lppg.legend.play"), LEGEND_SIZE)
+    height = int(board_bottom + 14 + PILES_HEIGHT + 8 + LEGEND_LINE * len(legend))
+    frame = Frame(WIDTH, height, theme)
 
     last = options.last_move
-    labels = seat_labels(game, state, options.players)
+    labels = seat_labels(game, state, options.players, said)
     seats = [
-        SeatInfo(name, role, _swatch(_seat_colour(state, seat)), _stats(state, seat))
+        SeatInfo(name, role, _swatch(_seat_colour(state, seat)), _stats(state, seat, said))
         for seat, (name, role) in enumerate(labels)
     ]
-    pending = PENDING.get(state.pending or "", "") if state.outcome is None else ""
+    doing = ""
+    if state.outcome is None and state.pending in DOING:
+        key = DOING[state.pending]
+        if state.pending == "draw" and len(state.hands[state.turn_seat]) == 1:
+            key = "lppg.doing.draw_one"
+        doing = said(key)
     subtitle = "Le Plus Petit Gagne"
     if last is not None:
-        subtitle = f"last move: {last}"
+        subtitle = said("lppg.last_move", move=last)
     if state.final_turns is not None and state.outcome is None:
-        subtitle = f"last round: {state.final_turns} turn(s) left · " + subtitle
-    draw_header(canvas, "LPPG", state, seats, subtitle=subtitle, pending=pending)
-    draw_guides(canvas, view, lines=False)
+        subtitle = said.count("lppg.final_turns", state.final_turns) + " · " + subtitle
+    draw_header(frame, "LPPG", state, seats, options, subtitle=subtitle, doing=doing)
+    draw_guides(frame, view, lines=False)
     cell = view.cell
     squares = terrain(state)
     owner_of: dict[tuple[int, int], int] = {}
     for seat, _kind, region in territories(state):
         for square in region:
             owner_of[square] = seat
-    closed = {square for region in closed_regions(state) for square in region}
     for (x, y), colour in squares.items():
         fill = CARD_COLOURS[colour]
         if (x, y) in owner_of:
-            fill = mix(fill, _seat_colour(state, owner_of[(x, y)]), 0.38)
-        canvas.rect(view.box(x, y), fill=fill)
-    # Square borders, then thicker borders between different colours so card edges show.
-    grid = hex_colour("9e9e9e")
-    for (x, y) in squares:
-        canvas.rect(view.box(x, y), outline=grid, width=1)
-    # Closed regions waiting for a marker: a dashed-looking accent border inside each square.
-    for x, y in closed:
-        x0, y0, x1, y1 = view.box(x, y)
-        pad = cell * 0.12
-        canvas.rect((x0 + pad, y0 + pad, x1 - pad, y1 - pad), outline=theme.accent,
-                    width=max(2, cell * 0.08))
+            fill = mix(fill, _seat_colour(state, owner_of[(x, y)]), TINT)
+        frame.paste(_square(cell, fill), *view.corner(x, y))
+    # Closed regions waiting for a marker: an accent border inside each square.
+    inset = round(cell * 0.12)
+    ring = max(2, round(cell * 0.08))
+    for region in closed_regions(state):
+        for x, y in region:
+            x0, y0, x1, y1 = view.box(x, y)
+            frame.rect((x0 + inset, y0 + inset, x1 - inset, y1 - inset), outline=theme.accent,
+                       width=ring)
 
     if isinstance(last, PlayMove) and state.placed:
         _card, px, py, rot = state.placed[-1]
         width, tall = (2, 3) if rot in (90, 270) else (3, 2)
         x0, y0, x1, y1 = view.box(px, py, width, tall)
-        ring = max(3, cell * 0.1)
-        canvas.rect((x0 - ring, y0 - ring, x1 + ring, y1 + ring), outline=theme.text,
-                    width=ring)
-        canvas.rect((x0, y0, x1, y1), outline=theme.highlight, width=ring)
+        ring = max(3, round(cell * 0.1))
+        frame.rect((x0 - ring, y0 - ring, x1 + ring, y1 + ring), outline=theme.text,
+                   width=ring)
+        frame.rect((x0, y0, x1, y1), outline=theme.highlight, width=ring)
 
     owned = territories(state)
     size_count = Counter(len(region) for _, _, region in owned)
@@ -198,39 +240,38 @@ def draw(game, state, options) -> Image.Image:
         size = next((len(region) for s, k, region in owned
                      if s == seat and k == kind and (x, y) in region), 0)
         cx, cy = view.center(x, y)
-        draw_marker(canvas, cx, cy, cell * 0.36, _seat_colour(state, seat), kind,
-                    str(size) if size else "")
+        frame.paste(_marker(cell * 0.36, _seat_colour(state, seat), kind,
+                            str(size) if size else ""), cx, cy)
         if state.outcome is not None and size_count[size] > 1:
             # Cancelled at the end: another territory has the same size (RULES.md §5).
             d = cell * 0.42
             width = max(2, cell * 0.09)
-            canvas.line([(cx - d, cy - d), (cx + d, cy + d)], theme.highlight, width)
-            canvas.line([(cx - d, cy + d), (cx + d, cy - d)], theme.highlight, width)
+            frame.line([(cx - d, cy - d), (cx + d, cy + d)], theme.highlight, width)
+            frame.line([(cx - d, cy + d), (cx + d, cy - d)], theme.highlight, width)
         if isinstance(last, MarkMove | KeepMove) and (last.x, last.y) == (x, y):
-            canvas.ring(cx, cy, cell * 0.62, theme.highlight, max(3, cell * 0.1))
+            frame.ring(cx, cy, cell * 0.62, theme.highlight, max(3, cell * 0.1))
 
-    _draw_piles(canvas, state, board_bottom + 14, labels)
-    legend = ("Number on a marker = territory size; ◆ permanent, ● ordinary; "
-              "outlined squares = closed region to mark.")
-    if state.outcome is not None:
-        legend = "Number on a marker = territory size; × = cancelled (another has its size)."
-    canvas.text(MARGIN, height - 18, legend, SMALL_SIZE - 2, theme.muted, anchor="lm")
-    return canvas.finish()
+    _draw_piles(frame, state, board_bottom + 14, labels, said)
+    y = board_bottom + 14 + PILES_HEIGHT + 4 + LEGEND_LINE / 2
+    for line in legend:
+        frame.text(MARGIN, y, line, LEGEND_SIZE, theme.muted, anchor="lm")
+        y += LEGEND_LINE
+    return frame.finish()
 
 
-def _card_back(canvas: Canvas, x: float, y: float, unit: float, colour: int | None,
+def _card_back(surface, x: float, y: float, unit: float, colour: int | None,
                mark: bool = True) -> None:
     """A face-down card (3×2) showing only its colour (both faces share it), or an empty slot."""
-    theme = canvas.theme
+    theme = surface.theme
     box = (x, y, x + 3 * unit, y + 2 * unit)
     if colour is None:
-        canvas.rect(box, outline=theme.line, width=1.5, radius=4)
+        surface.rect(box, outline=theme.line, width=1.5, radius=4)
         return
     fill = CARD_COLOURS[colour]
-    canvas.rect(box, fill=fill, outline=mix(fill, (0, 0, 0), 0.4), width=1.5, radius=4)
+    surface.rect(box, fill=fill, outline=mix(fill, (0, 0, 0), 0.4), width=1.5, radius=4)
     if mark:
-        canvas.text(x + 1.5 * unit, y + unit, "?", int(unit * 1.1), (255, 255, 255), bold=True,
-                    anchor="mm")
+        surface.text(x + 1.5 * unit, y + unit, "?", int(unit * 1.1), RIM, bold=True,
+                     anchor="mm")
 
 
 def back_colour(card: int) -> int | None:
@@ -247,24 +288,29 @@ def _pile_colour(pile: Sequence[int]) -> int | None:
     return back_colour(pile[0]) if pile else None
 
 
-def _draw_piles(canvas: Canvas, state, top: float, labels) -> None:
+def _caption(frame: Frame, x: float, cy: float, title: str, detail: str) -> float:
+    """A bold title over a muted detail; returns the width taken."""
+    theme = frame.theme
+    frame.text(x, cy - 11, title, 18, theme.text, bold=True, anchor="lm")
+    frame.text(x, cy + 13, detail, SMALL_SIZE, theme.muted, anchor="lm")
+    return max(text_width(title, 18, bold=True), text_width(detail, SMALL_SIZE))
+
+
+def _draw_piles(frame: Frame, state, top: float, labels, said) -> None:
     """Draw piles, discard, and every hand as card backs: only colours, whoever looks (a
     seat's own faces are in its private ``hand`` image, never in a board image)."""
-    theme = canvas.theme
-    canvas.rect((0, top, WIDTH, top + PILES_HEIGHT), fill=theme.panel)
+    theme = frame.theme
+    frame.rect((0, top, WIDTH, top + PILES_HEIGHT), fill=theme.panel)
     unit = 20
     x = MARGIN
     cy = top + PILES_HEIGHT / 2
-    for label, pile in (("Pile A", state.pile_a), ("Pile B", state.pile_b)):
-        _card_back(canvas, x, cy - unit, unit, _pile_colour(pile))
-        canvas.text(x + 3 * unit + 10, cy - 11, label, 18, theme.text, bold=True, anchor="lm")
-        canvas.text(x + 3 * unit + 10, cy + 13, f"{len(pile)} cards", SMALL_SIZE, theme.muted,
-                    anchor="lm")
-        x += 3 * unit + 10 + 86
-    canvas.text(x, cy - 11, "Discard", 18, theme.text, bold=True, anchor="lm")
-    canvas.text(x, cy + 13, f"{len(state.discard)} face down", SMALL_SIZE, theme.muted,
-                anchor="lm")
-    x += 130
+    for name, pile in (("A", state.pile_a), ("B", state.pile_b)):
+        _card_back(frame, x, cy - unit, unit, _pile_colour(pile))
+        x += 3 * unit + 10
+        x += _caption(frame, x, cy, said("lppg.pile", name=name),
+                      said.count("lppg.cards", len(pile))) + 20
+    x += _caption(frame, x, cy, said("lppg.discard"),
+                  said.count("lppg.face_down", len(state.discard))) + 24
     # Hands, one line per seat (two columns with four players).
     small = 9
     rows = 2
@@ -275,28 +321,31 @@ def _draw_piles(canvas: Canvas, state, top: float, labels) -> None:
         hx = x + column * column_width
         hy = top + 8 + row * row_height + row_height / 2
         name = fit_text(labels[seat][0], SMALL_SIZE, column_width - 2 * (3 * small + 6) - 12)
-        canvas.text(hx, hy, name, SMALL_SIZE, theme.text, anchor="lm")
+        frame.text(hx, hy, name, SMALL_SIZE, theme.text, anchor="lm")
         cx = hx + text_width(name, SMALL_SIZE) + 8
         for card in hand:
-            _card_back(canvas, cx, hy - small, small, back_colour(card), mark=False)
+            _card_back(frame, cx, hy - small, small, back_colour(card), mark=False)
             cx += 3 * small + 6
         if not hand:
-            canvas.text(cx, hy, "no cards", SMALL_SIZE - 2, theme.muted, anchor="lm")
+            frame.text(cx, hy, said("lppg.no_cards"), SMALL_SIZE - 2, theme.muted, anchor="lm")
 
 
 # -- a player's hand ---------------------------------------------------------------------------
 
 
-def draw_card(canvas: Canvas, x: float, y: float, unit: float, card: int, rot: int) -> None:
+def draw_card(surface, x: float, y: float, unit: float, card: int, rot: int) -> None:
     """A card face up, turned ``rot`` degrees clockwise, its box's top-left at (x, y)."""
     squares = card_squares(card, rot)
     for dx, dy, colour in squares:
-        canvas.rect((x + dx * unit, y + dy * unit, x + (dx + 1) * unit, y + (dy + 1) * unit),
-                    fill=CARD_COLOURS[colour], outline=hex_colour("9e9e9e"), width=1)
+        surface.rect((x + dx * unit, y + dy * unit, x + (dx + 1) * unit, y + (dy + 1) * unit),
+                     fill=CARD_COLOURS[colour])
+    for dx, dy, _ in squares:
+        surface.rect((x + dx * unit, y + dy * unit, x + (dx + 1) * unit + 1,
+                      y + (dy + 1) * unit + 1), outline=GRID, width=1)
     width = max(dx for dx, _, _ in squares) + 1
     tall = max(dy for _, dy, _ in squares) + 1
     edge = mix(CARD_COLOURS[card_colour(card)], (0, 0, 0), 0.4)
-    canvas.rect((x, y, x + width * unit, y + tall * unit), outline=edge, width=2)
+    surface.rect((x, y, x + width * unit + 1, y + tall * unit + 1), outline=edge, width=2)
 
 
 HAND_UNIT = 26  # pixels per card square in a hand image
@@ -304,43 +353,45 @@ HAND_TOP = 86  # y of the first row of cards
 HAND_LEFT = MARGIN + 130  # x of the first (unturned) card of a row
 
 
-def draw_hand(game, state, seat: int, options) -> Image.Image:
-    """The two cards of ``seat`` (slot 1 and 2), each in its four rotations, labelled with what
+def draw_hand(game, state, seat: int, options: Options) -> Image.Image:
+    """The cards of ``seat`` (slot 1 and 2), each in its four rotations, labelled with what
     to type (``play 1 x,y 90``)."""
     theme = options.theme
+    said = options.words
     hand = state.hands[seat]
     unit = HAND_UNIT
     row_height = 3 * unit + 56
     top = HAND_TOP
     height = int(top + max(1, len(hand)) * row_height + 40)
-    canvas = Canvas(WIDTH, height, theme, options.ss)
-    name, role = seat_labels(game, state, options.players)[seat]
-    canvas.rect((0, 0, WIDTH, 70), fill=theme.panel)
-    canvas.text(MARGIN, 14, f"Your hand, {name}", 26, theme.text, bold=True)
-    canvas.text(MARGIN, 48, f"{role} · private: only you see this", SMALL_SIZE, theme.muted)
+    frame = Frame(WIDTH, height, theme)
+    name, role = seat_labels(game, state, options.players, said)[seat]
+    frame.rect((0, 0, WIDTH, 70), fill=theme.panel)
+    frame.text(MARGIN, 14, fit_text(said("lppg.hand.title", name=name), 26, WIDTH / 2, True),
+               26, theme.text, bold=True)
+    frame.text(MARGIN, 48, said("lppg.hand.private", role=role), SMALL_SIZE, theme.muted)
     if state.to_move == seat and state.pending == "play":
-        canvas.text(WIDTH - MARGIN, 20, "your turn: place a card", 18, theme.accent, bold=True,
-                    anchor="ra")
+        frame.text(WIDTH - MARGIN, 20, said("lppg.hand.your_turn"), 18, theme.accent,
+                   bold=True, anchor="ra")
     if not hand:
-        canvas.text(MARGIN, top + 20, "No cards in hand.", 20, theme.muted)
+        frame.text(MARGIN, top + 20, said("lppg.hand.empty"), 20, theme.muted)
     for index, card in enumerate(hand):
         y = top + index * row_height
         slot = index + 1
-        canvas.text(MARGIN, y + 14, f"Slot {slot}", 22, theme.text, bold=True, anchor="lm")
+        frame.text(MARGIN, y + 14, said("lppg.hand.slot", n=slot), 22, theme.text, bold=True,
+                   anchor="lm")
         if card < 0:
-            canvas.text(MARGIN, y + 44, "hidden", SMALL_SIZE, theme.muted, anchor="lm")
+            frame.text(MARGIN, y + 44, said("lppg.hand.hidden"), SMALL_SIZE, theme.muted,
+                       anchor="lm")
             continue
-        colour_name = COLOUR_NAMES[card_colour(card)]
-        canvas.text(MARGIN, y + 40, f"{card_id(card)} ({colour_name})", SMALL_SIZE, theme.muted,
-                    anchor="lm")
+        colour_name = said("colour." + COLOUR_NAMES[card_colour(card)])
+        frame.text(MARGIN, y + 40, f"{card_id(card)} ({colour_name})", SMALL_SIZE, theme.muted,
+                   anchor="lm")
         x = HAND_LEFT
         for rot in (0, 90, 180, 270):
-            draw_card(canvas, x, y + 4, unit, card, rot)
-            canvas.text(x, y + 3 * unit + 22, f"play {slot} x,y {rot}", SMALL_SIZE - 2,
-                        theme.muted, anchor="lm")
+            draw_card(frame, x, y + 4, unit, card, rot)
+            frame.text(x, y + 3 * unit + 22, f"play {slot} x,y {rot}", SMALL_SIZE - 2,
+                       theme.muted, anchor="lm")
             x += 3 * unit + 60
-    canvas.text(MARGIN, height - 18, "x,y = the top-left square of the card's box; rotations "
-                "turn clockwise.", SMALL_SIZE - 2, theme.muted, anchor="lm")
-    return canvas.finish()
-
-
+    legend = fit_text(said("lppg.hand.legend"), SMALL_SIZE - 2, WIDTH - 2 * MARGIN)
+    frame.text(MARGIN, height - 18, legend, SMALL_SIZE - 2, theme.muted, anchor="lm")
+    return frame.finish()

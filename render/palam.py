@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image
 
 from engines.palam import (
     ANSWER,
     ATTACK,
-    CAMP,
     COLUMNS,
     DRAFT,
     DUELS,
@@ -28,17 +28,11 @@ from engines.palam import (
     symbol,
     x2,
 )
-from render.primitives import (
-    MARGIN,
-    SMALL_SIZE,
-    WIDTH,
-    Canvas,
-    SeatInfo,
-    draw_header,
-    header_height,
-    seat_labels,
-)
-from render.theme import RGB, hex_colour, mix
+from render.header import MARGIN, SMALL_SIZE, SeatInfo, draw_header, header_height, seat_labels
+from render.options import Options
+from render.primitives import LEGEND_LINE, LEGEND_SIZE, legend_lines
+from render.surface import WIDTH, Canvas, Frame, Sprite, make_sprite
+from render.theme import RGB, Theme, hex_colour, mix
 
 CELL = 96  # one board column; Anubis's columns sit half a column east of Isis's
 PIECE = 80
@@ -55,8 +49,6 @@ INK_ON_DARK = (hex_colour("f2c14e"), hex_colour("6ec6ff"), hex_colour("8bd17c"),
 INK_ON_LIGHT = (hex_colour("9a6a00"), hex_colour("0d5fa8"), hex_colour("2e7d32"),
                 hex_colour("6a3fb5"))
 ROLE_COLOURS = {"Isis": hex_colour("3fa7a0"), "Anubis": hex_colour("c2853d")}
-#: A seat's swatch before it has a role (the camp is not chosen yet).
-NO_ROLE_COLOUR = hex_colour("8a8f98")
 
 
 @dataclass(frozen=True)
@@ -83,14 +75,21 @@ class Layout:
         return (self.x(x2(is_isis, column) / 2), y)
 
 
-def layout(state) -> Layout:
+LETTER_ROOM = 34  # above Anubis's camp, for his column letters
+
+
+def _layout(top: float) -> Layout:
     left = (WIDTH - 6.5 * CELL) / 2
-    top = header_height(state) + 34  # room for Anubis's column letters
     anubis_rows = (top + CELL * 1.5, top + CELL * 0.5)
     duel_top = top + 2 * CELL + 8
     isis_top = duel_top + DUEL_ROW + 8
     isis_rows = (isis_top + CELL * 0.5, isis_top + CELL * 1.5)
     return Layout(left, anubis_rows, duel_top, isis_rows, isis_top + 2 * CELL + 30)
+
+
+def layout(state, options: Options | None = None) -> Layout:
+    """Where every cell goes (tests use it to find pieces)."""
+    return _layout(header_height(state, options) + LETTER_ROOM)
 
 
 # -- pieces ------------------------------------------------------------------------------------
@@ -133,9 +132,10 @@ def _wave(canvas: Canvas, x: float, y: float, s: float, ink: RGB) -> None:
 GLYPHS = (_ankh, _eye, _scarab, _wave)
 
 
-def draw_piece(canvas: Canvas, x: float, y: float, size: float, piece: int,
+def draw_piece(canvas, x: float, y: float, size: float, piece: int,
                label: bool = True) -> None:
-    """A piece centred at (x, y): symbol above, code and count below (``A5``)."""
+    """A piece centred at (x, y): symbol above, code and count below (``A5``); without
+    ``label``, symbol and count side by side (the small chips)."""
     light = piece in LIGHT_PIECES
     fill = LIGHT_PIECE if light else DARK_PIECE
     edge = mix(fill, (0, 0, 0), 0.5)
@@ -143,106 +143,159 @@ def draw_piece(canvas: Canvas, x: float, y: float, size: float, piece: int,
     canvas.rect((x - half, y - half, x + half, y + half), fill=fill, outline=edge,
                 width=max(1.5, size * 0.03), radius=size * 0.16)
     ink = (INK_ON_LIGHT if light else INK_ON_DARK)[symbol(piece)]
+    text = hex_colour("2a1f14") if light else hex_colour("f7f0e1")
     if label:
         GLYPHS[symbol(piece)](canvas, x, y - size * 0.14, size * 0.5, ink)
-        text = hex_colour("2a1f14") if light else hex_colour("f7f0e1")
         canvas.text(x, y + size * 0.3, piece_name(piece), max(11, int(size * 0.27)), text,
                     bold=True, anchor="mm")
     else:
         GLYPHS[symbol(piece)](canvas, x - size * 0.17, y, size * 0.5, ink)
-        text = hex_colour("2a1f14") if light else hex_colour("f7f0e1")
         canvas.text(x + size * 0.27, y, str(count(piece)), max(10, int(size * 0.45)), text,
                     bold=True, anchor="mm")
 
 
-def _role_swatch(role: str):
-    colour = ROLE_COLOURS.get(role, NO_ROLE_COLOUR)
+@lru_cache(maxsize=256)
+def _piece(piece: int, size: float, label: bool = True) -> Sprite:
+    half = size / 2 + 1
+    return make_sprite((-half, -half, half, half),
+                       lambda canvas: draw_piece(canvas, 0, 0, size, piece, label))
 
-    def swatch(canvas: Canvas, x: float, y: float, r: float) -> None:
-        canvas.rect((x - r, y - r, x + r, y + r), fill=colour, radius=3)
-        canvas.text(x, y, role[0], int(r * 1.3), (255, 255, 255), bold=True, anchor="mm")
+
+
+
+def _role_swatch(colour: RGB, letter: str):
+    def swatch(surface, x: float, y: float, r: float) -> None:
+        surface.rect((x - r, y - r, x + r, y + r), fill=colour, radius=3)
+        surface.text(x, y, letter, int(r * 1.3), (255, 255, 255), bold=True, anchor="mm")
 
     return swatch
 
 
-def _pending(state) -> str:
-    if state.phase == CAMP:
-        return "choose a camp (camp isis or camp anubis)"
+NO_ROLE = hex_colour("7d7f86")  # before the camps are chosen, seats have no role colour
+
+
+def _camp_chosen(state) -> bool:
+    return getattr(state, "camp_chosen", True)
+
+
+def _seat_role(state, seat: int) -> str | None:
+    """"Isis" or "Anubis", or None while the camps are not chosen."""
+    if not _camp_chosen(state):
+        return None
+    return "Isis" if seat == state.isis else "Anubis"
+
+
+def _pending(state, said) -> str:
+    if not _camp_chosen(state):
+        return said("palam.doing.camp")
     if state.phase == DRAFT:
-        return "pick a piece and a cell"
+        return said("palam.doing.draft")
     if state.phase == ANSWER and state.attack is not None:
-        return f"answer {piece_name(state.attack[1])}"
+        return said("palam.doing.answer", piece=piece_name(state.attack[1]))
     if state.phase == ATTACK:
-        return "attack or swap" if state.may_swap else "attack (no swap after a swap)"
+        return said("palam.doing.attack" if state.may_swap else "palam.doing.attack_only")
     return ""
+
+
+@lru_cache(maxsize=8)
+def _camps(theme: Theme, said) -> Image.Image:
+    """Both camps (tinted bands, column letters from each owner's left, row numbers, the role
+    names) and the duel row with its parity ends: the same in every position, drawn once.
+    The layer starts ``LETTER_ROOM`` above Anubis's camp."""
+    geo = _layout(LETTER_ROOM)
+    canvas = Canvas(WIDTH, geo.bottom, theme)
+    for role, rows, north in (("Anubis", geo.anubis_rows, True), ("Isis", geo.isis_rows, False)):
+        tint = mix(theme.background, ROLE_COLOURS[role], 0.16)
+        x_left = geo.x(0.5 if north else 0) - CELL / 2
+        y_top = min(rows) - CELL / 2
+        canvas.rect((x_left - 4, y_top - 4, x_left + 6 * CELL + 4, y_top + 2 * CELL + 4),
+                    fill=tint, radius=10)
+        for row in (1, 2):
+            label_x = geo.left + 6.5 * CELL + 10 if north else geo.left - 10
+            canvas.text(label_x, rows[row - 1], str(row), 20, theme.muted, bold=True,
+                        anchor="lm" if north else "rm")
+        letters_y = min(rows) - CELL / 2 - 18 if north else max(rows) + CELL / 2 + 18
+        for column in range(6):
+            cx = geo.x(x2(not north, column) / 2)
+            canvas.text(cx, letters_y, COLUMNS[column], 20, theme.text, bold=True, anchor="mm")
+        side_x = geo.left - 10 if north else geo.left + 6.5 * CELL + 10
+        canvas.text(side_x, letters_y, said.seat(role), SMALL_SIZE, ROLE_COLOURS[role],
+                    bold=True, anchor="rm" if north else "lm")
+    top, bottom = geo.duel_top, geo.duel_top + DUEL_ROW
+    band = mix(theme.background, theme.panel, 0.9)
+    canvas.rect((geo.left - 40, top, geo.left + 6.5 * CELL + 40, bottom), fill=band, radius=12)
+    mid = (top + bottom) / 2
+    # The parity ends: "=" west (even totals go west), "≠" east.
+    for x, sign, word in ((geo.left - 22, "=", "palam.even"),
+                          (geo.left + 6.5 * CELL + 22, "≠", "palam.odd")):
+        canvas.text(x, mid - 8, sign, 34, theme.text, bold=True, anchor="mm")
+        canvas.text(x, mid + 22, said(word), 13, theme.muted, anchor="mm")
+    return canvas.finish()
+
+
+@lru_cache(maxsize=4)
+def _slot(theme: Theme) -> Sprite:
+    half = PIECE / 2
+    outline = mix(theme.background, theme.line, 0.7)
+    return make_sprite((-half - 1, -half - 1, half + 1, half + 1),
+                       lambda canvas: canvas.rect((-half, -half, half, half), outline=outline,
+                                                  width=1.5, radius=PIECE * 0.16))
+
+
+def palette_keys(theme: Theme) -> list:
+    return [DARK_PIECE, LIGHT_PIECE, *INK_ON_DARK, *INK_ON_LIGHT, *ROLE_COLOURS.values(),
+            *(mix(theme.background, colour, 0.16) for colour in ROLE_COLOURS.values()),
+            mix(theme.background, theme.panel, 0.9)]
 
 
 # -- the board ---------------------------------------------------------------------------------
 
 
-def draw(game, state, options) -> Image.Image:
+def draw(game, state, options: Options) -> Image.Image:
     theme = options.theme
-    geo = layout(state)
+    said = options.words
+    geo = layout(state, options)
     chips_top = geo.bottom + 6
     extra = DRAFT_PIECE + 40 if state.phase == DRAFT else 2 * 58
-    height = int(chips_top + extra + 36)
-    canvas = Canvas(WIDTH, height, theme, options.ss)
+    legend = legend_lines(_legend(state, said))
+    height = int(chips_top + extra + 6 + LEGEND_LINE * len(legend))
+    frame = Frame(WIDTH, height, theme)
 
     score = points(state)
-    labels = seat_labels(game, state, options.players)
-    seats = [
-        SeatInfo(name, role, _role_swatch(role),
-                 f"{score[seat]} points · {len(state.captured[seat])} pieces taken")
-        for seat, (name, role) in enumerate(labels)
-    ]
-    subtitle = f"duel {min(state.duels + 1, DUELS)}/{DUELS}" if state.outcome is None \
-        else f"{DUELS} duels"
-    draw_header(canvas, game.title, state, seats, subtitle=subtitle, pending=_pending(state))
+    labels = seat_labels(game, state, options.players, said)
+    seats = []
+    for seat, (name, role) in enumerate(labels):
+        english = _seat_role(state, seat)
+        colour = ROLE_COLOURS[english] if english else NO_ROLE
+        letter = role[:1] if english else str(seat + 1)
+        seats.append(SeatInfo(name, role, _role_swatch(colour, letter),
+                              said("palam.stats", points=score[seat],
+                                   taken=len(state.captured[seat]))))
+    subtitle = said("palam.duel", n=min(state.duels + 1, DUELS), total=DUELS) \
+        if state.outcome is None else said("palam.duels", total=DUELS)
+    draw_header(frame, game.title, state, seats, options, subtitle=subtitle,
+                doing=_pending(state, said))
+    frame.layer(_camps(theme, said), 0, geo.anubis_rows[1] - CELL / 2 - LETTER_ROOM)
 
-    anubis, isis = state.anubis, state.isis
     highlight = _highlighted_cells(state, options.last_move)
-
-    # Camps: a tinted band per role, column letters from the owner's left, row numbers.
-    for seat, rows in ((anubis, geo.anubis_rows), (isis, geo.isis_rows)):
-        role = "Isis" if seat == isis else "Anubis"
-        tint = mix(theme.background, ROLE_COLOURS[role], 0.16)
-        x_left = geo.x(0.5 if seat == anubis else 0) - CELL / 2
-        y_top = min(rows) - CELL / 2
-        canvas.rect((x_left - 4, y_top - 4, x_left + 6 * CELL + 4, y_top + 2 * CELL + 4),
-                    fill=tint, radius=10)
-        for row in (1, 2):
-            label_x = geo.left - 10 if seat == isis else geo.left + 6.5 * CELL + 10
-            canvas.text(label_x, rows[row - 1], str(row), 20, theme.muted, bold=True,
-                        anchor="rm" if seat == isis else "lm")
-        letters_y = min(rows) - CELL / 2 - 18 if seat == anubis else max(rows) + CELL / 2 + 18
-        for column in range(6):
-            cx, _ = geo.cell_center(state, seat, 1, column)
-            canvas.text(cx, letters_y, COLUMNS[column], 20, theme.text, bold=True, anchor="mm")
-        side_y = letters_y
-        side_x = geo.left - 10 if seat == anubis else geo.left + 6.5 * CELL + 10
-        canvas.text(side_x, side_y, role, SMALL_SIZE, ROLE_COLOURS[role], bold=True,
-                    anchor="rm" if seat == anubis else "lm")
-
     for cell in cells(state):
         x, y = geo.cell_center(state, cell.seat, cell.row, cell.column)
-        key = (cell.seat, cell.row, cell.column)
         if cell.piece == EMPTY:
-            half = PIECE / 2
-            canvas.rect((x - half, y - half, x + half, y + half),
-                        outline=mix(theme.background, theme.line, 0.7), width=1.5,
-                        radius=PIECE * 0.16)
+            frame.paste(_slot(theme), x, y)
         else:
-            draw_piece(canvas, x, y, PIECE, cell.piece)
-        if key in highlight:
+            frame.paste(_piece(cell.piece, PIECE), x, y)
+        if (cell.seat, cell.row, cell.column) in highlight:
             half = PIECE / 2 + 4
-            canvas.rect((x - half, y - half, x + half, y + half), outline=theme.highlight,
-                        width=4, radius=PIECE * 0.2)
+            frame.rect((x - half, y - half, x + half, y + half), outline=theme.highlight,
+                       width=4, radius=PIECE * 0.2)
 
-    _draw_duel_row(canvas, geo, state, options.last_move)
-    _draw_captured(canvas, geo, state, labels, chips_top)
-    legend = _legend(state)
-    canvas.text(MARGIN, height - 20, legend, SMALL_SIZE, theme.muted, anchor="lm")
-    return canvas.finish()
+    _draw_duel_row(frame, geo, state, options.last_move, said)
+    _draw_captured(frame, state, labels, chips_top, said)
+    y = chips_top + extra + LEGEND_LINE / 2
+    for line in legend:
+        frame.text(MARGIN, y, line, LEGEND_SIZE, theme.muted, anchor="lm")
+        y += LEGEND_LINE
+    return frame.finish()
 
 
 def _highlighted_cells(state, last_move) -> set[tuple[int, int, int]]:
@@ -267,32 +320,25 @@ def _highlighted_cells(state, last_move) -> set[tuple[int, int, int]]:
     return set()
 
 
-def _draw_duel_row(canvas: Canvas, geo: Layout, state, last_move) -> None:
-    theme = canvas.theme
+def _draw_duel_row(frame: Frame, geo: Layout, state, last_move, said) -> None:
+    theme = frame.theme
     top, bottom = geo.duel_top, geo.duel_top + DUEL_ROW
-    band = mix(theme.background, theme.panel, 0.9)
-    canvas.rect((geo.left - 40, top, geo.left + 6.5 * CELL + 40, bottom), fill=band, radius=12)
     mid = (top + bottom) / 2
-    # The parity ends: "=" west (even totals go west), "odd" east.
-    canvas.text(geo.left - 22, mid - 8, "=", 34, theme.text, bold=True, anchor="mm")
-    canvas.text(geo.left - 22, mid + 22, "even", 13, theme.muted, anchor="mm")
-    canvas.text(geo.left + 6.5 * CELL + 22, mid - 8, "≠", 34, theme.text, bold=True,
-                anchor="mm")
-    canvas.text(geo.left + 6.5 * CELL + 22, mid + 22, "odd", 13, theme.muted, anchor="mm")
-
     if state.phase == ANSWER and state.attack is not None and state.to_move is not None:
         attacker = 1 - state.to_move
         column, piece = state.attack
         x, y = geo.duel_center(state, attacker, column)
-        draw_piece(canvas, x, y, DUEL_PIECE, piece, label=False)
+        frame.paste(_piece(piece, DUEL_PIECE, False), x, y)
         if isinstance(last_move, Advance):
             half = DUEL_PIECE / 2 + 4
-            canvas.rect((x - half, y - half, x + half, y + half), outline=theme.highlight,
-                        width=4, radius=DUEL_PIECE * 0.2)
+            frame.rect((x - half, y - half, x + half, y + half), outline=theme.highlight,
+                       width=4, radius=DUEL_PIECE * 0.2)
         return
     duel = state.last_duel
     if duel is None or not isinstance(last_move, Advance):
-        canvas.text(WIDTH / 2, mid, "duel row", 18, mix(band, theme.muted, 0.6), anchor="mm")
+        band = mix(theme.background, theme.panel, 0.9)
+        frame.text(WIDTH / 2, mid, said("palam.duel_row"), 18, mix(band, theme.muted, 0.6),
+                   anchor="mm")
         return
     # The duel just fought, shown where the two pieces met, the winner's side marked.
     total = count(duel.attacker_piece) + count(duel.answer_piece)
@@ -300,60 +346,57 @@ def _draw_duel_row(canvas: Canvas, geo: Layout, state, last_move) -> None:
     for seat, column, piece in ((duel.attacker, duel.attacker_column, duel.attacker_piece),
                                 (answerer, duel.answer_column, duel.answer_piece)):
         x, y = geo.duel_center(state, seat, column)
-        draw_piece(canvas, x, y, DUEL_PIECE, piece, label=False)
+        frame.paste(_piece(piece, DUEL_PIECE, False), x, y)
         colour = theme.accent if seat == duel.winner else theme.line
         half = DUEL_PIECE / 2 + 4
-        canvas.rect((x - half, y - half, x + half, y + half), outline=colour, width=3,
-                    radius=DUEL_PIECE * 0.2)
-    parity = "even: west wins" if total % 2 == 0 else "odd: east wins"
-    role = "Isis" if duel.winner == state.isis else "Anubis"
+        frame.rect((x - half, y - half, x + half, y + half), outline=colour, width=3,
+                   radius=DUEL_PIECE * 0.2)
+    parity = said("palam.even_wins" if total % 2 == 0 else "palam.odd_wins")
+    role = said.seat("Isis" if duel.winner == state.isis else "Anubis")
     # The caption goes in the half of the row the pieces leave free.
     pieces_x = (geo.duel_center(state, duel.attacker, duel.attacker_column)[0]
                 + geo.duel_center(state, answerer, duel.answer_column)[0]) / 2
     x_text = geo.left + (1.6 if pieces_x > geo.x(2.75) else 4.9) * CELL
     sum_text = f"{count(duel.attacker_piece)} + {count(duel.answer_piece)} = {total}"
-    canvas.text(x_text, mid - 20, sum_text, 18, theme.text, bold=True, anchor="mm")
-    canvas.text(x_text, mid + 4, parity, 15, theme.muted, anchor="mm")
-    canvas.text(x_text, mid + 26, f"{role} takes both", 15, theme.accent, bold=True,
-                anchor="mm")
+    frame.text(x_text, mid - 20, sum_text, 18, theme.text, bold=True, anchor="mm")
+    frame.text(x_text, mid + 4, parity, 15, theme.muted, anchor="mm")
+    frame.text(x_text, mid + 26, said("palam.takes_both", role=role), 15, theme.accent,
+               bold=True, anchor="mm")
 
 
-def _draw_captured(canvas: Canvas, geo: Layout, state, labels, top: float) -> None:
+def _draw_captured(frame: Frame, state, labels, top: float, said) -> None:
     """Pieces each player took; during the draft, the revealed pieces to pick instead, big
     enough to read their codes."""
-    theme = canvas.theme
+    theme = frame.theme
     y = top
     if state.phase == DRAFT:
         on_board = sum(1 for piece in state.board if piece != EMPTY)
         face_down = 24 - len(state.pool) - on_board
-        text = "Pieces to pick"
-        if face_down:
-            text += f" ({face_down} more stay face down until these are placed)"
-        canvas.text(MARGIN, y + 10, text + ":", SMALL_SIZE, theme.muted, anchor="lm")
+        text = said("palam.to_pick_more", n=face_down) if face_down else said("palam.to_pick")
+        frame.text(MARGIN, y + 10, text, SMALL_SIZE, theme.muted, anchor="lm")
         x = MARGIN + DRAFT_PIECE / 2
         for piece in state.pool:
-            draw_piece(canvas, x, y + 24 + DRAFT_PIECE / 2, DRAFT_PIECE, piece)
+            frame.paste(_piece(piece, DRAFT_PIECE), x, y + 24 + DRAFT_PIECE / 2)
             x += DRAFT_PIECE + 6
         return
     for seat in (state.isis, state.anubis):
-        name = labels[seat][0]
         taken = state.captured[seat]
-        canvas.text(MARGIN, y + 10, f"{name} took {len(taken)}:", SMALL_SIZE, theme.muted,
-                    anchor="lm")
+        frame.text(MARGIN, y + 10, said("palam.took", name=labels[seat][0], n=len(taken)),
+                   SMALL_SIZE, theme.muted, anchor="lm")
         x = MARGIN + CHIP / 2
         for piece in taken:
-            draw_piece(canvas, x, y + 10 + 26, CHIP, piece, label=False)
+            frame.paste(_piece(piece, CHIP, False), x, y + 10 + 26)
             x += CHIP + 3
         y += 58
 
 
-def _legend(state) -> str:
+def _legend(state, said) -> str:
     if state.outcome is not None:
-        return "Light pieces are worth 11 points, the others 1; the last duel adds 11."
-    if state.phase == CAMP:
-        return "Take a camp with its pieces as dealt: camp isis or camp anubis. The other starts."
+        return said("palam.legend.over")
+    if not _camp_chosen(state):
+        return said("palam.legend.camp")
     if state.phase == DRAFT:
-        return "Type a piece and one of your cells: A5 b2."
+        return said("palam.legend.draft")
     if state.phase == ANSWER:
-        return "Answer with a column letter: same symbol or same count, else your leftmost."
-    return "Attack: a column letter (c). Swap: two of your cells (b1 e2). Light pieces = 11 pts."
+        return said("palam.legend.answer")
+    return said("palam.legend.attack")

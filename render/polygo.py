@@ -1,9 +1,10 @@
 """Polygo: stones and red walls on the star (or a hexagon, or a 9×9 square), on wood like a Go
 board. Letters and numbers around the edge name the cells (RULES.md §2): on the hexagonal boards
-a number at both ends of each row, a letter at both ends of each slanting line of equal letter;
-on the square board letters below and above, numbers left and right, row 1 at the bottom. In the
-scoring phase and at the end, dead stones are crossed and territory is dotted in its owner's
-colour."""
+a number at each end of a row and a letter at the ends of each slanting line of equal letter,
+placed so no two collide; on the square board letters below and above, numbers left and right,
+row 1 at the bottom. Every cell also carries its name: faintly on the wood, in a small label on
+a stone (so ``dead k7`` can be read off the board). In the scoring phase and at the end, dead
+stones are crossed and territory is dotted in its owner's colour."""
 
 from __future__ import annotations
 
@@ -13,29 +14,46 @@ from functools import lru_cache
 from PIL import Image
 
 from engines.graphgo import EMPTY, WALL
-from engines.polygo import ALIVE, DEAD, PASS, SCORING, STONE, geometry, score
-from render.primitives import (
+from engines.polygo import ALIVE, DEAD, SCORING, STONE, geometry, score
+from render.header import (
     MARGIN,
-    SMALL_SIZE,
-    WIDTH,
-    Canvas,
-    Fit,
     SeatInfo,
     draw_header,
-    fit_box,
     header_height,
+    move_subtitle,
+    seat_labels,
+)
+from render.options import Options
+from render.primitives import (
+    LEGEND_LINE,
+    LEGEND_SIZE,
+    Fit,
+    fit_box,
     hex_center,
     hexagon_points,
     highlight_ring,
-    seat_labels,
+    legend_lines,
     stone_swatch,
 )
-from render.theme import STONE_EDGE, STONES, WALL_RED, WALL_RED_DARK, mix
+from render.surface import WIDTH, Canvas, Frame, Sprite, make_sprite
+from render.theme import (
+    BLACK_STONE,
+    STONE_EDGE,
+    STONES,
+    WALL_RED,
+    WALL_RED_DARK,
+    WHITE_STONE,
+    Theme,
+    mix,
+)
 
 MAX_SIZE = 44.0
 BOARD_HEIGHT = 700
+# The cell names on stones: light on black, dark on white.
+NAME_ON_STONE = (mix(BLACK_STONE, WHITE_STONE, 0.72), mix(WHITE_STONE, BLACK_STONE, 0.68))
 
 Point = tuple[float, float]
+Hex = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -49,13 +67,53 @@ class Board:
     box: tuple[float, float, float, float]
 
 
-_BOARDS: dict[str, Board] = {}
+def _hex_labels(coords: tuple[Hex, ...], names: tuple[str, ...]) -> list[tuple[Hex, str]]:
+    """Edge labels of a hexagonal board, one label per free spot just outside the board.
+
+    Every row gets its number at both ends. Every slanting line gets its letter at each end
+    whose spot no row number holds. A line with neither end free (the star's inner corners)
+    takes the spot two steps out along the line if that is outside the board, or else an end
+    spot from a row that keeps its number at its other end. So every row and every line is
+    named at least once and no two labels share a spot."""
+    cells = set(coords)
+    index = {cell: i for i, cell in enumerate(coords)}
+    rows: dict[int, list[int]] = {}
+    lines: dict[int, list[int]] = {}
+    for q, r in coords:
+        rows.setdefault(r, []).append(q)
+        lines.setdefault(q, []).append(r)
+    spots: dict[Hex, tuple[str, int]] = {}  # spot -> ("row", r) or ("line", q)
+    for r, qs in rows.items():
+        for spot in ((min(qs) - 1, r), (max(qs) + 1, r)):
+            spots[spot] = ("row", r)
+
+    def row_labels(r: int) -> int:
+        return sum(1 for kind, value in spots.values() if kind == "row" and value == r)
+
+    for q in sorted(lines):
+        rs = lines[q]
+        ends = [(q, min(rs) - 1), (q, max(rs) + 1)]
+        free = [spot for spot in ends if spot not in spots]
+        if not free:
+            further = [(q, min(rs) - 2), (q, max(rs) + 2)]
+            free = [spot for spot in further if spot not in cells and spot not in spots]
+        if not free:
+            free = [next(spot for spot in ends if row_labels(spots[spot][1]) > 1)]
+        for spot in free:
+            spots[spot] = ("line", q)
+    labels = []
+    for (q, r), (kind, value) in spots.items():
+        if kind == "row":
+            first = index[(min(rows[value]), value)]
+            labels.append(((q, r), names[first][1:]))
+        else:
+            first = index[(value, min(lines[value]))]
+            labels.append(((q, r), names[first][0]))
+    return labels
 
 
+@lru_cache(maxsize=8)
 def board_geometry(kind: str) -> Board:
-    cached = _BOARDS.get(kind)
-    if cached is not None:
-        return cached
     geo = geometry(kind)
     labels: list[tuple[Point, str]] = []
     if kind == "square9":
@@ -65,51 +123,30 @@ def board_geometry(kind: str) -> Board:
             letter, number = chr(97 + i), str(i + 1)
             labels += [((i, 9.0), letter), ((i, -1.0), letter)]
             labels += [((-1.0, 8 - i), number), ((9.0, 8 - i), number)]
-        box = (-1.6, -1.6, 9.6, 9.6)
-        board = Board(True, centres, tuple(labels), box)
-    else:
-        centres = tuple(hex_center(q, r, 1.0) for q, r in geo.coords)
-        names = geo.names
-        rows: dict[int, list[int]] = {}
-        lines: dict[int, list[int]] = {}
-        for q, r in geo.coords:
-            rows.setdefault(r, []).append(q)
-            lines.setdefault(q, []).append(r)
-        used: set[tuple[int, int]] = set()
-        number_of = {r: names[geo.coords.index((min(qs), r))][1:] for r, qs in rows.items()}
-        letter_of = {q: names[geo.coords.index((q, min(rs)))][0] for q, rs in lines.items()}
-        for r, qs in rows.items():
-            for spot in ((min(qs) - 1, r), (max(qs) + 1, r)):
-                used.add(spot)
-                labels.append((hex_center(*spot, 1.0), number_of[r]))
-        for q, rs in lines.items():
-            # One step past each end of the slanting line, where no row number sits. When both
-            # ends are taken (two of the star's inner corners), the letter goes closer, just past
-            # the edge of the top cell and slightly shifted off the number.
-            placed = False
-            for end, step in ((min(rs), -1), (max(rs), 1)):
-                spot = (q, end + step)
-                if spot not in used:
-                    used.add(spot)
-                    labels.append((hex_center(*spot, 1.0), letter_of[q]))
-                    placed = True
-            if not placed:
-                x, y = hex_center(q, min(rs) - 0.62, 1.0)
-                labels.append(((x - 0.45, y), letter_of[q]))
-        xs = [p[0] for p, _ in labels] + [c[0] for c in centres]
-        ys = [p[1] for p, _ in labels] + [c[1] for c in centres]
-        box = (min(xs) - 0.7, min(ys) - 0.7, max(xs) + 0.7, max(ys) + 0.7)
-        board = Board(False, centres, tuple(labels), box)
-    _BOARDS[kind] = board
-    return board
+        return Board(True, centres, tuple(labels), (-1.6, -1.6, 9.6, 9.6))
+    centres = tuple(hex_center(q, r, 1.0) for q, r in geo.coords)
+    labels = [(hex_center(q, r, 1.0), text) for (q, r), text in _hex_labels(geo.coords, geo.names)]
+    xs = [p[0] for p, _ in labels] + [c[0] for c in centres]
+    ys = [p[1] for p, _ in labels] + [c[1] for c in centres]
+    box = (min(xs) - 0.7, min(ys) - 0.7, max(xs) + 0.7, max(ys) + 0.7)
+    return Board(False, centres, tuple(labels), box)
 
 
-def layout(state) -> tuple[Fit, Board]:
+def _board_fit(kind: str) -> Fit:
+    """The unit-to-pixel map of a board kind with the board's top at y = 0."""
+    board = board_geometry(kind)
+    return fit_box(board.box, (MARGIN, 0, WIDTH - MARGIN, BOARD_HEIGHT), MAX_SIZE)
+
+
+def _board_top(state, options: Options | None) -> int:
+    return header_height(state, options) + 8
+
+
+def layout(state, options: Options | None = None) -> tuple[Fit, Board]:
     """The unit-to-pixel map and the board geometry (tests use it to find cells)."""
-    board = board_geometry(state.board_kind)
-    top = header_height(state) + 8
-    fit = fit_box(board.box, (MARGIN, top, WIDTH - MARGIN, top + BOARD_HEIGHT), MAX_SIZE)
-    return fit, board
+    fit = _board_fit(state.board_kind)
+    top = _board_top(state, options)
+    return Fit(fit.scale, fit.offset_x, fit.offset_y + top), board_geometry(state.board_kind)
 
 
 def cell_center(state, index: int) -> Point:
@@ -117,138 +154,172 @@ def cell_center(state, index: int) -> Point:
     return fit(*board.centres[index])
 
 
-def _cell_shape(board: Board, x: float, y: float, size: float, shrink: float = 1.0):
-    if board.square:
+def _cell_shape(square: bool, x: float, y: float, size: float, shrink: float = 1.0):
+    if square:
         half = size * 0.5 * shrink
         return [(x - half, y - half), (x + half, y - half), (x + half, y + half),
                 (x - half, y + half)]
     return hexagon_points(x, y, size * shrink)
 
 
-@lru_cache(maxsize=4)
-def _empty_board(kind: str, theme, ss: int, fit: Fit, names: bool) -> tuple[Image.Image, int]:
+def edge_label_size(scale: float) -> int:
+    return max(14, min(24, int(scale * 0.88)))
+
+
+def name_size(scale: float) -> int:
+    """The cell names on the wood and on stones: as large as a cell allows."""
+    return max(11, min(16, int(scale * 0.6)))
+
+
+def stone_radius(square: bool, scale: float) -> float:
+    return scale * (0.44 if square else 0.78)
+
+
+@lru_cache(maxsize=12)
+def _board_layer(kind: str, theme: Theme, names: bool) -> Image.Image:
     """The wood, the edge labels and (for boards to play on) every cell's name, drawn once per
-    board kind, theme and size and pasted under the pieces: most of a Polygo image never
-    changes. Returns the layer (at supersampled size) and the logical y of its top."""
+    board kind and theme and pasted under the pieces: most of a Polygo image never changes."""
     board = board_geometry(kind)
-    top = int(fit(0, board.box[1])[1])
-    bottom = int(fit(0, board.box[3])[1]) + 2
-    canvas = Canvas(WIDTH, bottom - top, theme, ss)
-    shifted = Fit(fit.scale, fit.offset_x, fit.offset_y - top)
+    fit = _board_fit(kind)
+    height = int(fit(0, board.box[3])[1]) + 2
+    canvas = Canvas(WIDTH, height, theme)
     size = fit.scale
     # The wood: every cell, slightly larger so neighbouring cells join into one surface.
     for x, y in board.centres:
-        px, py = shifted(x, y)
-        canvas.polygon(_cell_shape(board, px, py, size, 1.04), fill=theme.wood)
+        canvas.polygon(_cell_shape(board.square, *fit(x, y), size, 1.04), fill=theme.wood)
     for x, y in board.centres:
-        px, py = shifted(x, y)
-        canvas.polygon(_cell_shape(board, px, py, size, 1.0), outline=theme.wood_line, width=1)
-    label_size = max(12, min(22, int(size * 0.68)))
+        canvas.polygon(_cell_shape(board.square, *fit(x, y), size, 1.0),
+                       outline=theme.wood_line, width=1)
+    label_size = edge_label_size(size)
     for (x, y), text in board.labels:
-        px, py = shifted(x, y)
-        canvas.text(px, py, text, label_size, theme.text, bold=True, anchor="mm")
+        canvas.text(*fit(x, y), text, label_size, theme.text, bold=True, anchor="mm")
     if names:
-        # Every cell also carries its name, faintly (pieces cover it): finding k7 along a
-        # slanting line of letters is hard on the star otherwise.
         cell_names = geometry(kind).names
-        name_size = max(9, min(14, int(size * 0.42)))
-        name_colour = mix(theme.wood, theme.wood_line, 0.7)
+        colour = mix(theme.wood, theme.wood_line, 0.75)
         for index, (x, y) in enumerate(board.centres):
-            px, py = shifted(x, y)
-            canvas.text(px, py, cell_names[index], name_size, name_colour, anchor="mm")
-    return canvas.image, top
+            canvas.text(*fit(x, y), cell_names[index], name_size(size), colour, anchor="mm")
+    return canvas.finish()
 
 
-def draw(game, state, options) -> Image.Image:
+@lru_cache(maxsize=1024)
+def _stone(seat: int, radius: float, name: str, name_px: int) -> Sprite:
+    """A stone, with its cell's name in a small label when ``name`` is given."""
+    fill, edge = STONES[seat]
+    width = max(1.0, radius * 0.064)
+
+    def paint(canvas: Canvas) -> None:
+        canvas.circle(0, 0, radius, fill=fill, outline=edge, width=width)
+        if name:
+            canvas.text(0, 0, name, name_px, NAME_ON_STONE[seat], bold=True, anchor="mm")
+
+    return make_sprite((-radius - 1, -radius - 1, radius + 1, radius + 1), paint)
+
+
+@lru_cache(maxsize=8)
+def _wall(square: bool, size: float) -> Sprite:
+    def paint(canvas: Canvas) -> None:
+        canvas.polygon(_cell_shape(square, 0, 0, size, 0.9), fill=WALL_RED,
+                       outline=WALL_RED_DARK, width=max(1.5, size * 0.08))
+        # A brick joint so a wall never reads as a stone, even in a small preview.
+        canvas.line([(-size * 0.4, 0), (size * 0.4, 0)], WALL_RED_DARK, max(1.0, size * 0.06))
+
+    return make_sprite((-size, -size, size, size), paint)
+
+
+def palette_keys(theme: Theme) -> list:
+    return [BLACK_STONE, WHITE_STONE, STONE_EDGE, WALL_RED, WALL_RED_DARK, *NAME_ON_STONE,
+            mix(theme.wood, theme.wood_line, 0.75)]
+
+
+def draw(game, state, options: Options) -> Image.Image:
     theme = options.theme
-    fit, board = layout(state)
+    said = options.words
+    fit, board = layout(state, options)
     size = fit.scale
-    bottom = fit(0, board.box[3])[1]
-    height = int(bottom + 44)
-    canvas = Canvas(WIDTH, height, theme, options.ss)
+    last = options.last_move
+    legend = legend_lines(_legend(state, last, said))
+    board_bottom = fit(0, board.box[3])[1]
+    height = int(board_bottom + 12 + LEGEND_LINE * len(legend))
+    frame = Frame(WIDTH, height, theme)
 
     counted = score(state) if state.phase == SCORING or state.outcome is not None else None
     stats = []
     for seat in range(2):
         if counted is not None:
-            stats.append(f"{counted.points[seat]} points: {counted.territory[seat]} territory"
-                         f" − {counted.prisoners[seat]} prisoners")
+            stats.append(said("polygo.points", points=counted.points[seat],
+                              territory=counted.territory[seat],
+                              prisoners=counted.prisoners[seat]))
         else:
-            stats.append(f"{state.captures[seat]} captured")
+            stats.append(said("polygo.captured", n=state.captures[seat]))
     seats = [
         SeatInfo(name, role, stone_swatch(*STONES[seat]), stats[seat])
-        for seat, (name, role) in enumerate(seat_labels(game, state, options.players))
+        for seat, (name, role) in enumerate(seat_labels(game, state, options.players, said))
     ]
-    pending = ""
+    doing = ""
     if state.outcome is None:
         if state.phase == SCORING:
-            pending = "accept, mark dead/alive, or resume"
+            doing = said("polygo.doing.scoring")
         elif state.passes:
-            pending = "the opponent passed"
-    subtitle = f"move {state.ply + 1}" if state.outcome is None else f"{state.ply} moves"
+            doing = said("polygo.passed")
+    subtitle = move_subtitle(state, said)
     if state.phase == SCORING and state.outcome is None:
-        subtitle = "scoring"
-    draw_header(canvas, game.title, state, seats, subtitle=subtitle, pending=pending)
+        subtitle = said("polygo.scoring")
+    draw_header(frame, game.title, state, seats, options, subtitle=subtitle, doing=doing)
+    frame.layer(_board_layer(state.board_kind, theme, not options.replay), 0,
+                _board_top(state, options))
 
-    layer, layer_top = _empty_board(state.board_kind, theme, options.ss, fit,
-                                    not options.replay)
-    canvas.image.paste(layer, (0, layer_top * options.ss))
-
-    radius = size * (0.44 if board.square else 0.78)
+    radius = stone_radius(board.square, size)
+    names = geometry(state.board_kind).names
+    label_px = name_size(size)
     territory = counted.territory_cells if counted is not None else (frozenset(), frozenset())
     for index, value in enumerate(state.board):
         px, py = fit(*board.centres[index])
         if value == WALL:
-            canvas.polygon(_cell_shape(board, px, py, size, 0.9), fill=WALL_RED,
-                           outline=WALL_RED_DARK, width=max(1.5, size * 0.08))
-            # A brick joint so a wall never reads as a stone, even in a small preview.
-            canvas.line([(px - size * 0.4, py), (px + size * 0.4, py)], WALL_RED_DARK,
-                        max(1.0, size * 0.06))
+            frame.paste(_wall(board.square, size), px, py)
         elif value != EMPTY:
-            fill, edge = STONES[value]
-            canvas.circle(px, py, radius, fill=fill, outline=edge, width=max(1.0, size * 0.05))
+            name = "" if options.replay else names[index]
+            frame.paste(_stone(value, radius, name, label_px), px, py)
         for seat in (0, 1):
             if index in territory[seat]:
                 mark = radius * 0.34
-                canvas.rect((px - mark, py - mark, px + mark, py + mark),
-                            fill=STONES[seat][0], outline=STONE_EDGE, width=1)
+                frame.rect((px - mark, py - mark, px + mark, py + mark),
+                           fill=STONES[seat][0], outline=STONE_EDGE, width=1)
         if index in state.dead:
             d = radius * 0.5
             width = max(2, size * 0.12)
-            canvas.line([(px - d, py - d), (px + d, py + d)], WALL_RED, width)
-            canvas.line([(px - d, py + d), (px + d, py - d)], WALL_RED, width)
+            frame.line([(px - d, py - d), (px + d, py + d)], WALL_RED, width)
+            frame.line([(px - d, py + d), (px + d, py - d)], WALL_RED, width)
 
-    last = options.last_move
     if last is not None and last.kind == STONE and last.cells:
         stone, *walls = last.cells
         px, py = fit(*board.centres[stone])
-        highlight_ring(canvas, px, py, radius + 3)
+        highlight_ring(frame, px, py, radius + 3)
         for wall in walls:
             # The theme's text colour around the highlight: orange alone is weak on red.
             px, py = fit(*board.centres[wall])
             ring = max(3, size * 0.12)
-            canvas.polygon(_cell_shape(board, px, py, size, 1.02), outline=theme.text,
-                           width=ring)
-            canvas.polygon(_cell_shape(board, px, py, size, 1.02 - ring / size * 1.4),
-                           outline=theme.highlight, width=ring)
+            frame.polygon(_cell_shape(board.square, px, py, size, 1.02), outline=theme.text,
+                          width=ring)
+            frame.polygon(_cell_shape(board.square, px, py, size, 1.02 - ring / size * 1.4),
+                          outline=theme.highlight, width=ring)
     elif last is not None and last.kind in (DEAD, ALIVE):
         for cell in last.cells:
             px, py = fit(*board.centres[cell])
-            highlight_ring(canvas, px, py, radius + 3)
+            highlight_ring(frame, px, py, radius + 3)
 
-    legend = _legend(state, last)
-    canvas.text(MARGIN, height - 22, legend, SMALL_SIZE, theme.muted, anchor="lm")
-    return canvas.finish()
+    y = board_bottom + 2 + LEGEND_LINE / 2
+    for line in legend:
+        frame.text(MARGIN, y, line, LEGEND_SIZE, theme.muted, anchor="lm")
+        y += LEGEND_LINE
+    return frame.finish()
 
 
-def _legend(state, last) -> str:
-    said = ""
+def _legend(state, last, said) -> str:
+    said_last = ""
     if last is not None and last.kind not in (STONE, DEAD, ALIVE):
-        said = f"Last move: {last}. "
+        said_last = said("polygo.last", move=last) + " "
     if state.outcome is not None:
-        return said + "Score: territory minus prisoners. Red cells are walls."
+        return said_last + said("polygo.legend.over")
     if state.phase == SCORING:
-        return said + "Type accept, dead i9 …, alive i9 … or resume. × = marked dead."
-    if last is not None and last.kind == PASS:
-        return said + "Type a cell (i9), optionally walls next to it (i9 h9), or pass."
-    return said + "Type a cell (i9), then walls next to it if you like (i9 h9), or pass."
+        return said_last + said("polygo.legend.scoring")
+    return said_last + said("polygo.legend.play")

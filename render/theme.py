@@ -11,9 +11,19 @@ from dataclasses import dataclass
 RGB = tuple[int, int, int]
 
 
+def palette_exact(colour: RGB) -> RGB:
+    """``colour`` with each channel rounded down to a multiple of 4.
+
+    Images are mapped onto a fixed palette (``render.surface.to_palette``); Pillow looks each
+    pixel up by its channels' top six bits and takes the palette colour nearest to the lower
+    corner of that 4×4×4 cube, so a colour on that corner is always mapped onto itself. Every
+    named colour is defined that way (a shift of at most 3 in 255, which no eye sees)."""
+    return (colour[0] & ~3, colour[1] & ~3, colour[2] & ~3)
+
+
 def hex_colour(text: str) -> RGB:
     text = text.lstrip("#")
-    return (int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16))
+    return palette_exact((int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)))
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import engines
@@ -161,3 +163,43 @@ def test_equal_stone_counts_are_a_draw():
     state = GAME.play(position("bbbbwww.", to_move=1), "h")
     assert state.outcome.winners == frozenset()
     assert state.outcome.scores == (4.0, 4.0)
+
+
+def test_legal_moves_kept_from_move_to_move_match_a_fresh_count():
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = GAME.new(2, seed=seed, options={"length": 7 + seed % 20})
+        while state.to_move is not None:
+            kept = GAME.legal_moves(state)
+            fresh = GAME.legal_moves(GAME.load(GAME.dump(state)))
+            assert kept == fresh
+            assert [m.point for m in kept] == [
+                p for p, v in enumerate(state.board) if v == EMPTY and p not in state.banned
+            ]
+            state = GAME.play(state, rng.choice(kept))
+
+
+def test_explain_says_what_a_capture_took_and_a_quiet_move_is_its_letter():
+    state = position(".bww...", to_move=0)
+    capture = GAME.parse_move("e", state)
+    assert GAME.describe(state, capture) == "Black plays e and captures 2 stones"
+    assert GAME.explain(state, capture).args["count"] == 2
+    assert GAME.describe(state, GAME.parse_move("g", state)) == "g"
+
+
+def test_the_result_says_who_won_and_by_how_many_stones():
+    state = GAME.play(position("bbbwww.", to_move=1), "g")
+    assert state.outcome.reason == "White wins with 4 stones to 3"
+    state = GAME.play(position("bbbbwww.", to_move=1), "h")
+    assert state.outcome.reason == "draw, 4 stones each"
+
+
+def test_the_naive_reference_of_the_benchmark_plays_the_same_games():
+    # bench/engines.py times the engine against a plain list implementation; the comparison
+    # is fair only if both play the same games from the same random choices.
+    from bench.engines import naive_alak_playout, playout
+
+    for seed in range(60):
+        final = playout(GAME, 2, seed)[-1]
+        naive = naive_alak_playout(11, random.Random(seed))
+        assert [{0: EMPTY, 1: 0, 2: 1}[v] for v in naive] == list(final.board)

@@ -325,3 +325,21 @@ def test_describe_names_the_colour_and_the_square():
     assert GAME.describe(state, KoloryMove(1, -1)) == (
         "Green places a card with its top-left corner on 1,-1"
     )
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**31), players=st.integers(2, 5))
+def test_placements_kept_card_by_card_match_a_fresh_search(seed, players):
+    for state in playout(players, seed)[:-1]:
+        kept = GAME.legal_moves(state)
+        fresh = GAME.legal_moves(GAME.load(GAME.dump(state)))
+        assert list(kept) == list(fresh)
+        assert len(kept) == len(fresh) and kept[len(kept) // 2] in fresh
+        assert [str(m) for m in kept[:3]] == [str(kept[i]) for i in range(min(3, len(kept)))]
+
+
+def test_the_result_names_the_winners_and_their_patch():
+    state = table([(RED, -1, -1), (BLUE, 1, 1), (RED, 1, -1)], players=2, to_move=BLUE)
+    state = GAME.load({**GAME.dump(state), "round": 10, "placed_in_round": 1, "round_first": 0})
+    final = GAME.play(state, "-1,1")
+    assert final.outcome.reason == "Red and Blue share the win with 8 squares each"

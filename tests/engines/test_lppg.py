@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import textwrap
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -34,10 +35,13 @@ from engines.lppg import (
     _key,
     card_from_id,
     card_squares,
+    cards_to_draw,
     closed_regions,
     terrain,
     territories,
 )
+from engines.lppg_terrain import placement_codes
+from engines.phrases import ENGLISH
 
 GAME = engines.get("lppg")
 COLOUR_OF_LETTER = {"w": 0, "r": 1, "b": 2, "g": 3, "y": 4}
@@ -305,14 +309,19 @@ def test_joining_territories_of_different_players_is_illegal_even_into_an_open_a
     assert after.markers == () and after.pending == "draw"
 
 
-def test_joining_two_territories_of_one_player_lets_their_owner_choose_the_marker():
-    # East (seat 1) joins two territories of North (seat 0): North picks the marker to keep.
-    state = painted(
+def south_to_join_two_territories_of_north() -> LppgState:
+    """South (seat 1) to play R4 at 2,0, which joins North's territories at 1,1 and 2,2."""
+    return painted(
         TWO_TERRITORIES,
         markers=[(0, "o", 1, 1), (0, "p", 2, 2)],
         hands=(("G1", "G2"), ("R4", "R1")),
         turn_seat=1,
     )
+
+
+def test_joining_two_territories_of_one_player_lets_their_owner_choose_the_marker():
+    # South (seat 1) joins two territories of North (seat 0): North picks the marker to keep.
+    state = south_to_join_two_territories_of_north()
     after = GAME.play(state, "play 1 2,0 0")
     assert after.pending == "keep"
     assert after.to_move == 0 and after.turn_seat == 1
@@ -324,7 +333,7 @@ def test_joining_two_territories_of_one_player_lets_their_owner_choose_the_marke
     kept = GAME.play(after, "keep 2,2")
     assert kept.markers == ((0, "p", 2, 2),)  # the ordinary marker went back to North
     assert territories(kept) == [(0, "p", ((1, 1), (2, 1), (2, 2)))]
-    # The decision made, the turn goes on for East: nothing to mark, so the draw.
+    # The decision made, the turn goes on for South: nothing to mark, so the draw.
     assert kept.to_move == 1 and kept.pending == "draw"
 
 
@@ -513,43 +522,124 @@ def test_four_players_play_in_teams_and_a_partner_may_end_the_game():
 # ----- drawing ----------------------------------------------------------------------------------
 
 
-def test_drawing_takes_the_named_piles_in_order_and_passes_the_turn():
-    state = painted("rrr", pending="draw", hands=((), ("G1", "G2")),
-                    pile_a=["R7", "R8"], pile_b=["B7", "B8"])
-    after = GAME.play(state, "draw a b")
-    assert after.hands[0] == (card_from_id("R7"), card_from_id("B7"))  # slot 1 first drawn
-    assert (after.to_move, after.pending) == (1, "play")
+def drawing(pile_a, pile_b, discard=(), hand=(), players=2):
+    """North about to draw (after discarding), with these piles."""
+    others = (("G1", "G2"), ("Y1", "Y2"), ("B1", "B2"))[: players - 1]
+    return painted("rrr", pending="draw", hands=(tuple(hand), *others),
+                   pile_a=list(pile_a), pile_b=list(pile_b), discard=list(discard))
+
+
+def test_draws_are_two_decisions_one_card_at_a_time():
+    # Ruling (RULES.md §5, A turn, step 3): `draw a` / `draw b`, so the player sees the first
+    # card and the new top colours before choosing the second pile.
+    state = drawing(["R7", "G8"], ["B7", "B8"])
+    assert texts(GAME.legal_moves(state)) == {"draw a", "draw b"}
+    first = GAME.play(state, "draw a")
+    assert first.hands[0] == (card_from_id("R7"),)
+    assert (first.to_move, first.turn_seat, first.pending) == (0, 0, "draw")
+    assert cards_to_draw(state) == 2 and cards_to_draw(first) == 1
+    # Everyone now sees the new top of pile A (green) and the colour of the drawn card.
+    public = GAME.dump(GAME.view(first, None))
+    assert public["pile_a"] == ["G?"] and public["hands"][0] == ["R?"]
+    assert texts(GAME.legal_moves(first)) == {"draw a", "draw b"}
+    second = GAME.play(first, "draw b")
+    # Slot order follows drawing order.
+    assert second.hands[0] == (card_from_id("R7"), card_from_id("B7"))
+    assert (second.to_move, second.turn_seat, second.pending) == (1, 1, "play")
+    assert cards_to_draw(second) == 0
+    other_order = GAME.play(GAME.play(state, "draw b"), "draw a")
+    assert other_order.hands[0] == (card_from_id("B7"), card_from_id("R7"))
+
+
+def position(state: LppgState) -> dict:
+    """Everything of a state but the move count and the last move."""
+    dumped = GAME.dump(state)
+    del dumped["ply"], dumped["last_move"]
+    return dumped
+
+
+def test_draw_a_b_is_shorthand_for_the_two_draws_in_the_written_order():
+    state = drawing(["R7", "R8"], ["B7", "B8"])
+    for first, second in [("a", "b"), ("b", "a"), ("a", "a")]:
+        shorthand = GAME.play(state, f"draw {first} {second}")
+        one_by_one = GAME.play(GAME.play(state, f"draw {first}"), f"draw {second}")
+        assert position(shorthand) == position(one_by_one)
+        assert shorthand.ply == state.ply + 1  # one move
+    # Re-forming between the two draws works the same through the shorthand.
+    short = drawing(["R7"], ["B1", "B2"], ["R1", "R2", "R3"])
+    assert position(GAME.play(short, "draw a b")) == position(
+        GAME.play(GAME.play(short, "draw a"), "draw b")
+    )
     both_b = GAME.play(state, "draw b b")
     assert both_b.hands[0] == (card_from_id("B7"), card_from_id("B8"))
-    assert GAME.parse_move("draw B A") == DrawMove("a", "b")
-    assert texts(GAME.legal_moves(state)) == {"draw a b", "draw a a", "draw b b"}
+    assert GAME.parse_move("Draw B A") == DrawMove("b", "a")
+    assert GAME.parse_move("draw ab") == DrawMove("a", "b")
+    assert str(DrawMove("a", "b")) == "draw a b" and str(DrawMove("b")) == "draw b"
+    assert str(GAME.play(state, "draw a b").last_move) == "draw a b"
+    # The shorthand is for both draws: after the first one, one card is left to draw.
+    first = GAME.play(state, "draw a")
+    with pytest.raises(IllegalMove, match="one card left") as refused:
+        GAME.play(first, "draw a b")
+    assert refused.value.code == "lppg.one_card_to_draw"
+    # Moves offered are single draws; the shorthand is for typing.
+    assert all(len(m.piles) == 1 for m in GAME.legal_moves(state))
 
 
-def test_an_empty_pile_is_remade_from_the_discard_and_the_other_pile():
+def test_piles_are_re_formed_as_soon_as_one_runs_out_even_after_the_first_draw():
+    # Ruling (RULES.md §5, A turn, step 3): pile A runs out with the first draw; the discard
+    # and pile B are shuffled together at once and split, A getting the odd card, so the
+    # second draw already chooses between the new piles.
     discard = ["R1", "R2", "R3"]
-    state = painted("rrr", pending="draw", hands=((), ("G1", "G2")),
-                    pile_a=[], pile_b=["B1", "B2"], discard=discard)
-    after = GAME.play(state, "draw a a")
-    # 5 cards shuffled together: pile A gets 3 (the odd one), B gets 2; two drawn from A.
-    assert len(after.hands[0]) == 2
-    assert len(after.pile_a) == 1 and len(after.pile_b) == 2 and after.discard == ()
+    state = drawing(["R7"], ["B1", "B2"], discard)
+    first = GAME.play(state, "draw a")
+    assert first.hands[0] == (card_from_id("R7"),)
+    assert (len(first.pile_a), len(first.pile_b), first.discard) == (3, 2, ())
+    assert first.reshuffles == 1 and first.pending == "draw"
     pool = {card_from_id(c) for c in [*discard, "B1", "B2"]}
-    assert {*after.hands[0], *after.pile_a, *after.pile_b} == pool
-    assert after.reshuffles == 1
+    assert {*first.pile_a, *first.pile_b} == pool
     # The shuffle comes from the game's seed: the same state draws the same cards.
-    assert GAME.play(state, "draw a a") == after
-    # A pile that still has cards is not reshuffled.
-    untouched = GAME.play(state, "draw b b")
-    assert untouched.hands[0] == (card_from_id("B1"), card_from_id("B2"))
-    assert untouched.reshuffles == 0
+    assert GAME.play(state, "draw a") == first
+    second = GAME.play(first, "draw b")
+    assert second.hands[0] == (card_from_id("R7"), first.pile_b[0])
+    # A pile that does not run out is not re-formed.
+    untouched = GAME.play(state, "draw b")
+    assert untouched.pile_a == (card_from_id("R7"),) and untouched.reshuffles == 0
 
 
-def test_a_lone_remaining_card_goes_to_pile_a_and_is_drawn_from_there():
-    state = painted("rrr", pending="draw", hands=((), ("G1", "G2")),
-                    pile_a=[], pile_b=["B1"], discard=["R1"])
-    after = GAME.play(state, "draw b b")
-    # B1 first; then B is empty and only R1 is left: it goes to A and is drawn from A.
-    assert after.hands[0] == (card_from_id("B1"), card_from_id("R1"))
+def test_piles_are_re_formed_after_the_second_draw_too():
+    state = drawing(["R7", "R8"], ["B1"], ["R1", "R2"], hand=["Y5"])
+    after = GAME.play(state, "draw b")
+    assert after.hands[0] == (card_from_id("Y5"), card_from_id("B1"))
+    assert (len(after.pile_a), len(after.pile_b), after.discard) == (2, 2, ())
+    assert after.reshuffles == 1
+    assert (after.to_move, after.pending) == (1, "play")
+
+
+def test_a_lone_remaining_card_goes_to_pile_a_and_an_empty_pile_cannot_be_named():
+    state = drawing(["R7"], ["B1"])
+    first = GAME.play(state, "draw a")
+    # A ran out; only B1 was left to split: it goes to pile A, pile B stays empty.
+    assert first.pile_a == (card_from_id("B1"),) and first.pile_b == ()
+    assert texts(GAME.legal_moves(first)) == {"draw a"}
+    before = GAME.dump(first)
+    with pytest.raises(IllegalMove, match="pile B is empty") as refused:
+        GAME.play(first, "draw b")
+    assert refused.value.code == "lppg.pile_empty"
+    assert GAME.dump(first) == before
+    # Those were the last cards: the last round starts.
+    last = GAME.play(first, "draw a")
+    assert last.hands[0] == (card_from_id("R7"), card_from_id("B1"))
+    assert last.final_turns == 2
+
+
+def test_a_position_saved_with_both_piles_empty_re_forms_them_when_drawing():
+    # Earlier rules re-formed the piles only when drawing from an empty one.
+    state = drawing([], [], ["R1", "R2", "R3"])
+    assert texts(GAME.legal_moves(state)) == {"draw a", "draw b"}
+    after = GAME.play(state, "draw b")
+    # Re-formed (A 2 cards, B 1), B drawn, and re-formed again as B ran out: 1 and 1.
+    assert len(after.hands[0]) == 1 and after.reshuffles == 2
+    assert (len(after.pile_a), len(after.pile_b), after.discard) == (1, 1, ())
 
 
 def test_drawing_the_last_two_cards_gives_everyone_one_last_turn_then_scores():
@@ -565,7 +655,8 @@ def test_drawing_the_last_two_cards_gives_everyone_one_last_turn_then_scores():
         pile_a=["R16"],
         pile_b=["R17"],
     )
-    drawn = GAME.play(state, "draw a b")
+    # A runs out: the last card (R17) is re-formed into pile A, and drawn from there.
+    drawn = GAME.play(GAME.play(state, "draw a"), "draw a")
     assert drawn.final_turns == 2
     assert (drawn.to_move, drawn.pending) == (1, "play")
     # South plays its last turn: no draw follows, the turn goes straight to North.
@@ -578,16 +669,19 @@ def test_drawing_the_last_two_cards_gives_everyone_one_last_turn_then_scores():
     assert north.outcome.winners == frozenset({1})
     assert north.outcome.scores == (0.0, 1.0)
     assert "ran out" in north.outcome.reason
+    assert north.outcome.phrase.key == "lppg.wins"
 
 
 def test_the_last_round_may_end_with_no_winner():
     state = painted("rrr\nrrr", pending="draw", hands=((), ("R14", "R15")),
                     pile_a=["R16"], pile_b=["R17"])
-    state = GAME.play(state, "draw a b")
+    state = GAME.play(state, "draw a a")
     state = GAME.play(state, "play 1 0,-1 0")
     state = GAME.play(state, "play 1 0,1 0")
-    assert state.outcome == Outcome(frozenset(), (0.0, 0.0), state.outcome.reason)
+    assert state.outcome == Outcome(frozenset(), (0.0, 0.0), state.outcome.reason,
+                                    state.outcome.phrase)
     assert "nobody" in state.outcome.reason
+    assert state.outcome.phrase.key == "lppg.nobody_wins"
 
 
 def test_a_pass_in_the_last_round_ends_the_turn_without_drawing():
@@ -643,15 +737,6 @@ def test_symmetric_placements_are_all_listed():
     assert upright and turned == upright
 
 
-def test_describe_in_words():
-    state = GAME.new(2, seed=1, options={"deck": deck_with("R5", "R2", "R15", "B8")})
-    assert GAME.describe(state, GAME.parse_move("play 1 0,-1 180")) == (
-        "North places card R15 at 0,-1, turned 180°"
-    )
-    assert "pile A" in GAME.describe(state, DrawMove("a", "b"))
-    assert "permanent" in GAME.describe(state, MarkMove("p", 1, 1))
-
-
 # ----- the fast legal-move search agrees with the rules as played ------------------------------
 
 
@@ -703,6 +788,23 @@ def test_fast_and_full_checks_agree_on_the_hand_built_terrains():
     for state in states:
         listed = {str(m) for m in GAME.legal_moves(state) if isinstance(m, PlayMove)}
         assert listed == brute_force_placements(state)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), players=st.sampled_from([2, 4]))
+def test_placements_decided_in_bulk_match_the_one_by_one_checks(seed, players):
+    # The search decides most positions for all positions at once (bitboards); checking each
+    # position on its own must give exactly the same moves, in the same order.
+    rng = random.Random(seed)
+    state = GAME.new(players, seed=seed)
+    while state.to_move is not None:
+        if state.pending == "play":
+            mover = state.turn_seat
+            hand = state.hands[mover]
+            bulk = placement_codes(state.board, hand, mover, players)
+            alone = placement_codes(state.board, hand, mover, players, one_by_one=True)
+            assert bulk == alone
+        state = GAME.play(state, rng.choice(list(GAME.legal_moves(state))))
 
 
 # ----- properties: playouts, storage, determinism, hidden information -------------------------
@@ -812,6 +914,157 @@ def test_a_view_shows_only_the_own_hand_pile_sizes_and_top_colours(seed, players
             assert dumped["markers"] == GAME.dump(state)["markers"]
 
 
+# ----- words: what a move did, refusals ----------------------------------------------------------
+
+
+def keys(phrase) -> set[str]:
+    return {p.key for p in phrase}
+
+
+def test_a_placement_is_described_with_the_region_it_leaves_to_mark():
+    state = GAME.new(2, seed=1, options={"deck": deck_with("R5", "R2", "R15", "B8")})
+    move = GAME.parse_move("play 1 0,-1 180")
+    assert GAME.describe(state, move) == (
+        "North places card R15 at 0,-1, turned 180°: "
+        "the largest closed region (2 squares) must be marked"
+    )
+    assert keys(GAME.explain(state, move)) >= {"lppg.so", "lppg.place_turned", "lppg.to_mark"}
+    # Nothing to mark, no turn: the plain sentence.
+    red = painted("rrr\nrrr", hands=(("R14", "R1"), ("G1", "G2")))
+    assert GAME.describe(red, GAME.parse_move("play 1 0,-1 0")) == (
+        "North places card R14 at 0,-1"
+    )
+    # A view that hides the card (a spectator's) says "a card".
+    seen = GAME.view(red, None)
+    assert GAME.describe(seen, GAME.parse_move("play 1 0,-1 0")) == "North places a card at 0,-1"
+
+
+def test_opening_a_territory_is_said_with_the_marker_going_back():
+    state = painted(OPENABLE, markers=[(1, "o", 1, 1)], hands=(("R9", "R1"), ("G1", "G2")))
+    assert GAME.describe(state, GAME.parse_move("play 1 2,0 0")) == (
+        "North places card R9 at 2,0: "
+        "South's territory at 1,1 opens and the marker returns to South"
+    )
+
+
+def test_a_growing_territory_is_said_with_its_new_size():
+    state = painted(OPENABLE, markers=[(1, "p", 1, 1)], hands=(("R4", "R1"), ("G1", "G2")))
+    assert GAME.describe(state, GAME.parse_move("play 1 2,0 0")) == (
+        "North places card R4 at 2,0: South's territory at 1,1 grows to 2 squares"
+    )
+
+
+def test_a_merge_is_said_and_so_is_the_marker_kept():
+    state = south_to_join_two_territories_of_north()
+    move = GAME.parse_move("play 1 2,0 0")
+    assert GAME.describe(state, move) == (
+        "South places card R4 at 2,0: "
+        "North's territories at 1,1 & 2,2 join: North chooses the marker to keep"
+    )
+    merged = GAME.play(state, move)
+    assert GAME.describe(merged, KeepMove(2, 2)) == (
+        "North keeps the marker on 2,2 and takes the other back"
+    )
+
+
+def test_a_mark_is_said_with_the_territory_size_and_a_third_marker_ends_the_game():
+    state = GAME.new(2, seed=1, options={"deck": deck_with("R5", "R2", "R15", "B8")})
+    state = GAME.play(state, "play 1 0,-1 180")
+    assert GAME.describe(state, MarkMove("o", 1, 1)) == (
+        "North puts an ordinary marker on the region at 1,1: it becomes a territory of 2 squares"
+    )
+    assert "permanent" in GAME.describe(state, MarkMove("p", 1, 1))
+    winning = GAME.play(endgame([(0, "o", 8, 1), (0, "o", 4, 1), (1, "o", 1, 1)]), SEAL)
+    assert GAME.describe(winning, MarkMove("p", 10, 1)) == (
+        "North puts the permanent marker on the region at 10,1: "
+        "it becomes a territory of 4 squares; North's third marker ends the game"
+    )
+
+
+def test_draws_are_said_by_colour_with_the_re_forming_and_the_last_cards():
+    state = drawing(["R7", "G8", "Y1"], ["B7", "B8"])
+    assert GAME.describe(state, DrawMove("a")) == "North draws a red card from pile A"
+    # The shorthand says both, the second card's colour being the new top of its pile.
+    assert GAME.describe(state, DrawMove("a", "a")) == (
+        "North draws a red card from pile A; North draws a green card from pile A"
+    )
+    running_out = drawing(["R7"], ["B1", "B2"], ["R1", "R2", "R3"])
+    assert GAME.describe(running_out, DrawMove("a")) == (
+        "North draws a red card from pile A: pile A has run out, so the discard and pile B are "
+        "shuffled into two new piles"
+    )
+    last = GAME.play(drawing(["R7"], ["B1"]), "draw a")
+    assert GAME.describe(last, DrawMove("a")) == (
+        "North draws a blue card from pile A: "
+        "those were the last cards: everyone plays once more, without drawing"
+    )
+    # From a spectator's view: only what the view shows (colours of pile tops).
+    seen = GAME.view(state, None)
+    assert GAME.describe(seen, DrawMove("b")) == "North draws a blue card from pile B"
+    assert GAME.describe(seen, DrawMove("a", "a")) == (
+        "North draws a red card from pile A; North draws a card from pile A"
+    )
+
+
+def test_a_pass_says_both_cards_are_discarded_without_naming_them():
+    stuck = painted("rrr\nrrr", hands=(("B1", "B14"), ("G1", "G2")))
+    said = GAME.describe(stuck, PassMove())
+    assert said == "North cannot place either card and discards both"
+
+
+def test_outcomes_say_which_territories_cancelled():
+    state = endgame([(0, "o", 8, 1), (0, "o", 1, 1), (1, "o", 4, 1)], row=SMALL_D)
+    over = GAME.play(GAME.play(state, "play 1 11,0 90"), "mark p 10,1")
+    assert over.outcome.reason == (
+        "a third marker ended the game; the 2 territories of 1 square cancel out: "
+        "North wins with the smallest unique territory (2 squares)"
+    )
+    assert keys(over.outcome.phrase) >= {"lppg.wins", "lppg.cancel", "lppg.end_third_marker"}
+    team = endgame([(0, "o", 1, 1), (0, "o", 4, 1), (2, "o", 8, 1)], players=4)
+    over = GAME.play(GAME.play(team, SEAL), "mark p 10,1")
+    assert over.outcome.reason == (
+        "a third marker ended the game: North and South win with the smallest unique "
+        "territory (1 square)"
+    )
+
+
+REFUSAL_PROBES = [
+    "", "   ", "zz99", "pass pass", "play 3 0,0 0", "play 1 0,0 45", "play 1 0,0 0",
+    "play 2 40,40 90", "play 1 -1,-1 270", "mark o 0,0", "mark p 1,1", "mark o 9,9",
+    "keep 0,0", "keep 1,1", "draw a", "draw b", "draw a b", "draw b b", "draw c", "pass",
+    "💥", "play 1 999999,-999999 0",
+]
+
+
+@PROPERTY
+@given(seed=st.integers(0, 2**31), players=st.sampled_from([2, 4]))
+def test_every_refusal_has_an_lppg_or_protocol_key_never_plain_text(seed, players):
+    rng = random.Random(seed)
+    states, _ = playout(players, seed)
+    protocol = {"illegal.empty", "illegal.not_text", "illegal.game_over", "illegal.wrong_game"}
+    for state in rng.sample(states, min(len(states), 25)):
+        xs = [x for x, _ in terrain(state)]
+        ys = [y for _, y in terrain(state)]
+        near = [
+            f"play {rng.choice((1, 2))} {rng.randint(min(xs) - 3, max(xs) + 1)},"
+            f"{rng.randint(min(ys) - 3, max(ys) + 1)} {rng.choice((0, 90, 180, 270))}"
+            for _ in range(25)
+        ]
+        near += [f"mark {rng.choice('op')} {rng.choice(xs)},{rng.choice(ys)}" for _ in range(5)]
+        for text in [*REFUSAL_PROBES, *near, 42]:
+            try:
+                GAME.play(state, text)
+            except IllegalMove as error:
+                assert error.code.startswith("lppg.") or error.code in protocol, error.code
+                assert error.reason == str(error.phrase)
+                assert all(p.key in ENGLISH for p in error.phrase)
+        for move in GAME.legal_moves(state):
+            explained = GAME.explain(state, move)
+            assert all(p.key in ENGLISH and not p.key.startswith("illegal.") for p in explained)
+    assert states[-1].outcome.phrase is not None
+    assert states[-1].outcome.phrase.key.startswith("lppg.")
+
+
 # ----- the match ("Tournoi") --------------------------------------------------------------------
 
 
@@ -845,3 +1098,65 @@ def test_four_player_match_keeps_partners_opposite_and_scores_the_team():
     assert match.winners == frozenset({"b", "d"})
     with pytest.raises(ValueError):
         LppgMatch(("solo", "duo", "trio"))
+
+
+def test_the_public_view_of_a_public_view_still_shows_top_colours_and_hand_backs():
+    # The bot stores the public view and draws the board from it, viewing it once more: the
+    # colours of the pile tops and of the cards in hands (public) must survive that.
+    state = GAME.new(2, seed=1, options={"deck": deck_with("R5", "R2", "B7", "G8", "Y1", "R9",
+                                                           "G3", "B4")})
+    twice = GAME.view(GAME.view(state, None), None)
+    dumped = GAME.dump(twice)
+    assert dumped["hands"] == [["B?", "G?"], ["Y?", "R?"]]
+    assert dumped["pile_a"][0] == "G?"
+    assert dumped["pile_b"][0] == CARD_IDS[state.pile_b[0]][0] + "?"
+    assert set(dumped["pile_a"][1:] + dumped["pile_b"][1:]) == {"?"}
+    assert twice == GAME.view(state, None)
+    # A seat's own view viewed again keeps that seat's hand and hides the others' patterns.
+    own = GAME.view(GAME.view(state, 1), 1)
+    assert GAME.dump(own)["hands"] == [["B?", "G?"], ["Y1", "R9"]]
+
+
+# ----- games stored under the first edition of the rules ---------------------------------------
+
+EDITION_1 = json.loads(
+    (Path(__file__).parent / "data" / "lppg_edition1.json").read_text(encoding="utf-8")
+)
+
+
+@pytest.mark.parametrize("case", EDITION_1, ids=lambda c: f"{c['players']}p-{c['seed']}")
+def test_games_of_the_first_edition_replay_exactly_with_edition_1(case):
+    """Move lists recorded before the two-step draw (``draw a b`` drew both cards; a pile was
+    re-formed only when drawn from empty) replay to the same result under ``edition=1``."""
+    states = GAME.replay(case["players"], case["seed"], {"edition": 1}, case["moves"])
+    final = states[-1]
+    assert final.reshuffles == case["reshuffles"]
+    assert sorted(final.outcome.winners) == case["winners"]
+    assert list(final.outcome.scores) == case["scores"]
+
+
+@pytest.mark.parametrize("case", [c for c in EDITION_1 if c["mid"]],
+                         ids=lambda c: f"{c['players']}p-{c['seed']}")
+def test_a_snapshot_stored_before_editions_goes_on_under_the_first(case):
+    """A running game's snapshot written by the earlier engine has no edition: it loads as
+    edition 1, so its next moves follow the rules it started under (and match its replay)."""
+    ply, snapshot = case["mid"]["ply"], case["mid"]["snapshot"]
+    assert "edition" not in snapshot
+    state = GAME.load(snapshot)
+    assert state.edition == 1
+    for move in case["moves"][ply:]:
+        state = GAME.play(state, move)
+    assert sorted(state.outcome.winners) == case["winners"]
+    assert list(state.outcome.scores) == case["scores"]
+
+
+def test_the_first_edition_draws_both_cards_in_one_decision():
+    state = GAME.new(2, seed=5, options={"edition": 1})
+    while state.pending != "draw":
+        state = GAME.play(state, GAME.legal_moves(state)[0])
+    assert sorted(map(str, GAME.legal_moves(state))) == ["draw a a", "draw a b", "draw b b"]
+    with pytest.raises(IllegalMove):
+        GAME.play(state, "draw a")
+    after = GAME.play(state, "draw b a")
+    assert after.pending == "play" and after.turn_seat != state.turn_seat
+    assert GAME.load(GAME.dump(after)) == after

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import engines
 from engines import IllegalMove, Outcome, Phrase
 from engines.core import dump_outcome, load_outcome
 from engines.phrases import ENGLISH, define, english
+from tests.engines.refusals import assert_translatable, refusal
 
 
 def test_str_is_the_english_sentence_with_nested_phrases_translated():
@@ -84,3 +87,61 @@ def test_every_seat_name_is_a_phrase_with_english(name):
         phrase = game.seat_phrase(state, seat)
         assert phrase.key in ENGLISH
         assert game.seat_name(state, seat) == str(phrase)
+
+
+def _candidate_texts(rng: random.Random, stale: list[str]) -> list[str]:
+    """Move texts of every shape the Go-like and card games read, mostly wrong here: points,
+    cells with and without walls, marks, words, placements, and moves that were legal before."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+
+    def cell() -> str:
+        return f"{rng.choice(letters)}{rng.randrange(0, 20)}"
+
+    return [
+        *GARBAGE,
+        rng.choice(letters),
+        cell(),
+        f"{cell()} {cell()}",
+        f"{cell()} {cell()} {cell()}",
+        f"{rng.choice(['dead', 'alive'])} {cell()}",
+        rng.choice(["pass", "accept", "resume", "dead", "pass i9"]),
+        f"{rng.randrange(-6, 7)},{rng.randrange(-6, 7)}",
+        f"{rng.randrange(-600, 600)},{rng.randrange(-600, 600)}",
+        *rng.sample(stale, min(3, len(stale))),
+    ]
+
+
+GARBAGE = ["", "   ", "zz99", "pass pass pass", "1,2,3/9", "💥", "a" * 200, "-5", "(1,"]
+
+
+@pytest.mark.parametrize("name", ["alak", "polygo", "kolory"])
+def test_every_refusal_move_description_and_result_is_a_phrase_of_the_game(name):
+    game = engines.get(name)
+    palam = engines.get("palam")
+    other_game_move = palam.legal_moves(palam.new(2, seed=1))[0]
+    codes: set[str] = set()
+    for seed in range(8):
+        rng = random.Random(seed)
+        counts = game.allowed_player_counts()
+        options = {"board": ("star", "hex5", "square9")[seed % 3]} if name == "polygo" else None
+        state = game.new(counts[seed % len(counts)], seed=seed, options=options)
+        stale: list[str] = []
+        while state.to_move is not None:
+            legal = list(game.legal_moves(state))
+            for attempt in [*_candidate_texts(rng, stale), 42, None, other_game_move]:
+                if game.is_legal(state, attempt):
+                    continue
+                error = refusal(game, state, attempt)
+                assert_translatable(error, game)
+                assert all(part.key in ENGLISH for part in error.phrase)
+                codes.add(error.code)
+            move = rng.choice(legal)
+            explained = game.explain(state, move)
+            assert explained.key.startswith(f"{name}.") or explained.key == "move.plain"
+            assert game.describe(state, move) == str(explained)
+            stale.append(str(move))
+            state = game.play(state, move)
+        assert state.outcome.phrase is not None
+        assert state.outcome.phrase.key.startswith(f"{name}.")
+        assert state.outcome.reason == str(state.outcome.phrase)
+    assert len(codes) >= 4  # the inputs really reach the game's own refusals

@@ -11,8 +11,19 @@ import pytest
 
 import engines
 from engines import IllegalMove
-from engines.graphgo import EMPTY, WALL
-from engines.polygo import PLAY, SCORING, STONE, PolygoMove, PolygoState, geometry, score
+from engines.graphgo import EMPTY, WALL, GoBoard
+from engines.polygo import (
+    BOARDS,
+    PASS,
+    PLAY,
+    SCORING,
+    STONE,
+    PolygoMove,
+    PolygoState,
+    geometry,
+    go_board,
+    score,
+)
 
 GAME = engines.get("polygo")
 
@@ -436,7 +447,7 @@ def test_turns_with_several_walls_play_but_are_not_listed():
     after = GAME.play(state, "i9 j8 h9")
     assert at(after, "h9") == WALL and at(after, "j8") == WALL
     assert GAME.describe(state, GAME.parse_move("i9 j8 h9", state)) == (
-        "Black plays i9 with a wall on h9 and j8"
+        "Black plays i9 with walls on h9 and j8"
     )
 
 
@@ -445,3 +456,112 @@ def test_dump_and_load_keep_the_scoring_phase():
     data = json.loads(json.dumps(GAME.dump(state)))
     assert GAME.load(data) == state
     assert data["dead"] == ["b5"]
+
+
+# ----- every turn, walls included (RULES.md §2: for the AI) ----------------------------------
+
+
+def _positions(board: str, seeds: Iterable[int], plies: Iterable[int]) -> list[PolygoState]:
+    """Play-phase positions of random games that favour stone-only turns (so groups grow,
+    fall into atari and get captured), taken at the given plies."""
+    wanted = sorted(plies)
+    found = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = GAME.new(2, seed=seed, options={"board": board})
+        while state.ply <= wanted[-1] and state.phase == PLAY:
+            if state.ply in wanted:
+                found.append(state)
+            moves = list(GAME.legal_moves(state))
+            singles = [m for m in moves if len(m.cells) == 1]
+            stone_only = singles and rng.random() < 0.8
+            state = GAME.play(state, rng.choice(singles if stone_only else moves))
+    return found
+
+
+def _brute_force_all_turns(state: PolygoState) -> set[PolygoMove]:
+    geo = geometry(state.board_kind)
+    found = set()
+    for p in range(geo.size):
+        around = geo.adjacency[p]
+        for subset in range(1 << len(around)):
+            walls = sorted(w for i, w in enumerate(around) if subset >> i & 1)
+            move = PolygoMove(STONE, (p, *walls), state.board_kind)
+            try:
+                GAME.play(state, move)
+            except IllegalMove:
+                continue
+            found.add(move)
+    return found
+
+
+@pytest.mark.parametrize("board", ["hex5", "square9"])
+def test_ruling_legal_turns_with_walls_enumerates_every_legal_turn(board):
+    positions = _positions(board, seeds=range(3), plies=(6, 30, 55))
+    assert len(positions) >= 6
+    several = 0
+    for state in positions:
+        turns = GAME.legal_turns_with_walls(state)
+        assert turns[-1] == PolygoMove(PASS, (), board)
+        stones = turns[:-1]
+        assert len(set(stones)) == len(stones)
+        assert set(stones) == _brute_force_all_turns(state)
+        # legal_moves lists exactly the turns with at most one wall among them.
+        assert {m for m in GAME.legal_moves(state) if m.kind == STONE} == {
+            m for m in stones if len(m.cells) <= 2
+        }
+        several += sum(len(m.cells) > 2 for m in stones)
+    assert several > 0
+
+
+def test_ruling_legal_turns_with_walls_in_the_scoring_phase_are_the_legal_moves():
+    state = scoring_position()
+    assert GAME.legal_turns_with_walls(state) == list(GAME.legal_moves(state))
+
+
+# ----- the move list is a lazy sequence --------------------------------------------------------
+
+
+def test_legal_moves_are_a_sequence_whose_items_iteration_and_length_agree():
+    for state in _positions("star", seeds=range(2), plies=(0, 15, 40, 80)):
+        moves = GAME.legal_moves(state)
+        listed_moves = list(moves)
+        assert len(moves) == len(listed_moves) == len(set(listed_moves))
+        assert [moves[i] for i in range(len(moves))] == listed_moves
+        assert moves[-1] == listed_moves[-1] == PolygoMove(PASS, (), "star")
+        assert moves[3:9] == listed_moves[3:9]
+        assert listed_moves[len(moves) // 2] in moves
+        with pytest.raises(IndexError):
+            moves[len(moves)]
+        assert GAME.legal_moves(state) is moves  # computed once per state
+
+
+def test_groups_kept_move_by_move_match_a_fresh_analysis():
+    for board in BOARDS:
+        for state in _positions(board, seeds=range(2), plies=range(0, 120, 7)):
+            kept = go_board(state)
+            fresh = GoBoard.from_cells(geometry(board).graph, state.board)
+            assert kept.cells == state.board
+            assert kept.empty == fresh.empty
+            assert sorted(kept.groups.values()) == sorted(fresh.groups.values())
+            for p, gid in enumerate(kept.owner):
+                assert (gid >= 0) == (state.board[p] >= 0)
+                if gid >= 0:
+                    assert kept.groups[gid].stones & geometry(board).graph.bit[p]
+
+
+@pytest.mark.parametrize("board", ["hex5", "square9"])
+def test_listed_turns_match_brute_force_in_walled_games(board):
+    # Uniformly random moves put walls everywhere: groups live on one or two liberties, which
+    # is where captures can save a friendly group and the move list judges turns one by one.
+    checked = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = GAME.new(2, seed=seed, options={"board": board})
+        while state.phase == PLAY:
+            if state.ply % 3 == 0:
+                stones = {m for m in GAME.legal_moves(state) if m.kind == STONE}
+                assert stones == _brute_force_turns(state)
+                checked += 1
+            state = GAME.play(state, rng.choice(list(GAME.legal_moves(state))))
+    assert checked >= 40

@@ -56,3 +56,22 @@ def test_long_names_and_byes_render():
 def test_an_empty_bracket_is_refused():
     with pytest.raises(ValueError):
         render_bracket([], title="T")
+
+
+def test_column_names_in_both_languages():
+    from render.bracket import column_name
+    from render.words import words
+
+    en, fr = words("en"), words("fr")
+    assert [column_name(c, 4, en) for c in range(4)] == [
+        "Round 1", "Quarter-finals", "Semi-finals", "Final"]
+    assert [column_name(c, 3, fr) for c in range(3)] == ["Quarts de finale", "Demi-finales",
+                                                         "Finale"]
+    rounds = [[BracketMatch("Ann", "Bob")]]
+    assert render_bracket(rounds, title="T") != render_bracket(rounds, title="T", lang="fr")
+
+
+def test_names_the_font_cannot_draw_are_cleaned():
+    emoji = render_bracket([[BracketMatch("Ann 🎉", "Bob")]], title="Cup 🎉")
+    plain = render_bracket([[BracketMatch("Ann", "Bob")]], title="Cup")
+    assert emoji == plain

@@ -8,12 +8,13 @@ import pytest
 import engines
 import render
 from render.gallery import SAMPLE_NAMES, phases, player_counts, playout
-from render.primitives import WIDTH, header_height
+from render.header import header_height
+from render.surface import WIDTH
 from render.theme import DARK, LIGHT
 from tests.render.helpers import close, decode, pixel
 
 GAMES = render.supported_games()
-MAX_PNG_BYTES = 250_000
+MAX_PNG_BYTES = 100_000  # DESIGN.md §4
 
 
 def test_every_registered_game_has_a_renderer():
@@ -64,10 +65,13 @@ def test_replay_is_an_animated_gif_of_the_game(game_name):
     assert image.is_animated
     assert 2 <= image.n_frames <= min(len(states), render.MAX_FRAMES)
     assert image.width == WIDTH
-    # Every frame has the same size (unbounded boards keep the final position's area).
+    # Every frame has the same size (unbounded boards keep the final position's area), the
+    # shorter ones extended with the background.
     for index in range(image.n_frames):
         image.seek(index)
         assert image.size == (WIDTH, image.height)
+    image.seek(0)
+    assert close(pixel(image, (WIDTH // 2, image.height - 1)), DARK.background, 2)
 
 
 def test_replay_needs_states():

@@ -4,6 +4,8 @@ and a seat's hand image shows that seat's cards only."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import engines
@@ -130,7 +132,46 @@ def test_cancelled_territories_are_crossed_at_the_end():
         size = next(len(r) for s, k, r in territories(final)
                     if s == seat and k == kind and (x, y) in r)
         cx, cy = view.center(x, y)
-        # On the cross's diagonal, just outside the marker disc.
-        spot = (cx + view.cell * 0.39, cy + view.cell * 0.39)
-        crossed = close(pixel(image, spot), DARK.highlight, 40)
+        # On the cross's diagonal, just outside the marker disc (the line is thin: also a
+        # pixel closer in along the diagonal, so rounding cannot miss it; not further out,
+        # where the last move's ring lies).
+        spots = [(cx + view.cell * 0.39 + d, cy + view.cell * 0.39 + d) for d in (-1, 0)]
+        crossed = any(close(pixel(image, spot), DARK.highlight, 40) for spot in spots)
         assert crossed == (sizes[size] > 1), (seat, kind, size)
+
+
+def _pile_panel_top(view_state) -> float:
+    grid = lppg_render.layout(view_state)
+    return grid.top + grid.pixel_height + 14
+
+
+def test_a_public_view_shows_pile_tops_and_hand_backs():
+    # Built by hand, as the bot stores it: the public view of a fresh game. Rendering it again
+    # (render applies the view once more) must keep the colours the view shows.
+    from engines.lppg import HIDDEN, card_colour
+
+    state = GAME.new(2, seed=6)
+    public = GAME.view(state, None)
+    top_colour = card_colour(state.pile_a[0])
+    assert public.pile_a[0] == -2 - (top_colour - 1)  # the colour placeholder
+    assert all(card < HIDDEN for hand in public.hands for card in hand)
+    image = decode(render.board("lppg", public))
+    top = _pile_panel_top(public)
+    cy = top + lppg_render.PILES_HEIGHT / 2
+    spot = (lppg_render.MARGIN + 8, cy - 12)  # the card back of pile A, beside its "?"
+    assert close(pixel(image, spot), lppg_render.CARD_COLOURS[top_colour])
+    # Hand backs: the same view with every hand card fully hidden draws differently.
+    blank = dataclasses.replace(public, hands=tuple((HIDDEN,) * len(h) for h in public.hands))
+    assert render.board("lppg", blank) != render.board("lppg", public)
+    # And a seat's own view rendered for everyone is the public image.
+    assert render.board("lppg", GAME.view(state, 0)) == render.board("lppg", public)
+
+
+def test_public_view_keeps_placeholders_when_the_engine_view_would_blank_them():
+    from engines.lppg import HIDDEN
+
+    state = GAME.new(2, seed=6)
+    public = GAME.view(state, None)
+    seen = lppg_render.public_view(GAME, public, None)
+    assert seen.pile_a[0] == public.pile_a[0] != HIDDEN
+    assert seen.hands == public.hands

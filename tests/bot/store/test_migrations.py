@@ -91,9 +91,10 @@ def _now():
     return datetime(2026, 1, 1, tzinfo=UTC)
 
 
-async def test_palam_games_stored_before_the_camp_choice_keep_their_edition(db_path, monkeypatch):
-    """0004 marks Palam games stored under schema 3 as rules edition 1 (so they replay); other
-    games and later Palam games keep their options."""
+async def test_games_stored_before_a_rule_change_keep_their_edition(db_path, monkeypatch):
+    """0004 and 0005 mark the Palam games (before the camp choice) and LPPG games (before the
+    two-step draw) stored under schema 3 as rules edition 1, so they replay; other games keep
+    their options."""
     three = [m for m in sqlite_backend.migrations() if m[0] <= 3]
     monkeypatch.setattr(sqlite_backend, "migrations", lambda: three)
     store = await open_store(str(db_path))
@@ -102,7 +103,7 @@ async def test_palam_games_stored_before_the_camp_choice_keep_their_edition(db_p
     conn.execute("INSERT INTO users (user_id, created_at) VALUES (1, 'now')")
     for game_id, game, options in [
         (1, "palam", '{"setup":"random"}'), (2, "palam", '{"setup":"draft"}'),
-        (3, "alak", '{"length":11}'),
+        (3, "alak", '{"length":11}'), (4, "lppg", '{}'),
     ]:
         conn.execute(
             "INSERT INTO games (id, game, options, seed, seats, status, snapshot, created_at,"
@@ -117,5 +118,5 @@ async def test_palam_games_stored_before_the_camp_choice_keep_their_edition(db_p
     options = dict(query(db_path, "SELECT id, options FROM games"))
     assert options == {
         1: '{"edition":1,"setup":"random"}', 2: '{"edition":1,"setup":"draft"}',
-        3: '{"length":11}',
+        3: '{"length":11}', 4: '{"edition":1}',
     }
