@@ -34,10 +34,10 @@ from engines.kolory import (
     CARDS_PER_PLAYER,
     GAME,
     STRIDE,
-    TOP_LEFTS_OVER,
     WHITE,
     KoloryMove,
     KoloryState,
+    _all_legal_keys,
     pack,
     unpack,
 )
@@ -81,28 +81,9 @@ class Position:
                    view.round, view.round_first, view.placed_in_round, view.to_move)
 
     def moves(self) -> list[int]:
-        """Top-left keys of the legal placements, sorted (the engine's order)."""
-        card = self.card
-        anchors = [key for key, c in card.items() if c == 0] if self.white else list(card)
-        get = card.get
-        need_white = self.white > 0
-        legal = []
-        for key in {a + d for a in anchors for d in TOP_LEFTS_OVER}:
-            a = get(key)
-            b = get(key + STRIDE)
-            c = get(key + 1)
-            d = get(key + STRIDE + 1)
-            if a is not None and a in (b, c, d):
-                continue
-            if b is not None and b in (c, d):
-                continue
-            if c is not None and c == d:
-                continue
-            if need_white and 0 not in (a, b, c, d):
-                continue
-            legal.append(key)
-        legal.sort()
-        return legal
+        """Top-left keys of the legal placements, sorted (the engine's own finder, on our
+        map of visible cards)."""
+        return list(_all_legal_keys(self.card, self.white))
 
     def play(self, key: int, rng: random.Random) -> None:
         """Place the mover's card at ``key`` (in place); the opener of a new round is drawn

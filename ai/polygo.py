@@ -36,8 +36,8 @@ from ai.core import Decision, Reason, budget_for, reason, work
 from engines.graphgo import (
     EMPTY,
     WALL,
+    capture_dead_enemies,
     group_and_liberties,
-    has_liberty,
 )
 from engines.polygo import (
     ACCEPT,
@@ -102,22 +102,23 @@ class Board:
         return group_and_liberties(self.cells, self.adjacency, start)
 
     def has_liberty(self, start: int) -> bool:
-        return has_liberty(self.cells, self.adjacency, start)
+        """Whether the group on ``start`` touches an empty point (stops at the first one)."""
+        cells, adjacency = self.cells, self.adjacency
+        colour = cells[start]
+        seen = {start}
+        stack = [start]
+        while stack:
+            for n in adjacency[stack.pop()]:
+                v = cells[n]
+                if v == EMPTY:
+                    return True
+                if v == colour and n not in seen:
+                    seen.add(n)
+                    stack.append(n)
+        return False
 
     def _capture_around(self, points: Sequence[int], enemy: int) -> int:
-        """Remove the ``enemy`` groups next to ``points`` left without liberty; how many
-        stones. (Most neighbours keep a liberty, found at once: the full group is only
-        walked for the ones that die.)"""
-        cells, adjacency = self.cells, self.adjacency
-        taken = 0
-        for p in points:
-            for n in adjacency[p]:
-                if cells[n] == enemy and not has_liberty(cells, adjacency, n):
-                    stones, _ = group_and_liberties(cells, adjacency, n)
-                    for stone in stones:
-                        cells[stone] = EMPTY
-                    taken += len(stones)
-        return taken
+        return len(capture_dead_enemies(self.cells, self.adjacency, points, enemy))
 
     # ----- turns ---------------------------------------------------------------------------
 
