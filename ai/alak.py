@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from ai.alphabeta import WIN, AlphaBeta
 from ai.core import Decision, Reason, budget_for, reason, work
 from engines.alak import LETTERS, AlakMove, AlakState
+from engines.graphgo import EMPTY
 
-EMPTY = -1
-#: Search nodes per second of one core of the reference machine (measured by bench.ai).
+#: Search nodes per second of one core of the reference machine (measured once).
 NODES_PER_S = 190_000
 
 
@@ -35,7 +35,7 @@ class Position:
     board: tuple[int, ...]
     to_move: int
     banned: tuple[int, ...]
-    #: Stones each seat captured on the last move (only for hints and ordering).
+    #: The game is over: the player to move has no legal point.
     over: bool = False
 
 

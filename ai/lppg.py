@@ -28,8 +28,9 @@ Draws take the pile whose top colour appears most on the terrain (more places wh
 be laid).
 
 Levels: ``easy`` plays the best placement by the evaluation half of the time and a random one
-otherwise; ``medium`` takes the best placement by the evaluation, one ply; ``hard`` adds the
-sampled reply of the next player for its best candidates.
+otherwise; ``medium`` takes the best placement by the evaluation, one ply, judging the lead and
+the territories but not who could end the game next turn; ``hard`` sees those threats too and
+searches the sampled reply of the next player for its best candidates.
 """
 
 from __future__ import annotations
@@ -77,8 +78,9 @@ def leader(entries: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
     return min(unique) if unique else None
 
 
-def evaluate(state: LppgState, seat: int) -> float:
-    """How good ``state`` is for ``seat``'s side (see the module docstring)."""
+def evaluate(state: LppgState, seat: int, threats: bool = True) -> float:
+    """How good ``state`` is for ``seat``'s side (see the module docstring); without
+    ``threats`` (the lower levels) who could end the game next turn is not looked at."""
     players = state.players
     me = side(players, seat)
     if state.outcome is not None:
@@ -100,6 +102,8 @@ def evaluate(state: LppgState, seat: int) -> float:
     ahead = leader(entries)
     if ahead is not None:
         value += LEADER if side(players, ahead[1]) == me else -LEADER
+    if not threats:
+        return value
     # A seat with two markers down ends the game with its next closed region if its side then
     # holds the smallest unique territory: likely when its side leads or nobody does, and
     # still possible otherwise (a region smaller than the leader's, or one that cancels it).
@@ -166,7 +170,7 @@ def sample(view: LppgState, seat: int, rng: random.Random) -> LppgState:
 # ----- one turn -----------------------------------------------------------------------------------
 
 
-def finish_turn(state: LppgState, seat: int) -> LppgState:
+def finish_turn(state: LppgState, seat: int, threats: bool = True) -> LppgState:
     """Answer the decisions that follow a placement within the same turn (a ``keep`` by any
     owner, a ``mark``), each by the evaluation of the deciding seat, up to the draw or the next
     player's turn."""
@@ -177,15 +181,15 @@ def finish_turn(state: LppgState, seat: int) -> LppgState:
         best, best_value = None, None
         for move in GAME.legal_moves(state):
             after = GAME.play(state, move)
-            value = evaluate(after, chooser)
+            value = evaluate(after, chooser, threats)
             if best_value is None or value > best_value:
                 best, best_value = after, value
         state = best
     return state
 
 
-def _options(state: LppgState, seat: int, limit: int,
-             rng: random.Random) -> list[tuple[float, object, LppgState]]:
+def _options(state: LppgState, seat: int, limit: int, rng: random.Random,
+             threats: bool = True) -> list[tuple[float, object, LppgState]]:
     """Every legal move of ``seat`` (at most ``limit``, sampled) with the position at the end
     of the turn and its value for ``seat``, best first."""
     moves = list(GAME.legal_moves(state))
@@ -195,8 +199,8 @@ def _options(state: LppgState, seat: int, limit: int,
         rng.shuffle(moves)
     scored = []
     for move in moves:
-        after = finish_turn(GAME.play(state, move), seat)
-        scored.append((evaluate(after, seat), move, after))
+        after = finish_turn(GAME.play(state, move), seat, threats)
+        scored.append((evaluate(after, seat, threats), move, after))
     scored.sort(key=lambda entry: -entry[0])
     return scored
 
@@ -257,7 +261,7 @@ def decide(view: LppgState, seat: int, level: str, rng: random.Random,
         return Decision(str(move), None)
     evaluations = work(budget_for(level, budget_s), EVALUATIONS_PER_S)
     # The view has our own hand, which is all a placement needs.
-    options = _options(view, seat, max(8, evaluations // 2), rng)
+    options = _options(view, seat, max(8, evaluations // 2), rng, threats=level == "hard")
     if level == "easy" and rng.random() < 0.5:
         _, move, after = options[rng.randrange(len(options))]
     elif level == "hard" and view.pending == "play" and len(options) > 1 \

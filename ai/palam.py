@@ -52,7 +52,7 @@ from engines.palam import (
     x2,
 )
 
-#: Search nodes per second of one core of the reference machine (measured by bench.ai).
+#: Search nodes per second of one core of the reference machine (measured once).
 NODES_PER_S = 80_000
 #: Draft playouts per second.
 PLAYOUTS_PER_S = 3_000
