@@ -28,6 +28,10 @@ from engines.graphgo import EMPTY
 
 #: Search nodes per second of one core of the reference machine (measured once).
 NODES_PER_S = 190_000
+#: Root moves within this many stones of the best, in a position not yet decided, count as
+#: equal and are told apart by a shallow search (see ``decide``).
+TIE_MARGIN = 0.5
+TIE_NODES = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +144,15 @@ def decide(view: AlakState, seat: int, level: str, rng: random.Random,
     elif level == "medium":
         move = AlphaBeta(RULES, work(budget, NODES_PER_S), max_depth=3).search(pos, moves).move
     else:
-        move = AlphaBeta(RULES, work(budget, NODES_PER_S)).search(pos, moves).move
+        result = AlphaBeta(RULES, work(budget, NODES_PER_S), tie_margin=TIE_MARGIN).search(
+            pos, moves)
+        move = result.move
+        ties = result.near_best(TIE_MARGIN)
+        if len(ties) > 1 and abs(result.value) < WIN / 2:
+            # Moves worth about the same at the search's horizon: keep the one that looks
+            # best two plies ahead, which leaves a fallible opponent the fewest captures.
+            move = AlphaBeta(RULES, TIE_NODES, max_depth=2, exact_root=True).search(
+                pos, ties).move
     return Decision(LETTERS[move], explain(pos, move))
 
 

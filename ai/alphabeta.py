@@ -60,10 +60,15 @@ class Result(Generic[MoveT]):
     #: so ``value`` (and every score, with ``exact_root``) is the game's exact result.
     complete: bool = False
 
+    def near_best(self, margin: float) -> list[MoveT]:
+        """The root moves valued within ``margin`` of the best (exactly so when the search was
+        made with a ``tie_margin`` of at least ``margin``, or with ``exact_root``)."""
+        return [m for m, v in self.scores if v > self.value - margin]
+
 
 class AlphaBeta(Generic[Position, MoveT]):
     def __init__(self, rules: Rules[Position, MoveT], node_limit: int, max_depth: int = 64,
-                 exact_root: bool = False) -> None:
+                 exact_root: bool = False, tie_margin: float = 0.0) -> None:
         self.rules = rules
         self.node_limit = node_limit
         self.max_depth = max_depth
@@ -71,6 +76,10 @@ class AlphaBeta(Generic[Position, MoveT]):
         #: (slower; for levels that choose among near-best moves, and for tests), and keep
         #: deepening after a proven win until every root move is valued.
         self.exact_root = exact_root
+        #: Search the root moves with the window lowered by this much below the best so far,
+        #: so every move worth nearly as much as the best gets its exact value
+        #: (``Result.near_best``).
+        self.tie_margin = tie_margin
         self.nodes = 0
         #: key -> (depth, value, bound, best move, whether the value rests on evaluations)
         self.table: dict[Hashable, tuple[int, float, int, Any, bool]] = {}
@@ -96,8 +105,8 @@ class AlphaBeta(Generic[Position, MoveT]):
                     value = self._value(rules.play(root, move), depth - 1, alpha, float("inf"),
                                         me)
                     scores.append((move, value))
-                    if value > alpha and not self.exact_root:
-                        alpha = value
+                    if value - self.tie_margin > alpha and not self.exact_root:
+                        alpha = value - self.tie_margin
             except _OutOfNodes:
                 # A finished root move that beats the previous iteration's choice is proven
                 # at least as good at this depth; the rest of the iteration is lost.

@@ -24,9 +24,11 @@ move would close has all its open half-edges facing the one or two cells of that
 least one of the move's cells is faced by such a component. That makes the check a few hundred
 tile placements instead of millions.
 
-The search board is our own incremental union-find of tile regions (the engine's geometry
-tables, RULES.md §3), with the faced cells of each component derived on demand; the tests play
-it side by side with the engine over thousands of random positions.
+The search board is our own incremental union-find of tile regions over the engine's geometry
+tables (RULES.md §3). It is built like the engine's (whose figures serve move listing) but keeps
+what the search needs instead: the evaluation, updated in O(1) per tile from the components a
+tile merges, and each component's faced cells on demand. The tests check it against the engine
+tests' from-scratch reference after every tile of random games.
 
 Levels: ``easy`` plays a random move but takes a win when one is on the table; ``medium``
 evaluates a sample of the moves and checks a few; ``hard`` evaluates every move (up to the

@@ -207,6 +207,63 @@ def report(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def summary(results: list[dict]) -> str:
+    """The README's compact tables: per game, each pairing's score with its game count, the
+    think times per level, and the Elo ratings."""
+    by_pairing: dict[tuple[str, str], list[float]] = defaultdict(list)
+    times: dict[tuple[str, str], list[float]] = defaultdict(list)
+    by_game: dict[str, list[dict]] = defaultdict(list)
+    for r in results:
+        by_pairing[(r["game"], f"{r['a']}-{r['b']}")].append(r["score_a"])
+        by_game[r["game"]].append(r)
+        for level, values in r["think"].items():
+            times[(r["game"], level)].extend(values)
+
+    def cell(name: str, *pairings: str) -> str:
+        for pairing in pairings:
+            scores = by_pairing.get((name, pairing))
+            if scores:
+                return f"{statistics.fmean(scores):.2f} ({len(scores)})"
+        return "not run"
+
+    lines = ["| game | hard vs random | hard vs flat MC / greedy | hard vs medium "
+             "| medium vs easy |", "| --- | ---: | ---: | ---: | ---: |"]
+    for name in GAMES:
+        if by_game[name]:
+            lines.append(f"| {name} | {cell(name, 'hard-random')} "
+                         f"| {cell(name, 'hard-flatmc', 'hard-greedy')} "
+                         f"| {cell(name, 'hard-medium')} | {cell(name, 'medium-easy')} |")
+    lines += ["", "| game | easy p50 / p95 | medium p50 / p95 | hard p50 / p95 | hard max |",
+              "| --- | ---: | ---: | ---: | ---: |"]
+    for name in GAMES:
+        if not by_game[name]:
+            continue
+        row = [name]
+        for level in ai.LEVELS:
+            values = sorted(times.get((name, level), []))
+            if values:
+                p50 = values[len(values) // 2]
+                p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
+                row.append(f"{p50:.3f} / {p95:.3f} s")
+            else:
+                row.append("–")
+        hard = times.get((name, "hard"))
+        row.append(f"{max(hard):.2f} s" if hard else "–")
+        lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "| game | random | easy | medium | hard | flat MC / greedy | games |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name in GAMES:
+        if not by_game[name]:
+            continue
+        ratings = elo(by_game[name])
+        other = ratings.get("flatmc", ratings.get("greedy"))
+        cells = [f"{ratings[p]:+d}" if p in ratings else "–"
+                 for p in ("random", "easy", "medium", "hard")]
+        cells.append("–" if other is None else f"{other:+d}")
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {len(by_game[name])} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -218,13 +275,15 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--out", help="append one JSON line per game to this file")
     parser.add_argument("--report", nargs="+", help="print the tables from these files")
+    parser.add_argument("--summary", action="store_true",
+                        help="with --report: the README's compact tables")
     args = parser.parse_args()
     if args.report:
         results = []
         for path in args.report:
             with open(path) as f:
                 results.extend(json.loads(line) for line in f if line.strip())
-        print(report(results))
+        print(summary(results) if args.summary else report(results))
         return
     tasks = []
     for name in args.game or GAMES:
