@@ -274,6 +274,8 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="index of the first game")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--out", help="append one JSON line per game to this file")
+    parser.add_argument("--resume", action="store_true",
+                        help="with --out: skip the games already in that file")
     parser.add_argument("--report", nargs="+", help="print the tables from these files")
     parser.add_argument("--summary", action="store_true",
                         help="with --report: the README's compact tables")
@@ -290,11 +292,21 @@ def main() -> None:
         for pairing in args.pairing or DEFAULT_PAIRINGS[name]:
             a, b = pairing.split("-")
             tasks += [(name, a, b, i) for i in range(args.first, args.first + args.games)]
+    # Game 0 of every pairing, then game 1...: a run stopped early still covers them all.
+    tasks.sort(key=lambda task: task[3])
+    if args.out and args.resume:
+        try:
+            with open(args.out) as f:
+                done = {(r["game"], r["a"], r["b"], r["index"])
+                        for r in map(json.loads, filter(str.strip, f))}
+        except FileNotFoundError:
+            done = set()
+        tasks = [task for task in tasks if task not in done]
     results = []
     out = open(args.out, "a") if args.out else None  # noqa: SIM115 - closed below
     try:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            for result in pool.map(play_game, tasks):
+            for result in pool.map(play_game, tasks, chunksize=1):
                 results.append(result)
                 if out:
                     out.write(json.dumps(result) + "\n")
