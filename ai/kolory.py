@@ -42,8 +42,14 @@ from engines.kolory import (
     unpack,
 )
 
-#: Tree-search iterations per second of one core of the reference machine.
+#: Tree-search iterations per second of one core of the reference machine, at most (a
+#: two-player game's first move)...
 ITERATIONS_PER_S = 1_500
+#: ...and work units per second, a unit being one card placed in a playout with one card on the
+#: table: a placement costs in proportion to the table (its legal places are found among all
+#: visible squares), so an iteration costs about left × (on the table + left / 2 + 4) units.
+#: Bigger tables get fewer iterations and a move costs about the same whatever the table.
+UNITS_PER_S = 420_000
 _NEIGHBOURS = (1, -1, STRIDE, -STRIDE)
 
 
@@ -233,7 +239,11 @@ def decide(view: KoloryState, seat: int, level: str, rng: random.Random,
     elif level == "medium":
         key = _one_ply(pos, moves, rng)
     else:
-        iterations = work(budget_for(level, budget_s), ITERATIONS_PER_S)
+        budget = budget_for(level, budget_s)
+        placed = pos.cards - 1
+        left = pos.players * CARDS_PER_PLAYER - placed
+        per_iteration = left * (placed + left / 2 + 4)
+        iterations = min(work(budget, ITERATIONS_PER_S), work(budget, UNITS_PER_S / per_iteration))
         key = mcts.search(SEARCH, lambda r: pos, iterations, rng)[0].move
     move = KoloryMove(*unpack(key))
     return Decision(str(move), explain(pos, key))
