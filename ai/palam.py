@@ -8,7 +8,8 @@ plus what the pieces still in play promise: each player's light pieces (11 point
 by whether the opponent can attack them into a lost duel right now. Near the end the tree is
 small enough to be searched to the last duel, so the endings are played exactly. Swaps of two
 back-row pieces change nothing until a front piece leaves, so inside the tree only swaps
-touching a front piece are tried (all swaps are tried at the root).
+touching a front piece are tried (all swaps are tried at the root). The camp choice that opens
+a dealt game is the root of the same search: both camps are searched, the better one is taken.
 
 The draft (option ``setup=draft``) is 24 picks before any duel: too deep for the search, so the
 picks are chosen by flat Monte Carlo: each candidate pick is followed by random completions of
@@ -17,8 +18,9 @@ the draft and a fast greedy play of the duels.
 The search runs on its own tuple representation (tests/ai/test_palam.py plays it side by side
 with the engine over thousands of random positions).
 
-Levels: ``easy`` plays the best-looking duel one ply ahead with some noise; ``medium`` searches
-a little more than one duel ahead; ``hard`` deepens until the node budget is spent.
+Levels: ``easy`` searches two plies (one duel) and picks at random among the moves within two
+points of the best; ``medium`` searches four plies; ``hard`` deepens until the node budget is
+spent.
 """
 
 from __future__ import annotations

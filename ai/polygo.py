@@ -11,9 +11,12 @@ move and are scored by area (stones plus surrounded cells): filling one's own te
 random playouts do, changes the area but not the difference between the two sides the way it
 would change a territory count.
 
-The tree's moves are the engine's stone turns (no wall), the capturing turns with walls found
-as above, and ``pass``; a node after two passes is scored by the real rule (territory minus
-prisoners, every stone alive), so the search learns to capture dead stones before passing.
+The tree's moves are the legal lone stones (not in our own eyes), the capturing turns with
+walls found as above, and ``pass``; a node after two passes is scored by the real rule
+(territory minus prisoners, every stone alive), so the search learns to capture dead stones
+before passing. With a hundred moves to rank and a few hundred playouts per second, the tree
+uses RAVE (``ai.mcts``): a move's statistics borrow from the playouts where the same player
+played the same point later on.
 
 The scoring phase (after two passes) is decided directly: accept when the count with the
 current marks is a win or a draw; take back our groups the opponent marked dead; otherwise
