@@ -73,9 +73,9 @@ def test_winning_moves_are_exactly_the_legal_moves_that_win():
             assert set(found) == expected
             compared += 1
             with_wins += bool(expected)
-        if compared >= 60 and with_wins >= 8:
+        if compared >= 30 and with_wins >= 6:
             break
-    assert with_wins >= 8
+    assert with_wins >= 6
 
 
 def test_every_level_takes_a_win_on_the_table():
@@ -120,9 +120,9 @@ def test_hard_blocks_the_opponents_threats():
                         level, seed, str(move), str(other))
             tested += 1
             break
-        if tested >= 12:
+        if tested >= 8:
             break
-    assert tested >= 12
+    assert tested >= 8
 
 
 def test_largest_arches_match_the_engines_tiebreak_scores():
