@@ -26,6 +26,7 @@ bench: $(STAMP)
 	$(PY) -m bench.render
 	$(PY) -m bench.store
 	$(PY) -m bench.e2e
+	$(PY) -m bench.heavy
 	$(PY) -m bench.tournaments
 
 gallery: $(STAMP)

@@ -1,8 +1,17 @@
-"""Storage speed (DESIGN.md §10): committed moves per second on one SQLite file with many games
-played in parallel, and the latency of one move commit (``GameService.move``).
+"""Storage speed (DESIGN.md §10): committed moves per second with many games played in parallel,
+and the latency of one move commit (``GameService.move``), on SQLite (one file) and on
+PostgreSQL (a throwaway server started for the run, or ``--database`` for one of yours).
 
-    python -m bench.store [--games 50] [--moves 5000] [--game alak] [--synchronous NORMAL]
+    python -m bench.store [--backend both|sqlite|postgresql] [--database postgresql://...]
+                          [--games 50] [--moves 5000] [--game alak] [--synchronous NORMAL]
                           [--time-control 3d+1d]
+
+``--synchronous`` sets the durability on both: FULL flushes every commit to disk (PostgreSQL's
+default, synchronous_commit=on); NORMAL (SQLite's default) lets a crash of the machine lose the
+last commits, never a crash of the bot (PostgreSQL: synchronous_commit=off, which a crash of
+the database server may also cut short). ``--database``
+must name a database of its own (the benchmark fills it with games) and keeps its server's
+setting.
 
 Each game is a loop "list my legal moves, play one" for whoever is to move; a finished game is
 replaced by a new one (challenge + accept), so the figures include that work too. Last, the
@@ -19,19 +28,22 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import engines
 from bench import percentile
 from bot.services import GameService
 from bot.store import open_store
+from bot.store.url import is_postgres
 
 TARGET_MOVES_PER_SECOND = 500
 
 
-async def run(path: Path, games: int, moves: int, game: str, synchronous: str,
+async def run(database: str, games: int, moves: int, game: str, synchronous: str,
               options: dict, time_control: str | None = None) -> dict:
-    store = await open_store(str(path), synchronous=synchronous)
+    store = await open_store(database, synchronous=synchronous)
     service = GameService(store)
     players = engines.get(game).allowed_player_counts()[0]
     latencies: list[float] = []
@@ -102,35 +114,81 @@ def engine_work(name: str, games: int = 10) -> tuple[float, float]:
     return 1000 * statistics.median(times), 1000 * percentile(times, 0.99)
 
 
+def databases(backend: str, folder: str, url: str | None, synchronous: str
+              ) -> Iterator[tuple[str, Callable]]:
+    """(label, make_database) per backend measured; ``make_database(name)`` gives a new
+    database's address (a file in ``folder``, or a database on the PostgreSQL server). On the
+    throwaway server, ``synchronous`` NORMAL turns PostgreSQL's synchronous_commit off, close
+    to SQLite's NORMAL: a crash of the bot loses nothing, a crash of the machine (or of the
+    database server) may lose the last commits."""
+    if backend in ("both", "sqlite"):
+        yield "SQLite", lambda name: str(Path(folder) / f"{name}.sqlite3")
+    if backend in ("both", "postgresql"):
+        if url is not None:
+            yield "PostgreSQL", lambda name: url
+            return
+        from tests.pgcluster import PostgresCluster, PostgresUnavailable
+
+        try:
+            cluster = PostgresCluster.start()
+        except PostgresUnavailable as error:
+            print(f"PostgreSQL skipped: {error}")
+            return
+        def make_database(name: str) -> str:
+            url = cluster.create_database(name)
+            mode = "off" if synchronous == "NORMAL" else "on"  # as the printed label says
+            cluster.admin(f'ALTER DATABASE "{urlsplit(url).path[1:]}" '
+                          f"SET synchronous_commit = {mode}")
+            return url
+
+        try:
+            yield "PostgreSQL", make_database
+        finally:
+            cluster.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", default="both", choices=["both", "sqlite", "postgresql"])
+    parser.add_argument("--database", default=None,
+                        help="a PostgreSQL database of its own for the run (default: start one)")
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--moves", type=int, default=5000)
     parser.add_argument("--game", default="alak")
-    parser.add_argument("--synchronous", default="NORMAL", choices=["NORMAL", "FULL"])
-    parser.add_argument("--dir", default=None, help="where to put the database (default: tmp)")
+    parser.add_argument("--synchronous", default="NORMAL", choices=["NORMAL", "FULL"],
+                        help="SQLite's durability (PostgreSQL: the server's synchronous_commit)")
+    parser.add_argument("--dir", default=None, help="where to put SQLite files (default: tmp)")
     parser.add_argument("--time-control", default=None,
                         help="games with a clock, e.g. 3d+1d (default: untimed)")
     args = parser.parse_args()
+    if args.database is not None and not is_postgres(args.database):
+        parser.error("--database takes a postgresql:// URL")
     options = {"length": 26} if args.game == "alak" else {}  # longer games, fewer restarts
     with tempfile.TemporaryDirectory(dir=args.dir) as directory:
-        for label, games in (("1 game, sequential", 1), (f"{args.games} games", args.games)):
-            figures = asyncio.run(run(Path(directory) / f"bench-{games}.sqlite3", games,
-                                      args.moves if games > 1 else args.moves // 5,
-                                      args.game, args.synchronous, options,
-                                      args.time_control))
-            verdict = ""
-            if games > 1:
-                ok = figures["per_second"] >= TARGET_MOVES_PER_SECOND
-                verdict = f"  [{'ok' if ok else 'BELOW'} target {TARGET_MOVES_PER_SECOND}/s]"
-            print(
-                f"{args.game} {label}, {args.time_control or 'untimed'}, "
-                f"synchronous={args.synchronous}: "
-                f"{figures['moves']} moves in {figures['seconds']:.2f} s = "
-                f"{figures['per_second']:.0f} moves/s; move latency p50 "
-                f"{figures['p50_ms']:.2f} ms, p99 {figures['p99_ms']:.2f} ms, "
-                f"max {figures['max_ms']:.2f} ms{verdict}"
-            )
+        for backend, make_database in databases(args.backend, directory, args.database,
+                                                args.synchronous):
+            durability = f"synchronous={args.synchronous}"
+            if backend == "PostgreSQL":
+                mode = "off" if args.synchronous == "NORMAL" else "on"
+                durability = ("the server's synchronous_commit" if args.database
+                              else f"synchronous_commit={mode}")
+            for label, games in (("1 game, sequential", 1), (f"{args.games} games", args.games)):
+                figures = asyncio.run(run(make_database(f"bench-{games}"), games,
+                                          args.moves if games > 1 else args.moves // 5,
+                                          args.game, args.synchronous, options,
+                                          args.time_control))
+                verdict = ""
+                if games > 1:
+                    ok = figures["per_second"] >= TARGET_MOVES_PER_SECOND
+                    verdict = f"  [{'ok' if ok else 'BELOW'} target {TARGET_MOVES_PER_SECOND}/s]"
+                print(
+                    f"{backend}, {args.game} {label}, {args.time_control or 'untimed'}, "
+                    f"{durability}: "
+                    f"{figures['moves']} moves in {figures['seconds']:.2f} s = "
+                    f"{figures['per_second']:.0f} moves/s; move latency p50 "
+                    f"{figures['p50_ms']:.2f} ms, p99 {figures['p99_ms']:.2f} ms, "
+                    f"max {figures['max_ms']:.2f} ms{verdict}"
+                )
     for name in sorted(engines.GAMES):
         p50, p99 = engine_work(name)
         print(f"engine work per move, {name}: p50 {p50:.3f} ms, p99 {p99:.3f} ms")

@@ -12,6 +12,7 @@ import discord
 
 from bot.config import ConfigError, load_config
 from bot.logs import setup_logging
+from bot.store import StoreUnavailable
 
 log = logging.getLogger("bot")
 
@@ -22,7 +23,7 @@ def main() -> int:
     except ConfigError as exc:
         print(f"config.toml: {exc}", file=sys.stderr)
         return 2
-    setup_logging(config.log_level, secrets=[config.token])
+    setup_logging(config.log_level, secrets=config.secrets)
     try:
         if config.has_token:
             from bot.app import run
@@ -33,10 +34,13 @@ def main() -> int:
 
             if config.log_level == "INFO":
                 # The console is the conversation; the bot's routine INFO lines would drown it.
-                setup_logging("WARNING", secrets=[config.token])
+                setup_logging("WARNING", secrets=config.secrets)
             asyncio.run(run_console(config))
     except KeyboardInterrupt:
         pass
+    except StoreUnavailable as exc:
+        log.error("%s", exc)  # names the server, never the password
+        return 1
     except discord.LoginFailure:
         log.error("Discord refused the token: check DISCORD_TOKEN or [discord] token")
         return 1

@@ -25,6 +25,7 @@ from bot.config import Config
 from bot.correspondence.scheduler import Scheduler
 from bot.delivery import Delivery
 from bot.endpoints import use_endpoints
+from bot.heavy import HeavyWork
 from bot.i18n import t
 from bot.i18n.translator import CatalogTranslator
 from bot.services.clocks import ClockService, GraceFor
@@ -78,6 +79,7 @@ class BoardGamesBot(commands.Bot):
         self.config = config
         self.services = services
         self.delivery = Delivery(self)
+        self.heavy = HeavyWork.create(config.heavy_workers, config.heavy_pool)
         self._names: dict[int, str] = {}
         # Correspondence play: clocks, and the one task that sends reminders and forfeits
         # when due (woken by every move, new game and vacation through on_change).
@@ -114,6 +116,7 @@ class BoardGamesBot(commands.Bot):
         await self.scheduler.stop()
         await self.delivery.stop()
         await self._finish_interactions()
+        self.heavy.close()
         await super().close()
 
     async def _finish_interactions(self, timeout: float = 10.0) -> None:

@@ -1,10 +1,12 @@
 """Settings: ``config.toml`` (every key documented in ``config.example.toml``), then the
-environment, which wins. The token is kept out of ``repr`` so it never reaches a log line."""
+environment, which wins. The token and the database address (which may hold a password) are
+kept out of ``repr`` so they never reach a log line, and errors never repeat a value."""
 
 from __future__ import annotations
 
 import logging
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -12,12 +14,35 @@ from pathlib import Path
 from typing import Any
 
 from bot.i18n import LANGUAGES
+from bot.store.url import is_postgres, password_of
 
 DEFAULT_CONFIG_FILE = "config.toml"
 
 
 class ConfigError(ValueError):
     """A setting has a value we cannot use; the message names the setting, never the token."""
+
+
+#: Longer than any word a setting takes (levels, scopes, languages): a value this long in the
+#: wrong place is more likely a pasted secret than a typo.
+LONGEST_SHOWN = 16
+#: A Discord bot token: three base64url parts joined by dots.
+_TOKEN_SHAPE = re.compile(r"[\w-]{20,}\.[\w-]{4,}\.[\w-]{20,}")
+
+
+def shown(value: object, secrets: tuple[str, ...] = ()) -> str:
+    """``value`` quoted for an error message, unless it may be a secret (the token, anything
+    shaped like a token, or any long value): then only a note that it is not shown, so a token
+    pasted into the wrong setting never reaches the screen or a log."""
+    text = str(value).strip()
+    folded = text.casefold()
+    if (
+        len(text) > LONGEST_SHOWN
+        or _TOKEN_SHAPE.search(text)
+        or any(s and (s.casefold() in folded or folded in s.casefold()) for s in secrets if s)
+    ):
+        return "(a value that looks like a secret, not shown)"
+    return repr(text)
 
 
 @dataclass(frozen=True)
@@ -27,8 +52,14 @@ class Config:
     #: REST base and gateway URL of a Discord-compatible server; empty means Discord itself.
     api_base: str = ""
     gateway_url: str = ""
-    #: SQLite file (or a URL once another backend exists).
-    database: str = "data/boardgames.db"
+    #: SQLite file (or ``sqlite:///path``), or ``postgresql://user:password@host:port/db``.
+    database: str = field(default="data/boardgames.db", repr=False)
+    #: Delivered outbox rows (the messages already posted) are kept this many days.
+    outbox_history_days: int = 30
+    #: Discord shards: how many the bot has in all (0: not sharded, one process runs the whole
+    #: bot), and which of them this process runs (empty: all of them).
+    shard_count: int = 0
+    shard_ids: tuple[int, ...] = ()
     log_level: str = "INFO"
     #: Users allowed to run owner-only commands (/sync). Empty: the application's owner.
     owner_ids: tuple[int, ...] = ()
@@ -43,10 +74,19 @@ class Config:
     images_dir: str = "emulator-out"
     #: Correspondence play: vacation days each player may take per calendar year.
     vacation_days_per_year: int = 30
+    #: Replays, brackets and diagrams are drawn by this many workers, "process"es (default:
+    #: they never slow the bot's own process) or "thread"s (``bot.workers``).
+    heavy_workers: int = 1
+    heavy_pool: str = "process"
 
     @property
     def has_token(self) -> bool:
         return bool(self.token.strip())
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What the logs must never show: the token and the database password."""
+        return tuple(s for s in (self.token, password_of(self.database)) if s)
 
 
 def _ids(value: Any, setting: str) -> tuple[int, ...]:
@@ -58,13 +98,48 @@ def _ids(value: Any, setting: str) -> tuple[int, ...]:
         raise ConfigError(f"{setting} must be a list of numeric Discord ids") from None
 
 
+def _whole_number(value: Any, setting: str, low: int, high: int) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{setting} must be a whole number") from None
+    if not low <= number <= high:
+        raise ConfigError(f"{setting} must be between {low} and {high}")
+    return number
+
+
+def _database(value: Any) -> str:
+    """A file path, ``sqlite:///path`` or a PostgreSQL URL (the value may hold a password, so
+    the error does not repeat it)."""
+    text = str(value).strip()
+    if not text or ("://" in text and not (text.startswith("sqlite:///") or is_postgres(text))):
+        raise ConfigError(
+            "database must be a file path, sqlite:///path or "
+            "postgresql://user:password@host:port/database"
+        )
+    return text
+
+
+def _shards(count: Any, ids: Any) -> tuple[int, tuple[int, ...]]:
+    total = _whole_number(count, "shard_count", 0, 100_000)
+    chosen = _ids(ids, "shard_ids")
+    if total == 0:
+        if chosen:
+            raise ConfigError("shard_ids needs shard_count (how many shards there are in all)")
+        return 0, ()
+    if any(not 0 <= shard < total for shard in chosen) or len(set(chosen)) != len(chosen):
+        raise ConfigError(f"shard_ids must be different numbers from 0 to {total - 1}")
+    return total, tuple(sorted(chosen))
+
+
 def load_config(
     path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None
 ) -> Config:
     """Read ``path`` (default: ``$BOT_CONFIG`` or ``config.toml`` if it exists) and the
     environment (``DISCORD_TOKEN``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``,
     ``BOT_DATABASE``, ``BOT_LOG_LEVEL``, ``BOT_OWNER_IDS``, ``BOT_GUILD_IDS``,
-    ``BOT_SYNC_ON_START``, ``BOT_LANGUAGE``, ``BOT_VACATION_DAYS``)."""
+    ``BOT_SYNC_ON_START``, ``BOT_LANGUAGE``, ``BOT_VACATION_DAYS``, ``BOT_HEAVY_WORKERS``,
+    ``BOT_HEAVY_POOL``, ``BOT_OUTBOX_HISTORY_DAYS``, ``BOT_SHARD_COUNT``, ``BOT_SHARD_IDS``)."""
     env = os.environ if env is None else env
     path = Path(path or env.get("BOT_CONFIG") or DEFAULT_CONFIG_FILE)
     data: dict[str, Any] = {}
@@ -84,6 +159,9 @@ def load_config(
         "guild_ids": discord_.get("guild_ids", ()),
         "sync_on_start": discord_.get("sync_on_start", "off"),
         "database": database.get("path", Config.database),
+        "outbox_history_days": database.get("outbox_history_days", Config.outbox_history_days),
+        "shard_count": discord_.get("shard_count", Config.shard_count),
+        "shard_ids": discord_.get("shard_ids", ()),
         "log_level": bot.get("log_level", Config.log_level),
         "default_language": bot.get("default_language", Config.default_language),
         "emulator_users": emulator.get("users", Config.emulator_users),
@@ -91,6 +169,8 @@ def load_config(
         "vacation_days_per_year": correspondence.get(
             "vacation_days_per_year", Config.vacation_days_per_year
         ),
+        "heavy_workers": bot.get("heavy_workers", Config.heavy_workers),
+        "heavy_pool": bot.get("heavy_pool", Config.heavy_pool),
     }
     overrides = {
         "DISCORD_TOKEN": "token",
@@ -103,6 +183,11 @@ def load_config(
         "BOT_SYNC_ON_START": "sync_on_start",
         "BOT_LANGUAGE": "default_language",
         "BOT_VACATION_DAYS": "vacation_days_per_year",
+        "BOT_HEAVY_WORKERS": "heavy_workers",
+        "BOT_HEAVY_POOL": "heavy_pool",
+        "BOT_OUTBOX_HISTORY_DAYS": "outbox_history_days",
+        "BOT_SHARD_COUNT": "shard_count",
+        "BOT_SHARD_IDS": "shard_ids",
     }
     for variable, name in overrides.items():
         if env.get(variable):
@@ -110,20 +195,27 @@ def load_config(
     values["owner_ids"] = _ids(values["owner_ids"], "owner_ids")
     values["guild_ids"] = _ids(values["guild_ids"], "guild_ids")
     values["emulator_users"] = tuple(str(u).lower() for u in values["emulator_users"])
-    values["log_level"] = str(values["log_level"]).upper()
+    secrets = (str(values["token"]),)
+    level = str(values["log_level"])
+    values["log_level"] = level.upper()
     if not isinstance(logging.getLevelName(values["log_level"]), int):
         raise ConfigError(
-            f"log_level must be DEBUG, INFO, WARNING or ERROR, not {values['log_level']!r}"
+            f"log_level must be DEBUG, INFO, WARNING or ERROR, not {shown(level, secrets)}"
         )
     values["sync_on_start"] = str(values["sync_on_start"]).lower()
     if values["sync_on_start"] not in ("off", "global", "guilds"):
         raise ConfigError("sync_on_start must be off, global or guilds")
-    try:
-        values["vacation_days_per_year"] = int(values["vacation_days_per_year"])
-    except (TypeError, ValueError):
-        raise ConfigError("vacation_days_per_year must be a whole number of days") from None
-    if not 0 <= values["vacation_days_per_year"] <= 366:
-        raise ConfigError("vacation_days_per_year must be between 0 and 366")
+    for setting, low, high in (("vacation_days_per_year", 0, 366), ("heavy_workers", 1, 64)):
+        values[setting] = _whole_number(values[setting], setting, low, high)
+    values["heavy_pool"] = str(values["heavy_pool"]).lower()
+    if values["heavy_pool"] not in ("process", "thread"):
+        raise ConfigError("heavy_pool must be process or thread")
+    values["database"] = _database(values["database"])
+    values["outbox_history_days"] = _whole_number(
+        values["outbox_history_days"], "outbox_history_days", 1, 36_500
+    )
+    values["shard_count"], values["shard_ids"] = _shards(values["shard_count"],
+                                                         values["shard_ids"])
     if values["default_language"] not in LANGUAGES:
         raise ConfigError(f"default_language must be one of {', '.join(LANGUAGES)}")
     known = {f.name for f in fields(Config)}

@@ -23,11 +23,13 @@ Result = TypeVar("Result")
 async def game_here(
     bot: BoardGamesBot, interaction: discord.Interaction, game_id: int | None = None
 ) -> GameInfo | None:
-    """The game named by id, else the game of this thread; tells the user when there is none."""
+    """The game named by id (only if it may be seen from here: ``game_seen_from``), else the
+    game of this thread; tells the user when there is none."""
     services = bot.services
     try:
         if game_id is not None:
-            return await services.get_game(game_id)
+            return await services.game_seen_from(game_id, guild_id=interaction.guild_id,
+                                                 user_id=interaction.user.id)
         game = await services.game_for_thread(interaction.channel_id)
     except ServiceError as error:
         await reply_error(interaction, error)

@@ -15,7 +15,6 @@ membership is the subscription, and leaving the thread ends it.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from typing import TYPE_CHECKING
@@ -25,10 +24,10 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-import render
 from bot.app import reply_error, send_ephemeral
 from bot.cogs._common import act_and_deliver, game_here
 from bot.correspondence import texts
+from bot.heavy import HeavyBusy, replay_gif, replay_key
 from bot.i18n import t
 from bot.services.errors import ServiceError
 from bot.services.models import GameInfo, OutboxItem
@@ -166,11 +165,18 @@ class Clocks(commands.Cog):
             await send_ephemeral(interaction, t("clocks.replay_empty", interaction.locale,
                                                 id=info.id))
             return
-        await interaction.response.defer(thinking=True)
-        states = await self.bot.clocks.public_states(info.id)
-        names = list((await self._names(info)).values())
-        # Encoding a GIF takes a while: off the event loop, like every board.
-        gif = await asyncio.to_thread(render.replay, info.game, states, names)
+        heavy = self.bot.heavy
+        # Within the user's limits (checked first: a refusal costs nothing and is private);
+        # a replay drawn before comes from the cache, a new one from the worker pool.
+        try:
+            with heavy.admit(interaction.user.id):
+                source = await self.bot.clocks.replay_source(info.id)
+                names = tuple((await self._names(info)).values())
+                await interaction.response.defer(thinking=True)
+                gif = await heavy.run(replay_key(source, names), replay_gif, source, names)
+        except HeavyBusy as error:
+            await reply_error(interaction, error)
+            return
         title = engines.get(info.game).title
         await interaction.followup.send(
             t("clocks.replay_ready", interaction.locale, game=title, id=info.id),

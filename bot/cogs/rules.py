@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -22,6 +22,9 @@ import engines
 from bot import rules
 from bot.i18n import DEFAULT_LANGUAGE, catalog, language_of, t
 from bot.rules import diagrams
+
+if TYPE_CHECKING:
+    from bot.app import BoardGamesBot
 
 log = logging.getLogger(__name__)
 
@@ -151,18 +154,20 @@ def command_lines(tree_commands: list[Any], language: str) -> list[str]:
 
 
 class Rules(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: BoardGamesBot) -> None:
         self.bot = bot
         self._pictures: dict[tuple[str, str], bytes] = {}
         self._warming: asyncio.Task | None = None
 
-    async def cog_load(self) -> None:
-        # Draw every picture once in the background, so replies rarely wait for one.
-        self._warming = asyncio.create_task(self._warm_up(), name="rules-diagrams")
-
     async def cog_unload(self) -> None:
         if self._warming is not None:
             self._warming.cancel()
+
+    def _warm_up_once(self) -> None:
+        """At the first ``/rules``, draw every picture in the background, so later replies
+        rarely wait for one (not at start: a bot nobody asks for rules starts no worker)."""
+        if self._warming is None:
+            self._warming = asyncio.create_task(self._warm_up(), name="rules-diagrams")
 
     async def _warm_up(self) -> None:
         for game, key in diagrams.RECIPES:
@@ -170,13 +175,15 @@ class Rules(commands.Cog):
                 await self._draw(game, key)
 
     async def _draw(self, game: str, key: str) -> bytes | None:
-        """The diagram's PNG, drawn in a worker thread the first time; None if it fails."""
+        """The diagram's PNG, drawn in the bot's worker pool the first time; None if it
+        fails."""
         cached = self._pictures.get((game, key))
         if cached is not None:
             return cached
         try:
             data = await asyncio.wait_for(
-                asyncio.to_thread(diagrams.png, game, key), timeout=DIAGRAM_TIMEOUT
+                self.bot.heavy.run(None, diagrams.png, game, key),
+                timeout=DIAGRAM_TIMEOUT,
             )
         except Exception:
             # A missing picture must not cost the player the text.
@@ -199,6 +206,7 @@ class Rules(commands.Cog):
         game: str | None = None,
         section: str | None = None,
     ) -> None:
+        self._warm_up_once()
         language = language_of(interaction.locale)
         if not game:
             await interaction.response.send_message(embed=games_embed(language))
@@ -257,5 +265,5 @@ class Rules(commands.Cog):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: BoardGamesBot) -> None:
     await bot.add_cog(Rules(bot))

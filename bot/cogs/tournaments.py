@@ -1,11 +1,14 @@
 """``/tournament create|join|leave|start|standings|pairings|cancel|kick``, ``/leaderboard``
 and ``/profile``; the posts of the tournament outbox rows; results and ratings of finished games.
 
+Every command acts on the tournaments of the server it is typed in only: the server goes to
+the service with the number, which refuses another server's tournament like an unknown number.
 Managing a tournament (start, cancel, kick) is for its organiser or a member with Manage Server
-(``interaction.permissions.manage_guild``, passed to the service as ``is_manager``). Commands
-without a tournament number act on the newest tournament of the server still in sign-up or
-running. Engine options are left at their defaults for tournament games (the options of
-``/play`` would not fit one command for every game).
+in that server (``interaction.permissions.manage_guild``, passed to the service as
+``manager_of``, the server where it holds). Commands without a tournament number act on the
+newest tournament of the server still in sign-up or running. Engine options are left at their
+defaults for tournament games (the options of ``/play`` would not fit one command for every
+game).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
@@ -22,6 +26,7 @@ from discord.ext import commands
 
 import engines
 from bot.app import reply_error, send_ephemeral
+from bot.heavy import HeavyBusy
 from bot.i18n import t
 from bot.services.errors import ServiceError
 from bot.services.models import OutboxItem
@@ -165,15 +170,21 @@ async def bracket_png(
                 winner, note))
         matches.append(column)
     title = f"{tournament.name} #{tournament.id}"
-    # Drawing is CPU work: off the event loop, like the boards.
-    return await asyncio.to_thread(render_bracket, matches, title=title,
-                                   total_rounds=tournament.total_rounds)
+    drawn = tuple(tuple(column) for column in matches)
+    # Drawn in the worker pool, and once for each state of the bracket.
+    return await bot.heavy.run(("bracket", title, tournament.total_rounds, drawn),
+                               render_bracket, drawn, title=title,
+                               total_rounds=tournament.total_rounds)
+
+
+def has_bracket(tournament: Tournament) -> bool:
+    return tournament.format == "elimination" and tournament.status != "signup"
 
 
 async def bracket_file(
     bot: BoardGamesBot, tournaments: TournamentService, tournament: Tournament
 ) -> discord.File | None:
-    if tournament.format != "elimination" or tournament.status == "signup":
+    if not has_bracket(tournament):
         return None
     png = await bracket_png(bot, tournaments, tournament)
     return discord.File(io.BytesIO(png), filename=f"bracket-{tournament.id}.png")
@@ -303,8 +314,9 @@ class Tournaments(commands.Cog):
         await self.deliver(info.id)
 
     @staticmethod
-    def _is_manager(interaction: discord.Interaction) -> bool:
-        return bool(interaction.permissions.manage_guild)
+    def _manager_of(interaction: discord.Interaction) -> int | None:
+        """The server this member may manage (where the command was typed), else None."""
+        return interaction.guild_id if interaction.permissions.manage_guild else None
 
     async def _answer(self, interaction: discord.Interaction, text: str, *,
                       file: discord.File | None = None, pings: bool = False) -> None:
@@ -353,8 +365,8 @@ class Tournaments(commands.Cog):
     @group.command(name="join", description="Sign up for a tournament")
     @app_commands.describe(tournament="Tournament number (default: the newest open one here)")
     async def join(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        info = await self._call(interaction, tournament,
-                                lambda tid: self.tournaments.join(tid, interaction.user.id))
+        info = await self._call(interaction, tournament, lambda tid: self.tournaments.join(
+            tid, interaction.user.id, guild_id=interaction.guild_id))
         if info is None:
             return
         await self._answer(interaction, t("tournaments.joined", interaction.locale,
@@ -364,8 +376,8 @@ class Tournaments(commands.Cog):
     @group.command(name="leave", description="Leave a tournament (withdraw once it runs)")
     @app_commands.describe(tournament="Tournament number (default: the newest open one here)")
     async def leave(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        info = await self._call(interaction, tournament,
-                                lambda tid: self.tournaments.leave(tid, interaction.user.id))
+        info = await self._call(interaction, tournament, lambda tid: self.tournaments.leave(
+            tid, interaction.user.id, guild_id=interaction.guild_id))
         if info is None:
             return
         key = "tournaments.withdrew" if info.status != "signup" else "tournaments.left"
@@ -378,9 +390,9 @@ class Tournaments(commands.Cog):
     @app_commands.describe(player="The player to remove", tournament="Tournament number")
     async def kick(self, interaction: discord.Interaction, player: discord.User,
                    tournament: int | None = None) -> None:
-        manager = self._is_manager(interaction)
         info = await self._call(interaction, tournament, lambda tid: self.tournaments.kick(
-            tid, interaction.user.id, player.id, is_manager=manager))
+            tid, interaction.user.id, player.id, guild_id=interaction.guild_id,
+            manager_of=self._manager_of(interaction)))
         if info is None:
             return
         await self._answer(interaction, t("tournaments.kicked", interaction.locale,
@@ -391,9 +403,9 @@ class Tournaments(commands.Cog):
     @group.command(name="start", description="Close sign-up and pair round 1")
     @app_commands.describe(tournament="Tournament number (default: the newest open one here)")
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        manager = self._is_manager(interaction)
         info = await self._call(interaction, tournament, lambda tid: self.tournaments.start(
-            tid, interaction.user.id, is_manager=manager))
+            tid, interaction.user.id, guild_id=interaction.guild_id,
+            manager_of=self._manager_of(interaction)))
         if info is None:
             return
         await self._answer(interaction, t("tournaments.started", interaction.locale,
@@ -405,9 +417,9 @@ class Tournaments(commands.Cog):
     @app_commands.describe(tournament="Tournament number (default: the newest open one here)")
     async def cancel(self, interaction: discord.Interaction,
                      tournament: int | None = None) -> None:
-        manager = self._is_manager(interaction)
         info = await self._call(interaction, tournament, lambda tid: self.tournaments.cancel(
-            tid, interaction.user.id, is_manager=manager))
+            tid, interaction.user.id, guild_id=interaction.guild_id,
+            manager_of=self._manager_of(interaction)))
         if info is None:
             return
         await self._answer(interaction, t("tournaments.cancelled", interaction.locale,
@@ -417,14 +429,23 @@ class Tournaments(commands.Cog):
     @app_commands.describe(tournament="Tournament number (default: the newest open one here)")
     async def standings(self, interaction: discord.Interaction,
                         tournament: int | None = None) -> None:
-        table = await self._call(interaction, tournament, self.tournaments.standings)
+        table = await self._call(interaction, tournament, lambda tid: self.tournaments.standings(
+            tid, guild_id=interaction.guild_id))
         if table is None:
             return
-        await interaction.response.defer(thinking=True)
+        # The bracket is a heavy drawing: within the user's limits, refused privately.
+        admission = (self.bot.heavy.admit(interaction.user.id) if has_bracket(table.tournament)
+                     else nullcontext())
+        try:
+            with admission:
+                await interaction.response.defer(thinking=True)
+                file = await bracket_file(self.bot, self.tournaments, table.tournament)
+        except HeavyBusy as error:
+            await reply_error(interaction, error)
+            return
         text = format_tournament(table.tournament, interaction.locale) + "\n" + (
             format_standings(table, interaction.locale))
-        await self._answer(interaction, text, file=await bracket_file(self.bot, self.tournaments,
-                                                                      table.tournament))
+        await self._answer(interaction, text, file=file)
 
     @group.command(name="pairings", description="A round's pairings")
     @app_commands.describe(tournament="Tournament number (default: the newest open one here)",
@@ -432,7 +453,7 @@ class Tournaments(commands.Cog):
     async def pairings(self, interaction: discord.Interaction, tournament: int | None = None,
                        round: int | None = None) -> None:
         async def read(tid: int) -> tuple[Tournament, int, list[Board]]:
-            info = await self.tournaments.get(tid)
+            info = await self.tournaments.get(tid, guild_id=interaction.guild_id)
             number = info.current_round if round is None else round
             return info, number, await self.tournaments.pairings(tid, number)
 

@@ -49,6 +49,13 @@ Additions to the contract:
   ``guild_settings(guild_id) -> (locale, dict)``, ``set_guild_settings(guild_id, *, locale,
   settings)``, ``user_locale(user_id)``, ``set_user_locale(user_id, locale)``.
 * ``pending_outbox(limit=100, *, game_id=None)``: ``game_id`` keeps one game's rows only.
+* ``game_seen_from(game_id, *, guild_id, user_id)``: a game named by number, only from its own
+  server (or, in a direct message, only the user's own games); otherwise ``NotFound``
+  (``errors.game_not_here`` / ``errors.game_not_yours``), the answer an unknown number gets.
+  The tournament service's methods take ``guild_id`` the same way, and ``manager_of`` (the
+  server where the user has Manage Server) instead of a bare manager flag.
+* ``prune_outbox(history, *, batch=500)``: deletes outbox rows delivered longer than ``history``
+  ago, keeping the outbox to a bounded history (the bot runs it from its scheduler).
 * ``Challenge.game_id`` (the game it became), ``Challenge.is_lobby``, ``Challenge.is_full``.
 * ``GameInfo.undo_requested_by`` (user id), ``GameInfo.undo_accepted_by`` (user ids),
   ``GameInfo.resigned_seat``, ``GameInfo.players``, ``GameInfo.seat_of(user_id)``.
@@ -86,7 +93,9 @@ Correspondence play (issue 11, *added*; details in ``bot.services.clocks``):
   a resignation).
 * ``ClockService(store, games, *, clock, grace_for, vacation_days_per_year, on_change)``:
   ``clock_info``/``clock_infos``/``deadline``, ``claim``, ``vacation``/``vacation_status``,
-  ``dm_reminders``/``set_dm_reminders``, ``record_text``, and the scheduler's ``next_due`` /
+  ``dm_reminders``/``set_dm_reminders``, ``record_text``, ``replay_source`` (a
+  ``ReplaySource``: the plain data that rebuilds every position, for a worker process;
+  ``public_states`` uses it), and the scheduler's ``next_due`` /
   ``run_due`` (``scheduler()`` builds the task). Errors: ``ClockError`` (keys in
   ``clocks.toml``). Outbox kinds ``reminder``, ``timeout``, ``vacation``.
 * ``bot.services.records``: ``format_record``/``parse_record``/``replay_record`` (text records).

@@ -47,7 +47,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -149,6 +149,30 @@ def _already_sent(clock: ClockRow, sent: Mapping[tuple[int, int], set[str]]) -> 
 def _unix(moment: datetime) -> int:
     return int(moment.timestamp())
 
+
+
+@dataclass(frozen=True)
+class ReplaySource:
+    """Everything that rebuilds a game's positions: plain data, so it can go to a worker
+    process. It holds the secret seed, so it stays inside the bot's own processes; only
+    ``public_states`` (spectator views) leave, and ``repr`` leaves the seed out."""
+
+    game_id: int
+    version: int  # with ``game_id``, names this exact position (a replay's cache key)
+    game: str
+    players: int
+    seed: int = field(repr=False)
+    options: dict[str, Any]
+    moves: tuple[str, ...]
+    forced_outcome: dict[str, Any] | None
+
+    def public_states(self) -> list[Any]:
+        """Every position from the start, as a spectator sees it (``view(s, None)``: no seed,
+        no hidden hand), ending on the stored result (a resignation, a loss on time)."""
+        game = engines.get(self.game)
+        states = game.replay(self.players, self.seed, self.options, list(self.moves))
+        states[-1] = apply_forced_outcome(states[-1], self.forced_outcome)
+        return [game.view(state, None) for state in states]
 
 class ClockService:
     """Deadlines, reminders, claims, forfeits, vacations and settings (module docstring)."""
@@ -448,10 +472,8 @@ class ClockService:
 
     # ----- records ------------------------------------------------------------------------------
 
-    async def public_states(self, game_id: int) -> list[Any]:
-        """Every position of a game from the start, as a spectator sees it (``view(s, None)``:
-        no seed, no hidden hand), for ``/replay``. The replay uses the secret seed here, on the
-        server; only public views leave."""
+    async def replay_source(self, game_id: int) -> ReplaySource:
+        """What rebuilds every position of the game (for ``/replay``, drawn in a worker)."""
         for _ in range(_ATTEMPTS):
             row = await self._store.get_game(game_id)
             if row is None:
@@ -461,10 +483,13 @@ class ClockService:
                 break
         else:
             raise ClockError("errors.claim_retry", game_id=game_id)
-        game = engines.get(row.game)
-        states = game.replay(len(row.seats), row.seed, row.options, moves)
-        states[-1] = apply_forced_outcome(states[-1], row.forced_outcome)
-        return [game.view(state, None) for state in states]
+        return ReplaySource(row.id, row.version, row.game, len(row.seats), row.seed,
+                            row.options, tuple(moves), row.forced_outcome)
+
+    async def public_states(self, game_id: int) -> list[Any]:
+        """Every position of a game from the start, as a spectator sees it (see
+        ``ReplaySource.public_states``)."""
+        return (await self.replay_source(game_id)).public_states()
 
     async def record_text(self, game_id: int, names: Mapping[int, str] | None = None) -> str:
         """The game record as text (``bot.services.records``): header, then numbered moves."""

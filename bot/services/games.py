@@ -40,7 +40,7 @@ import dataclasses
 import json
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import engines
@@ -82,6 +82,8 @@ FALLBACK_TEAMS: dict[str, dict[int, tuple[tuple[int, ...], ...]]] = {
 #: How often a resignation is retried when a move lands between its read and its write.
 _RESIGN_ATTEMPTS = 5
 _RECORD_ATTEMPTS = 5
+#: Delivered outbox rows deleted per transaction (short transactions keep the write lock free).
+OUTBOX_PRUNE_BATCH = 500
 
 
 def secret_seed() -> int:
@@ -626,6 +628,22 @@ class GameService:
     async def get_game(self, game_id: int) -> GameInfo:
         return self._row_info(await self._game_row(game_id))
 
+    async def game_seen_from(
+        self, game_id: int, *, guild_id: int | None, user_id: int
+    ) -> GameInfo:
+        """(Added.) The game a command names by number, if it may be seen where the command
+        was typed: in a server (or one of its threads), only that server's games; in a direct
+        message (``guild_id`` None), only the user's own games, which the answer shows to them
+        alone. Anything else is refused exactly like a number that does not exist, so a server
+        learns nothing about another server's games."""
+        row = await self._store.get_game(game_id)
+        if guild_id is None:
+            if row is None or user_id not in row.seats:
+                raise NotFound("errors.game_not_yours", game_id=game_id)
+        elif row is None or row.guild_id != guild_id:
+            raise NotFound("errors.game_not_here", game_id=game_id)
+        return self._row_info(row)
+
     async def game_for_thread(self, thread_id: int) -> GameInfo | None:
         row = await self._store.game_for_thread(thread_id)
         return None if row is None else self._row_info(row)
@@ -897,6 +915,19 @@ class GameService:
         async with self._store.transaction() as tx:
             if not await tx.mark_delivered(outbox_id, now):
                 raise NotFound("errors.outbox_not_found", outbox_id=outbox_id)
+
+    async def prune_outbox(self, history: timedelta, *, batch: int = OUTBOX_PRUNE_BATCH) -> int:
+        """(Added.) Delete the outbox rows delivered more than ``history`` ago (rows still
+        pending are kept however old), a batch per transaction; returns how many went. The
+        outbox would otherwise keep every message ever posted."""
+        cutoff = self._clock() - history
+        removed = 0
+        while True:
+            async with self._store.transaction() as tx:
+                count = await tx.prune_outbox(cutoff, batch)
+            removed += count
+            if count < batch:
+                return removed
 
     # ----- settings (added) -----------------------------------------------------------------
 

@@ -15,8 +15,12 @@ Outbox rows (``game_id`` NULL): ``tournament_round`` {tournament_id, round} when
 paired (before its games' ``game_started`` rows) and ``tournament_finished`` {tournament_id}.
 Game rows carry ``source`` = "tournament:<id>" in their ``game_started`` payload.
 
-Managing (start, cancel, kick) is for the organiser, or for a member the Discord layer says
-may manage the server (``is_manager=True``). Joining and leaving are for oneself.
+Servers are kept apart: the methods a command reaches with a tournament number take
+``guild_id``, the server the command was typed in, and refuse a tournament of another server
+exactly like a number that does not exist (``errors.tournament.not_here``). Managing (start,
+cancel, kick) is for the organiser, or for a member who may manage the tournament's own server
+(``manager_of``: the server where the Discord layer saw the Manage Server permission; rights in
+one server give nothing in another). Joining and leaving are for oneself.
 
 Formats and rulings:
 
@@ -282,15 +286,22 @@ class TournamentService:
 
     # ----- reading ------------------------------------------------------------------------------
 
-    async def _row(self, reads, tournament_id: int) -> TournamentRow:
+    async def _row(
+        self, reads, tournament_id: int, guild_id: int | None = None
+    ) -> TournamentRow:
+        """The tournament's row; with ``guild_id`` (the server a command was typed in), only
+        if it is that server's."""
         row = await reads.get_tournament(tournament_id)
+        if guild_id is not None and (row is None or row.guild_id != guild_id):
+            raise TournamentError("errors.tournament.not_here", tournament_id=tournament_id)
         if row is None:
             raise TournamentError("errors.tournament.not_found", tournament_id=tournament_id)
         return row
 
-    async def get(self, tournament_id: int) -> Tournament:
+    async def get(self, tournament_id: int, *, guild_id: int | None = None) -> Tournament:
+        """The tournament; ``guild_id``: only if it is that server's (see the module)."""
         reads = tournament_reads(self._store)
-        row = await self._row(reads, tournament_id)
+        row = await self._row(reads, tournament_id, guild_id)
         return _tournament(row, await reads.entrants(tournament_id))
 
     async def tournaments(
@@ -303,10 +314,13 @@ class TournamentService:
         rows = await reads.tournaments(guild_id, statuses, limit)
         return [_tournament(row, await reads.entrants(row.id)) for row in rows]
 
-    async def pairings(self, tournament_id: int, round_number: int | None = None) -> list[Board]:
+    async def pairings(
+        self, tournament_id: int, round_number: int | None = None, *,
+        guild_id: int | None = None,
+    ) -> list[Board]:
         """The boards of a round (the current one by default)."""
         reads = tournament_reads(self._store)
-        row = await self._row(reads, tournament_id)
+        row = await self._row(reads, tournament_id, guild_id)
         number = row.current_round if round_number is None else round_number
         if row.format == "lppg_match":
             return [b for b in await self._lppg_boards(row) if b.round == number]
@@ -325,9 +339,9 @@ class TournamentService:
             rounds.setdefault(board.round, []).append(board)
         return [rounds[n] for n in sorted(rounds)]
 
-    async def standings(self, tournament_id: int) -> Standings:
+    async def standings(self, tournament_id: int, *, guild_id: int | None = None) -> Standings:
         reads = tournament_reads(self._store)
-        row = await self._row(reads, tournament_id)
+        row = await self._row(reads, tournament_id, guild_id)
         entrants = await reads.entrants(tournament_id)
         info = _tournament(row, entrants)
         withdrawn = {e.user_id for e in entrants if e.withdrawn}
@@ -461,11 +475,13 @@ class TournamentService:
             row = await self._row(tw, tournament_id)
         return _tournament(row, ())
 
-    async def join(self, tournament_id: int, user_id: int) -> Tournament:
+    async def join(
+        self, tournament_id: int, user_id: int, *, guild_id: int | None = None
+    ) -> Tournament:
         now = self._clock()
         async with self._store.transaction() as tx:
             tw = tournament_writes(tx)
-            row = await self._row(tw, tournament_id)
+            row = await self._row(tw, tournament_id, guild_id)
             if row.status != SIGNUP:
                 raise TournamentError("errors.tournament.signup_closed", name=row.name)
             entrants = await tw.entrants(tournament_id)
@@ -478,16 +494,20 @@ class TournamentService:
             await tw.add_entrant(tournament_id, user_id, now)
             return _tournament(row, await tw.entrants(tournament_id))
 
-    async def leave(self, tournament_id: int, user_id: int) -> Tournament:
+    async def leave(
+        self, tournament_id: int, user_id: int, *, guild_id: int | None = None
+    ) -> Tournament:
         """Leave before the start, or withdraw once running (see the withdrawal ruling)."""
+        await self._row(tournament_reads(self._store), tournament_id, guild_id)
         return await self._remove(tournament_id, user_id)
 
     async def kick(
-        self, tournament_id: int, user_id: int, target_id: int, *, is_manager: bool = False
+        self, tournament_id: int, user_id: int, target_id: int, *,
+        guild_id: int | None = None, manager_of: int | None = None,
     ) -> Tournament:
         """A manager removes (or, once running, withdraws) an entrant."""
-        row = await self._row(tournament_reads(self._store), tournament_id)
-        self._check_manager(row, user_id, is_manager)
+        row = await self._row(tournament_reads(self._store), tournament_id, guild_id)
+        self._check_manager(row, user_id, manager_of)
         return await self._remove(tournament_id, target_id)
 
     async def _remove(self, tournament_id: int, user_id: int) -> Tournament:
@@ -538,17 +558,20 @@ class TournamentService:
     # ----- managing -----------------------------------------------------------------------------
 
     @staticmethod
-    def _check_manager(row: TournamentRow, user_id: int, is_manager: bool) -> None:
-        if user_id != row.organiser_id and not is_manager:
+    def _check_manager(row: TournamentRow, user_id: int, manager_of: int | None) -> None:
+        """The organiser, or someone who may manage the tournament's own server."""
+        manages = manager_of is not None and manager_of == row.guild_id
+        if user_id != row.organiser_id and not manages:
             raise TournamentError("errors.tournament.not_manager", name=row.name)
 
     async def start(
-        self, tournament_id: int, user_id: int, *, is_manager: bool = False
+        self, tournament_id: int, user_id: int, *, guild_id: int | None = None,
+        manager_of: int | None = None,
     ) -> Tournament:
         """Close sign-up, fix the seeds and pair round 1 (its games are created)."""
         reads = tournament_reads(self._store)
-        row = await self._row(reads, tournament_id)
-        self._check_manager(row, user_id, is_manager)
+        row = await self._row(reads, tournament_id, guild_id)
+        self._check_manager(row, user_id, manager_of)
         entrants = await reads.entrants(tournament_id)
         ratings = (
             await self._ratings.glicko_of(row.game, [e.user_id for e in entrants])
@@ -584,13 +607,14 @@ class TournamentService:
         return await self.get(tournament_id)
 
     async def cancel(
-        self, tournament_id: int, user_id: int, *, is_manager: bool = False
+        self, tournament_id: int, user_id: int, *, guild_id: int | None = None,
+        manager_of: int | None = None,
     ) -> Tournament:
         now = self._clock()
         async with self._store.transaction() as tx:
             tw = tournament_writes(tx)
-            row = await self._row(tw, tournament_id)
-            self._check_manager(row, user_id, is_manager)
+            row = await self._row(tw, tournament_id, guild_id)
+            self._check_manager(row, user_id, manager_of)
             if row.status not in (SIGNUP, RUNNING):
                 raise TournamentError("errors.tournament.over", name=row.name)
             await tw.set_status(tournament_id, CANCELLED, now)

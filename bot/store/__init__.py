@@ -1,10 +1,10 @@
 """Storage: the only package with SQL (DESIGN.md §6).
 
-``await open_store(path_or_url)`` opens a database, applies the numbered migrations in
-``bot/store/migrations/`` (tracked with ``PRAGMA user_version``) and returns a ``Store``: the
-repository interface of ``bot.store.base`` (reads of committed data, ``transaction()`` for
-writes). SQLite (aiosqlite, WAL, foreign keys on, busy timeout) is the only backend so far; a
-PostgreSQL one would implement the same interface and be chosen here by the URL scheme.
+``await open_store(target)`` opens a database, applies the numbered migrations in
+``bot/store/migrations/`` and returns a ``Store``: the repository interface of
+``bot.store.base`` (reads of committed data, ``transaction()`` for writes). ``target`` chooses
+the backend: a file path or ``sqlite:///path`` (SQLite, one process; the default) or
+``postgresql://user:password@host:port/database`` (PostgreSQL, shared by several processes).
 """
 
 from __future__ import annotations
@@ -20,15 +20,19 @@ from bot.store.base import (
     Store,
     Writes,
 )
-from bot.store.sqlite import MigrationError, open_sqlite
+from bot.store.migrate import MigrationError
+from bot.store.postgres import StoreUnavailable, open_postgres
+from bot.store.sqlite import open_sqlite
+from bot.store.url import is_postgres
 
 
-async def open_store(path_or_url: str, *, synchronous: str = "NORMAL") -> Store:
-    """Open the database at a file path or ``sqlite:///path`` URL, migrated to the latest
-    schema. ``synchronous`` is SQLite's durability level (see ``open_sqlite``)."""
-    if path_or_url.startswith(("postgres://", "postgresql://")):
-        raise NotImplementedError("only SQLite is supported so far (no PostgreSQL backend yet)")
-    return await open_sqlite(path_or_url, synchronous=synchronous)
+async def open_store(target: str, *, synchronous: str = "NORMAL") -> Store:
+    """Open the database at a file path, ``sqlite:///path`` or ``postgresql://`` URL, migrated
+    to the latest schema. ``synchronous`` is SQLite's durability level (see ``open_sqlite``);
+    on PostgreSQL durability is the server's ``synchronous_commit`` setting."""
+    if is_postgres(target):
+        return await open_postgres(target)
+    return await open_sqlite(target, synchronous=synchronous)
 
 
 __all__ = [
@@ -41,6 +45,7 @@ __all__ = [
     "OutboxRow",
     "Reads",
     "Store",
+    "StoreUnavailable",
     "Writes",
     "open_store",
 ]

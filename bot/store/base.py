@@ -3,8 +3,9 @@
 Rows are plain frozen dataclasses with decoded JSON and timezone-aware datetimes. A backend
 implements ``Reads`` (committed data, no locking) on its ``Store`` and ``Writes`` inside
 ``Store.transaction()``: every write happens in a transaction that either commits as a whole or
-leaves nothing behind. The SQLite backend lives in ``bot/store/sqlite.py``; a PostgreSQL backend
-would implement the same two classes.
+leaves nothing behind, and write transactions run one at a time, so a read made inside one
+stays true until it commits. The SQL behind both is written once (``bot.store.sql``); the
+backends are SQLite (``bot.store.sqlite``) and PostgreSQL (``bot.store.postgres``).
 """
 
 from __future__ import annotations
@@ -232,6 +233,11 @@ class Writes(Reads):
     async def mark_delivered(self, outbox_id: int, now: datetime) -> bool:
         """False if there is no such row (marking twice is harmless)."""
 
+    @abc.abstractmethod
+    async def prune_outbox(self, delivered_before: datetime, limit: int) -> int:
+        """Delete up to ``limit`` outbox rows delivered before ``delivered_before``, oldest
+        first (pending rows are never deleted); returns how many went."""
+
 
 class Store(Reads):
     """A database: reads of committed data, and ``transaction()`` for writes."""
@@ -239,7 +245,8 @@ class Store(Reads):
     @abc.abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Writes]:
         """``async with store.transaction() as tx``: commit on success, roll back on error.
-        Transactions are serialised, so keep them short (no slow work inside)."""
+        Transactions are serialised (across processes too), so keep them short (no slow work
+        inside)."""
 
     @abc.abstractmethod
     async def close(self) -> None: ...

@@ -8,22 +8,22 @@ back together with the core writes (a move and its clock, a reminder and its out
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.store.base import Reads, Writes
-from bot.store.sqlite import (
+from bot.store.sql import (
+    Row,
     SqlQueries,
     SqlWrites,
-    _dumps,
-    _loads,
-    _parse_time,
-    _time,
     connection_of,
     from_row,
+    json_text,
+    json_value,
     placeholders,
+    time_text,
+    time_value,
 )
 
 
@@ -50,19 +50,19 @@ class VacationRow:
 _CLOCK_COLUMNS = "game_id, time_control, banks, turn_started, to_move, ply, deadline, updated_at"
 
 
-def _clock_row(row: sqlite3.Row) -> ClockRow:
+def _clock_row(row: Row) -> ClockRow:
     return from_row(
         ClockRow,
         row,
-        banks=lambda text: tuple(timedelta(seconds=s) for s in _loads(text)),
-        turn_started=_parse_time,
-        deadline=_parse_time,
-        updated_at=_parse_time,
+        banks=lambda text: tuple(timedelta(seconds=s) for s in json_value(text)),
+        turn_started=time_value,
+        deadline=time_value,
+        updated_at=time_value,
     )
 
 
-def _vacation_row(row: sqlite3.Row) -> VacationRow:
-    return from_row(VacationRow, row, starts_at=_parse_time, ends_at=_parse_time)
+def _vacation_row(row: Row) -> VacationRow:
+    return from_row(VacationRow, row, starts_at=time_value, ends_at=time_value)
 
 
 class ClockReads(SqlQueries):
@@ -106,7 +106,7 @@ class ClockReads(SqlQueries):
         )
         if not rows:
             return None, []
-        pauses = [(_parse_time(row["pause_start"]), _parse_time(row["pause_end"]))
+        pauses = [(time_value(row["pause_start"]), time_value(row["pause_end"]))
                   for row in rows if row["pause_start"] is not None]
         return _clock_row(rows[0]), pauses
 
@@ -145,7 +145,7 @@ class ClockReads(SqlQueries):
         rows = await self._all(
             "SELECT id, user_id, starts_at, ends_at FROM vacations "
             f"WHERE user_id IN ({placeholders(users)}) AND ends_at > ? ORDER BY starts_at, id",
-            [*users, _time(ending_after)],
+            [*users, time_text(ending_after)],
         )
         return [_vacation_row(row) for row in rows]
 
@@ -156,7 +156,7 @@ class ClockReads(SqlQueries):
         rows = await self._all(
             "SELECT id, user_id, starts_at, ends_at FROM vacations "
             "WHERE user_id = ? AND starts_at >= ? AND starts_at < ? ORDER BY starts_at, id",
-            (user_id, _time(start), _time(end)),
+            (user_id, time_text(start), time_text(end)),
         )
         return [_vacation_row(row) for row in rows]
 
@@ -180,12 +180,12 @@ class ClockWrites(ClockReads, SqlWrites):
         """Insert or replace the clock of a game."""
         values = (
             clock.time_control,
-            _dumps([bank.total_seconds() for bank in clock.banks]),
-            _time(clock.turn_started),
+            json_text([bank.total_seconds() for bank in clock.banks]),
+            time_text(clock.turn_started),
             clock.to_move,
             clock.ply,
-            None if clock.deadline is None else _time(clock.deadline),
-            _time(clock.updated_at),
+            None if clock.deadline is None else time_text(clock.deadline),
+            time_text(clock.updated_at),
         )
         await self._run(
             f"INSERT INTO game_clocks ({_CLOCK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
@@ -198,25 +198,26 @@ class ClockWrites(ClockReads, SqlWrites):
 
     async def put_clock_if(self, clock: ClockRow, expected_updated_at: datetime) -> bool:
         """Replace the clock only if its ``updated_at`` is still the expected one."""
-        cursor = await self._run(
+        changed = await self._run(
             "UPDATE game_clocks SET banks = ?, turn_started = ?, to_move = ?, ply = ?, "
             "deadline = ?, updated_at = ? WHERE game_id = ? AND updated_at = ?",
-            (_dumps([bank.total_seconds() for bank in clock.banks]), _time(clock.turn_started),
-             clock.to_move, clock.ply, None if clock.deadline is None else _time(clock.deadline),
-             _time(clock.updated_at), clock.game_id, _time(expected_updated_at)),
+            (json_text([bank.total_seconds() for bank in clock.banks]),
+             time_text(clock.turn_started), clock.to_move, clock.ply,
+             None if clock.deadline is None else time_text(clock.deadline),
+             time_text(clock.updated_at), clock.game_id, time_text(expected_updated_at)),
         )
-        return cursor.rowcount == 1
+        return changed == 1
 
     async def mark_reminder_sent(
         self, game_id: int, ply: int, threshold: str, deadline: datetime, now: datetime
     ) -> bool:
         """Record a reminder as sent; False (nothing written) if it already was."""
-        cursor = await self._run(
+        changed = await self._run(
             "INSERT INTO sent_reminders (game_id, ply, threshold, deadline, sent_at) "
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, ply, threshold) DO NOTHING",
-            (game_id, ply, threshold, _time(deadline), _time(now)),
+            (game_id, ply, threshold, time_text(deadline), time_text(now)),
         )
-        return cursor.rowcount == 1
+        return changed == 1
 
     async def forget_reminders_from(self, game_id: int, ply: int) -> None:
         """Drop the reminders of turns from ``ply`` on (an undo restarts that turn)."""
@@ -227,15 +228,14 @@ class ClockWrites(ClockReads, SqlWrites):
     async def insert_vacation(
         self, user_id: int, starts_at: datetime, ends_at: datetime, now: datetime
     ) -> int:
-        cursor = await self._run(
+        return await self._insert(
             "INSERT INTO vacations (user_id, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?)",
-            (user_id, _time(starts_at), _time(ends_at), _time(now)),
+            (user_id, time_text(starts_at), time_text(ends_at), time_text(now)),
         )
-        return cursor.lastrowid
 
     async def set_vacation_end(self, vacation_id: int, ends_at: datetime) -> None:
         await self._run(
-            "UPDATE vacations SET ends_at = ? WHERE id = ?", (_time(ends_at), vacation_id)
+            "UPDATE vacations SET ends_at = ? WHERE id = ?", (time_text(ends_at), vacation_id)
         )
 
     async def set_dm_reminders(self, user_id: int, enabled: bool, now: datetime) -> None:
@@ -243,7 +243,7 @@ class ClockWrites(ClockReads, SqlWrites):
             "INSERT INTO user_settings (user_id, dm_reminders, updated_at) VALUES (?, ?, ?) "
             "ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders, "
             "updated_at = excluded.updated_at",
-            (user_id, 1 if enabled else 0, _time(now)),
+            (user_id, 1 if enabled else 0, time_text(now)),
         )
 
 

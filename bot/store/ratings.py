@@ -6,21 +6,21 @@ Glicko-2 ratings (two-player games) and openskill skills (games of more players)
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeVar
 
 from bot.store.base import Reads, Writes
-from bot.store.sqlite import (
+from bot.store.sql import (
+    Row,
     SqlQueries,
     SqlWrites,
-    _parse_time,
-    _time,
     connection_of,
     from_row,
     placeholders,
+    time_text,
+    time_value,
 )
 from bot.store.tournaments import TournamentWrites
 
@@ -55,16 +55,16 @@ _SKILL_SELECT = "SELECT user_id, game, mu, sigma, games, updated_at FROM ratings
 T = TypeVar("T")
 
 
-def _glicko(row: sqlite3.Row) -> GlickoRow:
-    return from_row(GlickoRow, row, updated_at=_parse_time)
+def _glicko(row: Row) -> GlickoRow:
+    return from_row(GlickoRow, row, updated_at=time_value)
 
 
-def _skill(row: sqlite3.Row) -> SkillRow:
-    return from_row(SkillRow, row, updated_at=_parse_time)
+def _skill(row: Row) -> SkillRow:
+    return from_row(SkillRow, row, updated_at=time_value)
 
 
 class RatingReads(SqlQueries):
-    async def _by_user(self, select: str, decode: Callable[[sqlite3.Row], T], game: str,
+    async def _by_user(self, select: str, decode: Callable[[Row], T], game: str,
                        user_ids: Sequence[int]) -> dict[int, T]:
         """The rows of these users for one game, by user id (Glicko-2 or skill)."""
         if not user_ids:
@@ -121,7 +121,7 @@ class RatingWrites(RatingReads, SqlWrites):
             "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, game) DO UPDATE SET "
             "rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility, "
             "games = excluded.games, updated_at = excluded.updated_at",
-            (user_id, game, rating, rd, volatility, games, _time(now)),
+            (user_id, game, rating, rd, volatility, games, time_text(now)),
         )
 
     async def put_skill(self, user_id: int, game: str, mu: float, sigma: float, games: int,
@@ -131,7 +131,7 @@ class RatingWrites(RatingReads, SqlWrites):
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, game) DO UPDATE SET "
             "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
             "updated_at = excluded.updated_at",
-            (user_id, game, mu, sigma, games, _time(now)),
+            (user_id, game, mu, sigma, games, time_text(now)),
         )
 
     async def mark_rated(self, game_id: int, now: datetime) -> bool:

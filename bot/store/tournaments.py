@@ -2,28 +2,29 @@
 
 ``tournament_reads(store)`` reads committed data; ``tournament_writes(tx)`` reads and writes
 inside a ``store.transaction()`` (so a tournament change and the games it creates commit
-together). Both work on the connection the SQLite store exposes (``.connection``).
+together). Both work on the connection the store or the transaction exposes (``.connection``),
+on either backend.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from bot.store.base import Reads, Writes
-from bot.store.sqlite import (
+from bot.store.sql import (
+    Row,
     SqlQueries,
     SqlWrites,
-    _dumps,
-    _loads,
-    _parse_time,
-    _time,
     connection_of,
     from_row,
+    json_text,
+    json_value,
     placeholders,
+    time_text,
+    time_value,
 )
 
 SIGNUP = "signup"
@@ -101,15 +102,15 @@ _TOURNAMENT_COLUMNS = (
 )
 
 
-def _tournament(row: sqlite3.Row) -> TournamentRow:
+def _tournament(row: Row) -> TournamentRow:
     return from_row(
         TournamentRow,
         row,
-        options=_loads,
-        created_at=_parse_time,
-        started_at=_parse_time,
-        finished_at=_parse_time,
-        updated_at=_parse_time,
+        options=json_value,
+        created_at=time_value,
+        started_at=time_value,
+        finished_at=time_value,
+        updated_at=time_value,
     )
 
 
@@ -123,8 +124,8 @@ _PAIRING_SELECT = (
 )
 
 
-def _entrant(row: sqlite3.Row) -> EntrantRow:
-    return from_row(EntrantRow, row, withdrawn=bool, joined_at=_parse_time)
+def _entrant(row: Row) -> EntrantRow:
+    return from_row(EntrantRow, row, withdrawn=bool, joined_at=time_value)
 
 
 _TOURNAMENT_GAME_SELECT = (
@@ -230,23 +231,22 @@ class TournamentWrites(TournamentReads, SqlWrites):
         forfeit_grace_hours: int,
         now: datetime,
     ) -> int:
-        cursor = await self._run(
+        return await self._insert(
             "INSERT INTO tournaments (name, guild_id, channel_id, organiser_id, game, options, "
             "format, swiss_rounds, time_control, forfeit_grace_hours, status, current_round, "
             "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'signup', 0, ?, ?)",
-            (name, guild_id, channel_id, organiser_id, game, _dumps(options), format,
-             swiss_rounds, time_control, forfeit_grace_hours, _time(now), _time(now)),
+            (name, guild_id, channel_id, organiser_id, game, json_text(options), format,
+             swiss_rounds, time_control, forfeit_grace_hours, time_text(now), time_text(now)),
         )
-        return cursor.lastrowid
 
     async def set_status(self, tournament_id: int, status: str, now: datetime) -> None:
         started = ", started_at = COALESCE(started_at, ?)" if status == RUNNING else ""
         finished = (
             ", finished_at = COALESCE(finished_at, ?)" if status in (FINISHED, CANCELLED) else ""
         )
-        params: list[Any] = [status, _time(now)]
+        params: list[Any] = [status, time_text(now)]
         if started or finished:
-            params.append(_time(now))
+            params.append(time_text(now))
         await self._run(
             f"UPDATE tournaments SET status = ?, updated_at = ?{started}{finished} WHERE id = ?",
             [*params, tournament_id],
@@ -262,7 +262,7 @@ class TournamentWrites(TournamentReads, SqlWrites):
             "INSERT INTO tournament_entrants (tournament_id, user_id, position, joined_at) "
             "SELECT ?, ?, COALESCE(MAX(position), -1) + 1, ? FROM tournament_entrants "
             "WHERE tournament_id = ?",
-            (tournament_id, user_id, _time(now), tournament_id),
+            (tournament_id, user_id, time_text(now), tournament_id),
         )
 
     async def remove_entrant(self, tournament_id: int, user_id: int) -> None:
@@ -289,30 +289,29 @@ class TournamentWrites(TournamentReads, SqlWrites):
         await self._run(
             "INSERT INTO tournament_rounds (tournament_id, number, status, started_at) "
             "VALUES (?, ?, 'running', ?)",
-            (tournament_id, number, _time(now)),
+            (tournament_id, number, time_text(now)),
         )
         await self._run(
             "UPDATE tournaments SET current_round = ?, updated_at = ? WHERE id = ?",
-            (number, _time(now), tournament_id),
+            (number, time_text(now), tournament_id),
         )
 
     async def finish_round(self, tournament_id: int, number: int, now: datetime) -> None:
         await self._run(
             "UPDATE tournament_rounds SET status = 'finished', finished_at = ? "
             "WHERE tournament_id = ? AND number = ?",
-            (_time(now), tournament_id, number),
+            (time_text(now), tournament_id, number),
         )
 
     async def insert_pairing(
         self, tournament_id: int, round_number: int, board: int, first_id: int,
         second_id: int | None,
     ) -> int:
-        cursor = await self._run(
+        return await self._insert(
             "INSERT INTO tournament_pairings (tournament_id, round, board, first_id, second_id) "
             "VALUES (?, ?, ?, ?, ?)",
             (tournament_id, round_number, board, first_id, second_id),
         )
-        return cursor.lastrowid
 
     async def link_game(
         self, game_id: int, tournament_id: int, round_number: int, pairing_id: int | None,
@@ -329,21 +328,21 @@ class TournamentWrites(TournamentReads, SqlWrites):
         now: datetime,
     ) -> bool:
         """Decide a pairing; False (nothing written) if it already has a result."""
-        cursor = await self._run(
+        changed = await self._run(
             "INSERT INTO tournament_results (pairing_id, first_score, method, game_id, "
             "recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (pairing_id) DO NOTHING",
-            (pairing_id, first_score, method, game_id, _time(now)),
+            (pairing_id, first_score, method, game_id, time_text(now)),
         )
-        return cursor.rowcount == 1
+        return changed == 1
 
     async def mark_processed(self, game_id: int, purpose: str, now: datetime) -> bool:
         """Claim a finished game for ``purpose``; False if it was already processed."""
-        cursor = await self._run(
+        changed = await self._run(
             "INSERT INTO processed_games (game_id, purpose, processed_at) VALUES (?, ?, ?) "
             "ON CONFLICT (game_id, purpose) DO NOTHING",
-            (game_id, purpose, _time(now)),
+            (game_id, purpose, time_text(now)),
         )
-        return cursor.rowcount == 1
+        return changed == 1
 
 
 def tournament_reads(store: Reads) -> TournamentReads:

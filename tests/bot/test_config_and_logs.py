@@ -93,3 +93,61 @@ def test_the_example_documents_every_setting_with_its_default():
     for setting in fields(Config):
         assert f"\n{keys.get(setting.name, setting.name)} = " in text, setting.name
     assert load_config(example, env={}) == Config()
+
+
+@pytest.mark.parametrize("where", ["env", "file"])
+def test_a_token_pasted_into_another_setting_is_never_echoed(tmp_path, where):
+    """The error names the setting, but neither the token nor its upper-cased copy."""
+    path = tmp_path / "config.toml"
+    if where == "env":
+        path.write_text("")
+        env = {"DISCORD_TOKEN": TOKEN, "BOT_LOG_LEVEL": TOKEN}
+    else:
+        path.write_text(f'[discord]\ntoken = "{TOKEN}"\n[bot]\nlog_level = "{TOKEN}"\n')
+        env = {}
+    with pytest.raises(ConfigError) as error:
+        load_config(path, env=env)
+    message = str(error.value)
+    assert message.startswith("log_level must be")
+    assert "not shown" in message
+    for copy in (TOKEN, TOKEN.upper(), TOKEN.lower(), TOKEN.split(".")[0]):
+        assert copy not in message and copy.upper() not in message
+
+
+def test_a_token_shaped_value_is_hidden_even_when_it_is_not_our_token(tmp_path):
+    other = "ODg4ODg4ODg4ODg4ODg4ODg4.Xyzabc.another-bots-token-abcdefghij0123"
+    with pytest.raises(ConfigError) as error:
+        load_config(tmp_path / "none.toml", env={"BOT_LOG_LEVEL": other})
+    assert other.upper() not in str(error.value) and "not shown" in str(error.value)
+
+
+def test_a_short_typo_is_still_quoted_to_help_fix_it(tmp_path):
+    with pytest.raises(ConfigError) as error:
+        load_config(tmp_path / "none.toml", env={"BOT_LOG_LEVEL": "loud"})
+    assert "'loud'" in str(error.value)
+
+
+def test_library_debug_records_keep_their_shape_but_lose_their_payloads():
+    from bot.logs import HIDDEN, HidePayloads
+
+    guard = HidePayloads()
+    snapshot = {"seed": 987_654_321_987, "pile_a": ["R19", "G19", "G5"]}
+    record = logging.LogRecord("discord.http", logging.DEBUG, __file__, 1,
+                               "%s %s with %s has returned %s",
+                               ("POST", "https://x/interactions/1/tok/callback", snapshot, 200),
+                               None)
+    assert guard.filter(record)
+    assert record.getMessage() == f"POST {HIDDEN} with {HIDDEN} has returned 200"
+    info = logging.LogRecord("aiosqlite", logging.INFO, __file__, 1, "closing %s", ("db",), None)
+    guard.filter(info)
+    assert info.getMessage() == "closing db"  # only DEBUG records carry payloads
+
+
+def test_heavy_work_settings(tmp_path):
+    config = load_config(tmp_path / "none.toml",
+                         env={"BOT_HEAVY_WORKERS": "2", "BOT_HEAVY_POOL": "Thread"})
+    assert (config.heavy_workers, config.heavy_pool) == (2, "thread")
+    for env in ({"BOT_HEAVY_WORKERS": "0"}, {"BOT_HEAVY_WORKERS": "many"},
+                {"BOT_HEAVY_POOL": "fiber"}):
+        with pytest.raises(ConfigError):
+            load_config(tmp_path / "none.toml", env=env)

@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot import rules
 from bot.cogs import rules as cog_module
 from bot.cogs.rules import Rules
+from bot.heavy import HeavyWork
 from bot.i18n import t
 from bot.i18n.translator import CatalogTranslator
 from bot.rules import diagrams
@@ -72,13 +73,17 @@ async def cog():
         """Never called."""
 
     bot.tree.add_command(sync)
+    bot.heavy = HeavyWork.create(kind="thread")
     await cog_module.setup(bot)
     rules_cog = bot.get_cog("Rules")
-    # Let the background warm-up finish, then start every test with no picture drawn.
+    # Let the warm-up (started by the first /rules) finish, then start every test with no
+    # picture drawn.
+    rules_cog._warm_up_once()
     await rules_cog._warming
     rules_cog._pictures.clear()
     yield rules_cog
     await bot.close()
+    bot.heavy.close()
 
 
 async def run_rules(cog: Rules, locale: str, game=None, section=None) -> FakeInteraction:
@@ -92,15 +97,25 @@ def test_setup_registers_rules_and_help():
     assert Rules.help_command.name == "help"
 
 
-async def test_warm_up_draws_every_available_picture(monkeypatch):
+async def test_the_first_rules_warms_up_every_available_picture(monkeypatch):
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    bot.heavy = HeavyWork.create(kind="thread")
+    drawn = []
+
+    def fake_png(game: str, key: str) -> bytes:
+        drawn.append((game, key))
+        return FAKE_PNG
+
     monkeypatch.setattr(diagrams, "available", lambda game, key: game != "alak")
-    monkeypatch.setattr(diagrams, "png", lambda game, key: FAKE_PNG)
+    monkeypatch.setattr(diagrams, "png", fake_png)
     await cog_module.setup(bot)
     rules_cog = bot.get_cog("Rules")
+    assert rules_cog._warming is None and not drawn  # a bot nobody asks draws nothing
+    await run_rules(rules_cog, "en-US")
     await rules_cog._warming
     assert set(rules_cog._pictures) == set(diagrams.RECIPES)
     await bot.close()
+    bot.heavy.close()
 
 
 async def test_commands_are_in_the_tree(cog):

@@ -2,10 +2,17 @@ import pytest
 
 import engines
 from bot.services import GameService
+from tests.bot.conftest import BACKENDS
 from tests.bot.services.fakegame import TALLY
 from tests.bot.store.dbutil import FakeClock
 
 SEED = 987_654_321_987_654_321  # distinctive, so a leak would show in any text
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    """Every service test runs on SQLite and on PostgreSQL."""
+    return request.param
 
 
 @pytest.fixture

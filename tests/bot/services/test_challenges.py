@@ -11,7 +11,7 @@ from tests.bot.services.conftest import SEED
 from tests.bot.store.dbutil import db_dump, query
 
 
-async def test_direct_challenge_accepted_starts_a_game(service, db_path):
+async def test_direct_challenge_accepted_starts_a_game(service, db):
     challenge = await service.challenge("alak", 10, opponent_id=20, guild_id=5, channel_id=6)
     assert challenge.status == "open"
     assert challenge.joined == (10,)
@@ -26,17 +26,17 @@ async def test_direct_challenge_accepted_starts_a_game(service, db_path):
     assert after.joined == (10, 20)
     outbox = await service.pending_outbox()
     assert [(o.kind, o.payload) for o in outbox] == [("game_started", {"game_id": info.id})]
-    assert query(db_path, "SELECT seed FROM games") == [(SEED,)]
+    assert query(db, "SELECT seed FROM games") == [(SEED,)]
 
 
-async def test_open_challenge_can_be_accepted_by_anyone_but_not_declined(service, db_path):
+async def test_open_challenge_can_be_accepted_by_anyone_but_not_declined(service, db):
     challenge = await service.challenge("alak", 10)
     assert challenge.opponent_id is None
-    before = db_dump(db_path)
+    before = db_dump(db)
     with pytest.raises(ChallengeError) as error:
         await service.decline(challenge.id, 30)
     assert error.value.key == "errors.decline_open"
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before
     info = await service.accept(challenge.id, 30)
     assert info.seats == (10, 30)
 
@@ -50,13 +50,13 @@ async def test_decline_by_the_opponent(service):
     assert error.value.key == "errors.challenge_closed"
 
 
-async def test_cancel_by_the_host_only(service, db_path):
+async def test_cancel_by_the_host_only(service, db):
     challenge = await service.challenge("alak", 10, opponent_id=20)
-    before = db_dump(db_path)
+    before = db_dump(db)
     with pytest.raises(ChallengeError) as error:
         await service.cancel(challenge.id, 20)
     assert error.value.key == "errors.not_the_host"
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before
     assert (await service.cancel(challenge.id, 10)).status == "cancelled"
 
 
@@ -112,16 +112,16 @@ def _refusals():
 
 
 @pytest.mark.parametrize("name,action,key", _refusals(), ids=[r[0] for r in _refusals()])
-async def test_refused_challenge_actions_change_nothing(service, db_path, name, action, key):
+async def test_refused_challenge_actions_change_nothing(service, db, name, action, key):
     challenge = await service.challenge("alak", 10, opponent_id=20)
     if name == "accept_twice":
         await service.accept(challenge.id, 20)
-    before = db_dump(db_path)
+    before = db_dump(db)
     with pytest.raises((ChallengeError, NotFound)) as error:
         await action(service, challenge.id)
     assert error.value.key == key
     assert error.value.message  # an English text for the logs
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before
 
 
 @pytest.mark.parametrize(
@@ -134,13 +134,13 @@ async def test_refused_challenge_actions_change_nothing(service, db_path, name, 
         ({"opponent_id": 10}, "errors.challenge_self"),
     ],
 )
-async def test_invalid_challenges_create_nothing(service, db_path, kwargs, key):
-    before = db_dump(db_path)
+async def test_invalid_challenges_create_nothing(service, db, kwargs, key):
+    before = db_dump(db)
     arguments = {"game": "alak", "host_id": 10, **kwargs}
     with pytest.raises(ChallengeError) as error:
         await service.challenge(**arguments)
     assert error.value.key == key
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before
 
 
 async def test_options_given_as_text_are_validated_and_stored(service):
@@ -189,14 +189,14 @@ async def test_lobby_leave_frees_the_place(service, tally):
         ("join_cancelled", "errors.challenge_closed"),
     ],
 )
-async def test_lobby_refusals_change_nothing(service, db_path, tally, action, key):
+async def test_lobby_refusals_change_nothing(service, db, tally, action, key):
     lobby = await service.challenge("tally", 1, players=3)
     await service.join(lobby.id, 2)
     if action == "join_full":
         await service.join(lobby.id, 3)
     if action == "join_cancelled":
         await service.cancel(lobby.id, 1)
-    before = db_dump(db_path)
+    before = db_dump(db)
     with pytest.raises(ChallengeError) as error:
         if action in ("join_full", "join_cancelled"):
             await service.join(lobby.id, 4)
@@ -209,15 +209,15 @@ async def test_lobby_refusals_change_nothing(service, db_path, tally, action, ke
         else:
             await service.start(lobby.id, 1)
     assert error.value.key == key
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before
 
 
-async def test_a_lobby_cannot_name_one_opponent(service, tally, db_path):
-    before = db_dump(db_path)
+async def test_a_lobby_cannot_name_one_opponent(service, tally, db):
+    before = db_dump(db)
     with pytest.raises(ChallengeError) as error:
         await service.challenge("tally", 1, players=3, opponent_id=2)
     assert error.value.key == "errors.invite_needs_two"
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before
 
 
 async def test_open_challenges_lists_only_open_ones(service, tally):
@@ -232,7 +232,7 @@ async def test_open_challenges_lists_only_open_ones(service, tally):
     assert {c.id for c in await service.open_challenges()} == {second.id, other_guild.id}
 
 
-async def test_two_accepts_racing_start_one_game(service, db_path):
+async def test_two_accepts_racing_start_one_game(service, db):
     challenge = await service.challenge("alak", 1)
     results = await asyncio.gather(
         service.accept(challenge.id, 2), service.accept(challenge.id, 3),
@@ -241,4 +241,4 @@ async def test_two_accepts_racing_start_one_game(service, db_path):
     started = [r for r in results if not isinstance(r, Exception)]
     refused = [r for r in results if isinstance(r, ChallengeError)]
     assert len(started) == 1 and len(refused) == 1
-    assert query(db_path, "SELECT COUNT(*) FROM games") == [(1,)]
+    assert query(db, "SELECT COUNT(*) FROM games") == [(1,)]

@@ -102,13 +102,13 @@ async def test_untimed_games_have_no_deadline_and_nothing_is_ever_due(service, c
     assert await clocks.run_due(clock.now) == 0
 
 
-async def test_a_bad_time_control_is_refused_and_writes_nothing(service, db_path):
-    before = db_dump(db_path)
+async def test_a_bad_time_control_is_refused_and_writes_nothing(service, db):
+    before = db_dump(db)
     for text in ("4d", "2d+3d", "soon", "0d+1d"):
         with pytest.raises(ChallengeError) as error:
             await service.challenge("alak", 1, opponent_id=2, time_control=text)
         assert error.value.key == "errors.bad_time_control"
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before
 
 
 async def test_a_challenge_remembers_its_time_control(service):
@@ -119,11 +119,11 @@ async def test_a_challenge_remembers_its_time_control(service):
 
 
 async def test_the_deadline_is_written_in_the_same_transaction_as_the_move(
-    service, clocks, db_path
+    service, clocks, db
 ):
     info = await timed_game(service, "2d")
     result = await play_first_legal(service, info)
-    rows = query(db_path, "SELECT ply, deadline FROM game_clocks WHERE game_id = ?", (info.id,))
+    rows = query(db, "SELECT ply, deadline FROM game_clocks WHERE game_id = ?", (info.id,))
     assert rows == [(1, (result.game.updated_at + 2 * DAY).isoformat(timespec="microseconds"))]
 
 
@@ -204,8 +204,8 @@ async def test_after_downtime_past_both_thresholds_only_the_overdue_notice_goes_
     assert [r.payload["threshold"] for r in await pending(service, "reminder")] == ["overdue"]
 
 
-async def test_restart_in_the_middle_neither_repeats_nor_loses_a_reminder(db_path, clock):
-    store = await open_store(str(db_path))
+async def test_restart_in_the_middle_neither_repeats_nor_loses_a_reminder(db, clock):
+    store = await open_store(db.url)
     games = GameService(store, clock=clock, seeds=lambda: SEED)
     info = await timed_game(games, "3d")
     deadline = await ClockService(store, games, clock=clock).deadline(info.id)
@@ -215,14 +215,14 @@ async def test_restart_in_the_middle_neither_repeats_nor_loses_a_reminder(db_pat
     # The bot restarts (before and after the deadline passed while it was down).
     for moment, expected in ((deadline - 19 * HOUR, 0), (deadline + 2 * HOUR, 1),
                              (deadline + 3 * HOUR, 0)):
-        store = await open_store(str(db_path))
+        store = await open_store(db.url)
         games = GameService(store, clock=clock, seeds=lambda: SEED)
         restarted = ClockService(store, games, clock=clock)
         assert await restarted.run_due(moment) == expected
         await store.close()
-    rows = query(db_path, "SELECT kind, payload FROM outbox WHERE kind = 'reminder'")
+    rows = query(db, "SELECT kind, payload FROM outbox WHERE kind = 'reminder'")
     assert len(rows) == 2
-    assert query(db_path, "SELECT threshold FROM sent_reminders ORDER BY sent_at") == [
+    assert query(db, "SELECT threshold FROM sent_reminders ORDER BY sent_at") == [
         ("due_soon",), ("overdue",)
     ]
 
@@ -267,12 +267,12 @@ async def test_an_undo_restarts_the_turn_and_its_reminders(service, clocks, cloc
 
 
 async def test_claim_only_after_the_deadline_and_only_by_an_opponent(
-    service, clocks, clock, db_path
+    service, clocks, clock, db
 ):
     info = await timed_game(service, "3d")
     mover, opponent = info.seats
     deadline = await clocks.deadline(info.id)
-    before = db_dump(db_path)
+    before = db_dump(db)
     at(clock, deadline - timedelta(seconds=1))
     with pytest.raises(ClockError) as error:
         await clocks.claim(info.id, opponent)
@@ -284,7 +284,7 @@ async def test_claim_only_after_the_deadline_and_only_by_an_opponent(
     assert error.value.key == "errors.claim_own_turn"
     with pytest.raises(NotAPlayer):
         await clocks.claim(info.id, 999)
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before
 
     ended = await clocks.claim(info.id, opponent)
     assert ended.status == "finished"
@@ -541,14 +541,14 @@ async def test_a_move_prepared_before_a_vacation_computes_its_clock_again(
 
 
 async def test_create_game_in_a_callers_transaction_starts_the_clock_or_leaves_nothing(
-    service, clocks, store, db_path
+    service, clocks, store, db
 ):
-    before = db_dump(db_path)
+    before = db_dump(db)
     with pytest.raises(RuntimeError):
         async with store.transaction() as tx:
             await service.create_game_in(tx, "alak", [5, 6], time_control="2d")
             raise RuntimeError("the tournament's own write failed")
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before
     async with store.transaction() as tx:
         info = await service.create_game_in(tx, "alak", [5, 6], time_control="2d",
                                             source="tournament:9")
@@ -556,13 +556,13 @@ async def test_create_game_in_a_callers_transaction_starts_the_clock_or_leaves_n
 
 
 async def test_untimed_clock_info_follows_the_game_though_moves_skip_the_clock(
-    service, clocks, db_path
+    service, clocks, db
 ):
     info = await timed_game(service, "untimed")
-    written = query(db_path, "SELECT updated_at FROM game_clocks")
+    written = query(db, "SELECT updated_at FROM game_clocks")
     for _ in range(3):
         result = await play_first_legal(service, info)
-    assert query(db_path, "SELECT updated_at FROM game_clocks") == written  # no clock work
+    assert query(db, "SELECT updated_at FROM game_clocks") == written  # no clock work
     clock_info = await clocks.clock_info(info.id)
     assert clock_info.to_move_user == result.game.user_to_move()
     assert clock_info.deadline is None and not clock_info.timed

@@ -19,13 +19,13 @@ def users_for(name: str) -> tuple[int, ...]:
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
-async def test_refused_moves_change_nothing_in_every_game(service, db_path, name):
+async def test_refused_moves_change_nothing_in_every_game(service, db, name):
     info = await start_game(service, game=name, users=users_for(name))
     mover = info.user_to_move()
     waiting = next(user for user in info.seats if user != mover)
     legal = await service.legal_moves(info.id, mover)
     assert legal and await service.legal_moves(info.id, waiting) == []
-    before = db_dump(db_path)
+    before = db_dump(db)
     with pytest.raises(IllegalMoveError) as error:
         await service.move(info.id, mover, "this is not a move ###")
     assert error.value.params["reason"]
@@ -33,7 +33,7 @@ async def test_refused_moves_change_nothing_in_every_game(service, db_path, name
         await service.move(info.id, waiting, legal[0])
     with pytest.raises(NotAPlayer):
         await service.move(info.id, 999, legal[0])
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before
     result = await service.move(info.id, mover, legal[0])
     assert result.move == legal[0]  # listed moves are canonical and play as given
 

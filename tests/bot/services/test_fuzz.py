@@ -44,11 +44,9 @@ async def random_action(service, rng, info, users):
 
 
 @pytest.mark.parametrize("name,players", CASES)
-async def test_random_actions_keep_the_database_consistent(tmp_path, monkeypatch, name,
-                                                          players):
+async def test_random_actions_keep_the_database_consistent(db, monkeypatch, name, players):
     monkeypatch.setitem(engines.GAMES, TALLY.name, TALLY)
-    db_path = tmp_path / "fuzz.sqlite3"
-    store = await open_store(str(db_path))
+    store = await open_store(db.url)
     try:
         rng = random.Random(f"fuzz:{name}:{players}")
         service = GameService(store, seeds=lambda: rng.randrange(2**63))
@@ -56,16 +54,16 @@ async def test_random_actions_keep_the_database_consistent(tmp_path, monkeypatch
         info = await start_game(service, game=name, users=users)
         refused = accepted = 0
         for _ in range(ACTIONS):
-            before = db_dump(db_path)
+            before = db_dump(db)
             try:
                 await random_action(service, rng, info, users)
             except ServiceError as error:
                 refused += 1
                 assert error.key.startswith("errors.")
-                assert db_dump(db_path) == before, error.key
+                assert db_dump(db) == before, error.key
             else:
                 accepted += 1
-                assert independent_replay_matches(db_path, info.id)
+                assert independent_replay_matches(db, info.id)
             info = await service.get_game(info.id)
             if info.status != "active":
                 info = await start_game(service, game=name, users=users)

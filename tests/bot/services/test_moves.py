@@ -32,7 +32,7 @@ async def play_out(service, info, moves):
     return result
 
 
-async def test_a_move_is_applied_and_recorded(service, db_path, clock):
+async def test_a_move_is_applied_and_recorded(service, db, clock):
     info = await start_game(service)
     result = await service.move(info.id, 1, "  F ")  # forgiving input, canonical output
     assert result.move == "f"
@@ -45,7 +45,7 @@ async def test_a_move_is_applied_and_recorded(service, db_path, clock):
     assert game.state.board[5] == 0
     assert game == await service.get_game(info.id)
     played_at = clock.readings[-1].isoformat(timespec="microseconds")
-    assert query(db_path, "SELECT game_id, ply, seat, text, played_at FROM moves") == [
+    assert query(db, "SELECT game_id, ply, seat, text, played_at FROM moves") == [
         (info.id, 1, 0, "f", played_at)
     ]
     outbox = await service.pending_outbox()
@@ -87,21 +87,21 @@ def _bad_moves():
 @pytest.mark.parametrize(
     "name,arguments,error_type,key", _bad_moves(), ids=[b[0] for b in _bad_moves()]
 )
-async def test_bad_moves_change_nothing(service, db_path, name, arguments, error_type, key):
+async def test_bad_moves_change_nothing(service, db, name, arguments, error_type, key):
     info = await start_game(service)
     await service.move(info.id, 1, "f")
     await service.move(info.id, 2, "g")
-    before = db_dump(db_path)
+    before = db_dump(db)
     game_id, user, text, version = arguments(info.id)
     with pytest.raises(error_type) as error:
         await service.move(game_id, user, text, expected_version=version)
     assert error.value.key == key
     if error_type is IllegalMoveError:
         assert error.value.params["reason"]  # the engine's reason, shown to the player
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before
 
 
-async def test_a_finished_game_takes_no_more_moves(service, db_path):
+async def test_a_finished_game_takes_no_more_moves(service, db):
     info = await start_game(service, options={"length": 7})
     # Alak on 7 points: play until the engine says it is over.
     while (current := await service.get_game(info.id)).status == "active":
@@ -112,11 +112,11 @@ async def test_a_finished_game_takes_no_more_moves(service, db_path):
     kinds = [item.kind for item in await service.pending_outbox()]
     assert kinds[-2:] == ["move", "game_over"]
     assert await service.legal_moves(info.id, 1) == []
-    before = db_dump(db_path)
+    before = db_dump(db)
     for user in (1, 2):
         with pytest.raises(GameOver):
             await service.move(info.id, user, "a")
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before
 
 
 async def test_the_seed_is_never_returned_while_the_game_runs(service):
@@ -141,12 +141,12 @@ async def test_the_seed_is_shown_once_the_game_is_over(service):
     assert record.seed == SEED
 
 
-async def test_seeds_are_secret_random_by_default(store):
+async def test_seeds_are_secret_random_by_default(store, db):
     service = GameService(store)
     seeds = set()
     for host in range(5):
         info = await start_game(service, users=(host * 2 + 1, host * 2 + 2))
-        (seed,) = [s for (s,) in query(store.path, "SELECT seed FROM games WHERE id = ?",
+        (seed,) = [s for (s,) in query(db, "SELECT seed FROM games WHERE id = ?",
                                        (info.id,))]
         seeds.add(seed)
     assert len(seeds) == 5 and all(0 <= seed < 2**63 for seed in seeds)
@@ -246,8 +246,8 @@ def test_errors_render_their_parameters():
     assert isinstance(error, ServiceError) and str(error) == error.message
 
 
-async def test_a_restart_loses_nothing(db_path, clock):
-    store = await open_store(str(db_path))
+async def test_a_restart_loses_nothing(db, clock):
+    store = await open_store(db.url)
     service = GameService(store, clock=clock, seeds=lambda: SEED)
     info = await start_game(service)
     await service.move(info.id, 1, "c")
@@ -257,7 +257,7 @@ async def test_a_restart_loses_nothing(db_path, clock):
     pending = await service.pending_outbox()
     await store.close()
 
-    store = await open_store(str(db_path))
+    store = await open_store(db.url)
     try:
         service = GameService(store, clock=clock)
         assert await service.get_game(info.id) == before
@@ -268,3 +268,21 @@ async def test_a_restart_loses_nothing(db_path, clock):
         assert (await service.move(info.id, 1, "d")).game.ply == 1
     finally:
         await store.close()
+
+
+async def test_a_game_named_by_number_is_seen_only_from_its_server(service):
+    """A number typed in a server reaches that server's games only; in a direct message, only
+    the user's own games. The refusal is the one an unknown number gets."""
+    here = await service.create_game("alak", (1, 2), guild_id=5, channel_id=6)
+    seen = await service.game_seen_from(here.id, guild_id=5, user_id=3)
+    assert seen.id == here.id  # anyone in the game's server may look at its board
+    for number in (here.id, here.id + 1000):
+        with pytest.raises(NotFound) as error:
+            await service.game_seen_from(number, guild_id=7, user_id=1)
+        assert (error.value.key, error.value.params) == ("errors.game_not_here",
+                                                          {"game_id": number})
+    assert (await service.game_seen_from(here.id, guild_id=None, user_id=2)).id == here.id
+    for number in (here.id, here.id + 1000):
+        with pytest.raises(NotFound) as error:
+            await service.game_seen_from(number, guild_id=None, user_id=3)
+        assert error.value.key == "errors.game_not_yours"

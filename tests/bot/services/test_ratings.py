@@ -106,13 +106,13 @@ async def test_leaderboard_order_and_provisional_marks(tsv, verdict):
         ("verdict", "glicko", PROVISIONAL_GAMES + 1)]
 
 
-async def test_sync_rates_missed_games_in_the_order_they_ended(db_path, clock, verdict):
-    store = await open_store(str(db_path))
+async def test_sync_rates_missed_games_in_the_order_they_ended(db, clock, verdict):
+    store = await open_store(db.url)
     s = services(store, clock)
     first = await verdict_game(s, 1, 2, "win")
     second = await verdict_game(s, 2, 1, "win")
     await store.close()
-    store = await open_store(str(db_path))
+    store = await open_store(db.url)
     try:
         s = services(store, clock)
         assert await s.ratings.sync_finished_games() == 2

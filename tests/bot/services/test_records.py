@@ -37,12 +37,12 @@ async def random_game(service, name, players, rng, *, time_control=None, plies=M
     return await service.get_game(info.id)
 
 
-def stored_snapshot(db_path, game_id):
-    (snapshot,) = query(db_path, "SELECT snapshot FROM games WHERE id = ?", (game_id,))[0]
+def stored_snapshot(db, game_id):
+    (snapshot,) = query(db, "SELECT snapshot FROM games WHERE id = ?", (game_id,))[0]
     return json.loads(snapshot)
 
 
-async def assert_round_trip(service, clocks, db_path, game_id):
+async def assert_round_trip(service, clocks, db, game_id):
     text = await clocks.record_text(game_id)
     parsed = parse_record(text)
     info = await service.get_game(game_id)
@@ -50,7 +50,7 @@ async def assert_round_trip(service, clocks, db_path, game_id):
     assert parsed.seed == SEED
     state = replay_record(parsed)
     game = engines.get(parsed.game)
-    assert _normal_json(game.dump(state)) == stored_snapshot(db_path, game_id)
+    assert _normal_json(game.dump(state)) == stored_snapshot(db, game_id)
     assert state.outcome == info.outcome
     return text
 
@@ -62,19 +62,19 @@ def clocks(store, service, clock):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 async def test_record_of_a_resigned_game_replays_to_the_stored_state(
-    service, clocks, db_path, name
+    service, clocks, db, name
 ):
     for players in player_counts(name):
         info = await random_game(service, name, players, random.Random(f"{name}{players}"))
         if info.status == "active":
             await service.resign(info.id, info.seats[-1])
-        text = await assert_round_trip(service, clocks, db_path, info.id)
+        text = await assert_round_trip(service, clocks, db, info.id)
         assert "[Status \"finished\"]" in text
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 async def test_record_of_a_game_lost_on_time_replays_to_the_stored_state(
-    service, clocks, clock, db_path, name
+    service, clocks, clock, db, name
 ):
     rng = random.Random(name)
     players = engines.get(name).allowed_player_counts()[-1]  # teams where a game has them
@@ -88,16 +88,16 @@ async def test_record_of_a_game_lost_on_time_replays_to_the_stored_state(
     clock.now += timedelta(days=2)
     ended = await clocks.claim(current.id, claimer)
     assert ended.timed_out_seat == current.to_move
-    text = await assert_round_trip(service, clocks, db_path, info.id)
+    text = await assert_round_trip(service, clocks, db, info.id)
     assert '[Termination "time' in text and '[TimeControl "1d"]' in text
 
 
-async def test_record_of_a_game_played_to_its_end(service, clocks, db_path):
+async def test_record_of_a_game_played_to_its_end(service, clocks, db):
     rng = random.Random(5)
     for _ in range(5):  # random Alak games end well within the cap
         info = await random_game(service, "alak", 2, rng)
         assert info.status == "finished" and info.resigned_seat is None
-        text = await assert_round_trip(service, clocks, db_path, info.id)
+        text = await assert_round_trip(service, clocks, db, info.id)
         assert '[Termination "normal"]' in text
 
 

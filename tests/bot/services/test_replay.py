@@ -24,18 +24,18 @@ CASES = [
 ] + [("tally", players) for players in TALLY.allowed_player_counts()]
 
 
-def independent_replay_matches(db_path, game_id: int) -> bool:
+def independent_replay_matches(db, game_id: int) -> bool:
     """Rebuild from the raw rows (not through the service) and compare with the snapshot."""
     ((name, seed, options, seats, snapshot, forced),) = query(
-        db_path,
+        db,
         "SELECT game, seed, options, seats, snapshot, forced_outcome FROM games WHERE id = ?",
         (game_id,),
     )
     texts = [t for (t,) in query(
-        db_path, "SELECT text FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+        db, "SELECT text FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
     )]
     plies = [p for (p,) in query(
-        db_path, "SELECT ply FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+        db, "SELECT ply FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
     )]
     assert plies == list(range(1, len(plies) + 1))
     state = rebuild(name, len(json.loads(seats)), seed, json.loads(options), texts,
@@ -45,7 +45,7 @@ def independent_replay_matches(db_path, game_id: int) -> bool:
 
 
 @pytest.mark.parametrize("name,players", CASES)
-async def test_random_games_replay_to_their_snapshot(store, db_path, monkeypatch, name,
+async def test_random_games_replay_to_their_snapshot(store, db, monkeypatch, name,
                                                      players):
     monkeypatch.setitem(engines.GAMES, TALLY.name, TALLY)
     rng = random.Random(f"{name}:{players}")
@@ -76,5 +76,5 @@ async def test_random_games_replay_to_their_snapshot(store, db_path, monkeypatch
             if plies % 25 == 0:
                 assert await service.replay_matches(info.id)
         assert await service.replay_matches(info.id)
-        assert independent_replay_matches(db_path, info.id)
+        assert independent_replay_matches(db, info.id)
         assert info == await service.get_game(info.id)

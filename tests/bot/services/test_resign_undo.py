@@ -13,7 +13,7 @@ from tests.bot.services.conftest import SEED, start_game
 from tests.bot.store.dbutil import db_dump, query
 
 
-async def test_resign_two_players_the_other_wins(service, db_path):
+async def test_resign_two_players_the_other_wins(service, db):
     info = await start_game(service)
     await service.move(info.id, 1, "f")
     after = await service.resign(info.id, 1)  # out of turn is fine
@@ -29,20 +29,20 @@ async def test_resign_two_players_the_other_wins(service, db_path):
         ("game_over", {"game_id": info.id}),
     ]
     assert await service.replay_matches(info.id)
-    before = db_dump(db_path)
+    before = db_dump(db)
     with pytest.raises(GameOver):
         await service.resign(info.id, 2)
     with pytest.raises(GameOver):
         await service.move(info.id, 2, "a")
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before
 
 
-async def test_resign_by_a_spectator_changes_nothing(service, db_path):
+async def test_resign_by_a_spectator_changes_nothing(service, db):
     info = await start_game(service)
-    before = db_dump(db_path)
+    before = db_dump(db)
     with pytest.raises(NotAPlayer):
         await service.resign(info.id, 3)
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before
 
 
 async def test_ruling_resign_free_for_all_all_others_win(service, tally):
@@ -67,11 +67,11 @@ def test_ruling_lppg_four_players_falls_back_to_the_rules_teams():
     assert teams_of(FakeLppg(), 2) == ((0,), (1,))
 
 
-async def test_resigned_game_rebuilds_from_its_truth(service, db_path):
+async def test_resigned_game_rebuilds_from_its_truth(service, db):
     info = await start_game(service)
     await service.move(info.id, 1, "b")
     await service.resign(info.id, 2)
-    (forced,) = query(db_path, "SELECT forced_outcome FROM games")
+    (forced,) = query(db, "SELECT forced_outcome FROM games")
     state = rebuild("alak", 2, SEED, {"length": 11}, ["b"], json.loads(forced[0]))
     assert state.outcome.winners == frozenset({0}) and state.to_move is None
 
@@ -79,7 +79,7 @@ async def test_resigned_game_rebuilds_from_its_truth(service, db_path):
 # ----- undo ---------------------------------------------------------------------------------
 
 
-async def test_undo_accepted_takes_the_last_move_back(service, db_path):
+async def test_undo_accepted_takes_the_last_move_back(service, db):
     info = await start_game(service)
     await service.move(info.id, 1, "a")
     moved = await service.move(info.id, 2, "k")
@@ -91,8 +91,8 @@ async def test_undo_accepted_takes_the_last_move_back(service, db_path):
     assert done.version == moved.game.version + 1
     assert done.undo_requested_by is None
     assert done.state.board[10] == -1
-    assert query(db_path, "SELECT ply, text FROM moves") == [(1, "a")]
-    assert query(db_path, "SELECT ply, text FROM undone_moves") == [(2, "k")]
+    assert query(db, "SELECT ply, text FROM moves") == [(1, "a")]
+    assert query(db, "SELECT ply, text FROM undone_moves") == [(2, "k")]
     assert await service.replay_matches(info.id)
     kinds = [(o.kind, o.payload) for o in await service.pending_outbox()][-2:]
     assert kinds == [
@@ -159,30 +159,30 @@ async def test_ruling_undo_needs_every_other_player(service, tally):
         (["a"], 2, True, "errors.undo_none_pending"),
     ],
 )
-async def test_undo_refusals_change_nothing(service, db_path, setup, user, answer, key):
+async def test_undo_refusals_change_nothing(service, db, setup, user, answer, key):
     info = await start_game(service)
     for step in setup:
         if step == "request":
             await service.request_undo(info.id, 1)
         else:
             await service.move(info.id, 1, step)
-    before = db_dump(db_path)
+    before = db_dump(db)
     with pytest.raises(UndoError) as error:
         if answer is None:
             await service.request_undo(info.id, user)
         else:
             await service.answer_undo(info.id, user, answer)
     assert error.value.key == key
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before
 
 
-async def test_undo_on_a_finished_game_is_refused(service, db_path):
+async def test_undo_on_a_finished_game_is_refused(service, db):
     info = await start_game(service)
     await service.move(info.id, 1, "a")
     await service.resign(info.id, 2)
-    before = db_dump(db_path)
+    before = db_dump(db)
     with pytest.raises(GameOver):
         await service.request_undo(info.id, 1)
     with pytest.raises(NotAPlayer):
         await service.request_undo(info.id, 9)
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before

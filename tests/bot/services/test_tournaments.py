@@ -82,13 +82,57 @@ async def test_only_the_organiser_or_a_manager_manages(tsv, verdict):
             await action()
         assert error.value.key == "errors.tournament.not_manager"
     assert (await tsv.tournaments.get(t.id)).players == (1, 2, 3, 4)
-    # A member with Manage Server (the Discord layer passes the flag) may kick and start.
-    t = await tsv.tournaments.kick(t.id, MANAGER, 4, is_manager=True)
+    # A member with Manage Server in the tournament's own server (the Discord layer passes
+    # that server) may kick and start.
+    t = await tsv.tournaments.kick(t.id, MANAGER, 4, guild_id=5, manager_of=5)
     assert t.players == (1, 2, 3)
-    t = await tsv.tournaments.start(t.id, MANAGER, is_manager=True)
+    t = await tsv.tournaments.start(t.id, MANAGER, guild_id=5, manager_of=5)
     assert t.status == "running"
     # The organiser may cancel.
     t = await tsv.tournaments.cancel(t.id, ORGANISER)
+    assert t.status == "cancelled"
+
+
+async def test_another_servers_tournament_is_refused_like_an_unknown_number(tsv, verdict):
+    """Servers are apart: from server 7, nobody (not even the organiser, nor a manager of
+    server 7) acts on or reads server 5's tournament, and the refusal is the one an unknown
+    number gets; nothing changes."""
+    t = await signed_up(tsv, "swiss", [1, 2, 3, 4])
+    foreign = [
+        tsv.tournaments.join(t.id, 9, guild_id=7),
+        tsv.tournaments.leave(t.id, 1, guild_id=7),
+        tsv.tournaments.kick(t.id, MANAGER, 4, guild_id=7, manager_of=7),
+        tsv.tournaments.kick(t.id, ORGANISER, 4, guild_id=7),
+        tsv.tournaments.start(t.id, ORGANISER, guild_id=7, manager_of=7),
+        tsv.tournaments.cancel(t.id, MANAGER, guild_id=7, manager_of=7),
+        tsv.tournaments.get(t.id, guild_id=7),
+        tsv.tournaments.standings(t.id, guild_id=7),
+        tsv.tournaments.pairings(t.id, guild_id=7),
+        tsv.tournaments.get(t.id + 1000, guild_id=7),
+    ]
+    for call in foreign:
+        with pytest.raises(TournamentError) as error:
+            await call
+        assert error.value.key == "errors.tournament.not_here"
+        assert error.value.params["tournament_id"] in (t.id, t.id + 1000)
+    after = await tsv.tournaments.get(t.id, guild_id=5)
+    assert (after.status, after.players) == ("signup", (1, 2, 3, 4))
+
+
+async def test_manage_server_counts_only_in_the_tournaments_own_server(tsv, verdict):
+    """The permission is checked against the tournament's server: Manage Server in server 7
+    gives nothing over server 5's tournament, even when the number is typed in server 5."""
+    t = await signed_up(tsv, "swiss", [1, 2, 3, 4])
+    for action in (
+        tsv.tournaments.kick(t.id, MANAGER, 4, guild_id=5, manager_of=7),
+        tsv.tournaments.start(t.id, MANAGER, guild_id=5, manager_of=7),
+        tsv.tournaments.cancel(t.id, MANAGER, guild_id=5, manager_of=7),
+    ):
+        with pytest.raises(TournamentError) as error:
+            await action
+        assert error.value.key == "errors.tournament.not_manager"
+    assert (await tsv.tournaments.get(t.id)).players == (1, 2, 3, 4)
+    t = await tsv.tournaments.cancel(t.id, MANAGER, guild_id=5, manager_of=5)
     assert t.status == "cancelled"
 
 

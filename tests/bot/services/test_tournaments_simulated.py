@@ -100,8 +100,8 @@ async def test_a_whole_six_player_round_robin_with_alak(tsv):
     assert sum(r.points for r in table.rows) == 15
 
 
-async def test_restart_mid_tournament_continues_and_catches_up(db_path, clock, verdict):
-    store = await open_store(str(db_path))
+async def test_restart_mid_tournament_continues_and_catches_up(db, clock, verdict):
+    store = await open_store(db.url)
     s = services(store, clock)
     t = await s.tournaments.create(ORGANISER, "verdict", "swiss", swiss_rounds=3)
     for user in (1, 2, 3, 4, 5, 6):
@@ -114,7 +114,7 @@ async def test_restart_mid_tournament_continues_and_catches_up(db_path, clock, v
         await decide(s, game_id, (await s.games.get_game(game_id)).seats[1], notify=False)
     await store.close()
 
-    store = await open_store(str(db_path))
+    store = await open_store(db.url)
     try:
         s = services(store, clock)
         assert (await s.tournaments.get(t.id)).current_round == 1
@@ -134,8 +134,8 @@ async def test_restart_mid_tournament_continues_and_catches_up(db_path, clock, v
         await store.close()
 
 
-async def test_restart_forfeits_a_withdrawn_players_game_left_running(db_path, clock, verdict):
-    store = await open_store(str(db_path))
+async def test_restart_forfeits_a_withdrawn_players_game_left_running(db, clock, verdict):
+    store = await open_store(db.url)
     s = services(store, clock)
     t = await s.tournaments.create(ORGANISER, "verdict", "round_robin")
     for user in (1, 2, 3, 4):
@@ -148,7 +148,7 @@ async def test_restart_forfeits_a_withdrawn_players_game_left_running(db_path, c
         await tournament_writes(tx).withdraw_entrant(t.id, 3, 1)
     await store.close()
 
-    store = await open_store(str(db_path))
+    store = await open_store(db.url)
     try:
         s = services(store, clock)
         await s.tournaments.sync_finished_games()

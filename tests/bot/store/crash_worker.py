@@ -1,7 +1,7 @@
 """Run by test_crash.py: plays moves in several games at once as fast as it can and prints
 ``ACK <game_id> <ply> <move>`` after each committed move, until it is killed.
 
-    python -m tests.bot.store.crash_worker <database file>
+    python -m tests.bot.store.crash_worker <database file or postgresql:// URL>
 """
 
 from __future__ import annotations

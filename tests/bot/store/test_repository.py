@@ -1,15 +1,17 @@
-"""The SQLite repository: transactions, compare-and-set, constraints, read isolation."""
+"""The repository on both backends: transactions, compare-and-set, constraints, read isolation."""
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
+import signal
+import sys
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from bot.store import GameUpdate, NewGame
+from bot.store import GameUpdate, NewGame, open_store
 from tests.bot.store.dbutil import db_dump, query
+from tests.bot.store.test_crash import ROOT
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -28,16 +30,16 @@ def update(ply: int) -> GameUpdate:
                       last_move="a", forced_outcome=None, updated_at=NOW)
 
 
-async def test_a_failed_transaction_leaves_nothing(store, db_path):
-    before = db_dump(db_path)
+async def test_a_failed_transaction_leaves_nothing(store, db):
+    before = db_dump(db)
     with pytest.raises(RuntimeError):
         async with store.transaction() as tx:
             await new_game(tx)
             raise RuntimeError("boom")
-    assert db_dump(db_path) == before
+    assert db_dump(db) == before
     async with store.transaction() as tx:  # and the next transaction works
         await new_game(tx)
-    assert query(db_path, "SELECT COUNT(*) FROM games") == [(1,)]
+    assert query(db, "SELECT COUNT(*) FROM games") == [(1,)]
 
 
 async def test_update_game_is_a_compare_and_set_on_the_version(store):
@@ -50,15 +52,15 @@ async def test_update_game_is_a_compare_and_set_on_the_version(store):
     assert (row.version, row.ply, row.snapshot) == (1, 1, {"x": 1})
 
 
-async def test_one_move_per_ply_and_foreign_keys(store):
+async def test_one_move_per_ply_and_foreign_keys(store, db):
     async with store.transaction() as tx:
         game_id = await new_game(tx)
     async with store.transaction() as tx:
         await tx.insert_move(game_id, 1, 0, "a", NOW)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(db.integrity_error):
         async with store.transaction() as tx:
             await tx.insert_move(game_id, 1, 1, "b", NOW)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(db.integrity_error):
         async with store.transaction() as tx:
             await tx.insert_move(game_id + 1, 1, 0, "a", NOW)  # no such game
     assert [m.text for m in await store.moves(game_id)] == ["a"]
@@ -74,7 +76,7 @@ async def test_reads_never_see_an_uncommitted_transaction(store):
     assert (await store.get_game(game_id)).version == 1
 
 
-async def test_a_cancelled_transaction_rolls_back_and_frees_the_lock(store, db_path):
+async def test_a_cancelled_transaction_rolls_back_and_frees_the_lock(store, db):
     async with store.transaction() as tx:
         game_id = await new_game(tx)
     entered = asyncio.Event()
@@ -121,7 +123,7 @@ async def test_outbox_pending_and_delivered(store):
     assert [(r.id, r.payload) for r in await store.pending_outbox(10)] == [(second, {"a": 2})]
 
 
-async def test_remove_last_move_keeps_it_in_undone_moves(store, db_path):
+async def test_remove_last_move_keeps_it_in_undone_moves(store, db):
     async with store.transaction() as tx:
         game_id = await new_game(tx)
         await tx.insert_move(game_id, 1, 0, "a", NOW)
@@ -129,7 +131,7 @@ async def test_remove_last_move_keeps_it_in_undone_moves(store, db_path):
     async with store.transaction() as tx:
         assert await tx.remove_last_move(game_id, 2, NOW)
     assert (await store.last_move(game_id)).text == "a"
-    assert query(db_path, "SELECT ply, text FROM undone_moves") == [(2, "b")]
+    assert query(db, "SELECT ply, text FROM undone_moves") == [(2, "b")]
 
 
 async def test_naive_times_are_refused(store):
@@ -138,13 +140,73 @@ async def test_naive_times_are_refused(store):
             await tx.ensure_user(1, datetime(2026, 1, 1))
 
 
-async def test_times_are_stored_as_sortable_utc(store, db_path):
+async def test_times_are_stored_as_sortable_utc(store, db):
     paris = timezone(timedelta(hours=2))
     async with store.transaction() as tx:
         await tx.ensure_user(1, datetime(2026, 1, 1, 14, 0, tzinfo=paris))
         await tx.ensure_user(2, datetime(2026, 1, 1, 12, 30, 0, 5, tzinfo=UTC))
-    rows = query(db_path, "SELECT user_id, created_at FROM users ORDER BY created_at")
+    rows = query(db, "SELECT user_id, created_at FROM users ORDER BY created_at")
     assert rows == [
         (1, "2026-01-01T12:00:00.000000+00:00"),
         (2, "2026-01-01T12:30:00.000005+00:00"),
     ]
+
+
+async def test_transactions_are_serialised_across_processes(store, db):
+    """A second store on the same database has its own connections, like another process:
+    its read-then-write transactions never interleave with the first one's."""
+    async with store.transaction() as tx:
+        game_id = await new_game(tx)
+    other = await open_store(db.url)
+    try:
+        async def bump(on):
+            async with on.transaction() as tx:
+                row = await tx.get_game(game_id)
+                await asyncio.sleep(0)  # let the other store try to interleave
+                return await tx.update_game(game_id, row.version, update(row.ply + 1))
+
+        results = await asyncio.gather(*(bump(store if i % 2 else other) for i in range(20)))
+    finally:
+        await other.close()
+    assert all(results)
+    assert (await store.get_game(game_id)).version == 20
+
+
+HOLD_A_TRANSACTION = """
+import asyncio, sys
+from datetime import UTC, datetime
+from bot.store import open_store
+
+async def main():
+    store = await open_store(sys.argv[1])
+    async with store.transaction() as tx:
+        await tx.ensure_user(99, datetime.now(UTC))
+        print("IN TRANSACTION", flush=True)
+        await asyncio.sleep(3600)
+
+asyncio.run(main())
+"""
+
+
+async def test_a_killed_process_leaves_no_lock_and_no_half_transaction(store, db):
+    async with store.transaction() as tx:
+        await tx.ensure_user(1, NOW)
+    holder = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", HOLD_A_TRANSACTION, db.url,
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE,
+    )
+    try:
+        assert (await holder.stdout.readline()).strip() == b"IN TRANSACTION"
+        if db.backend == "postgresql":  # it holds the write lock while its transaction runs
+            assert query(db, "SELECT COUNT(*) FROM pg_locks "
+                             "WHERE locktype = 'advisory' AND granted") == [(1,)]
+        holder.send_signal(signal.SIGKILL)
+        await holder.wait()
+    finally:
+        if holder.returncode is None:
+            holder.kill()
+            await holder.wait()
+    # The dead process's write is gone and the next transaction gets the lock.
+    async with store.transaction() as tx:
+        await tx.ensure_user(2, NOW)
+    assert query(db, "SELECT user_id FROM users ORDER BY user_id") == [(1,), (2,)]

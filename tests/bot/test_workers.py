@@ -1,0 +1,73 @@
+"""The worker pool: jobs run elsewhere (a process at a lower priority, or a thread), the pool
+is bounded, and a job is counted until it really ends."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import threading
+
+import pytest
+
+from bot.workers import WORKER_NICENESS, PoolBusy, WorkerPool
+
+
+def own_priority() -> int:
+    return os.getpriority(os.PRIO_PROCESS, 0)
+
+
+async def test_a_process_pool_runs_jobs_in_another_process_at_a_lower_priority():
+    pool = WorkerPool("test", workers=1)
+    try:
+        assert await pool.run(math.factorial, 20) == math.factorial(20)
+        worker = await pool.run(os.getpid)
+        assert worker != os.getpid()
+        niceness = await pool.run(own_priority)
+        assert niceness == min(19, own_priority() + WORKER_NICENESS)
+        with pytest.raises(ValueError):
+            await pool.run(math.factorial, -1)  # a job's error reaches the caller
+        assert pool.jobs == 0
+    finally:
+        pool.close()
+
+
+async def test_a_full_pool_refuses_at_once_and_counts_jobs_until_they_end():
+    pool = WorkerPool("test", workers=1, kind="thread", max_jobs=2)
+    release = threading.Event()
+    try:
+        first = pool.submit(release.wait, 30)
+        second = pool.submit(release.wait, 30)
+        assert pool.jobs == 2 and not pool.has_room()
+        with pytest.raises(PoolBusy):
+            pool.submit(release.wait, 30)
+        # Whoever awaited the running job gives up: the job still holds its place until it
+        # ends; the waiting one is cancelled and frees its place.
+        first.cancel()
+        second.cancel()
+        for _ in range(5):  # the cancellation and the count go through the loop
+            await asyncio.sleep(0)
+        assert pool.jobs == 1
+        release.set()
+        while pool.jobs:  # the running job ends in its thread, then tells the loop
+            await asyncio.sleep(0.01)
+        assert pool.has_room()
+        assert await pool.run(threading.current_thread) is not threading.current_thread()
+    finally:
+        release.set()
+        pool.close()
+
+
+async def test_a_closed_pool_takes_no_more_jobs():
+    pool = WorkerPool("test", kind="thread")
+    assert await pool.run(abs, -3) == 3
+    pool.close()
+    with pytest.raises(RuntimeError):
+        pool.submit(abs, -3)
+
+
+def test_a_pool_is_processes_or_threads_with_at_least_one_worker():
+    with pytest.raises(ValueError):
+        WorkerPool("test", kind="fiber")
+    with pytest.raises(ValueError):
+        WorkerPool("test", workers=0)

@@ -1,0 +1,105 @@
+"""Hidden information never reaches the logs, at any level: a whole LPPG game played through
+the emulator with the bot's logging at DEBUG (and discord.py's and aiosqlite's own DEBUG turned
+on, as an operator chasing a bug would) writes neither the game's secret seed, nor a hand, nor
+any run of the piles' order."""
+
+from __future__ import annotations
+
+import io
+import logging
+import random
+import re
+
+import pytest
+
+import engines
+from bot.logs import PAYLOAD_LOGGERS, HidePayloads, setup_logging
+from tests.e2e.conftest import TOKEN
+
+#: Moves are chosen at random among the suggestions; LPPG ends long before this.
+MAX_PLIES = 1500
+
+
+class Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.texts: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if record.exc_info:
+            text += logging.Formatter().formatException(record.exc_info)
+        self.texts.append(text)
+
+
+@pytest.fixture
+def debug_logs():
+    """The bot's own logging set-up at DEBUG, writing to a buffer; every record also kept."""
+    root = logging.getLogger()
+    saved = (root.handlers[:], root.level)
+    libraries = {name: logging.getLogger(name).level for name in ("discord", "aiosqlite")}
+    setup_logging("DEBUG", secrets=[TOKEN])
+    output = io.StringIO()
+    root.handlers[0].setStream(output)
+    records = Records()
+    root.addHandler(records)
+    for name in libraries:
+        logging.getLogger(name).setLevel(logging.DEBUG)
+    yield output, records
+    root.handlers[:], root.level = saved
+    for name, level in libraries.items():
+        logging.getLogger(name).setLevel(level)
+    for name in PAYLOAD_LOGGERS:
+        logger = logging.getLogger(name)
+        for guard in [f for f in logger.filters if isinstance(f, HidePayloads)]:
+            logger.removeFilter(guard)
+
+
+def hidden_patterns(snapshot: dict) -> set[str]:
+    """Regular expressions for what this position hides: each hand, and every run of three
+    cards of a pile in its order (a card alone is no secret once it is played)."""
+    patterns = set()
+    runs = [list(hand) for hand in snapshot["hands"] if len(hand) >= 2]
+    for pile in (snapshot["pile_a"], snapshot["pile_b"]):
+        runs += [pile[i:i + 3] for i in range(len(pile) - 2)]
+    for run in runs:
+        patterns.add(r"\W{1,4}".join(re.escape(card) for card in run))
+    return patterns
+
+
+async def test_a_whole_lppg_game_at_debug_logs_no_hidden_information(debug_logs, world):
+    output, records = debug_logs
+    emu = world.emu
+    first = await world.start_game("alice", "lppg", "bob")
+    thread = first.channel_id
+    game = await world.services.game_for_thread(thread)
+    store = world.services.store
+    row = await store.get_game(game.id)
+    seed = row.seed
+    patterns = hidden_patterns(row.snapshot)
+    users = {u.id: u for u in emu.users.values()}
+    rng = random.Random(4)
+    for _ in range(MAX_PLIES):
+        game = await world.services.get_game(game.id)
+        if game.status != "active":
+            break
+        mover = users[game.user_to_move()]
+        await emu.slash(mover, "hand", channel=thread)  # a private image, now and then
+        suggestions = await emu.autocomplete(mover, "move", {"text": ""}, "text", channel=thread)
+        move = rng.choice(suggestions)["value"]
+        reply = await (await emu.slash(mover, "move", {"text": move}, channel=thread)).reply()
+        assert not reply.ephemeral, reply.content
+        row = await store.get_game(game.id)
+        if row.status == "active":
+            patterns |= hidden_patterns(row.snapshot)
+    assert (await world.services.get_game(game.id)).status == "finished"
+    assert engines.get("lppg").load(row.snapshot).outcome is not None
+
+    texts = [*records.texts, output.getvalue()]
+    assert len(records.texts) > 100, "DEBUG logging was on"
+    assert any("executing" in text for text in records.texts), "aiosqlite logged its queries"
+    combined = re.compile("|".join(f"(?:{p})" for p in patterns))
+    for text in texts:
+        assert str(seed) not in text
+        found = combined.search(text)
+        assert found is None, f"hidden cards {found.group(0)!r} logged in: {text[:300]}"
