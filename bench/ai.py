@@ -281,10 +281,14 @@ def main() -> None:
                         help="with --report: the README's compact tables")
     args = parser.parse_args()
     if args.report:
-        results = []
+        # A game is determined by (game, players, index): one line per game, whatever the
+        # number of files (or runs) that played it.
+        games = {}
         for path in args.report:
             with open(path) as f:
-                results.extend(json.loads(line) for line in f if line.strip())
+                for row in map(json.loads, filter(str.strip, f)):
+                    games[(row["game"], row["a"], row["b"], row["index"])] = row
+        results = list(games.values())
         print(summary(results) if args.summary else report(results))
         return
     tasks = []
