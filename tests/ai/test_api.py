@@ -39,6 +39,23 @@ def test_every_level_plays_a_legal_move_from_random_positions(name, level):
         assert str(game.parse_move(text, state)) == text
 
 
+@pytest.mark.parametrize(("name", "options", "players"), [
+    ("palam", {"setup": "draft"}, 2),
+    ("palago", {"tiebreak": True}, 2),
+    ("polygo", {"board": "hex5"}, 2),
+    ("polygo", {"board": "square9"}, 2),
+    ("lppg", None, 4),
+    ("kolory", None, 3),
+    ("kolory", None, 5),
+])
+def test_every_level_plays_every_variant_and_table_size(name, options, players):
+    game = engines.get(name)
+    for state in random_states(name, 5, seed=4, players=players, options=options):
+        for level in ai.LEVELS:
+            view = game.view(state, state.to_move)
+            game.play(state, ai.choose(name, view, state.to_move, level, budget_s=BUDGET))
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_same_arguments_give_the_same_move(name):
     game = engines.get(name)
