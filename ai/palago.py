@@ -76,6 +76,8 @@ DOUBLE_THREAT_BONUS = 400.0
 #: theirs is worth this much.
 TIEBREAK_FROM = 30
 TIEBREAK_WEIGHT = 2.0
+#: Hard: how many of the opponent's best replies to a candidate are looked at.
+REPLIES = 3
 LOSS = -10_000.0
 WIN = 10_000.0
 
@@ -343,23 +345,60 @@ def decide(view: PalagoState, seat: int, level: str, rng: random.Random,
         # the cells they need are checked first (any other move leaves that threat standing).
         needed = {cell_id(q, r) for move in threats for q, r, _ in move}
         scored.sort(key=lambda vm: not any(cell_id(q, r) in needed for q, r, _ in vm[1].tiles))
-    best_value, best_move = None, scored[0][1]
-    best_threats = 0
+    checked = []
     for value, move in scored[:checks]:
         after = board.copy()
         for q, r, o in move.tiles:
             after.place(cell_id(q, r), o)
         if winning_moves(after, theirs, limit=1):
-            value = LOSS + value
-            threats = 0
-        else:
-            ours = winning_moves(after, mine, limit=8)
-            threats = len(ours)
-            if ours:
-                value += THREAT_BONUS if _blockable_together(ours) else DOUBLE_THREAT_BONUS
-        if best_value is None or value > best_value:
-            best_value, best_move, best_threats = value, move, threats
+            checked.append((LOSS + value, move, 0))
+            continue
+        ours = winning_moves(after, mine, limit=8)
+        if ours:
+            value += THREAT_BONUS if _blockable_together(ours) else DOUBLE_THREAT_BONUS
+        checked.append((value, move, len(ours)))
+    checked.sort(key=lambda entry: -entry[0])
+    if level == "hard":
+        checked = _second_ply(view, board, checked, mine, theirs, sims)
+    best_value, best_move, best_threats = checked[0]
     return Decision(str(best_move), _reason(best_threats, best_value, mine))
+
+
+def _second_ply(view: PalagoState, board: Board, checked: list, mine: int, theirs: int,
+                sims: int) -> list:
+    """The safe candidates, best first, each judged after the opponent's reply: of their
+    three best replies by their own evaluation, the one worst for us (a reply after which we
+    can close a creature is worth a win to us). Runs while ``sims`` simulations last; the
+    candidates it did not reach keep their order below the ones it judged."""
+    judged = []
+    spent = 0
+    for value, move, threats in checked:
+        if value <= LOSS / 2 or (judged and spent >= sims):
+            break
+        state = GAME.play(view, move)
+        after = board.copy()
+        for q, r, o in move.tiles:
+            after.place(cell_id(q, r), o)
+        replies = []
+        for reply in GAME.legal_moves(state):
+            reply_value = _simulate(after, reply.tiles, theirs, mine, view.tiebreak)
+            if reply_value is not None:
+                replies.append((reply_value, reply))
+            spent += 1
+        replies.sort(key=lambda vm: -vm[0])
+        worst = None
+        for _, reply in replies[:REPLIES]:
+            then = after.copy()
+            for q, r, o in reply.tiles:
+                then.place(cell_id(q, r), o)
+            ours = then.value[mine] * 1.3 - then.value[theirs]
+            if winning_moves(then, mine, limit=1):
+                ours = WIN / 2
+            worst = ours if worst is None else min(worst, ours)
+        judged.append((LOSS / 4 if worst is None else worst, move, threats))
+    rest = checked[len(judged):]
+    judged.sort(key=lambda entry: -entry[0])
+    return judged + rest if judged else checked
 
 
 def _simulate(board: Board, tiles: tuple[Tile, ...], mine: int, theirs: int,
