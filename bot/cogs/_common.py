@@ -75,6 +75,9 @@ async def act_and_deliver(
 
 #: Discord shows at most 25 autocomplete choices.
 MAX_GAME_CHOICES = 25
+#: Discord's largest integer option: the top of ranges that have no other (a larger number
+#: would not fit the database's integers either).
+LARGEST = 2**53 - 1
 #: A finished game's thread archives itself after this many minutes without a message (one of
 #: Discord's 60, 1440, 4320, 10080): a day to read the result, talk and ask for a rematch.
 FINISHED_THREAD_ARCHIVE_MINUTES = 1440
@@ -108,13 +111,9 @@ def game_choice_label(game: GameInfo, user_id: int, locale: Any) -> str:
     return t(key, locale, id=game.id, game=title, number=move_number(game.ply))
 
 
-class GameNumber(app_commands.Transformer):
-    """A ``game`` option: a game number, autocompleted with the games worth naming for
-    ``purpose`` (``GameService.games_to_suggest``: your games on this server first, never
-    another server's)."""
-
-    def __init__(self, purpose: str) -> None:
-        self.purpose = purpose
+class NumberOption(app_commands.Transformer):
+    """An integer option naming something by its number (from 1 to ``LARGEST``); subclasses
+    suggest the numbers worth naming (``autocomplete``)."""
 
     @property
     def type(self) -> discord.AppCommandOptionType:
@@ -124,8 +123,21 @@ class GameNumber(app_commands.Transformer):
     def min_value(self) -> int:
         return 1
 
+    @property
+    def max_value(self) -> int:
+        return LARGEST
+
     async def transform(self, interaction: discord.Interaction, value: Any, /) -> int:
         return int(value)
+
+
+class GameNumber(NumberOption):
+    """A ``game`` option: a game number, autocompleted with the games worth naming for
+    ``purpose`` (``GameService.games_to_suggest``: your games on this server first, never
+    another server's)."""
+
+    def __init__(self, purpose: str) -> None:
+        self.purpose = purpose
 
     async def autocomplete(  # type: ignore[override]
         self, interaction: discord.Interaction, value: int | float | str, /
