@@ -27,8 +27,9 @@ import engines
 from bot.cogs._common import act_and_deliver, game_here
 from bot.correspondence import texts
 from bot.heavy import HeavyBusy, replay_gif, replay_key
-from bot.i18n import t
+from bot.i18n import Text, t
 from bot.replies import reply_error, send_ephemeral
+from bot.services.clocks import days_left_text
 from bot.services.errors import ServiceError
 from bot.services.models import GameInfo, OutboxItem
 
@@ -115,13 +116,16 @@ class Clocks(commands.Cog):
         except ServiceError as error:
             await reply_error(interaction, error)
             return
+        days_left = days_left_text(status.left_days, status.allowance_days)
         if status.until is None:
-            text = t("clocks.vacation_off", locale, left=status.left_days,
-                     allowance=status.allowance_days)
-        else:
+            text = t("clocks.vacation_off", locale, days_left=days_left)
+        elif status.paused_games:
             text = t("clocks.vacation_on", locale, until=int(status.until.timestamp()),
-                     count=len(status.paused_games), left=status.left_days,
-                     allowance=status.allowance_days)
+                     games=Text("clocks.count.games", count=len(status.paused_games)),
+                     days_left=days_left)
+        else:
+            text = t("clocks.vacation_on_no_games", locale, until=int(status.until.timestamp()),
+                     days_left=days_left)
         await send_ephemeral(interaction, text)
         # Tell the opponents in each game's thread now rather than at the next delivery pass.
         for game in await self.bot.services.games_of(interaction.user.id):

@@ -195,7 +195,8 @@ class ChallengeService(ServiceBase):
             self._check_open(row)
             if len(row.joined) != row.players:
                 raise ChallengeError(
-                    "errors.lobby_not_full", joined=len(row.joined), players=row.players
+                    "errors.lobby_not_full", count=len(row.joined), joined=len(row.joined),
+                    players=row.players,
                 )
             info = await self._create_game(tx, row, row.joined, "started", now)
         self.notify_change()
@@ -271,6 +272,7 @@ class ChallengeService(ServiceBase):
             raise ChallengeError(
                 "errors.bad_player_count",
                 game=engine.title,
+                count=players,
                 players=players,
                 allowed=", ".join(str(n) for n in allowed),
             )
