@@ -17,7 +17,7 @@ from discord.ext import commands
 
 import engines
 from bot.correspondence.texts import control_text
-from bot.i18n import choice_name, t
+from bot.i18n import choice_name, language_code, t
 from bot.replies import pinging, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 from bot.views.challenge import render_challenge
@@ -163,12 +163,12 @@ class Play(commands.Cog):
                 opponent_id=None if opponent is None else opponent.id,
                 players=players, options=options,
                 guild_id=interaction.guild_id, channel_id=channel_id,
-                time_control=time_control,
+                time_control=time_control, locale=language_code(locale),
             )
         except ServiceError as error:
             await reply_error(interaction, error)
             return
-        content, view = await render_challenge(self.bot, challenge, locale)
+        content, view = await render_challenge(self.bot, challenge)
         # Only the challenged player must act: only they are pinged.
         response = await interaction.response.send_message(
             content, view=view, allowed_mentions=pinging(challenge.opponent_id))

@@ -288,11 +288,8 @@ class Tournaments(commands.Cog):
 
     async def _post_locale(self, tournament: Tournament) -> Any:
         """The language of the tournament's server (its setting, else the bot's default)."""
-        locale: Any = self.bot.config.default_language
-        if tournament.guild_id is not None:
-            guild_locale, _ = await self.bot.services.guild_settings(tournament.guild_id)
-            locale = guild_locale or locale
-        return locale
+        found = await self.bot.services.public_language(tournament.guild_id, None)
+        return found or self.bot.config.default_language
 
     async def post_item(self, bot: BoardGamesBot, item: OutboxItem) -> None:
         """Post a ``tournament_round`` (the round's pairings, pinging the players paired) or
@@ -331,8 +328,10 @@ class Tournaments(commands.Cog):
         if where is None:
             log.warning("outbox row %s: game %s has nowhere to post", item.id, game.id)
             return
+        # In the game's thread: in the game's language.
         await bot.delivery.send(where, item, guild_id=game.guild_id,
-                                content=forfeit_post(item.payload, tournament, locale),
+                                content=forfeit_post(item.payload, tournament,
+                                                     bot.delivery.language(game)),
                                 allowed_mentions=NO_PINGS)
 
     # ----- helpers --------------------------------------------------------------------------

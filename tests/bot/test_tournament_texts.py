@@ -115,7 +115,7 @@ def test_french_standings_write_numbers_the_french_way():
     assert number(2.5, "en") == "2.5" and number(2.0, "fr") == "2" and number(0.5, "fr") == "0,5"
 
 
-@pytest.mark.parametrize("locale, won", [("en", "won"), ("fr", "victoires : 2")])
+@pytest.mark.parametrize("locale, won", [("en", "won"), ("fr", "victoires\u00a0: 2")])
 def test_lppg_match_standings_show_the_target(locale, won):
     rows = (StandingRow(1, 1, 7.0, (), 3, 2, 0, 1, False),)
     text = format_standings(Standings(tournament(format="lppg_match"), rows, ()), locale)
@@ -221,7 +221,7 @@ def test_a_profile_says_both_ranks():
     assert lines[2].startswith("• Kolory (more players): 1523? ±300 (2 games) — #9 among")
     assert "no rated game" in lines[2]
     french = format_profile(Profile(1, entries), "fr", in_server=True).splitlines()
-    assert french[1] == ("• Alak : 1712 ±60 (30 parties) — rang 1 sur ce serveur, "
+    assert french[1] == ("• Alak\u00a0: 1712 ±60 (30 parties) — rang 1 sur ce serveur, "
                          "rang 4 au total")
     dm = format_profile(Profile(1, entries[:1]), "en", in_server=False)
     assert "this server" not in dm and "#4 among everyone" in dm
