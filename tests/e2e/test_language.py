@@ -4,11 +4,14 @@ challenger's), whoever acts; private answers speak each user's own language."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
 
 import render
+from bot import i18n
+from bot.heavy import HeavyWork
 
 
 @pytest.fixture
@@ -91,3 +94,52 @@ async def test_timed_boards_carry_their_clock_line(world, drawn):
     clock = drawn[-1]["clock"]
     # The due time and the remaining bank, in French.
     assert clock.startswith("coup attendu avant le ") and "réserves" in clock, clock
+
+
+async def test_a_french_challenge_names_its_options_in_french(world):
+    offer = await (await world.emu.slash(
+        "alice", "play palago", {"opponent": "bob", "tiebreak": True}, locale="fr")).reply()
+    assert "(départage activé)" in offer.content
+    offer = await (await world.emu.slash(
+        "alice", "play alak", {"opponent": "carol", "length": 13}, locale="fr")).reply()
+    assert "(longueur 13)" in offer.content
+
+
+async def test_a_hand_is_drawn_in_its_readers_language(world, monkeypatch):
+    languages: list[str] = []
+    real = render.hand
+
+    def hand(*args: Any, **kwargs: Any) -> bytes:
+        languages.append(kwargs["lang"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(render, "hand", hand)
+    first = await world.start_game("alice", "lppg", "bob")
+    french = await (await world.emu.slash("alice", "hand", channel=first.channel_id,
+                                          locale="fr")).reply()
+    english = await (await world.emu.slash("alice", "hand", channel=first.channel_id)).reply()
+    assert languages == ["fr", "en"]
+    assert french.files[0].data != english.files[0].data
+
+
+async def test_a_replay_is_drawn_in_the_games_language(world, monkeypatch):
+    drawn_in: list[str] = []
+
+    def replay(source, names, lang):
+        drawn_in.append(lang)
+        return b"GIF89a drawn"
+
+    world.bot.heavy.close()
+    world.bot.heavy = HeavyWork.create(kind="thread")  # the recorder runs in this process
+    cog_module = sys.modules[type(world.bot.get_cog("Clocks")).__module__]
+    monkeypatch.setattr(cog_module, "replay_gif", replay)
+    offer = await (await world.emu.slash("alice", "play alak", {"opponent": "bob"},
+                                         locale="fr")).reply()
+    await world.emu.click("bob", offer, label="Accepter")
+    first = await world.emu.wait_for_message(lambda m: bool(m.files))
+    game = await world.services.game_for_thread(first.channel_id)
+    await play(world, "alice", "d", first.channel_id)
+    # Carol's client is English; the replay is public, in the game's French.
+    shown = await (await world.emu.slash("carol", "replay", {"game": game.id})).reply()
+    assert drawn_in == ["fr"]
+    assert shown.content == i18n.t("clocks.replay_ready", "fr", game="Alak", id=game.id)
