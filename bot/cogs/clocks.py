@@ -84,8 +84,8 @@ async def _remind_by_dm(bot: BoardGamesBot, item: OutboxItem, game: GameInfo) ->
 
 
 async def _dm_language(bot: BoardGamesBot, user_id: int, game: GameInfo) -> str:
-    """A direct message is the player's own: the language they chose for the bot, else the
-    game's."""
+    """A direct message is the player's own: the language of the client they turned DM
+    reminders on with (``/settings``), else the game's."""
     chosen = await bot.services.user_locale(user_id)
     return language_code(chosen) if chosen else bot.delivery.language(game)
 
@@ -149,6 +149,9 @@ class Clocks(commands.Cog):
         user = interaction.user.id
         if dm_reminders is not None:
             await self.bot.clocks.set_dm_reminders(user, dm_reminders)
+        if dm_reminders:
+            # Direct messages are theirs alone: in the language of the client they asked with.
+            await self.bot.services.set_user_locale(user, language_code(interaction.locale))
         enabled = await self.bot.clocks.dm_reminders(user)
         state = t("clocks.settings_on" if enabled else "clocks.settings_off", interaction.locale)
         await send_ephemeral(interaction, t("clocks.settings_saved", interaction.locale,

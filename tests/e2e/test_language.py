@@ -5,6 +5,7 @@ challenger's), whoever acts; private answers speak each user's own language."""
 from __future__ import annotations
 
 import sys
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -143,3 +144,24 @@ async def test_a_replay_is_drawn_in_the_games_language(world, monkeypatch):
     shown = await (await world.emu.slash("carol", "replay", {"game": game.id})).reply()
     assert drawn_in == ["fr"]
     assert shown.content == i18n.t("clocks.replay_ready", "fr", game="Alak", id=game.id)
+
+
+async def test_reminders_by_dm_speak_the_players_language_the_thread_the_games(world):
+    emu = world.emu
+    await (await emu.slash("bob", "settings", {"dm_reminders": True}, locale="fr")).reply()
+    offer = await world.challenge("bob", "alak", {"opponent": "alice", "time_control": "3d"})
+    first = await world.accept("alice", offer)
+    await play(world, "bob", "d", first.channel_id)
+    await play(world, "alice", "e", first.channel_id)
+    game = await world.services.game_for_thread(first.channel_id)
+    deadline = await world.bot.clocks.deadline(game.id)
+    mark = emu.mark()
+    ahead = deadline - datetime.now(UTC) - timedelta(hours=23)
+    world.bot.clocks.clock = lambda: datetime.now(UTC) + ahead
+    world.bot.scheduler.poke()
+    reminder = await emu.wait_for_message(lambda m: "is due" in m.content,
+                                          channel_id=first.channel_id, since=mark)
+    assert reminder.content.startswith(emu.user("bob").mention)
+    dm = await emu.wait_for_message(lambda m: m.content.startswith("Votre coup dans Alak"),
+                                    since=mark)
+    assert dm.channel_id != first.channel_id
