@@ -19,6 +19,7 @@ from bot.services import (
     ServiceError,
 )
 from bot.store import open_store
+from engines import Phrase
 from tests.bot.services.conftest import SEED, start_game
 from tests.bot.store.dbutil import db_dump, query
 
@@ -38,6 +39,7 @@ async def test_a_move_is_applied_and_recorded(service, db, clock):
     assert result.move == "f"
     assert result.seat == 0
     assert result.description == "f"
+    assert result.explanation == Phrase("move.plain", move="f")  # for each reader's language
     game = result.game
     assert game.version == info.version + 1
     assert game.ply == 1 and game.to_move == 1 and game.user_to_move() == 2
