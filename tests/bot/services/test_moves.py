@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot import i18n
+from bot.replies import ECHO_MAX, clip_params
 from bot.services import (
     BoardChanged,
     GameOver,
@@ -244,6 +245,14 @@ def test_every_error_key_exists_in_every_language():
                    for key in i18n.catalog(language)}
         missing = keys - written
         assert not missing, (language, missing)
+
+
+def test_a_refusal_quoting_long_input_is_clipped_inside_the_engines_phrase():
+    typed = "x" * 500
+    error = IllegalMoveError("errors.illegal_move", reason=Phrase("alak.not_a_point", text=typed))
+    shown = i18n.t(error.key, "fr", **clip_params(error.params))
+    assert typed not in shown and "x" * (ECHO_MAX - 1) + "…" in shown
+    assert shown.startswith("Ce coup n'est pas permis")
 
 
 def test_errors_render_their_parameters():
