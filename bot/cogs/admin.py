@@ -10,13 +10,16 @@ from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 import engines
 from bot.cogs._common import archive_when_quiet, game_number
-from bot.cogs.play import TIME_CONTROLS
+from bot.cogs.play import TIME_CONTROL_CHOICES
+from bot.correspondence.texts import control_text
 from bot.i18n import t
 from bot.replies import pinging, reply_error, send_ephemeral
+from bot.services.admin import SERVER_LANGUAGES
 from bot.services.errors import ServiceError
 from bot.services.models import OutboxItem
 
@@ -31,7 +34,7 @@ async def post_aborted(bot: BoardGamesBot, item: OutboxItem) -> None:
     where = game.thread_id or game.channel_id
     if where is None:
         return
-    locale = await bot.services.server_language(game.guild_id) or bot.config.default_language
+    locale = bot.delivery.language(game)  # the thread's language
     text = t("bot.admin.aborted_notice", locale, game=engines.get(game.game).title,
              id=game.id, by=f"<@{item.payload['by']}>",
              players=", ".join(f"<@{uid}>" for uid in game.seats))
@@ -107,9 +110,11 @@ class Admin(commands.Cog):
         time_control="The time control /play uses when none is given",
     )
     @app_commands.choices(
-        language=[app_commands.Choice(name="English", value="en"),
-                  app_commands.Choice(name="Français", value="fr")],
-        time_control=[app_commands.Choice(name=c, value=c) for c in TIME_CONTROLS],
+        language=[app_commands.Choice(name=locale_str(t(f"bot.admin.language_{code}", "en"),
+                                                      key=f"bot.admin.language_{code}"),
+                                      value=code)
+                  for code in SERVER_LANGUAGES],
+        time_control=TIME_CONTROL_CHOICES,
     )
     async def settings(self, interaction: discord.Interaction, language: str | None = None,
                        time_control: str | None = None) -> None:
@@ -126,7 +131,7 @@ class Admin(commands.Cog):
         await send_ephemeral(interaction, t(
             "bot.admin.settings", locale,
             language=t(f"bot.admin.language_{chosen or 'unset'}", locale),
-            time_control=settings.get("time_control") or t("bot.admin.untimed", locale)))
+            time_control=control_text(settings.get("time_control") or "untimed", locale)))
 
 
 async def setup(bot: BoardGamesBot) -> None:

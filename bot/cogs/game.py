@@ -14,6 +14,7 @@ from discord.ext import commands
 import engines
 from bot.cogs._common import act_and_deliver, archive_when_quiet, game_here, game_number
 from bot.correspondence.texts import due_text, games_clock_text
+from bot.delivery import outcome_text
 from bot.i18n import t
 from bot.replies import NO_PINGS, fit_lines, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
@@ -97,20 +98,22 @@ class Game(commands.Cog):
         if info is None:
             return
         title = engines.get(info.game).title
+        # Everyone sees the answer: it speaks the game's language, like its thread.
+        language = self.bot.delivery.language(info)
         if info.status == "active":
             to_move = info.user_to_move()
-            text = t("bot.board.active", interaction.locale, game=title, id=info.id,
+            text = t("bot.board.active", language, game=title, id=info.id,
                      player=f"<@{to_move}>" if to_move else "-",
                      number=move_number(info.ply))
-            due = due_text(await self.bot.clocks.clock_info(info.id), interaction.locale)
+            due = due_text(await self.bot.clocks.clock_info(info.id), language)
             if due:
                 text += " " + due
         elif info.status == ABORTED:
-            text = t("bot.board.aborted", interaction.locale, game=title, id=info.id)
+            text = t("bot.board.aborted", language, game=title, id=info.id)
         else:
-            text = t("bot.board.finished", interaction.locale, game=title, id=info.id,
-                     reason=info.outcome.reason if info.outcome else "")
-        file = await self.bot.delivery.board_file(info)
+            text = t("bot.board.finished", language, game=title, id=info.id,
+                     reason=outcome_text(info.outcome, language) if info.outcome else "")
+        file = await self.bot.delivery.board_file(info, language)
         await interaction.response.send_message(text, file=file, allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="resign", description="Resign this thread's game")

@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 import engines
-from bot.i18n import t
+from bot.correspondence.texts import control_text
+from bot.i18n import choice_name, language_code, t
 from bot.replies import NO_PINGS, pinging, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 from bot.services.models import OutboxItem
@@ -31,6 +33,17 @@ RESERVED = ("opponent", "players", "time_control")
 TIME_CONTROLS = (
     "untimed", "1d", "2d", "3d", "5d", "7d", "14d", "3d+1d", "7d+1d", "14d+2d",
 )
+
+
+def _time_control_choice(control: str) -> app_commands.Choice[str]:
+    """A time control offered by /play, named in words in each language ("3 days per
+    move", "3 jours par coup")."""
+    name = locale_str(control_text(control, "en"),
+                      text=lambda language: control_text(control, language))
+    return app_commands.Choice(name=name, value=control)
+
+
+TIME_CONTROL_CHOICES = [_time_control_choice(control) for control in TIME_CONTROLS]
 
 
 def _option_parameter(option: engines.Option) -> tuple[inspect.Parameter, list | None]:
@@ -49,7 +62,8 @@ def _option_parameter(option: engines.Option) -> tuple[inspect.Parameter, list |
             choices = None
     else:
         annotation = str
-        choices = [app_commands.Choice(name=str(v), value=str(v)) for v in values[:MAX_CHOICES]]
+        choices = [app_commands.Choice(name=choice_name(v, "en"), value=str(v))
+                   for v in values[:MAX_CHOICES]]
     parameter = inspect.Parameter(
         option.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation | None
     )
@@ -62,9 +76,7 @@ async def post_expired_challenge(bot: BoardGamesBot, item: OutboxItem) -> None:
     challenge = await bot.services.get_challenge(int(item.payload["challenge_id"]))
     if challenge.message_id is None or challenge.channel_id is None:
         return  # never posted (the bot stopped in between): nothing to change
-    locale = (await bot.services.server_language(challenge.guild_id)
-              or bot.config.default_language)
-    content, _ = await render_challenge(bot, challenge, locale)
+    content, _ = await render_challenge(bot, challenge)  # in the challenge's language
     channel = bot.get_partial_messageable(challenge.channel_id, guild_id=challenge.guild_id)
     await channel.get_partial_message(challenge.message_id).edit(
         content=content, view=None, allowed_mentions=NO_PINGS)
@@ -122,7 +134,7 @@ class Play(commands.Cog):
             )
         )
         descriptions["time_control"] = "Days per move, or a bank plus days per move (default: none)"
-        choices["time_control"] = [app_commands.Choice(name=c, value=c) for c in TIME_CONTROLS]
+        choices["time_control"] = TIME_CONTROL_CHOICES
         for option in game.options:
             if option.name in RESERVED or option.hidden:
                 continue
@@ -165,12 +177,12 @@ class Play(commands.Cog):
                 opponent_id=None if opponent is None else opponent.id,
                 players=players, options=options,
                 guild_id=interaction.guild_id, channel_id=channel_id,
-                time_control=time_control,
+                time_control=time_control, locale=language_code(locale),
             )
         except ServiceError as error:
             await reply_error(interaction, error)
             return
-        content, view = await render_challenge(self.bot, challenge, locale)
+        content, view = await render_challenge(self.bot, challenge)
         # Only the challenged player must act: only they are pinged.
         response = await interaction.response.send_message(
             content, view=view, allowed_mentions=pinging(challenge.opponent_id))

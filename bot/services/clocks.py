@@ -64,6 +64,7 @@ from bot.correspondence.reminders import (
     next_threshold_time,
 )
 from bot.correspondence.scheduler import Scheduler
+from bot.i18n import Text
 from bot.services import clockstate, records
 from bot.services.errors import GameOver, NotAPlayer, NotFound, ServiceError
 from bot.services.games import GameService
@@ -127,6 +128,7 @@ class VacationInfo:
     used: timedelta  # taken from the allowance this calendar year (UTC)
     allowance_days: int
     paused_games: tuple[int, ...] = ()  # active timed games whose clocks the vacation pauses
+    running_games: int = 0  # active games of the user during the vacation, timed or not
 
     @property
     def used_days(self) -> float:
@@ -151,6 +153,15 @@ def charged(vacation: VacationRow) -> timedelta:
 
 def charged_in(vacations: Iterable[VacationRow]) -> timedelta:
     return sum(map(charged, vacations), timedelta(0))
+
+
+def days_left_text(left: float, allowance: int) -> Text:
+    """"{left} vacation days left of {allowance} this year", translatable: the days to a tenth,
+    rounded down (never more than is left), so "29.9" once an hour was taken and "25" when
+    whole."""
+    tenths = math.floor(left * 10 + 1e-9)
+    count: float = tenths // 10 if tenths % 10 == 0 else tenths / 10
+    return Text("clocks.days_left", count=count, allowance=allowance)
 
 
 def _year_bounds(now: datetime) -> tuple[datetime, datetime]:
@@ -450,17 +461,20 @@ class ClockService:
         used = charged_in(await reads.vacations_starting_between(user_id, start, end))
         until = max((v.ends_at for v in current), default=None)
         paused: tuple[int, ...] = ()
+        running = 0
         if until is not None:
             games = await self._store.games_of(user_id, active_only=True, limit=1000)
             clocks = await reads.clocks([game.id for game in games])
             paused = tuple(game.id for game in games if _timed(clocks.get(game.id)))
-        return VacationInfo(user_id, until, used, self.vacation_days_per_year, paused)
+            running = len(games)
+        return VacationInfo(user_id, until, used, self.vacation_days_per_year, paused, running)
 
     async def vacation(self, user_id: int, days: int) -> VacationInfo:
         """Start a vacation of ``days`` days now (0 ends the current one): the clocks of all
         the user's games stop meanwhile, and their opponents are told (``vacation`` rows)."""
         if days < 0 or days > self.vacation_days_per_year:
-            raise ClockError("errors.vacation_days", allowance=self.vacation_days_per_year)
+            raise ClockError("errors.vacation_days", count=self.vacation_days_per_year,
+                             allowance=self.vacation_days_per_year)
         now = self.clock()
         start, end = _year_bounds(now)
         async with self._store.transaction() as tx:
@@ -483,8 +497,11 @@ class ClockService:
                 status = VacationInfo(user_id, None, charged_in(taken),
                                       self.vacation_days_per_year)
                 if days > status.left_days:
-                    raise ClockError("errors.vacation_allowance", left=status.whole_days_left,
-                                     allowance=self.vacation_days_per_year)
+                    raise ClockError(
+                        "errors.vacation_allowance", left=status.whole_days_left,
+                        allowance=self.vacation_days_per_year,
+                        days_left=days_left_text(status.left_days, self.vacation_days_per_year),
+                    )
                 await tx.ensure_user(user_id, now)
                 until = now + days * DAY
                 await writes.insert_vacation(user_id, now, until, now)

@@ -264,9 +264,7 @@ class GameService(ChallengeService, PlayService, AdminService, RematchService):
 
     async def server_language(self, guild_id: int | None) -> str | None:
         """The language a server chose for its public posts (``/admin settings``), if any."""
-        if guild_id is None:
-            return None
-        return (await self.guild_settings(guild_id))[0]
+        return await self.public_language(guild_id, None)
 
     async def user_locale(self, user_id: int) -> str | None:
         """The language a user chose for the bot (None: follow their Discord language)."""

@@ -7,7 +7,9 @@ Rulings (not in RULES.md):
   other player's press accepts, and the last one starts the new game. Nobody is bound before
   that; a player who does not want it simply does not press.
 * Seats turn by one: who sat last moves first, everyone else moves one seat down (in a duel,
-  the two players swap colours). Same game, options, time control, server and channel.
+  the two players swap colours). Same game, options, time control, server and channel, and
+  the same language as the first game's thread (unless the server has chosen one since: the
+  server's setting always wins, as for any new game).
 * Only a game that ended with a result has a rematch: not a running or aborted one, and not a
   tournament game (the tournament decides who meets whom). One rematch per game.
 """
@@ -78,7 +80,7 @@ class RematchService(ServiceBase):
                 new_game = await self.create_game_in(
                     tx, row.game, turned(row.seats), row.options,
                     time_control=clock.time_control if clock else None,
-                    guild_id=row.guild_id, channel_id=row.channel_id,
+                    guild_id=row.guild_id, channel_id=row.channel_id, locale=row.locale,
                 )
             await rematch_writes(tx).put_rematch(
                 game_id, asked, None if new_game is None else new_game.id, now)

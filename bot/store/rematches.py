@@ -1,4 +1,4 @@
-"""Storage of rematches (migration 0007): who asked for a rematch of a finished game, and the
+"""Storage of rematches (migration 0008): who asked for a rematch of a finished game, and the
 game it became. The only module with this feature's SQL (``rematch_reads(store_or_tx)``,
 ``rematch_writes(tx)``, like ``bot.store.clocks``)."""
 

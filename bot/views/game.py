@@ -219,12 +219,13 @@ class RematchButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
-        locale = interaction.locale
         try:
             rematch = await host.services.ask_rematch(self.game_id, interaction.user.id)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
+        # Posted in the thread for everyone: in the game's language, whoever pressed.
+        locale = host.delivery.language(rematch.game)
         if rematch.new_game is None:
             # Said in the thread, pinging those whose answer is awaited.
             waiting = " ".join(f"<@{uid}>" for uid in rematch.waiting)

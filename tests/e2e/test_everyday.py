@@ -192,13 +192,22 @@ async def test_server_settings_choose_the_language_and_the_default_time_control(
     assert shown.flags & EPHEMERAL and "the bot's default language" in shown.content
     saved = await (await emu.slash("dave", "admin settings",
                                    {"language": "fr", "time_control": "3d"})).reply()
-    assert "public posts in French" in saved.content and ": 3d." in saved.content
+    # The admin's own answer is private, in their language; time controls are said in words.
+    assert "public posts in French" in saved.content
+    assert ": 3 days per move." in saved.content
     assert await world.services.server_language(first_guild(world)) == "fr"
+    # The server's language is what every game's public posts speak from now on: the
+    # challenge (from an English client) and the game's thread are in French.
     offer = await world.challenge("alice", "alak", {"opponent": "bob"})
-    assert "3d" in offer.content
+    assert "Cadence\u00a0: 3 jours par coup." in offer.content
     chosen = await world.challenge("bob", "palam", {"opponent": "alice",
                                                     "time_control": "untimed"})
-    assert "Time control" not in chosen.content
+    assert "défie" in chosen.content and "Cadence" not in chosen.content
+    mark = emu.mark()
+    await emu.click("bob", offer, label="Accepter")
+    first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    assert (await world.services.game_for_thread(first.channel_id)).locale == "fr"
+    assert "à vous de jouer" in first.content
 
 
 def first_guild(world) -> int:
@@ -249,7 +258,7 @@ async def test_a_vacation_says_nothing_in_untimed_games_and_a_short_one_costs_an
     on = await (await emu.slash("bob", "vacation", {"days": 3})).reply()
     assert on.flags & EPHEMERAL and "nothing is paused and nobody is told" in on.content
     off = await (await emu.slash("bob", "vacation", {"days": 0})).reply()
-    assert "29.9 of 30 vacation days left" in off.content
+    assert "29.9 vacation days left of 30" in off.content
     await world.bot.delivery.flush(None)
     assert [m for m in emu.channel_messages(thread) if "vacation" in m.content.lower()] == []
     assert emu.pings("alice", since=mark) == []

@@ -8,9 +8,10 @@ from bot.correspondence.texts import (
     reminder_dm_text,
     reminder_text,
     timeout_text,
+    vacation_status_text,
     vacation_text,
 )
-from bot.services.clocks import ClockInfo
+from bot.services.clocks import ClockInfo, VacationInfo
 
 DEADLINE = datetime(2026, 3, 10, 18, 0, tzinfo=UTC)
 UNIX = int(DEADLINE.timestamp())
@@ -23,10 +24,13 @@ def info(**changes):
     return ClockInfo(**values)
 
 
-@pytest.mark.parametrize("locale", ["en", "fr"])
-def test_due_line_gives_a_discord_timestamp_and_the_control(locale):
+@pytest.mark.parametrize("locale, control", [
+    ("en", "bank of 3 days, +1 day per move"),
+    ("fr", "réserve de 3 jours, +1 jour par coup"),
+])
+def test_due_line_gives_a_discord_timestamp_and_the_control(locale, control):
     text = due_text(info(), locale)
-    assert f"<t:{UNIX}:R>" in text and "3d+1d" in text
+    assert f"<t:{UNIX}:R>" in text and f"({control})" in text
 
 
 def test_due_line_names_who_paused_the_clock():
@@ -53,7 +57,8 @@ def test_reminders_mention_the_player_and_overdue_invites_the_opponents_to_claim
     soon = reminder_text(payload, (10, 20), "en")
     assert soon.startswith("<@10>") and f"<t:{UNIX}:R>" in soon and "<@20>" not in soon
     late = reminder_text({**payload, "threshold": "overdue"}, (10, 20), "fr")
-    assert "<@10>" in late and "<@20>" in late and "/claim" in late
+    # The command by its French name, as French players have it.
+    assert "<@10>" in late and "<@20>" in late and "/réclamer" in late
     dm = reminder_dm_text(payload, "Alak", "https://discord.com/channels/1/2", "en")
     assert "Alak #4" in dm and "https://discord.com/channels/1/2" in dm
 
@@ -64,3 +69,30 @@ def test_timeout_and_vacation_notices():
     started = vacation_text({"user_id": 10, "until": DEADLINE.isoformat()}, "en")
     assert f"<t:{UNIX}:f>" in started
     assert "back" in vacation_text({"user_id": 10, "until": None}, "en")
+
+
+def vacation(used: timedelta, paused=(), running=0, on=True) -> VacationInfo:
+    return VacationInfo(10, DEADLINE if on else None, used, 30, tuple(paused), running)
+
+
+@pytest.mark.parametrize("locale, expected", [
+    ("en", ("the clocks of your 2 games are paused", "nothing is paused and nobody is told",
+            "you have no game in progress", "29.9 vacation days left of 30 this year",
+            "1 vacation day left of 30")),
+    ("fr", ("les pendules de vos 2 parties sont arrêtées", "rien n’est arrêté et personne",
+            "vous n’avez pas de partie en cours",
+            "Il vous reste 29,9 jours de vacances sur 30 cette année",
+            "Il vous reste 1 jour de vacances sur 30")),
+])
+def test_vacation_answers_say_what_is_paused_and_the_days_left_by_the_hour(locale, expected):
+    """Timed games are paused; untimed ones only are said to be left alone; no game at all
+    is its own case. Days left go to a tenth, rounded down, in the reader's numbers and
+    plural."""
+    timed, untimed, none, fraction, one = expected
+    hour = timedelta(hours=1)
+    paused = vacation_status_text(vacation(hour, paused=(1, 2), running=3), locale)
+    assert timed in paused and f"<t:{UNIX}:f>" in paused
+    assert untimed in vacation_status_text(vacation(hour, running=1), locale)
+    assert none in vacation_status_text(vacation(hour), locale)
+    assert fraction in vacation_status_text(vacation(hour, on=False), locale)
+    assert one in vacation_status_text(vacation(timedelta(days=29), on=False), locale)

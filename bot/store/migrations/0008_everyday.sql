@@ -1,4 +1,4 @@
--- 0007: rematches, and the lookups of everyday play. Portable SQL.
+-- 0008: rematches, and the lookups of everyday play. Portable SQL.
 
 -- A rematch asked for after a game ended: who pressed Rematch so far, and the game it became
 -- once every player had (bot.services.rematches).
