@@ -49,7 +49,8 @@ import engines
 import render
 from bot.correspondence.texts import due_text
 from bot.i18n import t
-from bot.replies import NO_PINGS, clip, pinging
+from bot.replies import NO_PINGS, clip, pinging, player_name
+from bot.services.aiseats import is_ai
 from bot.services.errors import NotFound
 from bot.services.models import GameInfo, OutboxItem, Position
 from bot.views.game import move_view, undo_view
@@ -119,8 +120,8 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def mention(user_id: int | None) -> str:
-    return "" if user_id is None else f"<@{user_id}>"
+#: A seated player as messages name them (a person's mention, an AI seat's name).
+mention = player_name
 
 
 @dataclass
@@ -486,7 +487,7 @@ class Delivery:
         if kind == "game_started":
             position = await self._position(game, 0, payload, None)
             seat_list = ", ".join(
-                f"{mention(uid)} ({engine.seat_name(position.state, seat)})"
+                f"{mention(uid, locale)} ({engine.seat_name(position.state, seat)})"
                 for seat, uid in enumerate(game.seats)
             )
             text = t("bot.game.started", locale, game=engine.title, players=seat_list)
@@ -495,17 +496,16 @@ class Delivery:
             return composed
         if kind == "move":
             position = await self._position(game, int(payload["ply"]), payload, payload["move"])
-            seat = int(payload["seat"])
+            mover = mention(game.seats[int(payload["seat"])], locale)
             description = payload.get("description") or ""
             if description and description != payload["move"]:
-                text = t("bot.game.moved_described", locale, player=mention(game.seats[seat]),
+                text = t("bot.game.moved_described", locale, player=mover,
                          move=payload["move"], description=description)
             else:
-                text = t("bot.game.moved", locale, player=mention(game.seats[seat]),
-                         move=payload["move"])
+                text = t("bot.game.moved", locale, player=mover, move=payload["move"])
             if payload.get("undo_dropped_by"):
                 text += "\n" + t("bot.undo.dropped", locale,
-                                 player=mention(payload["undo_dropped_by"]))
+                                 player=mention(payload["undo_dropped_by"], locale))
             return await self._with_turn(text, game, position, locale)
         if kind == "undo_done":
             position = await self._position(game, int(payload["ply"]) - 1, payload,
@@ -513,19 +513,19 @@ class Delivery:
             return await self._with_turn(t("bot.game.undone", locale), game, position, locale)
         if kind == "resigned":
             seat = int(payload["seat"])
-            text = t("bot.game.resigned", locale, player=mention(game.seats[seat]))
+            text = t("bot.game.resigned", locale, player=mention(game.seats[seat], locale))
             return Composed(text, None, None, NO_PINGS)
         if kind == "undo_requested":
             by = int(payload["by"])
             others = [uid for uid in game.seats if uid != by]
-            text = t("bot.undo.requested", locale, player=mention(by),
-                     others=" ".join(mention(uid) for uid in others))
+            text = t("bot.undo.requested", locale, player=mention(by, locale),
+                     others=" ".join(mention(uid, locale) for uid in others))
             return Composed(text, None, undo_view(game.id, item.id, locale), pinging(*others))
         if kind == "undo_declined":
             requester = payload.get("requester")
-            text = t("bot.undo.declined", locale, player=mention(int(payload["by"])))
+            text = t("bot.undo.declined", locale, player=mention(int(payload["by"]), locale))
             if requester is not None:
-                text += " " + mention(int(requester))
+                text += " " + mention(int(requester), locale)
             return Composed(text, None, None, pinging(requester))
         if kind == "game_over":
             return Composed(self._result(game, locale), None, None, everyone)
@@ -540,7 +540,11 @@ class Delivery:
         if position.to_move is None:
             return Composed(text, position, None, NO_PINGS)
         user = game.seats[position.to_move]
-        text += "\n" + t("bot.game.your_turn", locale, player=mention(user))
+        if is_ai(user):
+            # Nobody to ping and nothing to press: the AI answers on its own.
+            text += "\n" + t("ai.thinking", locale, player=mention(user, locale))
+            return Composed(text, position, None, NO_PINGS)
+        text += "\n" + t("bot.game.your_turn", locale, player=mention(user, locale))
         if position.current:
             # Timed games (bot.services.clocks): when the move is due, and who paused the clock.
             due = due_text(await self.bot.clocks.clock_info(game.id), locale)
@@ -554,7 +558,7 @@ class Delivery:
         outcome = game.outcome
         if outcome is None:
             return t("bot.game.over", locale, reason="")
-        winners = " ".join(mention(game.seats[s]) for s in sorted(outcome.winners))
+        winners = " ".join(mention(game.seats[s], locale) for s in sorted(outcome.winners))
         if winners:
             return t("bot.game.won", locale, winners=winners, reason=outcome.reason)
         return t("bot.game.drawn", locale, reason=outcome.reason)
