@@ -2,10 +2,10 @@
 with them, their turns, hints, and a player's record against each level.
 
 How an AI seat is stored. A seat holds a user id; an AI seat holds a reserved id that says its
-level: ``ai_user_id(level, slot)`` is ``100 × (level number) + slot`` (easy 100–199, medium
-200–299, hard 300–399), ``slot`` telling apart several AI seats of one level at a table. Real
-Discord ids are snowflakes above 2^22 (every account's is far larger), so a reserved id never
-names a person; it has a ``users`` row like anyone seated. So the game tables need nothing new:
+level: ``ai_user_id(level, slot)`` is ``−(100 × level number + slot)`` (easy −100 to −199,
+medium −200 to −299, hard −300 to −399), ``slot`` telling apart several AI seats of one level
+at a table. Discord ids are positive snowflakes, so a reserved id never names a person; it has
+a ``users`` row like anyone seated. So the game tables need nothing new:
 ratings and tournaments tell AI seats by their id (``is_ai``), several sit at one table, and
 "whose turn is an AI's" is a query of the game rows themselves (``ai_turns``), which is what
 makes the AI restart-safe and shared by several processes: there is no queue in memory to
@@ -37,10 +37,10 @@ from bot.services.gamestate import ACTIVE
 from bot.services.models import Challenge, GameInfo
 from bot.store.aiseats import AiTurn, ai_seat_reads
 
-#: Reserved ids per level: ``_BLOCK × (index + 1) + slot``.
+#: Reserved ids per level: ``−(_BLOCK × (index + 1) + slot)``.
 _BLOCK = 100
-LOWEST_AI_ID = _BLOCK
-HIGHEST_AI_ID = _BLOCK * (len(ai.LEVELS) + 1) - 1
+LOWEST_AI_ID = -(_BLOCK * (len(ai.LEVELS) + 1) - 1)
+HIGHEST_AI_ID = -_BLOCK
 #: How many finished games against the AI a profile counts (the newest).
 RECORD_GAMES = 1000
 
@@ -57,14 +57,14 @@ def ai_user_id(level: str, slot: int = 0) -> int:
         raise ValueError(f"unknown level {level!r}")
     if not 0 <= slot < _BLOCK:
         raise ValueError(f"slot must be in 0..{_BLOCK - 1}, got {slot}")
-    return _BLOCK * (ai.LEVELS.index(level) + 1) + slot
+    return -(_BLOCK * (ai.LEVELS.index(level) + 1) + slot)
 
 
 def ai_level(user_id: int | None) -> str | None:
     """The level of an AI seat's id, or None for a person."""
     if user_id is None or not LOWEST_AI_ID <= user_id <= HIGHEST_AI_ID:
         return None
-    return ai.LEVELS[user_id // _BLOCK - 1]
+    return ai.LEVELS[-user_id // _BLOCK - 1]
 
 
 def is_ai(user_id: int | None) -> bool:
