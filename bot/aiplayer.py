@@ -38,6 +38,9 @@ AI_WORKERS = 2
 MAX_THINKING = 16
 #: How long to wait before retrying a turn whose thinking failed (a worker died...).
 RETRY_SECONDS = 5.0
+#: How long a new game's first board is left to the command that started the game (which
+#: hangs the game's thread on its own message) before the AI's move posts it anyway.
+FIRST_BOARD_PATIENCE = 3.0
 
 
 def think(job: AiJob) -> ai.Decision:
@@ -111,16 +114,29 @@ class AiPlayer:
         self._thinking.pop(game_id, None)
         self.poke()  # the next AI seat may be to move (an all-AI turn order)
 
+    async def _first_board_out(self, game_id: int) -> None:
+        """A game that starts with an AI to move: let the command that started it post the
+        first board (delivering it here would start the thread elsewhere)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FIRST_BOARD_PATIENCE
+        while loop.time() < deadline:
+            pending = await self.bot.services.pending_outbox(game_id=game_id)
+            if not any(item.kind == "game_started" for item in pending):
+                return
+            await asyncio.sleep(0.1)
+
     async def play_turn(self, game_id: int) -> bool:
         """Think about the game's AI turn and play it; True if this call played it."""
         services = self.bot.services
+        await self._first_board_out(game_id)
         job = await services.ai_job(game_id)
         if job is None:
             return False
         try:
             decision = await self.pool.run(think, job)
         except PoolBusy:
-            return False  # the next round takes it
+            await asyncio.sleep(RETRY_SECONDS)  # a later round takes it
+            return False
         except Exception:
             log.exception("the AI could not choose a move in game %s", game_id)
             await asyncio.sleep(RETRY_SECONDS)

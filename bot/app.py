@@ -38,7 +38,8 @@ from bot.endpoints import use_endpoints
 from bot.heavy import HeavyWork
 from bot.i18n import t
 from bot.i18n.translator import CatalogTranslator
-from bot.replies import player_name, reply_error, send_ephemeral
+from bot.names import player_name
+from bot.replies import reply_error, send_ephemeral
 from bot.services.aiseats import is_ai
 from bot.services.clocks import ClockService, GraceFor
 from bot.services.errors import ServiceError

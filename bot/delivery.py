@@ -49,7 +49,8 @@ import engines
 import render
 from bot.correspondence.texts import due_text
 from bot.i18n import t
-from bot.replies import NO_PINGS, clip, pinging, player_name
+from bot.names import player_name
+from bot.replies import NO_PINGS, clip, pinging
 from bot.services.aiseats import is_ai
 from bot.services.errors import NotFound
 from bot.services.models import GameInfo, OutboxItem, Position

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.services.aiseats import ai_level, is_ai
+from bot.services.aiseats import is_ai
 from bot.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -32,17 +32,6 @@ def pinging(*user_ids: int | None) -> discord.AllowedMentions:
     seat is never notified."""
     wanted = [discord.Object(uid) for uid in user_ids if uid is not None and not is_ai(uid)]
     return discord.AllowedMentions(everyone=False, roles=False, users=wanted or False)
-
-
-def player_name(user_id: int | None, locale: Any = None) -> str:
-    """How a message names a seated player: a mention for a person, the level's name for an AI
-    seat (an AI has no Discord account to mention or notify)."""
-    if user_id is None:
-        return ""
-    level = ai_level(user_id)
-    if level is None:
-        return f"<@{user_id}>"
-    return t("ai.name", locale, level=t(f"ai.level.{level}", locale))
 
 
 def clip(text: str, limit: int = CONTENT_MAX) -> str:

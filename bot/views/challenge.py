@@ -12,7 +12,8 @@ import ai
 import engines
 from bot.host import Host
 from bot.i18n import t
-from bot.replies import player_name, reply_error
+from bot.names import player_name
+from bot.replies import reply_error
 from bot.services.errors import ServiceError
 from bot.services.models import Challenge
 from bot.views.game import Gate

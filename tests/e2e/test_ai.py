@@ -120,6 +120,7 @@ async def test_a_lobby_filled_with_ai_players_is_played_to_the_end(world):
     await emu.click("alice", emu.messages[table.id], label="Start")
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     thread = first.channel_id
+    assert thread == table.id, "the thread hangs on the table's message, AI to move or not"
     game = await world.services.game_for_thread(thread)
     assert [ai_level(uid) for uid in game.seats] == [None, None, "easy", "medium"]
     assert first.notified == {alice.id, emu.user("bob").id}, "people learn the game is on"
