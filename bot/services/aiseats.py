@@ -51,6 +51,13 @@ class HintRefused(ServiceError):
     key = "errors.hint_people"
 
 
+def check_level(level: str) -> str:
+    """``level`` if it is an AI level, else the refusal that lists them."""
+    if level not in ai.LEVELS:
+        raise ChallengeError("errors.unknown_level", level=level, levels=", ".join(ai.LEVELS))
+    return level
+
+
 def ai_user_id(level: str, slot: int = 0) -> int:
     """The reserved user id of an AI seat of ``level`` (``slot``: which one of that level)."""
     if level not in ai.LEVELS:
@@ -116,8 +123,7 @@ class AiSeatService(ChallengeService):
     ) -> GameInfo:
         """Start a game of ``user_id`` (seat 0) against ``players − 1`` AI players of
         ``level``, at once."""
-        if level not in ai.LEVELS:
-            raise ChallengeError("errors.unknown_level", level=level, levels=", ".join(ai.LEVELS))
+        check_level(level)
         seats = (user_id, *(ai_user_id(level, slot) for slot in range(players - 1)))
         if is_ai(user_id):
             raise ChallengeError("errors.challenge_self")
@@ -128,8 +134,7 @@ class AiSeatService(ChallengeService):
 
     async def add_ai(self, challenge_id: int, user_id: int, level: str) -> Challenge:
         """The host of a lobby gives its next free place to an AI player of ``level``."""
-        if level not in ai.LEVELS:
-            raise ChallengeError("errors.unknown_level", level=level, levels=", ".join(ai.LEVELS))
+        check_level(level)
         now = self._clock()
         async with self._store.transaction() as tx:
             row = await self._challenge_row(tx, challenge_id)
