@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 
+import ai
 from bot.emulator import EPHEMERAL
+from bot.i18n import say, t
 from bot.services.aiseats import ai_level, is_ai
 
 #: How long a test waits for the AI (a worker process starts with the first move).
@@ -101,6 +103,11 @@ async def test_a_game_against_the_ai_starts_at_once_and_survives_a_restart(world
     ratings = world.bot.get_cog("Tournaments").ratings
     profile = await ratings.profile(alice.id)
     assert all(entry.game != "alak" for entry in profile.ratings), "AI games are not rated"
+    shown = await (await emu.slash("alice", "profile", {"private": True})).reply()
+    won = alice.id in {game.seats[s] for s in game.outcome.winners}
+    drawn = not game.outcome.winners
+    line = f"easy: {int(won)} won, {int(drawn)} drawn, {int(not won and not drawn)} lost"
+    assert "Against the AI:" in shown.content and line in shown.content
     assert_no_ai_reached(emu)
 
 
@@ -150,6 +157,19 @@ async def test_a_hint_in_a_game_against_the_ai_and_none_between_people(world):
     assert hint.flags & EPHEMERAL and hint.content.startswith("Hint: **")
     suggested = hint.content.split("**")[1]
     assert suggested in await world.services.legal_moves(game.id, alice.id)
+    # The same hint in French, its reason translated (the search is deterministic: the test
+    # asks it the same question the bot's worker did).
+    french = await (await emu.slash("alice", "hint", channel=first.channel_id,
+                                    locale="fr")).reply()
+    job = await world.services.hint_job(game.id, alice.id)
+    tip = ai.hint(job.game, job.view, job.seat, job.seed)
+    assert tip.move == suggested
+    if tip.reason is None:
+        assert french.content == t("ai.hint.move", "fr", move=tip.move)
+    else:
+        assert french.content == t("ai.hint.because", "fr", move=tip.move,
+                                   reason=say(tip.reason, "fr"))
+    assert french.content.startswith("Conseil\u00a0: **") and french.flags & EPHEMERAL
     # Someone else's game: refused, privately.
     other = await (await emu.slash("bob", "hint", channel=first.channel_id)).reply()
     assert other.flags & EPHEMERAL and "against the AI" in other.content
