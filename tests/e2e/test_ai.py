@@ -178,3 +178,19 @@ async def test_a_hint_in_a_game_against_the_ai_and_none_between_people(world):
     refused = await (await emu.slash("carol", "hint", channel=people.channel_id)).reply()
     assert refused.flags & EPHEMERAL
     assert refused.content == "Hints are only for games against the AI, to one of its players."
+
+
+async def test_the_bot_as_opponent_plays_the_ai_and_a_level_needs_no_opponent(world):
+    emu = world.emu
+    mark = emu.mark()
+    await (await emu.slash("bob", "play alak", {"opponent": emu.bot_user})).reply()
+    first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    game = await world.services.game_for_thread(first.channel_id)
+    assert game.seats[0] == emu.user("bob").id and ai_level(game.seats[1]) == "medium"
+
+    before = len(emu.threads())
+    both = await (await emu.slash("bob", "play alak",
+                                  {"opponent": "carol", "level": "hard"})).reply()
+    assert both.flags & EPHEMERAL
+    assert both.content == "Choose an opponent or an AI level, not both."
+    assert len(emu.threads()) == before, "nothing started"
