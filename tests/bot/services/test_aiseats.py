@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 import ai
+import engines
+from bot.aiplayer import think
 from bot.services import BoardChanged, ChallengeError, NotYourTurn, UndoError
 from bot.services.aiseats import (
     HintRefused,
@@ -122,3 +124,25 @@ async def test_games_against_the_ai_are_not_rated_and_counted_per_level(tsv, ver
     records = {r.level: (r.won, r.drawn, r.lost) for r in await games.ai_record(3)}
     assert records == {"easy": (1, 1, 0), "hard": (0, 0, 1)}
     assert await games.ai_record(4) == []
+
+
+@pytest.mark.parametrize("game", sorted(engines.GAMES))
+async def test_every_game_is_played_against_the_ai_through_its_jobs(service, game):
+    """The worker's job (a seat's dumped view) is enough for the AI in every game, hidden
+    information and chance included: its moves are legal in the real game."""
+    info = await service.play_ai(game, 7, "easy", players=engines.get(game).min_players)
+    for _ in range(40):
+        info = await service.get_game(info.id)
+        if info.status != "active":
+            break
+        if info.user_to_move() == 7:
+            await service.move(info.id, 7, (await service.legal_moves(info.id, 7))[0])
+            continue
+        job = await service.ai_job(info.id)
+        assert job is not None and job.view == engines.get(game).dump(
+            await service.player_view(info.id, job.user_id))
+        played = await service.move(info.id, job.user_id, think(job).move,
+                                     expected_version=job.version)
+        assert played.seat == job.seat
+    assert (await service.get_game(info.id)).ply > 0
+    assert await service.replay_matches(info.id)
