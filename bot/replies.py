@@ -17,6 +17,7 @@ import discord
 from bot.i18n import t
 from bot.services.aiseats import is_ai
 from bot.services.errors import ServiceError
+from engines.phrases import Phrase
 
 log = logging.getLogger(__name__)
 
@@ -39,9 +40,18 @@ def clip(text: str, limit: int = CONTENT_MAX) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _clipped(value: Any) -> Any:
+    if isinstance(value, str):
+        return clip(value, ECHO_MAX)
+    if isinstance(value, Phrase):  # an engine's refusal may quote what was typed
+        return Phrase(value.key, **{name: _clipped(v) for name, v in value.params})
+    return value
+
+
 def clip_params(params: dict[str, Any]) -> dict[str, Any]:
-    """Message parameters with every text cut to ``ECHO_MAX`` (they may repeat user input)."""
-    return {k: clip(v, ECHO_MAX) if isinstance(v, str) else v for k, v in params.items()}
+    """Message parameters with every text cut to ``ECHO_MAX``, also inside an engine's phrase
+    (they may repeat user input)."""
+    return {k: _clipped(v) for k, v in params.items()}
 
 
 def fit_lines(lines: list[str], more: Callable[[int], str], limit: int = CONTENT_MAX) -> str:

@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 import ai
 import engines
-from bot.i18n import t
+from bot.correspondence.texts import control_text
+from bot.i18n import choice_name, language_code, t
 from bot.replies import NO_PINGS, pinging, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 from bot.views.challenge import render_challenge
@@ -41,6 +43,17 @@ TIME_CONTROLS = (
 )
 
 
+def _time_control_choice(control: str) -> app_commands.Choice[str]:
+    """A time control offered by /play, named in words in each language ("3 days per
+    move", "3 jours par coup")."""
+    name = locale_str(control_text(control, "en"),
+                      text=lambda language: control_text(control, language))
+    return app_commands.Choice(name=name, value=control)
+
+
+TIME_CONTROL_CHOICES = [_time_control_choice(control) for control in TIME_CONTROLS]
+
+
 def _option_parameter(option: engines.Option) -> tuple[inspect.Parameter, list | None]:
     """The slash-command parameter for an engine option (its annotation carries an integer
     range when there are too many values for choices), and its choices."""
@@ -57,7 +70,8 @@ def _option_parameter(option: engines.Option) -> tuple[inspect.Parameter, list |
             choices = None
     else:
         annotation = str
-        choices = [app_commands.Choice(name=str(v), value=str(v)) for v in values[:MAX_CHOICES]]
+        choices = [app_commands.Choice(name=choice_name(v, "en"), value=str(v))
+                   for v in values[:MAX_CHOICES]]
     parameter = inspect.Parameter(
         option.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation | None
     )
@@ -124,7 +138,7 @@ class Play(commands.Cog):
             )
         )
         descriptions["time_control"] = "Days per move, or a bank plus days per move (default: none)"
-        choices["time_control"] = [app_commands.Choice(name=c, value=c) for c in TIME_CONTROLS]
+        choices["time_control"] = TIME_CONTROL_CHOICES
         parameters.append(
             inspect.Parameter(
                 "level", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=str | None,
@@ -180,12 +194,12 @@ class Play(commands.Cog):
                 opponent_id=None if opponent is None else opponent.id,
                 players=players, options=options,
                 guild_id=interaction.guild_id, channel_id=channel_id,
-                time_control=time_control,
+                time_control=time_control, locale=language_code(locale),
             )
         except ServiceError as error:
             await reply_error(interaction, error)
             return
-        content, view = await render_challenge(self.bot, challenge, locale)
+        content, view = await render_challenge(self.bot, challenge)
         # Only the challenged player must act: only they are pinged.
         response = await interaction.response.send_message(
             content, view=view, allowed_mentions=pinging(challenge.opponent_id))
@@ -203,20 +217,22 @@ class Play(commands.Cog):
             game = await self.bot.services.play_ai(
                 game_name, interaction.user.id, level, players=players, options=options,
                 guild_id=interaction.guild_id, channel_id=channel_id, time_control=time_control,
+                locale=language_code(interaction.locale),
             )
         except ServiceError as error:
             await reply_error(interaction, error)
             return
         title = engines.get(game.game).title
+        language = self.bot.delivery.language(game)
         await interaction.response.send_message(
-            t("bot.challenge.started", interaction.locale, game=title, thread=f"#{game.id}"),
+            t("bot.challenge.started", language, game=title, thread=f"#{game.id}"),
             allowed_mentions=NO_PINGS,
         )
         await self.bot.delivery.flush(game.id, interaction)
         thread = (await self.bot.services.get_game(game.id)).thread_id
         if thread is not None:
             await interaction.edit_original_response(content=t(
-                "bot.challenge.started", interaction.locale, game=title, thread=f"<#{thread}>"))
+                "bot.challenge.started", language, game=title, thread=f"<#{thread}>"))
 
 
 async def setup(bot: BoardGamesBot) -> None:

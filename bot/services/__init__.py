@@ -36,7 +36,8 @@ The outbox. Every message a change causes is an outbox row written in the change
 transaction, then delivered by ``bot.delivery`` (exactly once: the row id is the message's
 nonce, and the interaction that caused the change answers with its rows when it can,
 ``reply_token``). Kinds and payloads: ``game_started`` {game_id, ply, version}; ``move``
-{game_id, ply, version, move, description, seat, user_id, undo_dropped_by}; ``game_over``
+{game_id, ply, version, move, description (what the move did: a ``Phrase.dump()``; plain
+English text in rows written before), seat, user_id, undo_dropped_by}; ``game_over``
 {game_id} (after the row that ended the game); ``resigned`` {game_id, seat, user_id, version};
 ``undo_requested`` {game_id, by, seat, ply}; ``undo_done`` {game_id, ply, seat, version,
 last_move, by}; ``undo_declined`` {game_id, by, requester}; the clocks' ``reminder``,

@@ -120,16 +120,18 @@ class AiSeatService(ChallengeService):
         guild_id: int | None = None,
         channel_id: int | None = None,
         time_control: str | None = None,
+        locale: str | None = None,
     ) -> GameInfo:
         """Start a game of ``user_id`` (seat 0) against ``players − 1`` AI players of
-        ``level``, at once."""
+        ``level``, at once. ``locale``: the player's language, the game's unless the server
+        has one (as for a challenge)."""
         check_level(level)
         seats = (user_id, *(ai_user_id(level, slot) for slot in range(players - 1)))
         if is_ai(user_id):
             raise ChallengeError("errors.challenge_self")
         return await self.create_game(
             game, seats, options, time_control=time_control, guild_id=guild_id,
-            channel_id=channel_id, source="ai",
+            channel_id=channel_id, source="ai", locale=locale,
         )
 
     async def add_ai(self, challenge_id: int, user_id: int, level: str) -> Challenge:

@@ -87,9 +87,10 @@ class PlayService(ServiceBase):
             move = game.parse_move(text, state)
             after = game.play(state, move)
         except IllegalMove as error:
-            raise IllegalMoveError("errors.illegal_move", reason=error.reason) from None
+            # The engine's phrase: the player reads why in their own language.
+            raise IllegalMoveError("errors.illegal_move", reason=error.phrase) from None
         canonical = str(move)
-        description = game.describe(state, move)
+        explanation = game.explain(state, move)
         finished = after.outcome is not None
         now = self._clock()
         ply = row.ply + 1
@@ -117,7 +118,8 @@ class PlayService(ServiceBase):
                 "ply": ply,
                 "version": row.version + 1,
                 "move": canonical,
-                "description": description,
+                # What the move did, as a phrase: each post says it in its own language.
+                "description": explanation.dump(),
                 "seat": seat,
                 "user_id": user_id,
             }
@@ -130,7 +132,8 @@ class PlayService(ServiceBase):
             await clockstate.commit_turn(tx, clock, row.seats, ply, after.to_move, now)
         self.notify_change()
         info = self._info(self._written(row, update), game, after)
-        return MoveResult(game=info, move=canonical, description=description, seat=seat)
+        return MoveResult(game=info, move=canonical, description=str(explanation), seat=seat,
+                          explanation=explanation)
 
     async def resign(
         self, game_id: int, user_id: int, *, reply_token: str | None = None
