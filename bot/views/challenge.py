@@ -12,16 +12,20 @@ from typing import Any
 
 import discord
 
+import ai
 import engines
 from bot.correspondence.texts import control_text
 from bot.host import Host
 from bot.i18n import choice_name, language_code, number, option_name, t
+from bot.names import player_name
 from bot.replies import reply_error
 from bot.services.errors import ServiceError
 from bot.services.models import Challenge
 from bot.views.game import Gate
 
 ACTIONS = ("accept", "decline", "cancel", "join", "leave", "start")
+#: A lobby's buttons that give a free place to an AI player of a level (the host's).
+AI_ACTIONS = tuple(f"ai-{level}" for level in ai.LEVELS)
 STYLES = {
     "accept": discord.ButtonStyle.success,
     "join": discord.ButtonStyle.success,
@@ -29,6 +33,7 @@ STYLES = {
     "decline": discord.ButtonStyle.danger,
     "cancel": discord.ButtonStyle.secondary,
     "leave": discord.ButtonStyle.secondary,
+    **{action: discord.ButtonStyle.secondary for action in AI_ACTIONS},
 }
 
 
@@ -93,10 +98,12 @@ def _challenge_body(challenge: Challenge, locale: Any) -> tuple[str, discord.ui.
     if challenge.status == "cancelled":
         return t("bot.challenge.cancelled", locale, game=title, host=host), None
     if challenge.players > 2:
-        seated = ", ".join(f"<@{uid}>" for uid in challenge.joined)
+        seated = ", ".join(player_name(uid, locale) for uid in challenge.joined)
         text = t("bot.challenge.lobby", locale, host=host, game=title, players=challenge.players,
                  seated=seated, count=len(challenge.joined))
         actions = ("join", "leave", "start", "cancel")
+        if not challenge.is_full:
+            actions += AI_ACTIONS
     elif challenge.opponent_id is not None:
         text = t("bot.challenge.named", locale, host=host, game=title,
                  opponent=f"<@{challenge.opponent_id}>")
@@ -106,14 +113,15 @@ def _challenge_body(challenge: Challenge, locale: Any) -> tuple[str, discord.ui.
         actions = ("accept", "cancel")
     view = discord.ui.View(timeout=None)
     for action in actions:
-        view.add_item(ChallengeButton(challenge.id, action, t(f"bot.button.{action}", locale)))
+        label = t("bot.button." + action.replace("-", "."), locale)
+        view.add_item(ChallengeButton(challenge.id, action, label))
     return text, view
 
 
 class ChallengeButton(
     Gate,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"bg:ch:(?P<id>\d+):(?P<action>accept|decline|cancel|join|leave|start)",
+    template=r"bg:ch:(?P<id>\d+):(?P<action>" + "|".join((*ACTIONS, *AI_ACTIONS)) + ")",
 ):
     def __init__(self, challenge_id: int, action: str, label: str = "") -> None:
         super().__init__(
@@ -138,6 +146,9 @@ class ChallengeButton(
             if self.action in ("accept", "start"):
                 call = services.accept if self.action == "accept" else services.start
                 game = await call(self.challenge_id, user)
+            elif self.action in AI_ACTIONS:
+                challenge = await services.add_ai(self.challenge_id, user,
+                                                  self.action.removeprefix("ai-"))
             else:
                 call = {
                     "decline": services.decline, "cancel": services.cancel,
