@@ -53,7 +53,9 @@ import engines
 import render
 from bot.correspondence.texts import board_clock_text, due_text
 from bot.i18n import say, t
+from bot.names import player_name
 from bot.replies import NO_PINGS, clip, pinging
+from bot.services.aiseats import is_ai
 from bot.services.clocks import ClockInfo
 from bot.services.errors import NotFound
 from bot.services.models import GameInfo, OutboxItem, Position
@@ -125,8 +127,8 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def mention(user_id: int | None) -> str:
-    return "" if user_id is None else f"<@{user_id}>"
+#: A seated player as messages name them (a person's mention, an AI seat's name).
+mention = player_name
 
 
 def description_text(description: Any, move: str, language: str) -> str:
@@ -466,10 +468,16 @@ class Delivery:
         await self._start_thread(game.channel_id, source.id, name)
         return source.id
 
+    async def seat_names(self, game: GameInfo, language: str) -> list[str]:
+        """The players' names for thread titles and boards (an AI seat's in ``language``)."""
+        return [player_name(uid, language) if is_ai(uid) else await self.bot.display_name(uid)
+                for uid in game.seats]
+
     async def _thread_name(self, game: GameInfo) -> str:
-        names = [await self.bot.display_name(uid) for uid in game.seats]
+        language = self.language(game)
+        names = await self.seat_names(game, language)
         title = engines.get(game.game).title
-        return t("bot.thread.name", self.language(game),
+        return t("bot.thread.name", language,
                  game=title, id=game.id, players=" – ".join(names))[:100]
 
     async def _start_thread(self, channel_id: int, message_id: int, name: str) -> None:
@@ -515,7 +523,7 @@ class Delivery:
         if kind == "game_started":
             position = await self._position(game, 0, payload, None)
             seat_list = ", ".join(
-                f"{mention(uid)} ({say(engine.seat_phrase(position.state, seat), locale)})"
+                f"{mention(uid, locale)} ({say(engine.seat_phrase(position.state, seat), locale)})"
                 for seat, uid in enumerate(game.seats)
             )
             text = t("bot.game.started", locale, game=engine.title, players=seat_list)
@@ -524,17 +532,16 @@ class Delivery:
             return composed
         if kind == "move":
             position = await self._position(game, int(payload["ply"]), payload, payload["move"])
-            seat = int(payload["seat"])
+            mover = mention(game.seats[int(payload["seat"])], locale)
             description = description_text(payload.get("description"), payload["move"], locale)
             if description:
-                text = t("bot.game.moved_described", locale, player=mention(game.seats[seat]),
+                text = t("bot.game.moved_described", locale, player=mover,
                          move=payload["move"], description=description)
             else:
-                text = t("bot.game.moved", locale, player=mention(game.seats[seat]),
-                         move=payload["move"])
+                text = t("bot.game.moved", locale, player=mover, move=payload["move"])
             if payload.get("undo_dropped_by"):
                 text += "\n" + t("bot.undo.dropped", locale,
-                                 player=mention(payload["undo_dropped_by"]))
+                                 player=mention(payload["undo_dropped_by"], locale))
             return await self._with_turn(text, game, position, locale)
         if kind == "undo_done":
             position = await self._position(game, int(payload["ply"]) - 1, payload,
@@ -542,19 +549,19 @@ class Delivery:
             return await self._with_turn(t("bot.game.undone", locale), game, position, locale)
         if kind == "resigned":
             seat = int(payload["seat"])
-            text = t("bot.game.resigned", locale, player=mention(game.seats[seat]))
+            text = t("bot.game.resigned", locale, player=mention(game.seats[seat], locale))
             return Composed(text, None, None, NO_PINGS)
         if kind == "undo_requested":
             by = int(payload["by"])
             others = [uid for uid in game.seats if uid != by]
-            text = t("bot.undo.requested", locale, player=mention(by),
-                     others=" ".join(mention(uid) for uid in others))
+            text = t("bot.undo.requested", locale, player=mention(by, locale),
+                     others=" ".join(mention(uid, locale) for uid in others))
             return Composed(text, None, undo_view(game.id, item.id, locale), pinging(*others))
         if kind == "undo_declined":
             requester = payload.get("requester")
-            text = t("bot.undo.declined", locale, player=mention(int(payload["by"])))
+            text = t("bot.undo.declined", locale, player=mention(int(payload["by"]), locale))
             if requester is not None:
-                text += " " + mention(int(requester))
+                text += " " + mention(int(requester), locale)
             return Composed(text, None, None, pinging(requester))
         if kind == "game_over":
             offered = await self.bot.services.rematch_offered(game.id)
@@ -571,7 +578,9 @@ class Delivery:
         if position.to_move is None:
             return Composed(text, position, None, NO_PINGS)
         user = game.seats[position.to_move]
-        text += "\n" + t("bot.game.your_turn", locale, player=mention(user))
+        ai_turn = is_ai(user)
+        key = "ai.thinking" if ai_turn else "bot.game.your_turn"
+        text += "\n" + t(key, locale, player=mention(user, locale))
         clock = None
         if position.current:
             # Timed games (bot.services.clocks): when the move is due, and who paused the clock.
@@ -579,6 +588,8 @@ class Delivery:
             due = due_text(clock, locale)
             if due:
                 text += " " + due
+        if ai_turn:  # nobody to ping and nothing to press: the AI answers on its own
+            return Composed(text, position, None, NO_PINGS, clock)
         shown = public_buttons(game.game, position)
         view = move_view(game.id, position.version, shown) if shown else None
         return Composed(text, position, view, pinging(user), clock)
@@ -588,7 +599,7 @@ class Delivery:
         if outcome is None:
             return t("bot.game.over", locale, reason="")
         reason = outcome_text(outcome, locale)
-        winners = " ".join(mention(game.seats[s]) for s in sorted(outcome.winners))
+        winners = " ".join(mention(game.seats[s], locale) for s in sorted(outcome.winners))
         if winners:
             return t("bot.game.won", locale, winners=winners, reason=reason)
         return t("bot.game.drawn", locale, reason=reason)
@@ -613,7 +624,7 @@ class Delivery:
         self, game: GameInfo, state: Any, last_move: str | None, ply: int, language: str,
         clock: ClockInfo | None,
     ) -> discord.File:
-        names = [await self.bot.display_name(uid) for uid in game.seats]
+        names = await self.seat_names(game, language)
         outcome = getattr(state, "outcome", None)
         # The image writes whose turn it is or who won itself; under it, why the game ended,
         # in the image's language.

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from bot.services.aiseats import is_ai
 from bot.services.errors import ServiceError
 from engines.phrases import Phrase
 
@@ -28,8 +29,9 @@ NO_PINGS = discord.AllowedMentions.none()
 
 
 def pinging(*user_ids: int | None) -> discord.AllowedMentions:
-    """Mentions that notify exactly these users (the others mentioned are only named)."""
-    wanted = [discord.Object(uid) for uid in user_ids if uid is not None]
+    """Mentions that notify exactly these users (the others mentioned are only named); an AI
+    seat is never notified."""
+    wanted = [discord.Object(uid) for uid in user_ids if uid is not None and not is_ai(uid)]
     return discord.AllowedMentions(everyone=False, roles=False, users=wanted or False)
 
 

@@ -18,8 +18,10 @@ from bot.cogs._common import archive_when_quiet, game_number
 from bot.cogs.play import TIME_CONTROL_CHOICES
 from bot.correspondence.texts import control_text
 from bot.i18n import t
+from bot.names import player_name
 from bot.replies import pinging, reply_error, send_ephemeral
 from bot.services.admin import SERVER_LANGUAGES
+from bot.services.aiseats import is_ai
 from bot.services.errors import ServiceError
 from bot.services.models import OutboxItem
 
@@ -29,17 +31,20 @@ if TYPE_CHECKING:
 
 async def post_aborted(bot: BoardGamesBot, item: OutboxItem) -> None:
     """An ``aborted`` row: said in the game's thread, pinging its players (their game is
-    over)."""
+    over). An AI seat is neither named in that list nor pinged: it has no account to
+    notify, and an aborted game gives it no turn to play (``ai_turns`` lists active games
+    only)."""
     game = await bot.services.get_game(int(item.payload["game_id"]))
     where = game.thread_id or game.channel_id
     if where is None:
         return
     locale = bot.delivery.language(game)  # the thread's language
+    people = [uid for uid in game.seats if not is_ai(uid)]
     text = t("bot.admin.aborted_notice", locale, game=engines.get(game.game).title,
-             id=game.id, by=f"<@{item.payload['by']}>",
-             players=", ".join(f"<@{uid}>" for uid in game.seats))
+             id=game.id, by=player_name(int(item.payload["by"]), locale),
+             players=", ".join(player_name(uid, locale) for uid in people))
     await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
-                            allowed_mentions=pinging(*game.seats))
+                            allowed_mentions=pinging(*people))
     await archive_when_quiet(bot, game)
 
 

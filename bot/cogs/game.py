@@ -16,6 +16,7 @@ from bot.cogs._common import act_and_deliver, archive_when_quiet, game_here, gam
 from bot.correspondence.texts import due_text, games_clock_text
 from bot.delivery import outcome_text
 from bot.i18n import t
+from bot.names import player_name
 from bot.replies import NO_PINGS, fit_lines, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 from bot.services.gamestate import ABORTED
@@ -103,7 +104,7 @@ class Game(commands.Cog):
         if info.status == "active":
             to_move = info.user_to_move()
             text = t("bot.board.active", language, game=title, id=info.id,
-                     player=f"<@{to_move}>" if to_move else "-",
+                     player=player_name(to_move, language) or "-",
                      number=move_number(info.ply))
             due = due_text(await self.bot.clocks.clock_info(info.id), language)
             if due:
@@ -131,7 +132,7 @@ class Game(commands.Cog):
             await reply_error(interaction, error)
             return
         locale = interaction.locale
-        others = ", ".join(f"<@{uid}>" for uid in info.seats if uid != user)
+        others = ", ".join(player_name(uid, locale) for uid in info.seats if uid != user)
         text = t("bot.resign.ask", locale, game=engines.get(info.game).title, id=info.id,
                  opponents=others)
         await interaction.response.send_message(
@@ -156,9 +157,9 @@ class Game(commands.Cog):
         now = datetime.now(UTC)
         for info in mine[:20]:
             to_move = info.user_to_move()
-            others = [f"<@{uid}>" for uid in info.seats if uid != user]
+            others = [player_name(uid, locale) for uid in info.seats if uid != user]
             turn = (t("bot.games.your_turn", locale) if to_move == user
-                    else t("bot.games.their_turn", locale, player=f"<@{to_move}>"))
+                    else t("bot.games.their_turn", locale, player=player_name(to_move, locale)))
             where = f"<#{info.thread_id}>" if info.thread_id else f"#{info.id}"
             line = t("bot.games.line", locale, game=engines.get(info.game).title,
                      id=info.id, opponents=", ".join(others), turn=turn, where=where)

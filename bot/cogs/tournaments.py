@@ -50,6 +50,7 @@ from bot.cogs._tournament_texts import (
 from bot.heavy import HeavyBusy
 from bot.i18n import language_code, option_name, t
 from bot.replies import clip, reply_error, send_ephemeral
+from bot.services.aiseats import Record
 from bot.services.errors import ServiceError
 from bot.services.models import OutboxItem
 from bot.services.ratings import RatingService
@@ -572,9 +573,21 @@ class Tournaments(commands.Cog):
                       user: discord.User | None = None, private: bool = False) -> None:
         target = user or interaction.user
         profile = await self.ratings.profile(target.id, guild_id=interaction.guild_id)
-        await self._answer(interaction, format_profile(
-            profile, interaction.locale, in_server=interaction.guild_id is not None),
-            private=private)
+        text = format_profile(profile, interaction.locale,
+                              in_server=interaction.guild_id is not None)
+        records = await self.bot.services.ai_record(target.id)
+        if records:  # games against the AI are not rated: their record stands apart
+            text += "\n" + ai_record_text(records, interaction.locale)
+        await self._answer(interaction, text, private=private)
+
+
+def ai_record_text(records: list[Record], locale: Any) -> str:
+    """A player's won/drawn/lost games against each AI level, one line per level."""
+    lines = [t("ai.record.header", locale)]
+    for record in records:
+        lines.append(t("ai.record.line", locale, level=t(f"ai.level.{record.level}", locale),
+                       won=record.won, drawn=record.drawn, lost=record.lost))
+    return "\n".join(lines)
 
 
 async def setup(bot: BoardGamesBot) -> None:

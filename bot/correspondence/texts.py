@@ -16,6 +16,7 @@ from babel.dates import format_datetime, format_timedelta
 
 from bot.correspondence.timecontrol import TimeControl
 from bot.i18n import Text, language_code, t
+from bot.names import player_name as mention
 from bot.services.clocks import ClockInfo, VacationInfo, days_left_text
 
 
@@ -23,10 +24,6 @@ def unix(moment: datetime | str) -> int:
     if isinstance(moment, str):
         moment = datetime.fromisoformat(moment)
     return int(moment.timestamp())
-
-
-def mention(user_id: int | None) -> str:
-    return "" if user_id is None else f"<@{user_id}>"
 
 
 def control_text(control: str, locale: Any) -> str:
@@ -96,7 +93,7 @@ def due_text(info: ClockInfo, locale: Any) -> str | None:
              control=control_text(info.time_control, locale))
     if info.paused_by:
         until = max(end for _, end in info.paused_by)
-        players = ", ".join(mention(user) for user, _ in info.paused_by)
+        players = ", ".join(mention(user, locale) for user, _ in info.paused_by)
         text += " " + t("clocks.paused", locale, players=players, until=unix(until))
     return text
 
@@ -115,11 +112,11 @@ def reminder_text(payload: Mapping[str, Any], seats: Sequence[int], locale: Any)
     """The reminder posted in the game's thread (it mentions the player to move)."""
     user = int(payload["user_id"])
     if payload["threshold"] == "due_soon":
-        return t("clocks.reminder_due_soon", locale, player=mention(user),
+        return t("clocks.reminder_due_soon", locale, player=mention(user, locale),
                  id=payload["game_id"], unix=unix(payload["deadline"]))
-    opponents = [mention(other) for other in seats if other != user]
-    return t("clocks.reminder_overdue", locale, player=mention(user), id=payload["game_id"],
-             opponents=" ".join(opponents), count=len(opponents))
+    opponents = [mention(other, locale) for other in seats if other != user]
+    return t("clocks.reminder_overdue", locale, player=mention(user, locale),
+             id=payload["game_id"], opponents=" ".join(opponents), count=len(opponents))
 
 
 def reminder_dm_text(payload: Mapping[str, Any], game_title: str, link: str,
@@ -130,15 +127,15 @@ def reminder_dm_text(payload: Mapping[str, Any], game_title: str, link: str,
 
 
 def timeout_text(payload: Mapping[str, Any], locale: Any) -> str:
-    player = mention(int(payload["user_id"]))
+    player = mention(int(payload["user_id"]), locale)
     if payload.get("claimed_by") is None:
         return t("clocks.timeout_forfeit", locale, player=player)
     return t("clocks.timeout_claimed", locale, player=player,
-             claimer=mention(int(payload["claimed_by"])))
+             claimer=mention(int(payload["claimed_by"]), locale))
 
 
 def vacation_text(payload: Mapping[str, Any], locale: Any) -> str:
-    player = mention(int(payload["user_id"]))
+    player = mention(int(payload["user_id"]), locale)
     if payload.get("until") is None:
         return t("clocks.vacation_ended", locale, player=player)
     return t("clocks.vacation_started", locale, player=player, until=unix(payload["until"]))

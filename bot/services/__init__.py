@@ -16,6 +16,8 @@ Where things are:
   resignations, take-backs: how a change is written), ``gamestate`` (statuses, sides, rebuilding
   a game from its moves, ending it without a move), ``base`` (shared helpers); reading games,
   records, the outbox and settings live in ``games`` itself.
+* ``aiseats`` (part of ``GameService``): AI players' seats (reserved ids per level), games
+  against the AI, lobbies filled with AI players, the AI's turns, hints, records against it.
 * ``clocks.ClockService`` and ``clockstate``: time controls, reminders, claims, forfeits,
   vacations (correspondence play); ``records``: text records of games.
 * ``tournaments.TournamentService`` and ``ratings.RatingService``: tournaments and ratings; both

@@ -76,9 +76,7 @@ class ChallengeService(ServiceBase):
                 raise ChallengeError("errors.challenge_self")
             if players != 2:
                 raise ChallengeError("errors.invite_needs_two")
-        if time_control is None and guild_id is not None:
-            found = await self._store.guild_settings(guild_id)
-            time_control = found[1].get("time_control") if found else None
+        time_control = await self.server_time_control(guild_id, time_control)
         control = self._time_control(time_control)
         now = self._clock()
         async with self._store.transaction() as tx:
@@ -107,6 +105,15 @@ class ChallengeService(ServiceBase):
             row = await self._challenge_row(tx, challenge_id)
         self.notify_change()  # the scheduler learns when it expires
         return self._challenge(row)
+
+    async def server_time_control(self, guild_id: int | None, time_control: str | None
+                                  ) -> str | None:
+        """The time control a ``/play`` gets: the one given, else the server's default
+        (``/admin settings``), else None (untimed)."""
+        if time_control is None and guild_id is not None:
+            found = await self._store.guild_settings(guild_id)
+            time_control = found[1].get("time_control") if found else None
+        return time_control
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
         """A challenge by id."""

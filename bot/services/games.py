@@ -5,6 +5,7 @@ Plain async Python over the repository interface (``bot.store``) and the engine 
 ``GameService`` gathers its parts, each in its own module:
 
 * ``bot.services.challenges``: challenges, lobbies, and games created without a challenge;
+* ``bot.services.aiseats``: AI players: their seats, their turns, hints, records;
 * ``bot.services.play``: moves, resignations, take-backs (how a change is written);
 * ``bot.services.gamestate``: statuses, sides, rebuilding a game, ending it without a move;
 * ``bot.services.rematches``: the same players again, seats turned;
@@ -19,6 +20,7 @@ from datetime import timedelta
 from typing import Any
 
 from bot.services.admin import AdminService
+from bot.services.aiseats import AiSeatService, has_ai
 from bot.services.challenges import ChallengeService
 from bot.services.errors import BoardChanged, GameOver, NotAPlayer, NotFound
 from bot.services.gamestate import ACTIVE, FINISHED, normal_json, rebuild
@@ -39,7 +41,7 @@ _RECORD_ATTEMPTS = 5
 OUTBOX_PRUNE_BATCH = 500
 
 
-class GameService(ChallengeService, PlayService, AdminService, RematchService):
+class GameService(AiSeatService, ChallengeService, PlayService, AdminService, RematchService):
     """Everything the bot does with games, as plain async calls (see ``bot.services``)."""
 
     # ----- games ----------------------------------------------------------------------------
@@ -99,10 +101,11 @@ class GameService(ChallengeService, PlayService, AdminService, RematchService):
         under ``game_seen_from``'s rules (never another server's game; in a direct message,
         only the user's own). ``purpose``: ``"any"`` (``/board``, ``/record``, ``/replay``:
         the user's games on this server, then the server's others), ``"play"`` (``/claim``:
-        the user's running games here), ``"watch"`` (running games here the user does not
-        play in), ``"abort"`` (``/admin abort``: this server's running games, the user's
-        first)."""
-        if purpose not in ("any", "play", "watch", "abort"):
+        the user's running games here), ``"hint"`` (``/hint``: those of them with an AI
+        seat, the only games a hint is given in), ``"watch"`` (running games here the user
+        does not play in), ``"abort"`` (``/admin abort``: this server's running games, the
+        user's first)."""
+        if purpose not in ("any", "play", "hint", "watch", "abort"):
             raise ValueError(f"unknown purpose {purpose!r}")
         running = purpose != "any"
         found: list[GameInfo] = []
@@ -110,8 +113,9 @@ class GameService(ChallengeService, PlayService, AdminService, RematchService):
             return []
         if purpose != "watch":
             mine = await self.games_of(user_id, active_only=running, limit=100)
-            found += [g for g in mine if guild_id is None or g.guild_id == guild_id]
-        if guild_id is not None and purpose != "play":
+            found += [g for g in mine if (guild_id is None or g.guild_id == guild_id)
+                      and (purpose != "hint" or has_ai(g.seats))]
+        if guild_id is not None and purpose not in ("play", "hint"):
             rows = await self._store.guild_games(guild_id, active_only=running, limit=100)
             found += [self._row_info(row) for row in rows if user_id not in row.seats]
         return found[:limit]

@@ -13,7 +13,8 @@ Rulings (not in RULES.md):
   inside a multi-move turn). Every other seated player must agree (any refusal cancels the
   request); a move, a resignation or another undo drops a pending request. The move leaves
   the ``moves`` table for ``undone_moves`` and the state is rebuilt by replay. Allowed in every
-  game, since every opponent consents; not once the game is over (a finished game stays
+  game between people, since every opponent consents (an AI seat cannot: no take-backs in
+  games with one); not once the game is over (a finished game stays
   finished, whether it ended by a move or a resignation).
 * Engine work (load, parse, play, dump, view) runs on the event loop: ``bench.store`` measures
   it per move at a p99 of 0.1–0.5 ms for the engines so far (a few ms at worst on a busy
@@ -25,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.services import clockstate
+from bot.services.aiseats import has_ai
 from bot.services.base import ServiceBase
 from bot.services.errors import (
     BoardChanged,
@@ -198,6 +200,8 @@ class PlayService(ServiceBase):
                 raise UndoError("errors.undo_not_your_move")
             if row.undo_seat is not None:
                 raise UndoError("errors.undo_pending")
+            if has_ai(row.seats):
+                raise UndoError("errors.undo_against_ai")
             await tx.set_undo_request(game_id, row.version, seat, (), now)
             await tx.insert_outbox(
                 game_id, "undo_requested",

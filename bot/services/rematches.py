@@ -12,12 +12,17 @@ Rulings (not in RULES.md):
   server's setting always wins, as for any new game).
 * Only a game that ended with a result has a rematch: not a running or aborted one, and not a
   tournament game (the tournament decides who meets whom). One rematch per game.
+* AI seats (``bot.services.aiseats``) need no asking: an AI accepts every rematch, so only the
+  people at the table press, and in a game with one person their single press starts it. The
+  AI keeps its seat's id, so its level; seats turn as for people (the AI that answered moves
+  first in a duel's rematch). Nobody waits on an AI, so nobody pings one.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.services.aiseats import is_ai
 from bot.services.base import ServiceBase
 from bot.services.errors import ChallengeError, NotAPlayer, NotFound
 from bot.services.gamestate import FINISHED
@@ -29,8 +34,8 @@ from bot.store.tournaments import tournament_reads
 
 @dataclass(frozen=True)
 class Rematch:
-    """Where a rematch stands: who asked so far, who is still to, and the new game once all
-    did."""
+    """Where a rematch stands: who asked so far, who is still to (people only: AI seats
+    accept without asking), and the new game once all did."""
 
     game: GameInfo
     asked: tuple[int, ...]
@@ -73,7 +78,7 @@ class RematchService(ServiceBase):
             if user_id in asked:
                 raise ChallengeError("errors.rematch_already", game_id=game_id)
             asked = (*asked, user_id)
-            waiting = tuple(uid for uid in row.seats if uid not in asked)
+            waiting = tuple(uid for uid in row.seats if uid not in asked and not is_ai(uid))
             new_game = None
             if not waiting:
                 clock = await clock_reads(tx).clock(game_id)

@@ -14,16 +14,20 @@ from typing import Any
 
 import discord
 
+import ai
 import engines
 from bot.correspondence.texts import control_text
 from bot.host import Host
 from bot.i18n import choice_name, language_code, number, option_name, t
+from bot.names import player_name
 from bot.replies import reply_error
 from bot.services.errors import ServiceError
 from bot.services.models import Challenge
 from bot.views.game import Gate
 
 ACTIONS = ("accept", "decline", "cancel", "join", "leave", "start")
+#: A lobby's buttons that give a free place to an AI player of a level (the host's).
+AI_ACTIONS = tuple(f"ai-{level}" for level in ai.LEVELS)
 STYLES = {
     "accept": discord.ButtonStyle.success,
     "join": discord.ButtonStyle.success,
@@ -31,6 +35,7 @@ STYLES = {
     "decline": discord.ButtonStyle.danger,
     "cancel": discord.ButtonStyle.secondary,
     "leave": discord.ButtonStyle.secondary,
+    **{action: discord.ButtonStyle.secondary for action in AI_ACTIONS},
 }
 
 
@@ -96,9 +101,10 @@ def _challenge_body(challenge: Challenge, locale: Any) -> tuple[str, discord.ui.
         return t("bot.challenge.cancelled", locale, game=title, host=host), None
     if challenge.status == "expired":
         return t("bot.challenge.expired", locale, game=title, host=host), None
-    labels = {action: t(f"bot.button.{action}", locale) for action in ACTIONS}
+    labels = {action: t("bot.button." + action.replace("-", "."), locale)
+              for action in (*ACTIONS, *AI_ACTIONS)}
     if challenge.players > 2:
-        seated = ", ".join(f"<@{uid}>" for uid in challenge.joined)
+        seated = ", ".join(player_name(uid, locale) for uid in challenge.joined)
         text = t("bot.challenge.lobby", locale, host=host, game=title, players=challenge.players,
                  seated=seated, count=len(challenge.joined))
         counts = [n for n in engines.get(challenge.game).allowed_player_counts()
@@ -107,6 +113,8 @@ def _challenge_body(challenge: Challenge, locale: Any) -> tuple[str, discord.ui.
             text += "\n" + t("bot.challenge.lobby_start_early", locale, host=host,
                              counts=", ".join(map(str, counts)))
         actions = ("join", "leave", "start", "cancel")
+        if not challenge.is_full:
+            actions += AI_ACTIONS
     else:
         labels["cancel"] = t("bot.button.withdraw", locale)
         if challenge.opponent_id is not None:
@@ -125,7 +133,7 @@ def _challenge_body(challenge: Challenge, locale: Any) -> tuple[str, discord.ui.
 class ChallengeButton(
     Gate,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"bg:ch:(?P<id>\d+):(?P<action>accept|decline|cancel|join|leave|start)",
+    template=r"bg:ch:(?P<id>\d+):(?P<action>" + "|".join((*ACTIONS, *AI_ACTIONS)) + ")",
 ):
     def __init__(self, challenge_id: int, action: str, label: str = "") -> None:
         super().__init__(
@@ -150,6 +158,9 @@ class ChallengeButton(
             if self.action in ("accept", "start"):
                 call = services.accept if self.action == "accept" else services.start
                 game = await call(self.challenge_id, user)
+            elif self.action in AI_ACTIONS:
+                challenge = await services.add_ai(self.challenge_id, user,
+                                                  self.action.removeprefix("ai-"))
             else:
                 call = {
                     "decline": services.decline, "cancel": services.cancel,

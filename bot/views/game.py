@@ -17,6 +17,7 @@ import discord
 
 from bot.host import Host
 from bot.i18n import t
+from bot.names import player_name
 from bot.replies import NO_PINGS, pinging, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 
@@ -155,7 +156,8 @@ class ResignButton(
 ):
     """Confirms ``user``'s resignation of ``game``, on the board ``version`` they were shown.
     It comes in a private answer to ``/resign``; pressed once the game moved on or ended, it
-    refuses (a confirmation is for the position it was asked on)."""
+    refuses (a confirmation is for the position it was asked on; an AI's move is the game
+    moving on like anyone's, and an AI seat is named in the question, never mentioned)."""
 
     def __init__(self, game_id: int, version: int, user_id: int, label: str = "") -> None:
         super().__init__(
@@ -202,7 +204,8 @@ class RematchButton(
     template=r"bg:rematch:(?P<game>\d+)",
 ):
     """Under a finished game's result: a player asks for a rematch (``ask_rematch``: the
-    first press proposes, the others' accept, the last one starts the new game)."""
+    first press proposes, the other people's accept, the last one starts the new game; AI
+    seats accept without pressing, so one person against the AI starts it at once)."""
 
     def __init__(self, game_id: int, label: str = "") -> None:
         super().__init__(
@@ -228,14 +231,16 @@ class RematchButton(
         locale = host.delivery.language(rematch.game)
         if rematch.new_game is None:
             # Said in the thread, pinging those whose answer is awaited.
-            waiting = " ".join(f"<@{uid}>" for uid in rematch.waiting)
+            waiting = " ".join(player_name(uid, locale) for uid in rematch.waiting)
             await interaction.response.send_message(
-                t("bot.rematch.asked", locale, player=f"<@{interaction.user.id}>",
+                t("bot.rematch.asked", locale, player=player_name(interaction.user.id, locale),
                   id=self.game_id, waiting=waiting),
                 allowed_mentions=pinging(*rematch.waiting))
             return
+        # One press started it: every other seat is an AI's, which accepts without asking.
+        key = "started_against_ai" if len(rematch.asked) == 1 else "started"
         await interaction.response.send_message(
-            t("bot.rematch.started", locale, id=self.game_id, new_id=rematch.new_game.id),
+            t(f"bot.rematch.{key}", locale, id=self.game_id, new_id=rematch.new_game.id),
             allowed_mentions=NO_PINGS)
         host.delivery.strip_buttons(interaction.message)
         # The new game's first board, in its own thread, pings every player.

@@ -225,7 +225,9 @@ async def test_a_french_table_and_its_expiry_are_said_in_french(world):
     emu = world.emu
     table = await (await emu.slash("alice", "play lppg", {"players": 4}, locale="fr")).reply()
     assert "peut aussi lancer la partie à 2 joueurs" in table.content
-    assert [b["label"] for b in table.buttons()][-1] == "Annuler"
+    assert [b["label"] for b in table.buttons()] == [
+        "Rejoindre", "Quitter", "Commencer", "Annuler",
+        "+ IA (facile)", "+ IA (moyen)", "+ IA (difficile)"]
     offer = await (await emu.slash("alice", "play alak", {"opponent": "bob"},
                                    locale="fr")).reply()
     assert [b["label"] for b in offer.buttons()][-1] == "Retirer"

@@ -9,7 +9,8 @@ from bot.emulator import EPHEMERAL
 async def test_three_player_table(world):
     emu = world.emu
     table = await world.challenge("alice", "kolory", {"players": 3})
-    assert [b["label"] for b in table.buttons()] == ["Join", "Leave", "Start", "Cancel"]
+    assert [b["label"] for b in table.buttons()] == [
+        "Join", "Leave", "Start", "Cancel", "+ AI (easy)", "+ AI (medium)", "+ AI (hard)"]
     assert "(1/3)" in table.content
 
     early = await emu.click("alice", table, label="Start")
