@@ -543,7 +543,8 @@ class Delivery:
         text += "\n" + t("bot.game.your_turn", locale, player=mention(user))
         if position.current:
             # Timed games (bot.services.clocks): when the move is due, and who paused the clock.
-            due = due_text(await self.bot.clocks.clock_info(game.id), locale)
+            clock = await self.bot.clocks.due_info(game.id)
+            due = due_text(clock, locale) if clock is not None else None
             if due:
                 text += " " + due
         shown = public_buttons(game.game, position)
