@@ -50,6 +50,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from bot import runner
 from bot.config import Config
 from bot.emulator import Emulator, Event, Interaction, Message
 
@@ -68,7 +69,11 @@ STOP_TIMEOUT = 30.0
 THREAD_GROUPS = (
     ("event loop", "MainThread"),
     ("database", "_connection_worker_thread"),  # aiosqlite: one thread per connection
-    ("boards", "asyncio_"),  # the loop's default executor: asyncio.to_thread (board PNGs)
+    # The loop's default executor (asyncio's names its threads asyncio_N, uvloop's
+    # ThreadPoolExecutor-N_M): asyncio.to_thread, which draws the boards (the bench's pipe
+    # reader waits there too, without using CPU).
+    ("boards", "asyncio_"),
+    ("boards", "ThreadPoolExecutor-"),
 )
 
 
@@ -100,7 +105,7 @@ def bot_process(config: Config, conn: Connection, profile: str | None = None) ->
 
     setup_logging(config.log_level, secrets=[config.token])
     try:
-        measured = asyncio.run(_run_bot(config, conn, profile))
+        measured = runner.run(_run_bot(config, conn, profile))
     except BaseException as exc:  # reported to the bench, which raises it there
         with contextlib.suppress(OSError):  # unless the bench is gone
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
