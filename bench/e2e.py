@@ -69,11 +69,11 @@ STOP_TIMEOUT = 30.0
 THREAD_GROUPS = (
     ("event loop", "MainThread"),
     ("database", "_connection_worker_thread"),  # aiosqlite: one thread per connection
-    # The loop's default executor (asyncio's names its threads asyncio_N, uvloop's
-    # ThreadPoolExecutor-N_M): asyncio.to_thread, which draws the boards (the bench's pipe
-    # reader waits there too, without using CPU).
+    # The loop's default executor (its threads are asyncio_N, or uvloop_N on uvloop):
+    # asyncio.to_thread, which draws the boards (the bench's pipe reader waits there too,
+    # without using CPU).
     ("boards", "asyncio_"),
-    ("boards", "ThreadPoolExecutor-"),
+    ("boards", "uvloop_"),
 )
 
 
