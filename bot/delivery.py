@@ -409,7 +409,7 @@ class Delivery:
         async def strip() -> None:
             # Best effort: a board left with buttons refuses them when pressed (its version).
             # The plain edit request: ``PartialMessage.edit`` would also build a
-            # discord.Message of the answer, which nobody reads (a fifth of its cost).
+            # discord.Message of the answer, which nobody reads (a quarter of its cost).
             with (
                 contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError),
                 handle_message_parameters(view=None) as params,
