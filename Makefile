@@ -26,6 +26,8 @@ bench: $(STAMP)
 	$(PY) -m bench.render
 	$(PY) -m bench.store
 	$(PY) -m bench.e2e
+	$(PY) -m bench.e2e --think 0
+	$(PY) -m bench.e2e --rtt-ms 80
 	$(PY) -m bench.crash
 	$(PY) -m bench.heavy
 	$(PY) -m bench.tournaments

@@ -34,13 +34,12 @@ import multiprocessing
 import random
 import statistics
 import tempfile
-import time
 from pathlib import Path
 
 from bench import percentile
 from bench.e2e import BotProcess, bot_process, play_game, start_game
 from bot.config import Config
-from bot.emulator import EPHEMERAL, Emulator
+from bot.emulator import EPHEMERAL, Emulator, Event, Interaction
 from bot.services import GameService
 from bot.store import open_store
 
@@ -65,10 +64,11 @@ class WorkingBotProcess(BotProcess):
 
 
 class TimedLatencies(list):
-    """The latency list ``bench.e2e.play_game`` fills, remembering when each reply came."""
+    """What ``bench.e2e.play_game`` answers, kept as (when the reply came, its latency)."""
 
-    def append(self, latency: float) -> None:
-        super().append((time.perf_counter(), latency))
+    def append(self, answered: tuple[Interaction, Event]) -> None:
+        interaction, event = answered
+        super().append((event.at, event.at - interaction.sent_at))
 
 
 async def prepare(path: Path, emu: Emulator, count: int, players: list[str]) -> list[int]:
@@ -160,7 +160,7 @@ async def scenario(
             threads = await asyncio.gather(*(start_game(emu, a, b) for a, b in pairs))
         answers = await replays
         bot.measure(False)
-        into.lags += await bot.stop()
+        into.lags += (await bot.stop())["lags"]
     finally:
         bot.kill()
     finished = max((at for _, at, _ in answers), default=float("inf"))

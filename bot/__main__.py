@@ -3,13 +3,13 @@ local Discord emulator and a console to play through it."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import sys
 
 import aiohttp
 import discord
 
+from bot import runner
 from bot.config import ConfigError, load_config
 from bot.logs import setup_logging
 from bot.store import StoreUnavailable
@@ -28,14 +28,14 @@ def main() -> int:
         if config.has_token:
             from bot.app import run
 
-            asyncio.run(run(config))
+            runner.run(run(config))
         else:
             from bot.emulator.console import run_console
 
             if config.log_level == "INFO":
                 # The console is the conversation; the bot's routine INFO lines would drown it.
                 setup_logging("WARNING", secrets=config.secrets)
-            asyncio.run(run_console(config))
+            runner.run(run_console(config))
     except KeyboardInterrupt:
         pass
     except StoreUnavailable as exc:

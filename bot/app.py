@@ -119,7 +119,8 @@ class BoardGamesBot(commands.Bot):
         self.heavy = HeavyWork.create(config.heavy_workers, config.heavy_pool)
         self._names: dict[int, str] = {}
         # Correspondence play: clocks, and the one task that sends reminders and forfeits
-        # when due (woken by every move, new game and vacation through on_change).
+        # when due (woken through on_change by new games, vacations and the moves that can
+        # move a deadline: those of timed games, and last moves).
         self.clocks = ClockService(
             services.store, services, grace_for=grace_for,
             vacation_days_per_year=config.vacation_days_per_year,

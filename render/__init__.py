@@ -88,7 +88,29 @@ def board_image(
     """The board as an RGB Pillow image (``board`` encodes it); see ``board``."""
     game = engines.get(game_name)
     module = _module(game.name)
-    seen = _seen(game, module, state, viewer)
+    return _draw(
+        game, module, _seen(game, module, state, viewer), viewer=viewer, last_move=last_move,
+        players=players, theme=theme, lang=lang, status=status, clock=clock, extent=extent,
+        for_replay=for_replay,
+    )
+
+
+def _draw(
+    game: engines.Game,
+    module: ModuleType,
+    seen: Any,
+    *,
+    viewer: int | None,
+    last_move: Move | str | None,
+    players: Sequence[str] | None,
+    theme: str | Theme,
+    lang: str,
+    status: str | None = None,
+    clock: str | None = None,
+    extent: Any = None,
+    for_replay: bool = False,
+) -> Image.Image:
+    """``board_image`` of a state that is already what ``viewer`` may see (``_seen``)."""
     options = Options(
         theme=get_theme(theme),
         players=tuple(players) if players else None,
@@ -218,10 +240,11 @@ def replay(
         raise ValueError("a replay needs at least one state")
     game = engines.get(game_name)
     module = _module(game.name)
-    extent = None
-    if hasattr(module, "extent"):
-        extent = module.extent([_seen(game, module, s, None) for s in states])
-    picked = list(states)
+    # Each state is seen once: the extent and the frame share the view (and what a view
+    # caches, such as an LPPG board's regions).
+    views = [_seen(game, module, s, None) for s in states]
+    extent = module.extent(views) if hasattr(module, "extent") else None
+    picked = views
     if len(picked) > MAX_FRAMES:
         step = (len(picked) - 1) / (MAX_FRAMES - 1)
         picked = [picked[round(i * step)] for i in range(MAX_FRAMES)]
@@ -229,10 +252,11 @@ def replay(
     frames: list[Image.Image] = []
     durations: list[int] = []
     previous_bytes = b""
-    for state in picked:
+    for seen in picked:
         # Each frame goes to the palette at once (a quarter of the memory of an RGB frame).
-        paletted = to_palette(board_image(game.name, state, players=players, theme=theme,
-                                          lang=lang, extent=extent, for_replay=True), colours)
+        frame = _draw(game, module, seen, viewer=None, last_move=None, players=players,
+                      theme=theme, lang=lang, extent=extent, for_replay=True)
+        paletted = to_palette(frame, colours)
         raw = paletted.tobytes()
         if raw == previous_bytes:
             durations[-1] += FRAME_MS

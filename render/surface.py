@@ -577,8 +577,11 @@ def encode_png(image: Image.Image) -> bytes:
     if image.mode != "P":
         raise ValueError(f"encode_png takes a palette image, not {image.mode}")
     width, height = image.size
-    raw = image.tobytes()
-    rows = b"".join(b"\0" + raw[y * width:(y + 1) * width] for y in range(height))
+    # Each row behind its filter byte: the image pasted one column right on a zeroed one, so
+    # Pillow lays the rows out (a Python loop over the rows took twice as long).
+    framed = Image.new("P", (width + 1, height), 0)
+    framed.paste(image, (1, 0))
+    rows = framed.tobytes()
     colours = bytes(image.getpalette() or [0, 0, 0])[:768]
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join((

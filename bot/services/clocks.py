@@ -261,6 +261,13 @@ class ClockService:
             raise NotFound("errors.not_found", game_id=game_id)
         return infos[game_id]
 
+    async def due_info(self, game_id: int) -> ClockInfo | None:
+        """``clock_info`` for the line under a board, or None for a game a move already found
+        untimed: it has no deadline to tell, so a move's board costs no clock reads."""
+        if clockstate.known_untimed(self._store, game_id):
+            return None
+        return await self.clock_info(game_id)
+
     async def deadline(self, game_id: int) -> datetime | None:
         return (await self.clock_info(game_id)).deadline
 

@@ -133,6 +133,11 @@ def _untimed_games(store: Any) -> set[int]:
         return set()
 
 
+def known_untimed(store: Any, game_id: int) -> bool:
+    """Whether a move of the game already found it untimed (then it never has a deadline)."""
+    return game_id in _untimed_games(store)
+
+
 async def prepare_turn(reads: Reads, game_id: int, seats: tuple[int, ...], ply: int,
                        to_move: int | None, now: datetime) -> PreparedTurn | None:
     """The clock after a move (None: nothing to write, the game is untimed or older than

@@ -130,7 +130,11 @@ class PlayService(ServiceBase):
                 await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now,
                                        reply_token)
             await clockstate.commit_turn(tx, clock, row.seats, ply, after.to_move, now)
-        self.notify_change()
+        if clock is not None or finished or has_ai(row.seats):
+            # A move of an untimed game that goes on moves no deadline (its clock is not kept
+            # move by move): the scheduler is not woken for nothing. A game with an AI seat
+            # always wakes them, as the AI runner listens there for its turn.
+            self.notify_change()
         info = self._info(self._written(row, update), game, after)
         return MoveResult(game=info, move=canonical, description=str(explanation), seat=seat,
                           explanation=explanation)

@@ -39,6 +39,11 @@ class Gate:
         return True
 
 
+def move_custom_id(game_id: int, version: int, move: str) -> str:
+    """The custom_id of a move button (``MoveButton``'s template reads it back)."""
+    return f"bg:mv:{game_id}:{version}:{move}"
+
+
 class MoveButton(
     Gate,
     discord.ui.DynamicItem[discord.ui.Button],
@@ -51,7 +56,7 @@ class MoveButton(
         super().__init__(
             discord.ui.Button(
                 label=move, style=discord.ButtonStyle.secondary,
-                custom_id=f"bg:mv:{game_id}:{version}:{move}", row=row,
+                custom_id=move_custom_id(game_id, version, move), row=row,
             )
         )
         self.game_id, self.version, self.move = game_id, version, move
@@ -81,9 +86,31 @@ class MoveButton(
 def fits(game_id: int, version: int, moves: Sequence[str]) -> bool:
     """Whether these moves can be buttons: few enough, and each fits a label and a custom_id."""
     return len(moves) <= BUTTONS_PER_ROW * ROWS_MAX and all(
-        len(m) <= LABEL_MAX and len(f"bg:mv:{game_id}:{version}:{m}") <= CUSTOM_ID_MAX
+        len(m) <= LABEL_MAX and len(move_custom_id(game_id, version, m)) <= CUSTOM_ID_MAX
         for m in moves
     )
+
+
+class MoveButtons(discord.ui.View):
+    """The move buttons of one board, kept as their component payload: every board has new
+    ones (their custom_ids name its version), and a ``MoveButton`` object per move costs more
+    than the rest of posting the board's message does on the bot's side. A press is dispatched
+    by ``MoveButton``'s template like that of any move button, whichever view sent it."""
+
+    def __init__(self, game_id: int, version: int, texts: Sequence[str]) -> None:
+        super().__init__(timeout=None)
+        self.rows = [
+            {"type": discord.ComponentType.action_row.value, "components": [
+                {"type": discord.ComponentType.button.value,
+                 "style": discord.ButtonStyle.secondary.value, "disabled": False,
+                 "label": text, "custom_id": move_custom_id(game_id, version, text)}
+                for text in texts[start:start + BUTTONS_PER_ROW]
+            ]}
+            for start in range(0, len(texts), BUTTONS_PER_ROW)
+        ]
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.rows
 
 
 def move_view(game_id: int, version: int, moves: Sequence[Any]) -> discord.ui.View | None:
@@ -91,10 +118,7 @@ def move_view(game_id: int, version: int, moves: Sequence[Any]) -> discord.ui.Vi
     texts = list(dict.fromkeys(str(m) for m in moves))  # a custom_id is unique per message
     if not texts or not fits(game_id, version, texts):
         return None
-    view = discord.ui.View(timeout=None)
-    for index, text in enumerate(texts):
-        view.add_item(MoveButton(game_id, version, text, row=index // BUTTONS_PER_ROW))
-    return view
+    return MoveButtons(game_id, version, texts)
 
 
 class UndoButton(

@@ -82,3 +82,25 @@ def test_result_reasons_in_the_posts_language():
     assert outcome_text(outcome, "fr") == "Noir gagne avec 3 pierres contre 1"
     # An outcome without a phrase keeps the engine's words.
     assert outcome_text(Outcome(frozenset(), (0.0, 0.0), "agreed"), "fr") == "agreed"
+
+
+def test_move_buttons_payload_is_what_move_button_objects_would_send():
+    """Boards carry their buttons as a ready payload; a press is dispatched by
+    ``MoveButton``'s template, so the payload must be exactly its buttons, five to a row."""
+    import discord
+
+    from bot.views.game import BUTTONS_PER_ROW, MoveButton, move_view
+
+    moves = ["a1", "b 2", "c3", "a1", "d4", "e5", "f6", "g7"]  # a repeat goes once
+    texts = list(dict.fromkeys(moves))
+    built = discord.ui.View(timeout=None)
+    for index, text in enumerate(texts):
+        built.add_item(MoveButton(12, 34, text, row=index // BUTTONS_PER_ROW))
+    view = move_view(12, 34, moves)
+    assert view is not None
+    assert view.to_components() == built.to_components()
+    assert [len(row["components"]) for row in view.to_components()] == [5, 2]
+    item = view.to_components()[1]["components"][0]
+    assert MoveButton.__discord_ui_compiled_template__.fullmatch(item["custom_id"])["move"] == "f6"
+    assert move_view(12, 34, []) is None
+    assert move_view(12, 34, ["x" * 81]) is None  # a label Discord would refuse

@@ -45,6 +45,19 @@ async def test_a_game_against_the_ai_starts_at_once_with_the_player_first(servic
     assert refused.value.key == "errors.unknown_level"
 
 
+async def test_a_persons_move_in_an_untimed_game_against_the_ai_wakes_the_ai_runner(service):
+    """Untimed games that go on wake nobody after a move (no deadline moved), except games
+    with an AI seat: the AI runner listens on the same wake-up for its turn."""
+    pokes = []
+    service.on_change = lambda: pokes.append(1)
+    info = await service.play_ai("alak", 7, "easy")
+    pokes.clear()
+    move = (await service.legal_moves(info.id, 7))[0]
+    await service.move(info.id, 7, move)
+    assert pokes == [1]
+    assert [turn.game_id for turn in await service.ai_turns()] == [info.id]
+
+
 async def test_the_ai_turn_is_listed_and_played_once(service):
     info = await service.play_ai("alak", 7, "easy")
     assert await service.ai_job(info.id) is None

@@ -598,3 +598,36 @@ async def test_untimed_clock_info_follows_the_game_though_moves_skip_the_clock(
     clock_info = await clocks.clock_info(info.id)
     assert clock_info.to_move_user == result.game.user_to_move()
     assert clock_info.deadline is None and not clock_info.timed
+
+
+async def test_a_move_of_an_untimed_game_has_no_deadline_to_tell_and_wakes_no_scheduler(
+    service, clocks
+):
+    """Its board skips the clock reads (``due_info`` None once a move found it untimed), and
+    the scheduler is not poked: no deadline moved. Its last move still pokes (the game
+    ends)."""
+    pokes = []
+    service.on_change = lambda: pokes.append(1)
+    info = await timed_game(service, "untimed")
+    pokes.clear()
+    assert await clocks.due_info(info.id) is not None  # no move yet: read as usual
+    await play_first_legal(service, info)
+    assert await clocks.due_info(info.id) is None
+    assert pokes == []
+    result = await play_first_legal(service, info)
+    while result.game.status == "active":
+        result = await play_first_legal(service, info)
+    assert pokes == [1]
+
+
+async def test_a_move_of_a_timed_game_tells_its_deadline_and_wakes_the_scheduler(
+    service, clocks
+):
+    pokes = []
+    service.on_change = lambda: pokes.append(1)
+    info = await timed_game(service, "2d")
+    pokes.clear()
+    await play_first_legal(service, info)
+    assert pokes == [1]
+    due = await clocks.due_info(info.id)
+    assert due is not None and due.deadline == await clocks.deadline(info.id)
