@@ -24,7 +24,7 @@ import logging
 import pkgutil
 import signal
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import discord
 from discord import app_commands
@@ -114,6 +114,7 @@ class BoardGamesBot(commands.Bot):
         self.closing = False
         #: The task reading the gateway (``connect``), set by whoever starts it.
         self.gateway_task: asyncio.Task | None = None
+        services.challenge_expiry = timedelta(days=config.challenge_expiry_days)
         self.delivery = Delivery(self)
         self.heavy = HeavyWork.create(config.heavy_workers, config.heavy_pool)
         self._names: dict[int, str] = {}

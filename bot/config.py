@@ -74,6 +74,8 @@ class Config:
     images_dir: str = "emulator-out"
     #: Correspondence play: vacation days each player may take per calendar year.
     vacation_days_per_year: int = 30
+    #: A challenge nobody took up is closed (its message says it expired) after this many days.
+    challenge_expiry_days: int = 7
     #: Replays, brackets and diagrams are drawn by this many workers, "process"es (default:
     #: they never slow the bot's own process) or "thread"s (``bot.workers``).
     heavy_workers: int = 1
@@ -138,7 +140,8 @@ def load_config(
     """Read ``path`` (default: ``$BOT_CONFIG`` or ``config.toml`` if it exists) and the
     environment (``DISCORD_TOKEN``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``,
     ``BOT_DATABASE``, ``BOT_LOG_LEVEL``, ``BOT_OWNER_IDS``, ``BOT_GUILD_IDS``,
-    ``BOT_SYNC_ON_START``, ``BOT_LANGUAGE``, ``BOT_VACATION_DAYS``, ``BOT_HEAVY_WORKERS``,
+    ``BOT_SYNC_ON_START``, ``BOT_LANGUAGE``, ``BOT_VACATION_DAYS``,
+    ``BOT_CHALLENGE_EXPIRY_DAYS``, ``BOT_HEAVY_WORKERS``,
     ``BOT_HEAVY_POOL``, ``BOT_OUTBOX_HISTORY_DAYS``, ``BOT_SHARD_COUNT``, ``BOT_SHARD_IDS``)."""
     env = os.environ if env is None else env
     path = Path(path or env.get("BOT_CONFIG") or DEFAULT_CONFIG_FILE)
@@ -169,6 +172,9 @@ def load_config(
         "vacation_days_per_year": correspondence.get(
             "vacation_days_per_year", Config.vacation_days_per_year
         ),
+        "challenge_expiry_days": correspondence.get(
+            "challenge_expiry_days", Config.challenge_expiry_days
+        ),
         "heavy_workers": bot.get("heavy_workers", Config.heavy_workers),
         "heavy_pool": bot.get("heavy_pool", Config.heavy_pool),
     }
@@ -183,6 +189,7 @@ def load_config(
         "BOT_SYNC_ON_START": "sync_on_start",
         "BOT_LANGUAGE": "default_language",
         "BOT_VACATION_DAYS": "vacation_days_per_year",
+        "BOT_CHALLENGE_EXPIRY_DAYS": "challenge_expiry_days",
         "BOT_HEAVY_WORKERS": "heavy_workers",
         "BOT_HEAVY_POOL": "heavy_pool",
         "BOT_OUTBOX_HISTORY_DAYS": "outbox_history_days",
@@ -205,7 +212,8 @@ def load_config(
     values["sync_on_start"] = str(values["sync_on_start"]).lower()
     if values["sync_on_start"] not in ("off", "global", "guilds"):
         raise ConfigError("sync_on_start must be off, global or guilds")
-    for setting, low, high in (("vacation_days_per_year", 0, 366), ("heavy_workers", 1, 64)):
+    for setting, low, high in (("vacation_days_per_year", 0, 366), ("heavy_workers", 1, 64),
+                               ("challenge_expiry_days", 1, 365)):
         values[setting] = _whole_number(values[setting], setting, low, high)
     values["heavy_pool"] = str(values["heavy_pool"]).lower()
     if values["heavy_pool"] not in ("process", "thread"):

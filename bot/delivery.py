@@ -59,7 +59,7 @@ from bot.services.aiseats import is_ai
 from bot.services.clocks import ClockInfo
 from bot.services.errors import NotFound
 from bot.services.models import GameInfo, OutboxItem, Position
-from bot.views.game import move_view, undo_view
+from bot.views.game import move_view, rematch_view, undo_view
 from engines import Phrase
 
 if TYPE_CHECKING:
@@ -567,7 +567,9 @@ class Delivery:
                 text += " " + mention(int(requester), locale)
             return Composed(text, None, None, pinging(requester))
         if kind == "game_over":
-            return Composed(self._result(game, locale), None, None, everyone)
+            offered = await self.bot.services.rematch_offered(game.id)
+            return Composed(self._result(game, locale), None,
+                            rematch_view(game.id, locale) if offered else None, everyone)
         raise AssertionError(f"unhandled outbox kind {kind!r}")  # KINDS lists what we post
 
     async def _with_turn(

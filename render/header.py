@@ -106,10 +106,16 @@ def status_line(state, seats: Sequence[SeatInfo], said: Words, doing: str = "") 
     return said("header.to_play", name=name)
 
 
+def move_number(moves_played: int) -> int:
+    """The number of the move to play next: "move 1" before the first move, "move 3" once two
+    were played. The one definition the images and the bot's texts share."""
+    return moves_played + 1
+
+
 def move_subtitle(state, said: Words) -> str:
-    """"move 12" while the game runs, "40 moves" once it is over."""
+    """"move 12" while the game runs (``move_number``), "40 moves" once it is over."""
     if state.outcome is None:
-        return said("header.move", n=state.ply + 1)
+        return said("header.move", n=move_number(state.ply))
     return said.count("header.moves", state.ply)
 
 

@@ -24,12 +24,11 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot.cogs._common import act_and_deliver, game_here
+from bot.cogs._common import act_and_deliver, game_here, game_number
 from bot.correspondence import texts
 from bot.heavy import HeavyBusy, replay_gif, replay_key
-from bot.i18n import Text, language_code, t
+from bot.i18n import language_code, t
 from bot.replies import reply_error, send_ephemeral
-from bot.services.clocks import days_left_text
 from bot.services.errors import ServiceError
 from bot.services.models import GameInfo, OutboxItem
 
@@ -102,7 +101,8 @@ class Clocks(commands.Cog):
 
     @app_commands.command(name="claim", description="Claim the win when your opponent's time is up")
     @app_commands.describe(game="A game number (default: the game of this thread)")
-    async def claim(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def claim(self, interaction: discord.Interaction,
+                    game: game_number("play") = None) -> None:
         info = await game_here(self.bot, interaction, game)
         if info is None:
             return
@@ -123,18 +123,9 @@ class Clocks(commands.Cog):
         except ServiceError as error:
             await reply_error(interaction, error)
             return
-        days_left = days_left_text(status.left_days, status.allowance_days)
-        if status.until is None:
-            text = t("clocks.vacation_off", locale, days_left=days_left)
-        elif status.paused_games:
-            text = t("clocks.vacation_on", locale, until=int(status.until.timestamp()),
-                     games=Text("clocks.count.games", count=len(status.paused_games)),
-                     days_left=days_left)
-        else:
-            text = t("clocks.vacation_on_no_games", locale, until=int(status.until.timestamp()),
-                     days_left=days_left)
-        await send_ephemeral(interaction, text)
-        # Tell the opponents in each game's thread now rather than at the next delivery pass.
+        await send_ephemeral(interaction, texts.vacation_status_text(status, locale))
+        # Tell the opponents in each timed game's thread now rather than at the next delivery
+        # pass (a vacation changes nothing in untimed games, which are told nothing).
         for game in await self.bot.services.games_of(interaction.user.id):
             try:
                 await self.bot.delivery.flush(game.id)
@@ -159,7 +150,8 @@ class Clocks(commands.Cog):
 
     @app_commands.command(name="record", description="Download a game's record as text")
     @app_commands.describe(game="A game number (default: the game of this thread)")
-    async def record(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def record(self, interaction: discord.Interaction,
+                     game: game_number("any") = None) -> None:
         info = await game_here(self.bot, interaction, game)
         if info is None:
             return
@@ -172,7 +164,8 @@ class Clocks(commands.Cog):
 
     @app_commands.command(name="replay", description="An animated replay of a game")
     @app_commands.describe(game="A game number (default: the game of this thread)")
-    async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def replay(self, interaction: discord.Interaction,
+                     game: game_number("any") = None) -> None:
         info = await game_here(self.bot, interaction, game)
         if info is None:
             return
@@ -204,9 +197,12 @@ class Clocks(commands.Cog):
     @app_commands.command(name="watch", description="Follow a game as a spectator")
     @app_commands.describe(game="The game number")
     @app_commands.guild_only()
-    async def watch(self, interaction: discord.Interaction, game: int) -> None:
-        info = await game_here(self.bot, interaction, game)
-        if info is None:
+    async def watch(self, interaction: discord.Interaction, game: game_number("watch")) -> None:
+        try:
+            info = await self.bot.services.game_to_watch(
+                game, guild_id=interaction.guild_id, user_id=interaction.user.id)
+        except ServiceError as error:
+            await reply_error(interaction, error)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = interaction.locale

@@ -12,12 +12,16 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot.cogs._common import act_and_deliver, game_here
+from bot.cogs._common import act_and_deliver, archive_when_quiet, game_here, game_number
 from bot.correspondence.texts import due_text, games_clock_text
 from bot.delivery import outcome_text
 from bot.i18n import t
 from bot.names import player_name
-from bot.replies import NO_PINGS, fit_lines, send_ephemeral
+from bot.replies import NO_PINGS, fit_lines, reply_error, send_ephemeral
+from bot.services.errors import ServiceError
+from bot.services.gamestate import ABORTED
+from bot.views.game import resign_view
+from render.header import move_number
 
 if TYPE_CHECKING:
     from bot.app import BoardGamesBot
@@ -40,6 +44,13 @@ def rank_moves(moves: list[str], typed: str) -> list[str]:
 class Game(commands.Cog):
     def __init__(self, bot: BoardGamesBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.delivery.on_game_over(self._game_over)
+
+    async def _game_over(self, game_id: int) -> None:
+        """A finished game's thread archives itself after a while (``archive_when_quiet``)."""
+        await archive_when_quiet(self.bot, await self.bot.services.get_game(game_id))
 
     async def _act_here(
         self, interaction: discord.Interaction, action: Callable[..., Awaitable[Any]]
@@ -82,7 +93,8 @@ class Game(commands.Cog):
 
     @app_commands.command(name="board", description="Show the board of this thread's game")
     @app_commands.describe(game="A game number (default: the game of this thread)")
-    async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def board(self, interaction: discord.Interaction,
+                    game: game_number("any") = None) -> None:
         info = await game_here(self.bot, interaction, game)
         if info is None:
             return
@@ -92,10 +104,13 @@ class Game(commands.Cog):
         if info.status == "active":
             to_move = info.user_to_move()
             text = t("bot.board.active", language, game=title, id=info.id,
-                     player=player_name(to_move, language) or "-", ply=info.ply)
+                     player=player_name(to_move, language) or "-",
+                     number=move_number(info.ply))
             due = due_text(await self.bot.clocks.clock_info(info.id), language)
             if due:
                 text += " " + due
+        elif info.status == ABORTED:
+            text = t("bot.board.aborted", language, game=title, id=info.id)
         else:
             text = t("bot.board.finished", language, game=title, id=info.id,
                      reason=outcome_text(info.outcome, language) if info.outcome else "")
@@ -105,7 +120,24 @@ class Game(commands.Cog):
     @app_commands.command(name="resign", description="Resign this thread's game")
     @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction) -> None:
-        await self._act_here(interaction, self.bot.services.resign)
+        """Asks first, privately: one typo must not lose a game of weeks. The button resigns
+        on this very position only (``ResignButton``)."""
+        game = await game_here(self.bot, interaction)
+        if game is None:
+            return
+        user = interaction.user.id
+        try:
+            info = await self.bot.services.resignable(game.id, user)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        locale = interaction.locale
+        others = ", ".join(player_name(uid, locale) for uid in info.seats if uid != user)
+        text = t("bot.resign.ask", locale, game=engines.get(info.game).title, id=info.id,
+                 opponents=others)
+        await interaction.response.send_message(
+            text, view=resign_view(info.id, info.version, user, locale), ephemeral=True,
+            allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="undo", description="Ask your opponent to take back the last move")
     @app_commands.guild_only()

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.aiplayer import suggest
-from bot.cogs._common import game_here
+from bot.cogs._common import game_here, game_number
 from bot.i18n import say, t
 from bot.replies import NO_PINGS, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
@@ -31,7 +31,8 @@ class Hint(commands.Cog):
     @app_commands.command(
         name="hint", description="Suggest a move in your game against the AI (only you see it)")
     @app_commands.describe(game="A game number (default: the game of this thread)")
-    async def hint(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def hint(self, interaction: discord.Interaction,
+                   game: game_number("hint") = None) -> None:
         info = await game_here(self.bot, interaction, game)
         if info is None:
             return

@@ -27,6 +27,7 @@ from bot.correspondence.texts import control_text
 from bot.i18n import choice_name, language_code, t
 from bot.replies import NO_PINGS, pinging, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
+from bot.services.models import OutboxItem
 from bot.views.challenge import render_challenge
 
 if TYPE_CHECKING:
@@ -78,6 +79,18 @@ def _option_parameter(option: engines.Option) -> tuple[inspect.Parameter, list |
     return parameter, choices
 
 
+async def post_expired_challenge(bot: BoardGamesBot, item: OutboxItem) -> None:
+    """A ``challenge_expired`` row: the challenge's message says it expired and loses its
+    buttons (an edit: nobody is pinged for an offer that is gone)."""
+    challenge = await bot.services.get_challenge(int(item.payload["challenge_id"]))
+    if challenge.message_id is None or challenge.channel_id is None:
+        return  # never posted (the bot stopped in between): nothing to change
+    content, _ = await render_challenge(bot, challenge)  # in the challenge's language
+    channel = bot.get_partial_messageable(challenge.channel_id, guild_id=challenge.guild_id)
+    await channel.get_partial_message(challenge.message_id).edit(
+        content=content, view=None, allowed_mentions=NO_PINGS)
+
+
 def game_channel(interaction: discord.Interaction) -> int | None:
     """Where a game started by this command gets its thread: game threads hang off a text
     channel, so a /play inside a thread uses its parent."""
@@ -99,6 +112,7 @@ class Play(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.group)
+        self.bot.delivery.register_poster(("challenge_expired",), post_expired_challenge)
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command(self.group.name)

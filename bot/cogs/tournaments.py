@@ -32,6 +32,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 import engines
+from bot.cogs._common import LARGEST, NumberOption
 from bot.cogs._tournament_texts import (
     choice_label,
     forfeit_post,
@@ -72,9 +73,6 @@ Result = TypeVar("Result")
 MAX_CHOICES = 25
 #: Tournaments ``/tournament list`` shows.
 MAX_LISTED = 20
-#: Discord's largest integer option: the top of ranges that have no other (a larger number
-#: would not fit the database's integers either).
-LARGEST = 2**53 - 1
 GAME_CHOICES = [app_commands.Choice(name=engines.get(n).title, value=n) for n in engines.GAMES]
 
 
@@ -116,27 +114,12 @@ def out_of_range(interaction: discord.Interaction) -> TournamentError | None:
     return None
 
 
-class TournamentNumber(app_commands.Transformer):
+class TournamentNumber(NumberOption):
     """A ``tournament`` option: a whole number from 1, autocompleted with this server's
     tournaments that ``action`` can apply to (see ``TournamentService.open_tournaments``)."""
 
     def __init__(self, action: str) -> None:
         self.action = action
-
-    @property
-    def type(self) -> discord.AppCommandOptionType:
-        return discord.AppCommandOptionType.integer
-
-    @property
-    def min_value(self) -> int:
-        return 1
-
-    @property
-    def max_value(self) -> int:
-        return LARGEST
-
-    async def transform(self, interaction: discord.Interaction, value: Any, /) -> int:
-        return int(value)
 
     async def autocomplete(  # type: ignore[override]
         self, interaction: discord.Interaction, value: int | float | str, /

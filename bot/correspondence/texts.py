@@ -1,9 +1,10 @@
 """What correspondence play says in Discord, as plain functions (no discord.py): a time control
 in words, the "due in …" line under a board and the clock line drawn on it, a game's clock in
-``/games``, and the outbox rows ``reminder``, ``timeout`` and ``vacation``. Times in messages
-are Discord timestamps (``<t:unix:R>``), which every client shows in its own language and time
-zone; an image cannot hold one, so the clock drawn on a board gives the date and time in UTC,
-written the way the board's language writes them (Babel)."""
+``/games``, the answer to ``/vacation``, and the outbox rows ``reminder``, ``timeout`` and
+``vacation``. Times in messages are Discord timestamps (``<t:unix:R>``), which every client
+shows in its own language and time zone; an image cannot hold one, so the clock drawn on a
+board gives the date and time in UTC, written the way the board's language writes them
+(Babel)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from typing import Any
 from babel.dates import format_datetime, format_timedelta
 
 from bot.correspondence.timecontrol import TimeControl
-from bot.i18n import language_code, t
+from bot.i18n import Text, language_code, t
 from bot.names import player_name as mention
-from bot.services.clocks import ClockInfo
+from bot.services.clocks import ClockInfo, VacationInfo, days_left_text
 
 
 def unix(moment: datetime | str) -> int:
@@ -138,3 +139,18 @@ def vacation_text(payload: Mapping[str, Any], locale: Any) -> str:
     if payload.get("until") is None:
         return t("clocks.vacation_ended", locale, player=player)
     return t("clocks.vacation_started", locale, player=player, until=unix(payload["until"]))
+
+
+def vacation_status_text(status: VacationInfo, locale: Any) -> str:
+    """The answer to ``/vacation``: until when, what it pauses (the timed games; untimed ones
+    have no clock to pause), and the days left."""
+    days_left = days_left_text(status.left_days, status.allowance_days)
+    if status.until is None:
+        return t("clocks.vacation_off", locale, days_left=days_left)
+    until = unix(status.until)
+    if status.paused_games:
+        return t("clocks.vacation_on", locale, until=until, days_left=days_left,
+                 games=Text("clocks.count.games", count=len(status.paused_games)))
+    if status.running_games:
+        return t("clocks.vacation_on_untimed", locale, until=until, days_left=days_left)
+    return t("clocks.vacation_on_no_games", locale, until=until, days_left=days_left)

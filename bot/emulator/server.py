@@ -1157,17 +1157,29 @@ class Emulator:
             case ("PATCH", ["channels", cid]):
                 channel = self._channel_payload(int(cid))
                 body = payload or {}
-                # Only taking an unlocked thread out of the archive is open to anyone who may
-                # talk; anything else about a channel needs Manage Threads.
-                if set(body) != {"archived"} or body["archived"] is not False:
+                # Taking an unlocked thread out of the archive is open to anyone who may talk;
+                # a thread's creator may also rename it, archive it and set its auto-archive
+                # delay (discord-api-docs, topics/threads, "Editing & Deleting Threads");
+                # anything else about a channel needs Manage Threads.
+                unarchive = set(body) == {"archived"} and body["archived"] is False
+                own = (channel.get("owner_id") == str(self.bot_user.id)
+                       and set(body) <= {"name", "archived", "auto_archive_duration"})
+                if not (unarchive or own):
                     self._require(int(cid), MANAGE_THREADS)
+                duration = body.get("auto_archive_duration")
+                if duration is not None and duration not in (60, 1440, 4320, 10080):
+                    errors = limits.FormErrors()
+                    errors.add(("auto_archive_duration",), "BASE_TYPE_CHOICES",
+                               "Value must be one of (60, 1440, 4320, 10080).")
+                    raise Refused(400, limits.INVALID_FORM_BODY, "Invalid Form Body",
+                                  errors.tree)
                 if "name" in body:
                     errors = limits.FormErrors()
                     limits.check_thread_name(body["name"], errors)
                     if errors:
                         raise Refused(400, limits.INVALID_FORM_BODY, "Invalid Form Body",
                                       errors.tree)
-                for key in ("name", "archived", "locked"):
+                for key in ("name", "archived", "locked", "auto_archive_duration"):
                     if key in body:
                         if key == "name":
                             channel["name"] = body[key]

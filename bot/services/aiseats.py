@@ -17,7 +17,12 @@ Rulings (not in RULES.md):
 * A game against the AI starts at once (no challenge to accept); the player who asks is seat 0,
   so they move first in every game, as the host of a challenge does.
 * In a lobby only the host adds AI players; each takes the next free place, like a player who
-  joins.
+  joins. AI players count as present: the host may start early with them when the game is
+  played by that many (Kolory 2–5, LPPG 2 or 4), seats in the joining order. A lobby with AI
+  players is still a challenge: it is withdrawn, or expires, with them.
+* ``/play level:`` writes no challenge, so a challenge's rules (withdrawing, expiry, "the same
+  challenge twice") neither apply to it nor are touched by it; it takes the server's default
+  time control like any ``/play``.
 * ``hint`` suggests the ``hard`` level's move, only to a player of a game with at least one AI
   seat (a hint in a game between people would be help from outside the game), and only when it
   is their turn.
@@ -124,11 +129,15 @@ class AiSeatService(ChallengeService):
     ) -> GameInfo:
         """Start a game of ``user_id`` (seat 0) against ``players − 1`` AI players of
         ``level``, at once. ``locale``: the player's language, the game's unless the server
-        has one (as for a challenge)."""
+        has one (as for a challenge); ``time_control``: the server's default when not given,
+        as for any ``/play``. No challenge is written, so none of a challenge's rules apply
+        (withdrawing, expiry, "sent twice"), and the player's open challenges are left as
+        they are."""
         check_level(level)
         seats = (user_id, *(ai_user_id(level, slot) for slot in range(players - 1)))
         if is_ai(user_id):
             raise ChallengeError("errors.challenge_self")
+        time_control = await self.server_time_control(guild_id, time_control)
         return await self.create_game(
             game, seats, options, time_control=time_control, guild_id=guild_id,
             channel_id=channel_id, source="ai", locale=locale,
@@ -142,7 +151,7 @@ class AiSeatService(ChallengeService):
             row = await self._challenge_row(tx, challenge_id)
             if user_id != row.host_id:
                 raise ChallengeError("errors.not_the_host")
-            self._check_open(row)
+            self._check_open(row, now)
             if not row.players > 2:
                 raise ChallengeError("errors.ai_only_lobbies")
             taken = {ai_user_id(level, slot) for slot in range(_BLOCK)} & set(row.joined)

@@ -8,6 +8,16 @@ Rulings (not in RULES.md):
 
 * Seats follow the joining order: the host is seat 0 (moves first in every game), then the
   accepting or joining players in the order they joined.
+* A challenge, open challenge or lobby expires ``challenge_expiry`` after it was sent (7 days
+  unless the bot's configuration says otherwise): nobody can accept, join or start it any
+  more, and its message says so (``expire_challenges``, run by the correspondence scheduler).
+* Sending the same challenge twice (same game, same opponent or again open to anyone, on the
+  same server) while the first is still open is refused, naming the first: the sender
+  withdraws it to send another. Options do not make it a different challenge.
+* A lobby starts with the players present when the game is played by that many (Kolory with
+  2 to 5, LPPG with 2 or 4): the host does not have to wait for the table to fill.
+* Without a time control, ``/play`` uses the server's default (``/admin settings``), and
+  untimed when the server chose none.
 * A game's public posts (its thread: boards, moves, results, reminders) are in one language,
   fixed when the game starts and stored with it: the server's language setting if it has one,
   else the language of the challenger's Discord client when they challenged (a tournament's
@@ -18,7 +28,7 @@ Rulings (not in RULES.md):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import engines
@@ -36,6 +46,9 @@ from engines import Game
 
 class ChallengeService(ServiceBase):
     """Challenges and lobbies, and creating games (part of ``GameService``)."""
+
+    #: How long a challenge stays open (the bot sets it from its configuration).
+    challenge_expiry: timedelta = timedelta(days=7)
 
     # ----- challenges and lobbies -----------------------------------------------------------
 
@@ -63,9 +76,16 @@ class ChallengeService(ServiceBase):
                 raise ChallengeError("errors.challenge_self")
             if players != 2:
                 raise ChallengeError("errors.invite_needs_two")
+        time_control = await self.server_time_control(guild_id, time_control)
         control = self._time_control(time_control)
         now = self._clock()
         async with self._store.transaction() as tx:
+            for sent in await tx.open_challenges_of(host_id, guild_id):
+                if (sent.game, sent.opponent_id) == (name, opponent_id) and not self._expired(
+                    sent, now
+                ):
+                    raise ChallengeError("errors.challenge_twice", challenge_id=sent.id,
+                                         game=self._engine(name).title)
             await tx.ensure_user(host_id, now)
             if opponent_id is not None:
                 await tx.ensure_user(opponent_id, now)
@@ -83,7 +103,17 @@ class ChallengeService(ServiceBase):
             if time_control is not None:
                 await clock_writes(tx).set_challenge_time_control(challenge_id, str(control))
             row = await self._challenge_row(tx, challenge_id)
+        self.notify_change()  # the scheduler learns when it expires
         return self._challenge(row)
+
+    async def server_time_control(self, guild_id: int | None, time_control: str | None
+                                  ) -> str | None:
+        """The time control a ``/play`` gets: the one given, else the server's default
+        (``/admin settings``), else None (untimed)."""
+        if time_control is None and guild_id is not None:
+            found = await self._store.guild_settings(guild_id)
+            time_control = found[1].get("time_control") if found else None
+        return time_control
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
         """A challenge by id."""
@@ -107,12 +137,41 @@ class ChallengeService(ServiceBase):
             if not await tx.set_challenge_message(challenge_id, message_id):
                 raise NotFound("errors.challenge_not_found", challenge_id=challenge_id)
 
-    @staticmethod
-    def _check_open(row: ChallengeRow) -> None:
+    def _expired(self, row: ChallengeRow, now: datetime) -> bool:
+        return row.created_at + self.challenge_expiry <= now
+
+    def _check_open(self, row: ChallengeRow, now: datetime) -> None:
+        if row.status == "expired" or (row.status == "open" and self._expired(row, now)):
+            raise ChallengeError("errors.challenge_expired", challenge_id=row.id,
+                                 count=self.challenge_expiry.days,
+                                 days=self.challenge_expiry.days)
         if row.status != "open":
             raise ChallengeError(
                 "errors.challenge_closed", challenge_id=row.id, status=row.status
             )
+
+    async def next_challenge_expiry(self) -> datetime | None:
+        """When the oldest open challenge expires (None: none is open)."""
+        oldest = await self._store.oldest_open_challenge_time()
+        return None if oldest is None else oldest + self.challenge_expiry
+
+    async def expire_challenges(self, now: datetime, *, batch: int = 100) -> list[Challenge]:
+        """Close the challenges sent ``challenge_expiry`` or more before ``now``; each gets a
+        ``challenge_expired`` outbox row {challenge_id} (its message is changed to say so),
+        written in the same transaction. Returns them."""
+        expired: list[Challenge] = []
+        while True:
+            async with self._store.transaction() as tx:
+                rows = await tx.open_challenges_created_before(
+                    now - self.challenge_expiry + timedelta(microseconds=1), batch)
+                for row in rows:
+                    await tx.set_challenge_status(row.id, "expired", now)
+                    await tx.insert_outbox(None, "challenge_expired",
+                                           {"challenge_id": row.id}, now)
+                    expired.append(self._challenge(
+                        await self._challenge_row(tx, row.id)))
+            if len(rows) < batch:
+                return expired
 
     @staticmethod
     async def _add_player(
@@ -130,7 +189,7 @@ class ChallengeService(ServiceBase):
         now = self._clock()
         async with self._store.transaction() as tx:
             row = await self._challenge_row(tx, challenge_id)
-            self._check_open(row)
+            self._check_open(row, now)
             if row.players != 2:
                 raise ChallengeError("errors.challenge_is_lobby", challenge_id=row.id)
             if user_id == row.host_id:
@@ -149,7 +208,7 @@ class ChallengeService(ServiceBase):
         now = self._clock()
         async with self._store.transaction() as tx:
             row = await self._challenge_row(tx, challenge_id)
-            self._check_open(row)
+            self._check_open(row, now)
             if row.opponent_id is None:
                 raise ChallengeError("errors.decline_open")
             if user_id != row.opponent_id:
@@ -165,7 +224,7 @@ class ChallengeService(ServiceBase):
             row = await self._challenge_row(tx, challenge_id)
             if user_id != row.host_id:
                 raise ChallengeError("errors.not_the_host")
-            self._check_open(row)
+            self._check_open(row, now)
             await tx.set_challenge_status(row.id, "cancelled", now)
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)
@@ -175,7 +234,7 @@ class ChallengeService(ServiceBase):
         now = self._clock()
         async with self._store.transaction() as tx:
             row = await self._challenge_row(tx, challenge_id)
-            self._check_open(row)
+            self._check_open(row, now)
             if user_id in row.joined:
                 raise ChallengeError("errors.already_joined")
             if row.opponent_id is not None and user_id != row.opponent_id:
@@ -186,9 +245,10 @@ class ChallengeService(ServiceBase):
 
     async def leave(self, challenge_id: int, user_id: int) -> Challenge:
         """Leave a lobby before it starts (the host cancels instead)."""
+        now = self._clock()
         async with self._store.transaction() as tx:
             row = await self._challenge_row(tx, challenge_id)
-            self._check_open(row)
+            self._check_open(row, now)
             if user_id == row.host_id:
                 raise ChallengeError("errors.host_cannot_leave")
             if user_id not in row.joined:
@@ -204,12 +264,15 @@ class ChallengeService(ServiceBase):
             row = await self._challenge_row(tx, challenge_id)
             if user_id != row.host_id:
                 raise ChallengeError("errors.not_the_host")
-            self._check_open(row)
-            if len(row.joined) != row.players:
+            self._check_open(row, now)
+            engine = self._engine(row.game)
+            allowed = engine.allowed_player_counts()
+            if len(row.joined) not in allowed or len(row.joined) < 2:
                 raise ChallengeError(
-                    "errors.lobby_not_full", count=len(row.joined), joined=len(row.joined),
-                    players=row.players,
+                    "errors.lobby_too_few", joined=len(row.joined), game=engine.title,
+                    allowed=", ".join(str(n) for n in allowed if n >= 2),
                 )
+            self.resolve_setup(row.game, len(row.joined), row.options)  # still go together
             info = await self._create_game(tx, row, row.joined, "started", now)
         self.notify_change()
         return info

@@ -38,8 +38,13 @@ Rulings:
 * Tournament games (``grace_for(game_id)`` returns a grace period) end automatically as a loss
   on time for the player to move once deadline + grace has passed.
 * Vacation allowance: ``vacation_days_per_year`` per calendar year (UTC) of the vacation's
-  start; a vacation counts its length rounded up to whole days (ending it early with
-  ``vacation(user, 0)`` gives the unused whole days back). One vacation at a time, starting now.
+  start. A vacation takes the time it lasts from the allowance, counted in started hours:
+  ending it early with ``vacation(user, 0)`` gives the rest back, so a vacation ended after a
+  few seconds costs one hour, not a day (and pausing every clock for free, a few minutes at a
+  time, is not possible). A new vacation may last as many whole days as are left. One
+  vacation at a time, starting now.
+* Vacations matter only where a clock runs: games without a time control are not paused, and
+  their threads are told nothing.
 """
 
 from __future__ import annotations
@@ -78,6 +83,7 @@ from engines.core import dump_outcome
 log = logging.getLogger(__name__)
 
 DAY = timedelta(days=1)
+HOUR = timedelta(hours=1)
 #: How long a game whose due work failed (a database or engine error) waits before a retry.
 RETRY_AFTER = timedelta(minutes=5)
 _ATTEMPTS = 5
@@ -119,23 +125,43 @@ class ClockInfo:
 class VacationInfo:
     user_id: int
     until: datetime | None  # end of the current vacation, None when not on vacation
-    used_days: int  # counted this calendar year (UTC)
+    used: timedelta  # taken from the allowance this calendar year (UTC)
     allowance_days: int
-    paused_games: tuple[int, ...] = ()  # active games whose clocks the vacation pauses
+    paused_games: tuple[int, ...] = ()  # active timed games whose clocks the vacation pauses
+    running_games: int = 0  # active games of the user during the vacation, timed or not
 
     @property
-    def left_days(self) -> int:
-        return max(0, self.allowance_days - self.used_days)
+    def used_days(self) -> float:
+        return self.used / DAY
+
+    @property
+    def left_days(self) -> float:
+        """Days of the allowance still unused (a fraction once an hour was taken)."""
+        return max(0.0, self.allowance_days - self.used_days)
+
+    @property
+    def whole_days_left(self) -> int:
+        """The longest vacation that may still start this year, in days."""
+        return math.floor(self.left_days)
 
 
-def days_left_text(left: int, allowance: int) -> Text:
-    """"{left} vacation days left of {allowance} this year", translatable."""
-    return Text("clocks.days_left", count=left, allowance=allowance)
+def charged(vacation: VacationRow) -> timedelta:
+    """What a vacation takes from the allowance: the time it lasts, a started hour counting
+    as a whole one (a vacation still running counts until its planned end)."""
+    return math.ceil((vacation.ends_at - vacation.starts_at) / HOUR) * HOUR
 
 
-def charged_days(vacation: VacationRow) -> int:
-    """Whole days a vacation takes from the allowance (a started day counts)."""
-    return math.ceil((vacation.ends_at - vacation.starts_at) / DAY)
+def charged_in(vacations: Iterable[VacationRow]) -> timedelta:
+    return sum(map(charged, vacations), timedelta(0))
+
+
+def days_left_text(left: float, allowance: int) -> Text:
+    """"{left} vacation days left of {allowance} this year", translatable: the days to a tenth,
+    rounded down (never more than is left), so "29.9" once an hour was taken and "25" when
+    whole."""
+    tenths = math.floor(left * 10 + 1e-9)
+    count: float = tenths // 10 if tenths % 10 == 0 else tenths / 10
+    return Text("clocks.days_left", count=count, allowance=allowance)
 
 
 def _year_bounds(now: datetime) -> tuple[datetime, datetime]:
@@ -150,6 +176,11 @@ def _already_sent(clock: ClockRow, sent: Mapping[tuple[int, int], set[str]]) -> 
     if clock.deadline is not None and clock.deadline - DUE_SOON_BEFORE <= clock.turn_started:
         done.add(Threshold.DUE_SOON)
     return done
+
+
+def _timed(clock: ClockRow | None) -> bool:
+    """Whether a game has a clock that runs (games older than the clocks have none)."""
+    return clock is not None and clock.time_control != "untimed"
 
 
 def _unix(moment: datetime) -> int:
@@ -347,13 +378,16 @@ class ClockService:
     # ----- the scheduler's two calls --------------------------------------------------------
 
     async def next_due(self) -> datetime | None:
-        """The earliest time something is due: a reminder threshold, or deadline + grace of
-        an overdue tournament game. None when nothing is pending."""
+        """The earliest time something is due: a reminder threshold, deadline + grace of an
+        overdue tournament game, or a challenge's expiry. None when nothing is pending."""
         reads = clock_reads(self._store)
         clocks = await reads.running_clocks()
         sent = await reads.sent_for_running()
         now = self.clock()
         due: list[datetime] = []
+        expiry = await self._games.next_challenge_expiry()
+        if expiry is not None:
+            due.append(expiry)
         for clock in clocks:
             game_due: list[datetime] = []
             already = _already_sent(clock, sent)
@@ -370,12 +404,13 @@ class ClockService:
 
     async def run_due(self, now: datetime) -> int:
         """Write what is due at ``now``: reminder outbox rows (each recorded as sent in the
-        same transaction) and automatic forfeits of tournament games. Returns how many
-        reminders and forfeits were written. One failing game does not stop the others."""
+        same transaction), automatic forfeits of tournament games, and challenges that
+        expired (``GameService.expire_challenges``). Returns how many rows of work were
+        written. One failing game does not stop the others."""
+        written = len(await self._games.expire_challenges(now))
         reads = clock_reads(self._store)
         clocks = await reads.running_clocks()
         sent = await reads.sent_for_running()
-        written = 0
         for clock in clocks:
             if self._retry_at.get(clock.game_id, now) > now:
                 continue
@@ -430,13 +465,16 @@ class ClockService:
         current = [v for v in await reads.vacations([user_id], ending_after=now)
                    if v.starts_at <= now]
         start, end = _year_bounds(now)
-        used = sum(map(charged_days, await reads.vacations_starting_between(user_id, start, end)))
+        used = charged_in(await reads.vacations_starting_between(user_id, start, end))
         until = max((v.ends_at for v in current), default=None)
-        paused = ()
+        paused: tuple[int, ...] = ()
+        running = 0
         if until is not None:
             games = await self._store.games_of(user_id, active_only=True, limit=1000)
-            paused = tuple(game.id for game in games)
-        return VacationInfo(user_id, until, used, self.vacation_days_per_year, paused)
+            clocks = await reads.clocks([game.id for game in games])
+            paused = tuple(game.id for game in games if _timed(clocks.get(game.id)))
+            running = len(games)
+        return VacationInfo(user_id, until, used, self.vacation_days_per_year, paused, running)
 
     async def vacation(self, user_id: int, days: int) -> VacationInfo:
         """Start a vacation of ``days`` days now (0 ends the current one): the clocks of all
@@ -463,18 +501,21 @@ class ClockService:
                         until=_unix(max(v.ends_at for v in current)),
                     )
                 taken = await writes.vacations_starting_between(user_id, start, end)
-                left = self.vacation_days_per_year - sum(map(charged_days, taken))
-                if days > left:
+                status = VacationInfo(user_id, None, charged_in(taken),
+                                      self.vacation_days_per_year)
+                if days > status.left_days:
                     raise ClockError(
-                        "errors.vacation_allowance", left=max(0, left),
+                        "errors.vacation_allowance", left=status.whole_days_left,
                         allowance=self.vacation_days_per_year,
-                        days_left=days_left_text(max(0, left), self.vacation_days_per_year),
+                        days_left=days_left_text(status.left_days, self.vacation_days_per_year),
                     )
                 await tx.ensure_user(user_id, now)
                 until = now + days * DAY
                 await writes.insert_vacation(user_id, now, until, now)
             for game in await tx.games_of(user_id, active_only=True, limit=1000):
-                await clockstate.refresh_deadline(tx, game.id, game.seats, now)
+                clock = await clockstate.refresh_deadline(tx, game.id, game.seats, now)
+                if not _timed(clock):
+                    continue  # no clock to pause: nothing to tell the opponents
                 await tx.insert_outbox(
                     game.id, "vacation",
                     {"game_id": game.id, "user_id": user_id,

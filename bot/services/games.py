@@ -8,6 +8,8 @@ Plain async Python over the repository interface (``bot.store``) and the engine 
 * ``bot.services.aiseats``: AI players: their seats, their turns, hints, records;
 * ``bot.services.play``: moves, resignations, take-backs (how a change is written);
 * ``bot.services.gamestate``: statuses, sides, rebuilding a game, ending it without a move;
+* ``bot.services.rematches``: the same players again, seats turned;
+* ``bot.services.admin``: what a server's admins do (aborting a game, the server's settings);
 * here: reading games (by number, by thread, a user's), records and positions, the outbox
   and settings.
 """
@@ -17,9 +19,10 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from bot.services.aiseats import AiSeatService
+from bot.services.admin import AdminService
+from bot.services.aiseats import AiSeatService, has_ai
 from bot.services.challenges import ChallengeService
-from bot.services.errors import BoardChanged, NotFound
+from bot.services.errors import BoardChanged, GameOver, NotAPlayer, NotFound
 from bot.services.gamestate import ACTIVE, FINISHED, normal_json, rebuild
 from bot.services.models import (
     GameInfo,
@@ -29,6 +32,7 @@ from bot.services.models import (
     RecordedMove,
 )
 from bot.services.play import PlayService
+from bot.services.rematches import RematchService
 
 __all__ = ["ACTIVE", "FINISHED", "GameService"]
 
@@ -37,7 +41,7 @@ _RECORD_ATTEMPTS = 5
 OUTBOX_PRUNE_BATCH = 500
 
 
-class GameService(AiSeatService, ChallengeService, PlayService):
+class GameService(AiSeatService, ChallengeService, PlayService, AdminService, RematchService):
     """Everything the bot does with games, as plain async calls (see ``bot.services``)."""
 
     # ----- games ----------------------------------------------------------------------------
@@ -66,6 +70,19 @@ class GameService(AiSeatService, ChallengeService, PlayService):
             raise NotFound("errors.game_not_here", game_id=game_id)
         return self._row_info(row)
 
+    async def game_to_watch(
+        self, game_id: int, *, guild_id: int | None, user_id: int
+    ) -> GameInfo:
+        """The game a user asks to follow as a spectator (``game_seen_from``'s rules), if
+        there is something to watch: not a game they play in (they follow it already), not a
+        finished one (nothing will happen in it any more)."""
+        info = await self.game_seen_from(game_id, guild_id=guild_id, user_id=user_id)
+        if user_id in info.seats:
+            raise NotAPlayer("errors.watch_own_game", game_id=game_id)
+        if info.status != ACTIVE:
+            raise GameOver("errors.watch_finished", game_id=game_id)
+        return info
+
     async def game_for_thread(self, thread_id: int) -> GameInfo | None:
         row = await self._store.game_for_thread(thread_id)
         return None if row is None else self._row_info(row)
@@ -76,6 +93,32 @@ class GameService(AiSeatService, ChallengeService, PlayService):
         """The user's games, most recently active first (``user_to_move()`` says whose turn)."""
         rows = await self._store.games_of(user_id, active_only=active_only, limit=limit)
         return [self._row_info(row) for row in rows]
+
+    async def games_to_suggest(
+        self, *, guild_id: int | None, user_id: int, purpose: str, limit: int = 25
+    ) -> list[GameInfo]:
+        """The games worth suggesting as a user types a game number, most relevant first,
+        under ``game_seen_from``'s rules (never another server's game; in a direct message,
+        only the user's own). ``purpose``: ``"any"`` (``/board``, ``/record``, ``/replay``:
+        the user's games on this server, then the server's others), ``"play"`` (``/claim``:
+        the user's running games here), ``"hint"`` (``/hint``: those of them with an AI
+        seat, the only games a hint is given in), ``"watch"`` (running games here the user
+        does not play in), ``"abort"`` (``/admin abort``: this server's running games, the
+        user's first)."""
+        if purpose not in ("any", "play", "hint", "watch", "abort"):
+            raise ValueError(f"unknown purpose {purpose!r}")
+        running = purpose != "any"
+        found: list[GameInfo] = []
+        if purpose == "abort" and guild_id is None:
+            return []
+        if purpose != "watch":
+            mine = await self.games_of(user_id, active_only=running, limit=100)
+            found += [g for g in mine if (guild_id is None or g.guild_id == guild_id)
+                      and (purpose != "hint" or has_ai(g.seats))]
+        if guild_id is not None and purpose not in ("play", "hint"):
+            rows = await self._store.guild_games(guild_id, active_only=running, limit=100)
+            found += [self._row_info(row) for row in rows if user_id not in row.seats]
+        return found[:limit]
 
     async def legal_moves(self, game_id: int, user_id: int) -> list[str]:
         """The user's legal moves in canonical text; [] if it is not their turn (or they are
@@ -222,6 +265,10 @@ class GameService(AiSeatService, ChallengeService, PlayService):
         async with self._store.transaction() as tx:
             await tx.set_guild_settings(guild_id, locale, normal_json(settings or {}),
                                         self._clock())
+
+    async def server_language(self, guild_id: int | None) -> str | None:
+        """The language a server chose for its public posts (``/admin settings``), if any."""
+        return await self.public_language(guild_id, None)
 
     async def user_locale(self, user_id: int) -> str | None:
         """The language a user chose for the bot (None: follow their Discord language)."""

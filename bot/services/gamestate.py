@@ -28,6 +28,8 @@ from engines.core import load_outcome
 
 ACTIVE = "active"
 FINISHED = "finished"
+#: Ended by an admin with no result (``bot.services.admin``).
+ABORTED = "aborted"
 
 #: Teams for games whose engine does not declare ``teams(players)`` (RULES.md §5: LPPG with 4
 #: players is seats 0+2 against 1+3).

@@ -49,7 +49,7 @@ class GameInfo:
     game: str
     options: dict
     seats: tuple[int, ...]  # seat -> user id
-    status: str  # "active" | "finished"
+    status: str  # "active" | "finished" | "aborted"
     to_move: int | None  # seat
     ply: int  # moves played so far
     version: int
@@ -74,7 +74,10 @@ class GameInfo:
     locale: str | None = None
 
     def user_to_move(self) -> int | None:
-        return None if self.to_move is None else self.seats[self.to_move]
+        """Who must move now: nobody once the game is over (or was aborted)."""
+        if self.to_move is None or self.status != "active":
+            return None
+        return self.seats[self.to_move]
 
     @property
     def players(self) -> int:

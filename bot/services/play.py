@@ -139,16 +139,34 @@ class PlayService(ServiceBase):
         return MoveResult(game=info, move=canonical, description=str(explanation), seat=seat,
                           explanation=explanation)
 
+    async def resignable(self, game_id: int, user_id: int) -> GameInfo:
+        """The game as the user may resign it now (a player, the game going on); raises the
+        refusal otherwise. ``GameInfo.version`` is what a confirmation must name."""
+        row = await self._game_row(game_id)
+        self._seat_of(row, user_id)
+        if row.status != ACTIVE:
+            raise GameOver("errors.game_over", game_id=game_id)
+        return self._row_info(row)
+
     async def resign(
-        self, game_id: int, user_id: int, *, reply_token: str | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        expected_version: int | None = None,
+        reply_token: str | None = None,
     ) -> GameInfo:
         """The user resigns (in or out of turn): the game ends (ruling in the module doc).
-        A move landing meanwhile is not a reason to fail: the resignation is retried."""
+        A move landing meanwhile is not a reason to fail: the resignation is retried, unless
+        ``expected_version`` (the board the user confirmed on) says the game must not have
+        moved: then it raises ``BoardChanged`` ``errors.resign_stale``."""
         for _ in range(_RESIGN_ATTEMPTS):
             row = await self._game_row(game_id)
             seat = self._seat_of(row, user_id)
             if row.status != ACTIVE:
                 raise GameOver("errors.game_over", game_id=game_id)
+            if expected_version is not None and row.version != expected_version:
+                raise BoardChanged("errors.resign_stale", game_id=game_id)
             game = self._engine(row.game)
             state = game.load(row.snapshot)
             outcome = resignation_outcome(game, state, seat)

@@ -139,6 +139,25 @@ class Reads(abc.ABC):
         """Challenges still open, oldest first (all guilds when ``guild_id`` is None)."""
 
     @abc.abstractmethod
+    async def open_challenges_of(self, host_id: int, guild_id: int | None) -> list[ChallengeRow]:
+        """The open challenges a user sent on a server (``guild_id`` None: in DMs), oldest
+        first."""
+
+    @abc.abstractmethod
+    async def open_challenges_created_before(
+        self, cutoff: datetime, limit: int
+    ) -> list[ChallengeRow]:
+        """Open challenges created before ``cutoff``, oldest first (those due to expire)."""
+
+    @abc.abstractmethod
+    async def oldest_open_challenge_time(self) -> datetime | None:
+        """When the oldest challenge still open was created (None: none is open)."""
+
+    @abc.abstractmethod
+    async def guild_games(self, guild_id: int, *, active_only: bool, limit: int) -> list[GameRow]:
+        """A server's games, most recently updated first."""
+
+    @abc.abstractmethod
     async def moves(self, game_id: int) -> list[MoveRow]:
         """Every move of a game in ply order."""
 

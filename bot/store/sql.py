@@ -224,6 +224,11 @@ class CoreReads(SqlQueries, Reads):
             + "ORDER BY id LIMIT ?",
             (guild_id, limit) if guild_id is not None else (limit,),
         )
+        return await self._challenges_by_id(ids)
+
+    async def _challenges_by_id(self, ids: Sequence[Row]) -> list[ChallengeRow]:
+        """Full challenge rows (with their players) for rows holding an ``id``, in that
+        order."""
         if not ids:
             return []
         rows = await self._all(
@@ -231,6 +236,40 @@ class CoreReads(SqlQueries, Reads):
             [row["id"] for row in ids],
         )
         return _challenge_rows(rows)
+
+    async def open_challenges_of(self, host_id: int, guild_id: int | None) -> list[ChallengeRow]:
+        ids = await self._all(
+            "SELECT id FROM challenges WHERE status = 'open' AND host_id = ? AND "
+            + ("guild_id = ? " if guild_id is not None else "guild_id IS NULL ")
+            + "ORDER BY id",
+            (host_id, guild_id) if guild_id is not None else (host_id,),
+        )
+        return await self._challenges_by_id(ids)
+
+    async def open_challenges_created_before(
+        self, cutoff: datetime, limit: int
+    ) -> list[ChallengeRow]:
+        ids = await self._all(
+            "SELECT id FROM challenges WHERE status = 'open' AND created_at < ? "
+            "ORDER BY created_at, id LIMIT ?",
+            (time_text(cutoff), limit),
+        )
+        return await self._challenges_by_id(ids)
+
+    async def oldest_open_challenge_time(self) -> datetime | None:
+        rows = await self._all(
+            "SELECT MIN(created_at) AS oldest FROM challenges WHERE status = 'open'"
+        )
+        return time_value(rows[0]["oldest"]) if rows else None
+
+    async def guild_games(self, guild_id: int, *, active_only: bool, limit: int) -> list[GameRow]:
+        status_filter = "AND status = 'active' " if active_only else ""
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? {status_filter}"
+            "ORDER BY updated_at DESC, id DESC LIMIT ?",
+            (guild_id, limit),
+        )
+        return [_game_row(row) for row in rows]
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         rows = await self._all(

@@ -2,9 +2,12 @@
 so a button keeps working after the bot restarts. They reach the bot through ``bot.host``."""
 
 from bot.views.challenge import ChallengeButton
-from bot.views.game import MoveButton, UndoButton
+from bot.views.game import MoveButton, RematchButton, ResignButton, UndoButton
 
 #: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
-DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton)
+DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton)
 
-__all__ = ["DYNAMIC_ITEMS", "ChallengeButton", "MoveButton", "UndoButton"]
+__all__ = [
+    "DYNAMIC_ITEMS", "ChallengeButton", "MoveButton", "RematchButton", "ResignButton",
+    "UndoButton",
+]

@@ -1,8 +1,10 @@
-"""The challenge message and its buttons: Accept/Decline (a named opponent), Accept/Cancel (an
-open challenge), Join/Leave/Start/Cancel (a lobby for more than two players).
+"""The challenge message and its buttons: Accept/Decline/Withdraw (a named opponent),
+Accept/Withdraw (an open challenge), Join/Leave/Start/Cancel (a lobby for more than two
+players). Withdraw and Cancel are the host's (the same action, ``cancel``).
 
 The message is public: it speaks the language the game's thread will speak (the server's, else
-the challenger's), whoever presses a button; refusals are private, in the presser's language.
+the challenger's), whoever presses a button, and so does its edit when the challenge expires;
+refusals are private, in the presser's language.
 """
 
 from __future__ import annotations
@@ -97,24 +99,34 @@ def _challenge_body(challenge: Challenge, locale: Any) -> tuple[str, discord.ui.
                  player=f"<@{challenge.opponent_id}>"), None
     if challenge.status == "cancelled":
         return t("bot.challenge.cancelled", locale, game=title, host=host), None
+    if challenge.status == "expired":
+        return t("bot.challenge.expired", locale, game=title, host=host), None
+    labels = {action: t("bot.button." + action.replace("-", "."), locale)
+              for action in (*ACTIONS, *AI_ACTIONS)}
     if challenge.players > 2:
         seated = ", ".join(player_name(uid, locale) for uid in challenge.joined)
         text = t("bot.challenge.lobby", locale, host=host, game=title, players=challenge.players,
                  seated=seated, count=len(challenge.joined))
+        counts = [n for n in engines.get(challenge.game).allowed_player_counts()
+                  if 2 <= n < challenge.players]
+        if counts:
+            text += "\n" + t("bot.challenge.lobby_start_early", locale, host=host,
+                             counts=", ".join(map(str, counts)))
         actions = ("join", "leave", "start", "cancel")
         if not challenge.is_full:
             actions += AI_ACTIONS
-    elif challenge.opponent_id is not None:
-        text = t("bot.challenge.named", locale, host=host, game=title,
-                 opponent=f"<@{challenge.opponent_id}>")
-        actions = ("accept", "decline")
     else:
-        text = t("bot.challenge.open", locale, host=host, game=title)
-        actions = ("accept", "cancel")
+        labels["cancel"] = t("bot.button.withdraw", locale)
+        if challenge.opponent_id is not None:
+            text = t("bot.challenge.named", locale, host=host, game=title,
+                     opponent=f"<@{challenge.opponent_id}>")
+            actions = ("accept", "decline", "cancel")
+        else:
+            text = t("bot.challenge.open", locale, host=host, game=title)
+            actions = ("accept", "cancel")
     view = discord.ui.View(timeout=None)
     for action in actions:
-        label = t("bot.button." + action.replace("-", "."), locale)
-        view.add_item(ChallengeButton(challenge.id, action, label))
+        view.add_item(ChallengeButton(challenge.id, action, labels[action]))
     return text, view
 
 

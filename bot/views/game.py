@@ -1,6 +1,6 @@
 """Buttons on a game's messages: one per legal move when there are few (Alak points, Palam
-columns; an LPPG player's placements come privately with ``/hand``), and the answers to a
-take-back request.
+columns; an LPPG player's placements come privately with ``/hand``), the answers to a
+take-back request, the confirmation of a resignation, and Rematch under a game's result.
 
 A move button plays its move only on the board version it was drawn for, and its answer is the
 new board as a new message (the interaction's response), so the mention of the next player
@@ -17,7 +17,8 @@ import discord
 
 from bot.host import Host
 from bot.i18n import t
-from bot.replies import NO_PINGS, reply_error, send_ephemeral
+from bot.names import player_name
+from bot.replies import NO_PINGS, pinging, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 
 #: Discord's limits: a custom_id, a label, buttons per row and rows per message.
@@ -169,4 +170,108 @@ def undo_view(game_id: int, request: int, locale: Any) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(UndoButton(game_id, request, True, t("bot.undo.accept", locale)))
     view.add_item(UndoButton(game_id, request, False, t("bot.undo.decline", locale)))
+    return view
+
+
+class ResignButton(
+    Gate,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"bg:resign:(?P<game>\d+):(?P<version>\d+):(?P<user>\d+)",
+):
+    """Confirms ``user``'s resignation of ``game``, on the board ``version`` they were shown.
+    It comes in a private answer to ``/resign``; pressed once the game moved on or ended, it
+    refuses (a confirmation is for the position it was asked on; an AI's move is the game
+    moving on like anyone's, and an AI seat is named in the question, never mentioned)."""
+
+    def __init__(self, game_id: int, version: int, user_id: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or "Resign", style=discord.ButtonStyle.danger,
+                custom_id=f"bg:resign:{game_id}:{version}:{user_id}",
+            )
+        )
+        self.game_id, self.version, self.user_id = game_id, version, user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ResignButton:
+        return cls(int(match["game"]), int(match["version"]), int(match["user"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host: Host = interaction.client  # type: ignore[assignment]
+        if interaction.user.id != self.user_id:
+            await send_ephemeral(interaction, t("bot.resign.not_yours", interaction.locale))
+            return
+        try:
+            await host.services.resign(self.game_id, self.user_id,
+                                       expected_version=self.version)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        # The private question becomes the answer; the thread hears of it from the outbox
+        # (the result is a new message there, which pings the winners).
+        await interaction.response.edit_message(
+            content=t("bot.resign.done", interaction.locale, id=self.game_id), view=None)
+        await host.delivery.flush(self.game_id)
+
+
+def resign_view(game_id: int, version: int, user_id: int, locale: Any) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ResignButton(game_id, version, user_id, t("bot.resign.confirm", locale)))
+    return view
+
+
+class RematchButton(
+    Gate,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"bg:rematch:(?P<game>\d+)",
+):
+    """Under a finished game's result: a player asks for a rematch (``ask_rematch``: the
+    first press proposes, the other people's accept, the last one starts the new game; AI
+    seats accept without pressing, so one person against the AI starts it at once)."""
+
+    def __init__(self, game_id: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(label=label or "Rematch", style=discord.ButtonStyle.primary,
+                              custom_id=f"bg:rematch:{game_id}")
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host: Host = interaction.client  # type: ignore[assignment]
+        try:
+            rematch = await host.services.ask_rematch(self.game_id, interaction.user.id)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        # Posted in the thread for everyone: in the game's language, whoever pressed.
+        locale = host.delivery.language(rematch.game)
+        if rematch.new_game is None:
+            # Said in the thread, pinging those whose answer is awaited.
+            waiting = " ".join(player_name(uid, locale) for uid in rematch.waiting)
+            await interaction.response.send_message(
+                t("bot.rematch.asked", locale, player=player_name(interaction.user.id, locale),
+                  id=self.game_id, waiting=waiting),
+                allowed_mentions=pinging(*rematch.waiting))
+            return
+        # One press started it: every other seat is an AI's, which accepts without asking.
+        key = "started_against_ai" if len(rematch.asked) == 1 else "started"
+        await interaction.response.send_message(
+            t(f"bot.rematch.{key}", locale, id=self.game_id, new_id=rematch.new_game.id),
+            allowed_mentions=NO_PINGS)
+        host.delivery.strip_buttons(interaction.message)
+        # The new game's first board, in its own thread, pings every player.
+        await host.delivery.flush(rematch.new_game.id)
+
+
+def rematch_view(game_id: int, locale: Any) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(game_id, t("bot.rematch.button", locale)))
     return view

@@ -66,6 +66,18 @@ class World:
         challenge = await self.challenge(host, game, {"opponent": guest, **(options or {})})
         return await self.accept(guest, challenge)
 
+    async def resign(self, user: str | EmuUser, thread: int) -> Message:
+        """``user`` types /resign in the game's thread and confirms with the button: the
+        public notice of the resignation in the thread."""
+        emu = self.emu
+        question = await (await emu.slash(user, "resign", {}, channel=thread)).reply()
+        assert question.ephemeral, question.content
+        mark = emu.mark()
+        confirmed = await emu.click(user, question, label="Resign")
+        assert "You resigned" in (await confirmed.reply()).content
+        return await emu.wait_for_message(lambda m: "resigned." in m.content,
+                                          channel_id=thread, since=mark)
+
     def thread_id(self) -> int:
         return int(self.emu.threads()[-1]["id"])
 

@@ -24,7 +24,7 @@ async def start_alak(world, host="alice", guest="bob") -> tuple[int, int]:
     """A named challenge accepted with its button: (game id, thread id)."""
     emu = world.emu
     challenge = await world.challenge(host, "alak", {"opponent": guest})
-    assert [b["label"] for b in challenge.buttons()] == ["Accept", "Decline"]
+    assert [b["label"] for b in challenge.buttons()] == ["Accept", "Decline", "Withdraw"]
     assert emu.user(guest).mention in challenge.content
     mark = emu.mark()
     click = await emu.click(guest, challenge, label="Accept")
@@ -90,8 +90,9 @@ async def test_whole_game_by_slash_and_buttons(world):
     for message in emu.channel_messages(thread):
         if "your turn" in message.content or "played **" in message.content:
             assert message.files and message.files[0].is_png, message.content
-    # No board is left with move buttons to press.
-    await emu.wait_for(lambda _: not any(m.buttons() for m in emu.channel_messages(thread)))
+    # No board is left with move buttons to press: only the result's Rematch remains.
+    await emu.wait_for(lambda _: [b["label"] for m in emu.channel_messages(thread)
+                                  for b in m.buttons()] == ["Rematch"])
 
 
 async def test_illegal_move_and_out_of_turn_are_private_and_change_nothing(world):
@@ -188,7 +189,7 @@ async def test_declined_and_open_challenges(world):
     assert "declined" in answer.content and not answer.buttons()
 
     open_challenge = await world.challenge("carol", "alak", {})
-    assert [b["label"] for b in open_challenge.buttons()] == ["Accept", "Cancel"]
+    assert [b["label"] for b in open_challenge.buttons()] == ["Accept", "Withdraw"]
     own = await emu.click("carol", open_challenge, label="Accept")
     assert (await own.reply()).flags & EPHEMERAL
     board = await world.accept("dave", open_challenge)
@@ -216,8 +217,8 @@ async def test_resign_undo_board_and_games(world):
     assert undone.files[0].is_png and "taken back" in undone.content
     assert (await world.services.get_game(game_id)).ply == 0
 
-    resigned = await (await emu.slash("bob", "resign", channel=thread)).reply()
-    assert "resigned" in resigned.content
+    resigned = await world.resign("bob", thread)
+    assert emu.user("bob").mention in resigned.content
     final = await world.services.get_game(game_id)
     assert final.status == "finished" and final.outcome.winners == frozenset({0})
     late = await emu.slash("alice", "move", {"text": "a"}, channel=thread)

@@ -53,7 +53,7 @@ async def test_replies_follow_the_users_language(world):
     emu = world.emu
     offer = await (await emu.slash("alice", "play alak", {"opponent": "bob"},
                                    locale="fr")).reply()
-    assert [b["label"] for b in offer.buttons()] == ["Accepter", "Refuser"]
+    assert [b["label"] for b in offer.buttons()] == ["Accepter", "Refuser", "Retirer"]
     assert "défie" in offer.content
     refused = await (await emu.click("carol", offer, label="Refuser", locale="fr")).reply()
     assert refused.ephemeral and refused.content != ""

@@ -12,6 +12,7 @@ import pytest
 
 import render
 from bot import i18n
+from bot.emulator import MANAGE_GUILD
 from bot.heavy import HeavyWork
 
 
@@ -65,7 +66,8 @@ async def test_a_french_challengers_game_speaks_french_whoever_acts(world, drawn
     assert {call["lang"] for call in drawn} == {"fr"}
     # /board, which everyone in the thread sees, speaks the game's language too.
     board = await (await emu.slash("bob", "board", channel=thread)).reply()
-    assert "coup 3" in board.content and drawn[-1]["lang"] == "fr"
+    # Three moves were played: the fourth is to play, as the image says.
+    assert "coup 4 :" in plain(board.content) and drawn[-1]["lang"] == "fr"
 
 
 async def test_the_servers_language_wins_and_refusals_stay_private_and_own(world, drawn):
@@ -165,3 +167,89 @@ async def test_reminders_by_dm_speak_the_players_language_the_thread_the_games(w
     dm = await emu.wait_for_message(lambda m: m.content.startswith("Votre coup dans Alak"),
                                     since=mark)
     assert dm.channel_id != first.channel_id
+
+
+async def french_game(world, host: str = "alice", guest: str = "bob") -> Any:
+    """A game ``host`` challenged ``guest`` to from a French client (``guest``'s is English):
+    its first board."""
+    offer = await (await world.emu.slash(host, "play alak", {"opponent": guest},
+                                         locale="fr")).reply()
+    mark = world.emu.mark()
+    await world.emu.click(guest, offer, label="Accepter")
+    return await world.emu.wait_for_message(lambda m: bool(m.files), since=mark)
+
+
+async def test_resigning_and_the_rematch_speak_the_games_language(world):
+    """The confirmation is private (the resigner's language); the result, the Rematch button,
+    the proposal and the start of the rematch are public (the game's); the rematch keeps the
+    game's language although the server has none and whoever presses speaks English."""
+    emu = world.emu
+    first = await french_game(world)
+    thread = first.channel_id
+    game = await world.services.game_for_thread(thread)
+    question = await (await emu.slash("bob", "resign", {}, channel=thread)).reply()
+    assert question.ephemeral and question.content.startswith("Resign Alak")
+    mark = emu.mark()
+    done = await (await emu.click("bob", question, label="Resign")).reply()
+    assert "You resigned" in done.content
+    over = await emu.wait_for_message(lambda m: bool(m.buttons()), channel_id=thread, since=mark)
+    assert [b["label"] for b in over.buttons()] == ["Revanche"]
+    assert "abandonne" in over.content
+    asked = await (await emu.click("bob", over, label="Revanche")).reply()
+    assert not asked.ephemeral and "demande une revanche" in asked.content
+    twice = await (await emu.click("bob", over, label="Revanche")).reply()
+    assert twice.ephemeral and "already asked" in twice.content  # private: Bob's English
+    started = await (await emu.click("alice", over, label="Revanche")).reply()
+    assert "Tout le monde est d'accord" in plain(started.content)
+    rematch = await world.services.get_game(game.id + 1)
+    assert rematch.locale == "fr" and rematch.seats == tuple(reversed(game.seats))
+    board = await emu.wait_for_message(lambda m: bool(m.files) and m.channel_id != thread,
+                                       since=mark)
+    assert "à vous de jouer" in board.content
+
+
+async def test_an_admins_abort_is_told_in_the_games_language(world):
+    emu = world.emu
+    first = await french_game(world)
+    game = await world.services.game_for_thread(first.channel_id)
+    emu.grant("carol", MANAGE_GUILD)
+    mark = emu.mark()
+    done = await (await emu.slash("carol", "admin abort", {"game": game.id})).reply()
+    assert done.ephemeral and "is ended with no result" in done.content  # Carol's English
+    notice = await emu.wait_for_message(lambda m: "administrateur" in m.content,
+                                        channel_id=first.channel_id, since=mark)
+    assert "a mis fin à cette partie de Alak" in notice.content
+
+
+async def test_a_french_table_and_its_expiry_are_said_in_french(world):
+    emu = world.emu
+    table = await (await emu.slash("alice", "play lppg", {"players": 4}, locale="fr")).reply()
+    assert "peut aussi lancer la partie à 2 joueurs" in table.content
+    assert [b["label"] for b in table.buttons()] == [
+        "Rejoindre", "Quitter", "Commencer", "Annuler",
+        "+ IA (facile)", "+ IA (moyen)", "+ IA (difficile)"]
+    offer = await (await emu.slash("alice", "play alak", {"opponent": "bob"},
+                                   locale="fr")).reply()
+    assert [b["label"] for b in offer.buttons()][-1] == "Retirer"
+    ahead = timedelta(days=8)
+    world.bot.clocks.clock = lambda: datetime.now(UTC) + ahead
+    world.services._clock = lambda: datetime.now(UTC) + ahead
+    await world.bot.scheduler.run_once()
+    await world.bot.delivery.flush(None)
+    edited = emu.messages[offer.id]
+    assert "a expiré : personne" in plain(edited.content) and not edited.buttons()
+    assert "a expiré" in emu.messages[table.id].content
+
+
+async def test_the_admins_language_setting_is_the_one_games_read(world):
+    """``/admin settings language:`` writes what ``public_language`` reads: a French
+    challenger's game on an English server is in English."""
+    emu = world.emu
+    emu.grant("dave", MANAGE_GUILD)
+    await (await emu.slash("dave", "admin settings", {"language": "en"}, locale="fr")).reply()
+    offer = await (await emu.slash("alice", "play alak", {"opponent": "bob"},
+                                   locale="fr")).reply()
+    assert "challenges" in offer.content
+    first = await world.accept("bob", offer)
+    assert (await world.services.game_for_thread(first.channel_id)).locale == "en"
+    assert "your turn" in first.content

@@ -54,9 +54,9 @@ async def test_three_player_table(world):
 async def test_cancelled_open_challenge(world):
     emu = world.emu
     offer = await world.challenge("dave", "palam", {})
-    refused = await emu.click("alice", offer, label="Cancel")
+    refused = await emu.click("alice", offer, label="Withdraw")
     assert (await refused.reply()).flags & EPHEMERAL, "only the host withdraws an offer"
-    withdrawn = await (await emu.click("dave", offer, label="Cancel")).reply()
+    withdrawn = await (await emu.click("dave", offer, label="Withdraw")).reply()
     assert "withdrew" in withdrawn.content and not withdrawn.buttons()
 
 

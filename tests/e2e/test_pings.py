@@ -75,8 +75,8 @@ async def test_resignation_and_game_over_ping_the_players(world):
     first = await world.start_game("alice", "alak", "bob")
     thread = first.channel_id
     mark = emu.mark()
-    resigned = await (await emu.slash("bob", "resign", channel=thread)).reply()
-    assert "resigned" in resigned.content
+    resigned = await world.resign("bob", thread)
+    assert not resigned.ephemeral
     over = await emu.wait_for_ping("alice", lambda m: m.content.startswith("Game over"),
                                    since=mark)
     assert over.channel_id == thread and emu.user("alice").mention in over.content

@@ -42,7 +42,7 @@ async def resign_losers(world, tournament_id: int, loser_of) -> None:
         await emu.wait_for_message(lambda m: bool(m.files), channel_id=thread)
         loser = loser_of(board.first_id, board.second_id)
         user = next(u for u in emu.users.values() if u.id == loser)
-        reply = await (await emu.slash(user, "resign", {}, channel=thread)).reply()
+        reply = await world.resign(user, thread)
         assert not reply.flags & EPHEMERAL
 
 

@@ -8,9 +8,10 @@ from bot.correspondence.texts import (
     reminder_dm_text,
     reminder_text,
     timeout_text,
+    vacation_status_text,
     vacation_text,
 )
-from bot.services.clocks import ClockInfo
+from bot.services.clocks import ClockInfo, VacationInfo
 
 DEADLINE = datetime(2026, 3, 10, 18, 0, tzinfo=UTC)
 UNIX = int(DEADLINE.timestamp())
@@ -68,3 +69,30 @@ def test_timeout_and_vacation_notices():
     started = vacation_text({"user_id": 10, "until": DEADLINE.isoformat()}, "en")
     assert f"<t:{UNIX}:f>" in started
     assert "back" in vacation_text({"user_id": 10, "until": None}, "en")
+
+
+def vacation(used: timedelta, paused=(), running=0, on=True) -> VacationInfo:
+    return VacationInfo(10, DEADLINE if on else None, used, 30, tuple(paused), running)
+
+
+@pytest.mark.parametrize("locale, expected", [
+    ("en", ("the clocks of your 2 games are paused", "nothing is paused and nobody is told",
+            "you have no game in progress", "29.9 vacation days left of 30 this year",
+            "1 vacation day left of 30")),
+    ("fr", ("les pendules de vos 2 parties sont arrêtées", "rien n’est arrêté et personne",
+            "vous n’avez pas de partie en cours",
+            "Il vous reste 29,9 jours de vacances sur 30 cette année",
+            "Il vous reste 1 jour de vacances sur 30")),
+])
+def test_vacation_answers_say_what_is_paused_and_the_days_left_by_the_hour(locale, expected):
+    """Timed games are paused; untimed ones only are said to be left alone; no game at all
+    is its own case. Days left go to a tenth, rounded down, in the reader's numbers and
+    plural."""
+    timed, untimed, none, fraction, one = expected
+    hour = timedelta(hours=1)
+    paused = vacation_status_text(vacation(hour, paused=(1, 2), running=3), locale)
+    assert timed in paused and f"<t:{UNIX}:f>" in paused
+    assert untimed in vacation_status_text(vacation(hour, running=1), locale)
+    assert none in vacation_status_text(vacation(hour), locale)
+    assert fraction in vacation_status_text(vacation(hour, on=False), locale)
+    assert one in vacation_status_text(vacation(timedelta(days=29), on=False), locale)

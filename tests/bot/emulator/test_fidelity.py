@@ -289,12 +289,21 @@ async def test_the_bot_has_exactly_the_invite_links_permissions(emu_and_bot, res
     channel = bot.get_channel(emu.channel_id)
     with pytest.raises(discord.Forbidden):
         await channel.fetch_message(int(message["id"]))
-    # Renaming or archiving a thread needs Manage Threads.
+    # Locking a thread needs Manage Threads; its creator may rename it, archive it and set
+    # its auto-archive delay without (discord-api-docs, topics/threads).
     _, thread = await rest(emu, "POST", f"/channels/{emu.channel_id}/threads",
                            body={"name": "t", "type": 11})
     status, body = await rest(emu, "PATCH", f"/channels/{thread['id']}",
-                              body={"name": "renamed"})
+                              body={"locked": True})
     assert (status, body["code"]) == (403, 50013)
+    for change in ({"name": "renamed"}, {"auto_archive_duration": 1440}, {"archived": True}):
+        status, body = await rest(emu, "PATCH", f"/channels/{thread['id']}", body=change)
+        assert status == 200 and all(
+            body.get(k, body["thread_metadata"].get(k)) == v for k, v in change.items())
+    status, body = await rest(emu, "PATCH", f"/channels/{thread['id']}",
+                              body={"auto_archive_duration": 90})
+    assert (status, body["code"]) == (400, 50035)
+    await rest(emu, "PATCH", f"/channels/{thread['id']}", body={"archived": False})
     # What the invite grants works: messages, files, threads, messages in threads.
     assert (await rest(emu, "POST", post(emu, int(thread["id"])), body={"content": "x"},
                        files=[("a.png", b"x")]))[0] == 200

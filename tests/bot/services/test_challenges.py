@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 
@@ -108,7 +109,7 @@ def _refusals():
         ("join_direct_by_other", join_direct_by_other, "errors.challenge_not_for_you"),
         ("leave_not_joined", leave_not_joined, "errors.not_joined"),
         ("host_leaves", host_leaves, "errors.host_cannot_leave"),
-        ("start_not_full", start_not_full, "errors.lobby_not_full"),
+        ("start_alone", start_not_full, "errors.lobby_too_few"),
     ]
 
 
@@ -186,13 +187,14 @@ async def test_lobby_leave_frees_the_place(service, tally):
         ("join_twice", "errors.already_joined"),
         ("accept_lobby", "errors.challenge_is_lobby"),
         ("start_not_host", "errors.not_the_host"),
-        ("start_not_full", "errors.lobby_not_full"),
+        ("start_alone", "errors.lobby_too_few"),
         ("join_cancelled", "errors.challenge_closed"),
     ],
 )
 async def test_lobby_refusals_change_nothing(service, db, tally, action, key):
     lobby = await service.challenge("tally", 1, players=3)
-    await service.join(lobby.id, 2)
+    if action != "start_alone":
+        await service.join(lobby.id, 2)
     if action == "join_full":
         await service.join(lobby.id, 3)
     if action == "join_cancelled":
@@ -243,3 +245,99 @@ async def test_two_accepts_racing_start_one_game(service, db):
     refused = [r for r in results if isinstance(r, ChallengeError)]
     assert len(started) == 1 and len(refused) == 1
     assert query(db, "SELECT COUNT(*) FROM games") == [(1,)]
+
+
+
+# ----- starting with the players present, withdrawing, duplicates, expiry -----------------
+
+
+async def test_ruling_a_lobby_starts_with_the_players_present_when_the_game_allows(service):
+    lobby = await service.challenge("kolory", 1, players=5)
+    await service.join(lobby.id, 2)
+    await service.join(lobby.id, 3)
+    info = await service.start(lobby.id, 1)
+    assert info.seats == (1, 2, 3) and info.state.players == 3
+
+
+async def test_ruling_lppg_starts_with_two_or_four_never_three(service, db):
+    lobby = await service.challenge("lppg", 1, players=4)
+    await service.join(lobby.id, 2)
+    await service.join(lobby.id, 3)
+    before = db_dump(db)
+    with pytest.raises(ChallengeError) as error:
+        await service.start(lobby.id, 1)
+    assert error.value.key == "errors.lobby_too_few"
+    assert error.value.params["allowed"] == "2, 4" and error.value.params["joined"] == 3
+    assert db_dump(db) == before
+    await service.leave(lobby.id, 3)
+    assert (await service.start(lobby.id, 1)).seats == (1, 2)
+
+
+async def test_the_sender_withdraws_a_named_challenge(service):
+    challenge = await service.challenge("alak", 10, opponent_id=20)
+    withdrawn = await service.cancel(challenge.id, 10)
+    assert withdrawn.status == "cancelled"
+    with pytest.raises(ChallengeError) as error:
+        await service.accept(challenge.id, 20)
+    assert error.value.key == "errors.challenge_closed"
+
+
+@pytest.mark.parametrize("opponent", [20, None], ids=["named", "open"])
+async def test_ruling_the_same_challenge_twice_is_refused_while_open(service, db, opponent):
+    first = await service.challenge("alak", 10, opponent_id=opponent, guild_id=5)
+    before = db_dump(db)
+    with pytest.raises(ChallengeError) as error:
+        await service.challenge("alak", 10, opponent_id=opponent, guild_id=5,
+                                options={"length": 13})
+    assert error.value.key == "errors.challenge_twice"
+    assert error.value.params["challenge_id"] == first.id
+    assert db_dump(db) == before
+    # Another game, another opponent or another server is another challenge.
+    await service.challenge("palam", 10, opponent_id=opponent, guild_id=5)
+    await service.challenge("alak", 10, opponent_id=30, guild_id=5)
+    await service.challenge("alak", 10, opponent_id=opponent, guild_id=6)
+    # Once the first is withdrawn, it may be sent again.
+    await service.cancel(first.id, 10)
+    await service.challenge("alak", 10, opponent_id=opponent, guild_id=5)
+
+
+async def test_ruling_challenges_expire_after_the_configured_days(service, db, clock):
+    service.challenge_expiry = timedelta(days=3)
+    old = await service.challenge("alak", 10, opponent_id=20, guild_id=5)
+    clock.now += timedelta(days=1)
+    young = await service.challenge("kolory", 10, players=3, guild_id=5)
+    assert await service.next_challenge_expiry() == old.created_at + timedelta(days=3)
+    assert await service.expire_challenges(clock.now + timedelta(days=1)) == []
+    expired = await service.expire_challenges(old.created_at + timedelta(days=3))
+    assert [(c.id, c.status) for c in expired] == [(old.id, "expired")]
+    rows = [i for i in await service.pending_outbox() if i.kind == "challenge_expired"]
+    assert [(r.game_id, r.payload) for r in rows] == [(None, {"challenge_id": old.id})]
+    with pytest.raises(ChallengeError) as error:
+        await service.accept(old.id, 20)
+    assert error.value.key == "errors.challenge_expired" and error.value.params["days"] == 3
+    assert await service.next_challenge_expiry() == young.created_at + timedelta(days=3)
+    # Expired, it no longer stands in the way of the same challenge.
+    await service.challenge("alak", 10, opponent_id=20, guild_id=5)
+
+
+async def test_a_challenge_past_its_expiry_is_refused_before_the_scheduler_runs(
+    service, db, clock
+):
+    challenge = await service.challenge("alak", 10, opponent_id=20)
+    clock.now += service.challenge_expiry
+    before = db_dump(db)
+    with pytest.raises(ChallengeError) as error:
+        await service.accept(challenge.id, 20)
+    assert error.value.key == "errors.challenge_expired"
+    assert db_dump(db) == before
+
+
+async def test_a_server_default_time_control_applies_when_play_gives_none(service):
+    await service.set_guild_settings(5, locale="fr", settings={"time_control": "3d"})
+    defaulted = await service.challenge("alak", 10, opponent_id=20, guild_id=5)
+    assert await service.challenge_time_control(defaulted.id) == "3d"
+    chosen = await service.challenge("palam", 10, opponent_id=20, guild_id=5,
+                                     time_control="untimed")
+    assert await service.challenge_time_control(chosen.id) == "untimed"
+    elsewhere = await service.challenge("alak", 10, opponent_id=20, guild_id=6)
+    assert await service.challenge_time_control(elsewhere.id) is None

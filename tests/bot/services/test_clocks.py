@@ -441,17 +441,48 @@ async def test_vacation_allowance_is_enforced_and_ending_early_gives_days_back(
     assert error.value.key == "errors.vacation_active"
     clock.now += 2 * DAY + HOUR
     ended = await clocks.vacation(1, 0)
-    assert ended.until is None and ended.used_days == 3  # a started day counts
+    # 2 days, 1 hour and the clock's tick: a started hour counts.
+    assert ended.until is None and ended.used == 2 * DAY + 2 * HOUR
     stopped = clock.now - timedelta(seconds=1)  # vacation_status read the clock once more
     assert await clocks.deadline(info.id) == base + (stopped - started)
     with pytest.raises(ClockError) as error:
         await clocks.vacation(1, 28)
     assert error.value.key == "errors.vacation_allowance"
     assert error.value.params["left"] == 27
-    assert (await clocks.vacation(1, 27)).left_days == 0
+    last = await clocks.vacation(1, 27)
+    assert last.whole_days_left == 0 and round(last.left_days * 24) == 22
     with pytest.raises(ClockError) as error:
         await clocks.vacation(2, 31)
     assert error.value.key == "errors.vacation_days"
+
+
+async def test_ruling_a_vacation_ended_after_seconds_costs_an_hour_not_a_day(
+    service, clocks, clock
+):
+    await timed_game(service, "3d", users=(1, 2))
+    await clocks.vacation(1, 5)
+    clock.now += timedelta(seconds=7)
+    ended = await clocks.vacation(1, 0)
+    assert ended.used == HOUR
+    assert ended.whole_days_left == 29 and 29.95 < ended.left_days < 29.96
+    # Another short one costs another hour: pausing for free a few minutes at a time is not
+    # possible.
+    await clocks.vacation(1, 1)
+    clock.now += timedelta(minutes=61)
+    assert (await clocks.vacation(1, 0)).used == 3 * HOUR
+
+
+async def test_ruling_a_vacation_pauses_and_announces_only_timed_games(service, clocks):
+    timed = await timed_game(service, "3d", users=(1, 2))
+    challenge = await service.challenge("alak", 3, opponent_id=1)
+    untimed = await service.accept(challenge.id, 1)
+    status = await clocks.vacation(1, 4)
+    assert status.paused_games == (timed.id,)
+    rows = await pending(service, "vacation")
+    assert [r.game_id for r in rows] == [timed.id]
+    assert (await clocks.clock_info(untimed.id)).deadline is None
+    await clocks.vacation(1, 0)
+    assert [r.game_id for r in await pending(service, "vacation")] == [timed.id, timed.id]
 
 
 async def test_the_allowance_is_per_calendar_year(service, clocks, clock):
