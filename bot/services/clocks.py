@@ -70,6 +70,7 @@ from bot.services.gamestate import (
     write_forced_end,
 )
 from bot.services.models import GameInfo, utcnow
+from bot.sharding import Shards
 from bot.store import Store
 from bot.store.clocks import ClockRow, VacationRow, clock_reads, clock_writes
 from engines.core import dump_outcome
@@ -186,6 +187,7 @@ class ClockService:
         grace_for: GraceFor | None = None,
         vacation_days_per_year: int = 30,
         on_change: Callable[[], None] | None = None,
+        shards: Shards | None = None,
     ) -> None:
         self._store = store
         self._games = games
@@ -197,6 +199,10 @@ class ClockService:
         self.vacation_days_per_year = vacation_days_per_year
         #: Called after a committed change that moves deadlines (a vacation, a claim).
         self.on_change = on_change
+        #: The scheduler's calls look after the games of these servers only (None: all):
+        #: each bot process those of the shards it runs, so that each reminder and forfeit is
+        #: written by one process.
+        self.shards = shards
         self._not_tournament: set[int] = set()  # games for which grace_for said None
         #: Games whose due work failed, and when to try again: without this, a game that keeps
         #: failing would stay due in the past and the scheduler would spin on it.
@@ -337,8 +343,8 @@ class ClockService:
         """The earliest time something is due: a reminder threshold, or deadline + grace of
         an overdue tournament game. None when nothing is pending."""
         reads = clock_reads(self._store)
-        clocks = await reads.running_clocks()
-        sent = await reads.sent_for_running()
+        clocks = await reads.running_clocks(self.shards)
+        sent = await reads.sent_for_running(self.shards)
         now = self.clock()
         due: list[datetime] = []
         for clock in clocks:
@@ -360,8 +366,8 @@ class ClockService:
         same transaction) and automatic forfeits of tournament games. Returns how many
         reminders and forfeits were written. One failing game does not stop the others."""
         reads = clock_reads(self._store)
-        clocks = await reads.running_clocks()
-        sent = await reads.sent_for_running()
+        clocks = await reads.running_clocks(self.shards)
+        sent = await reads.sent_for_running(self.shards)
         written = 0
         for clock in clocks:
             if self._retry_at.get(clock.game_id, now) > now:

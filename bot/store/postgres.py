@@ -19,11 +19,20 @@ The SQL is the one of every backend (``bot.store.sql``); what differs is here:
 Reads outside a transaction use any connection of a small pool and see committed data (READ
 COMMITTED), like SQLite's reader. Times and JSON are text, as on SQLite, so rows read back the
 same on both.
+
+Several processes (``claim_shards``, ``PostgresClaim``): each holds its shards as session
+advisory locks on a connection of its own, which also LISTENs for wake-ups (NOTIFY on
+``WAKE_CHANNEL``, payload ``shard`` or ``shard:game``). The server drops the locks the moment
+that connection ends, so a killed process's shards are free at once for its restart or a
+standby. A process also holds a shared lock on its shard count: processes that split the
+servers differently (two shards here, three there) would both answer for some servers, so one
+of them waits instead.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import itertools
 import re
@@ -34,8 +43,9 @@ from typing import Any
 
 import asyncpg
 
+from bot.sharding import Shards
 from bot.store import migrate
-from bot.store.base import Store, Writes
+from bot.store.base import ShardClaim, Store, Writes
 from bot.store.sql import CoreReads, CoreWrites, Row, SqlConnection, time_text
 from bot.store.url import password_of, redacted
 
@@ -43,6 +53,16 @@ from bot.store.url import password_of, redacted
 #: while migrations run. Give the bot a database of its own so no other program uses them.
 WRITE_LOCK = 0x626F_6172_6467_0001
 MIGRATION_LOCK = 0x626F_6172_6467_0002
+#: Taken for a moment by a process claiming its shards, so two claims never cross.
+CLAIM_LOCK = 0x626F_6172_6467_0003
+#: Two-key advisory locks (first key, shard number) and (first key, shard count); a separate
+#: key space from the one-key locks above.
+SHARD_LOCKS = 0x6267_0001
+SHARD_COUNT_LOCKS = 0x6267_0002
+#: The channel of wake-ups between processes.
+WAKE_CHANNEL = "boardgames_wake"
+#: How often a process makes sure the connection holding its shards is alive.
+CLAIM_CHECK_SECONDS = 5.0
 #: Connections per process: one for the write transaction, the others for reads (and later
 #: LISTEN). Every process on the database opens its own pool.
 POOL_SIZE = 10
@@ -133,8 +153,134 @@ class PostgresStore(CoreReads, Store):
                 if not committed:
                     await _shielded(_roll_back(conn))
 
+    def claim_shards(self, shards: Shards) -> PostgresClaim:
+        return PostgresClaim(shards, self)
+
+    async def notify(self, payload: str) -> None:
+        """Send a wake-up on ``WAKE_CHANNEL`` (to every process listening)."""
+        await self._pool.execute("SELECT pg_notify($1, $2)", WAKE_CHANNEL, payload)
+
     async def close(self) -> None:
         await self._pool.close()
+
+
+class PostgresClaim(ShardClaim):
+    """Shards held as advisory locks of a connection of this process's own (see the module
+    docstring), which also listens for wake-ups and is checked every
+    ``CLAIM_CHECK_SECONDS``."""
+
+    def __init__(self, shards: Shards, store: PostgresStore) -> None:
+        super().__init__(shards)
+        self._store = store
+        self._conn: asyncpg.Connection | None = None
+        self._held = False
+        self._watch: asyncio.Task | None = None
+
+    async def _connect(self) -> asyncpg.Connection:
+        if self._conn is None or self._conn.is_closed():
+            self._conn = await asyncpg.connect(
+                self._store.url,
+                server_settings={"application_name": f"{APPLICATION_NAME} ({self.shards})"},
+            )
+            await self._conn.add_listener(WAKE_CHANNEL, self._notified)
+            self._conn.add_termination_listener(self._terminated)
+        return self._conn
+
+    async def _try_acquire(self) -> str | None:
+        if self._held:
+            return None
+        conn = await self._connect()
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", CLAIM_LOCK)
+            counts = {row["objid"] for row in await conn.fetch(
+                "SELECT objid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 "
+                "AND classid = $1 AND granted AND pid <> pg_backend_pid() AND database = "
+                "(SELECT oid FROM pg_database WHERE datname = current_database())",
+                SHARD_COUNT_LOCKS,
+            )}
+            if counts - {self.shards.count}:
+                return (f"processes with {', '.join(map(str, sorted(counts)))} shards in all "
+                        f"run on this database; all must have the same shard count")
+            taken: list[int] = []
+            for shard in self.shards.ids:
+                if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)",
+                                           SHARD_LOCKS, shard):
+                    for done in taken:
+                        await conn.execute("SELECT pg_advisory_unlock($1, $2)",
+                                           SHARD_LOCKS, done)
+                    return f"shard {shard} is held by {await self._holder(conn, shard)}"
+                taken.append(shard)
+            await conn.execute("SELECT pg_advisory_lock_shared($1, $2)", SHARD_COUNT_LOCKS,
+                               self.shards.count)
+        self._held = True
+        self._watch = asyncio.create_task(self._check_forever(), name="shard-claim-check")
+        return None
+
+    @staticmethod
+    async def _holder(conn: asyncpg.Connection, shard: int) -> str:
+        """Who holds ``shard`` (for the log): its application name and address."""
+        row = await conn.fetchrow(
+            "SELECT a.application_name, host(a.client_addr) AS address FROM pg_locks l "
+            "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' "
+            "AND l.objsubid = 2 AND l.classid = $1 AND l.objid = $2 AND l.granted",
+            SHARD_LOCKS, shard,
+        )
+        if row is None:
+            return "another process"
+        return f"another process ({row['application_name']} at {row['address'] or 'local'})"
+
+    @property
+    def held(self) -> bool:
+        return self._held
+
+    async def _check_forever(self) -> None:
+        """Notice a connection that died without saying so (a network gone quiet)."""
+        while self._held:
+            await asyncio.sleep(CLAIM_CHECK_SECONDS)
+            conn = self._conn
+            try:
+                assert conn is not None
+                await asyncio.wait_for(conn.fetchval("SELECT 1"), CLAIM_CHECK_SECONDS)
+            except (OSError, TimeoutError, AssertionError, asyncpg.PostgresError,
+                    asyncpg.InterfaceError):
+                if self._held:
+                    self._held = False
+                    if conn is not None:
+                        conn.terminate()
+                    self._lost()
+                return
+
+    def _terminated(self, conn: asyncpg.Connection) -> None:
+        if self._held and conn is self._conn:
+            self._held = False
+            self._lost()
+
+    def _notified(self, conn: Any, pid: int, channel: str, payload: str) -> None:
+        shard, _, game = payload.partition(":")
+        if shard.isdigit():
+            self._wake_here(int(shard), int(game) if game.isdigit() else None)
+
+    async def wake(self, shard: int, game_id: int | None = None) -> None:
+        if self._wake_here(shard, game_id):
+            return  # ours: no need for the server
+        await self._store.notify(f"{shard}" if game_id is None else f"{shard}:{game_id}")
+
+    async def release(self) -> None:
+        held, self._held = self._held, False
+        if self._watch is not None and self._watch is not asyncio.current_task():
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
+        self._watch = None
+        conn, self._conn = self._conn, None
+        if conn is not None and not conn.is_closed():
+            try:
+                # Closing the connection frees its locks; unlocking first says so sooner.
+                if held:
+                    await asyncio.wait_for(conn.execute("SELECT pg_advisory_unlock_all()"), 5)
+                await asyncio.wait_for(conn.close(), 5)
+            except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError):
+                conn.terminate()
 
 
 async def _shielded(operation: Any) -> Any:
