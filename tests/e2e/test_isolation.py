@@ -22,8 +22,20 @@ def tournaments(world):
     return world.bot.get_cog("Tournaments").tournaments
 
 
+def expect_posts_to_server_a_refused(world) -> None:
+    """Server A's channel is not hosted by the emulator, so the outbox's posts there (the
+    board, the move) are refused as an unknown channel, whenever the worker gets to them.
+    Those refusals, and only those, are expected; the test checks none other happened."""
+    world.refusals_expected = True
+
+
+def refusals_elsewhere(world) -> list:
+    return [r for r in world.emu.refusals if str(CHANNEL_A) not in r.path]
+
+
 async def test_another_servers_tournament_cannot_be_managed_or_read(world):
     emu = world.emu
+    expect_posts_to_server_a_refused(world)
     ids = {name: emu.user(name).id for name in ("alice", "bob", "carol", "dave")}
     service = tournaments(world)
     cup = await service.create(ids["alice"], "alak", "swiss", name="Server A Cup",
@@ -53,11 +65,13 @@ async def test_another_servers_tournament_cannot_be_managed_or_read(world):
     # Without a number, the commands only ever find this server's tournaments.
     none = await (await emu.slash("carol", "tournament cancel", {})).reply()
     assert none.flags & EPHEMERAL and "no tournament in sign-up or running" in none.content
+    assert refusals_elsewhere(world) == []
 
 
 @pytest.mark.parametrize("command", ["board", "record", "replay", "watch", "claim"])
 async def test_another_servers_game_is_refused_like_an_unknown_number(world, command):
     emu = world.emu
+    expect_posts_to_server_a_refused(world)
     alice, bob = emu.user("alice").id, emu.user("bob").id
     game = await world.services.create_game("alak", (alice, bob), guild_id=SERVER_A,
                                             channel_id=CHANNEL_A)
@@ -72,6 +86,7 @@ async def test_another_servers_game_is_refused_like_an_unknown_number(world, com
     after = await world.services.get_game(game.id)
     assert (after.version, after.status) == (before.version, before.status)
     assert emu.threads() == []  # /watch added nobody anywhere
+    assert refusals_elsewhere(world) == []
 
 
 async def test_this_servers_game_still_answers_by_number(world):
