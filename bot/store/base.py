@@ -286,10 +286,11 @@ class ShardClaim(abc.ABC):
     of a killed process, or any process started for the same shards (a standby), takes over at
     once, and never while the holder lives.
 
-    ``wake(shard, game_id)`` tells the process holding ``shard`` that rows of its servers are
-    waiting (``on_wake(shard, game_id)`` is called in it; polling remains the fallback).
-    ``on_lost()`` is called if the hold goes while the process runs (its connection closed):
-    the process must stop.
+    Wake-ups: when a transaction that wrote outbox rows commits, ``on_wake(game_id)`` is called
+    in the process holding the shard of their server (``game_id`` None: rows of no game), where
+    the backend can tell other processes (PostgreSQL: LISTEN/NOTIFY); polling stays the
+    fallback. ``on_lost()`` is called if the hold goes while the process runs (its connection
+    closed): the process must stop.
     """
 
     #: Seconds between two attempts while another process holds a shard.
@@ -297,13 +298,13 @@ class ShardClaim(abc.ABC):
 
     def __init__(self, shards: Shards) -> None:
         self.shards = shards
-        self.on_wake: Callable[[int, int | None], None] | None = None
+        self.on_wake: Callable[[int | None], None] | None = None
         self.on_lost: Callable[[], None] | None = None
 
     async def acquire(self, *, retry_seconds: float | None = None) -> None:
         """Wait until this process holds all its shards (saying once why it waits)."""
         said = None
-        while (reason := await self._try_acquire()) is not None:
+        while (reason := await self.try_acquire()) is not None:
             if reason != said:
                 log.warning("waiting for %s: %s", self.shards, reason)
                 said = reason
@@ -311,7 +312,7 @@ class ShardClaim(abc.ABC):
         log.info("holding %s", self.shards)
 
     @abc.abstractmethod
-    async def _try_acquire(self) -> str | None:
+    async def try_acquire(self) -> str | None:
         """Take every shard, or none: None when held, else why not (for the log)."""
 
     @property
@@ -319,18 +320,12 @@ class ShardClaim(abc.ABC):
     def held(self) -> bool: ...
 
     @abc.abstractmethod
-    async def wake(self, shard: int, game_id: int | None = None) -> None:
-        """Tell the holder of ``shard`` it has rows to deliver (``game_id``'s, if given)."""
-
-    @abc.abstractmethod
     async def release(self) -> None: ...
 
-    def _wake_here(self, shard: int, game_id: int | None) -> bool:
-        """Call ``on_wake`` if this process holds ``shard``; whether it did."""
-        if not self.held or shard not in self.shards.ids or self.on_wake is None:
-            return False
-        self.on_wake(shard, game_id)
-        return True
+    def _woken(self, guild_id: int | None, game_id: int | None) -> None:
+        """Rows of ``guild_id`` (``game_id``'s) were written: call ``on_wake`` if ours."""
+        if self.held and self.shards.owns(guild_id) and self.on_wake is not None:
+            self.on_wake(game_id)
 
     def _lost(self) -> None:
         log.error("lost the hold on %s", self.shards)

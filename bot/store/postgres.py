@@ -21,12 +21,13 @@ COMMITTED), like SQLite's reader. Times and JSON are text, as on SQLite, so rows
 same on both.
 
 Several processes (``claim_shards``, ``PostgresClaim``): each holds its shards as session
-advisory locks on a connection of its own, which also LISTENs for wake-ups (NOTIFY on
-``WAKE_CHANNEL``, payload ``shard`` or ``shard:game``). The server drops the locks the moment
-that connection ends, so a killed process's shards are free at once for its restart or a
-standby. A process also holds a shared lock on its shard count: processes that split the
-servers differently (two shards here, three there) would both answer for some servers, so one
-of them waits instead.
+advisory locks on a connection of its own, which also LISTENs for wake-ups: a transaction that
+writes outbox rows NOTIFYs ``WAKE_CHANNEL`` with ``server:game`` when it commits, and the
+process running that server's shard delivers them at once (polling stays as the fallback).
+The server drops the locks the moment that connection ends, so a killed process's shards are
+free at once for its restart or a standby. A process also holds a shared lock on its shard
+count: processes that split the servers differently (two shards here, three there) would both
+answer for some servers, so one of them waits instead.
 """
 
 from __future__ import annotations
@@ -146,8 +147,11 @@ class PostgresStore(CoreReads, Store):
             try:
                 # One round trip: open the transaction and wait for the database-wide lock.
                 await conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
-                yield CoreWrites(PostgresConnection(conn))
-                await _shielded(conn.execute("COMMIT"))
+                writes = PostgresWrites(PostgresConnection(conn))
+                yield writes
+                # The wake-ups go in the COMMIT's round trip; the server sends them only if
+                # it commits.
+                await _shielded(conn.execute(writes.wake_ups() + "COMMIT"))
                 committed = True
             finally:
                 if not committed:
@@ -156,12 +160,34 @@ class PostgresStore(CoreReads, Store):
     def claim_shards(self, shards: Shards) -> PostgresClaim:
         return PostgresClaim(shards, self)
 
-    async def notify(self, payload: str) -> None:
-        """Send a wake-up on ``WAKE_CHANNEL`` (to every process listening)."""
-        await self._pool.execute("SELECT pg_notify($1, $2)", WAKE_CHANNEL, payload)
-
     async def close(self) -> None:
         await self._pool.close()
+
+
+class PostgresWrites(CoreWrites):
+    """``CoreWrites`` that remembers the outbox rows it wrote, to wake their servers' process
+    when the transaction commits (``wake_ups``)."""
+
+    def __init__(self, conn: PostgresConnection) -> None:
+        super().__init__(conn)
+        self._outbox_ids: list[int] = []
+
+    async def insert_outbox(self, *args: Any, **kwargs: Any) -> int:
+        row_id = await super().insert_outbox(*args, **kwargs)
+        self._outbox_ids.append(row_id)
+        return row_id
+
+    def wake_ups(self) -> str:
+        """Statements (to run before COMMIT) that NOTIFY ``WAKE_CHANNEL`` with
+        ``server:game`` (0 for no server, nothing for no game) of every outbox row written;
+        the server folds repeated payloads of one transaction into one."""
+        if not self._outbox_ids:
+            return ""
+        ids = ", ".join(str(int(row_id)) for row_id in self._outbox_ids)
+        return (
+            f"SELECT pg_notify('{WAKE_CHANNEL}', COALESCE(guild_id, 0)::text || ':' || "
+            f"COALESCE(game_id::text, '')) FROM outbox WHERE id IN ({ids}) ORDER BY id; "
+        )
 
 
 class PostgresClaim(ShardClaim):
@@ -186,7 +212,7 @@ class PostgresClaim(ShardClaim):
             self._conn.add_termination_listener(self._terminated)
         return self._conn
 
-    async def _try_acquire(self) -> str | None:
+    async def try_acquire(self) -> str | None:
         if self._held:
             return None
         conn = await self._connect()
@@ -256,14 +282,9 @@ class PostgresClaim(ShardClaim):
             self._lost()
 
     def _notified(self, conn: Any, pid: int, channel: str, payload: str) -> None:
-        shard, _, game = payload.partition(":")
-        if shard.isdigit():
-            self._wake_here(int(shard), int(game) if game.isdigit() else None)
-
-    async def wake(self, shard: int, game_id: int | None = None) -> None:
-        if self._wake_here(shard, game_id):
-            return  # ours: no need for the server
-        await self._store.notify(f"{shard}" if game_id is None else f"{shard}:{game_id}")
+        guild, _, game = payload.partition(":")
+        if guild.isdigit():
+            self._woken(int(guild) or None, int(game) if game.isdigit() else None)
 
     async def release(self) -> None:
         held, self._held = self._held, False

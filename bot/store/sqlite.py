@@ -17,7 +17,7 @@ BEGIN IMMEDIATE, lastrowid) stay in this file.
 An SQLite database serves one bot process: its shard claim (``claim_shards``) is an exclusive
 lock on the file ``<database>.lock``, whatever the shards, so a second bot process started on
 the same file waits until the first ends (the operating system releases the lock when a process
-dies, however it dies). Wake-ups stay inside that one process.
+dies, however it dies). That process delivers what it writes itself: no wake-ups.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ class FileClaim(ShardClaim):
         self.lock_path = lock_path
         self._file: Any = None
 
-    async def _try_acquire(self) -> str | None:
+    async def try_acquire(self) -> str | None:
         if self._file is not None:
             return None
         handle = self.lock_path.open("a+")
@@ -134,9 +134,6 @@ class FileClaim(ShardClaim):
     @property
     def held(self) -> bool:
         return self._file is not None
-
-    async def wake(self, shard: int, game_id: int | None = None) -> None:
-        self._wake_here(shard, game_id)  # the only process there is
 
     async def release(self) -> None:
         if self._file is not None:
