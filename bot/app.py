@@ -24,7 +24,8 @@ import logging
 import pkgutil
 import signal
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -41,7 +42,9 @@ from bot.replies import reply_error, send_ephemeral
 from bot.services.clocks import ClockService, GraceFor
 from bot.services.errors import ServiceError
 from bot.services.games import GameService
+from bot.sharding import Shards
 from bot.store import Store, open_store
+from bot.store.base import ShardClaim
 from bot.views import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
@@ -66,6 +69,8 @@ HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")
 #: How long a stop waits for the work in flight (the process must be gone within 5 s).
 STOP_GRACE_SECONDS = 3.0
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+#: How often the scheduler prunes the outbox's history (it wakes at least hourly).
+PRUNE_EVERY = timedelta(hours=1)
 
 
 class GameTree(app_commands.CommandTree):
@@ -91,6 +96,7 @@ class BoardGamesBot(commands.Bot):
         *,
         guild_ready_timeout: float = 2.0,
         grace_for: GraceFor | None = None,
+        **client_options: Any,
     ) -> None:
         # Slash commands only: no message content, no member list. Guilds gives us channels and
         # threads, which is all the game threads need.
@@ -104,9 +110,16 @@ class BoardGamesBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             guild_ready_timeout=guild_ready_timeout,
             tree_cls=GameTree,
+            **client_options,
         )
         self.config = config
         self.services = services
+        #: The shards whose servers this process answers for: their interactions, deliveries,
+        #: reminders, forfeits and pruning (all of them when the bot is not sharded).
+        self.own_shards = Shards.configured(config.shard_count, config.shard_ids)
+        #: This process's exclusive hold on ``own_shards`` (set by ``launch``/``run``).
+        self.claim: ShardClaim | None = None
+        self._pruned_at: datetime | None = None
         #: Set when the bot starts shutting down: new interactions are turned away.
         self.closing = False
         #: The task reading the gateway (``connect``), set by whoever starts it.
@@ -118,15 +131,29 @@ class BoardGamesBot(commands.Bot):
         # when due (woken by every move, new game and vacation through on_change).
         self.clocks = ClockService(
             services.store, services, grace_for=grace_for,
-            vacation_days_per_year=config.vacation_days_per_year,
+            vacation_days_per_year=config.vacation_days_per_year, shards=self.own_shards,
         )
         self.scheduler = Scheduler(self.clocks.next_due, self._run_due, now=self.clocks.now)
         services.on_change = self.clocks.on_change = self.scheduler.poke
 
     async def _run_due(self, now: datetime) -> None:
-        """The scheduler's round: write what is due, then post it at once."""
+        """The scheduler's round: write what is due, then post it at once; and at most every
+        ``PRUNE_EVERY`` delete the outbox rows of this process's servers delivered longer ago
+        than the configured history."""
         if await self.clocks.run_due(now):
             await self.delivery.flush_all()
+        if self._pruned_at is None or now - self._pruned_at >= PRUNE_EVERY:
+            self._pruned_at = now
+            history = timedelta(days=self.config.outbox_history_days)
+            pruned = await self.services.prune_outbox(history, shards=self.own_shards)
+            if pruned:
+                log.info("pruned %d delivered outbox row(s) older than %s", pruned, history)
+
+    def hold(self, claim: ShardClaim) -> None:
+        """Run with ``claim`` held: commits elsewhere that wrote rows for our servers wake
+        the delivery at once."""
+        self.claim = claim
+        claim.on_wake = lambda game_id: self.delivery.wake()
 
     async def setup_hook(self) -> None:
         # Command names, descriptions and choices are localised from the i18n catalogs.
@@ -228,6 +255,30 @@ class BoardGamesBot(commands.Bot):
         await send_ephemeral(interaction, text)
 
 
+class ShardedBoardGamesBot(BoardGamesBot, commands.AutoShardedBot):
+    """The bot when ``shard_count`` is set: discord.py's ``AutoShardedBot`` opens one gateway
+    session per shard of ``own_shards`` (IDENTIFY with ``[shard, count]``), and Discord sends
+    each the events of its servers (``bot.sharding``)."""
+
+
+def create_bot(config: Config, services: GameService, **options: Any) -> BoardGamesBot:
+    """The bot for ``config``: sharded when ``shard_count`` is set, else a single gateway
+    session as Discord gives a small bot."""
+    if not config.shard_count:
+        return BoardGamesBot(config, services, **options)
+    shards = Shards.configured(config.shard_count, config.shard_ids)
+    return ShardedBoardGamesBot(config, services, shard_count=shards.count,
+                                shard_ids=list(shards.ids), **options)
+
+
+async def hold_shards(store: Store, config: Config) -> ShardClaim:
+    """Wait until this process holds its shards in the database (another live process holding
+    one of them makes it wait: a standby takes over when that process ends or is killed)."""
+    claim = store.claim_shards(Shards.configured(config.shard_count, config.shard_ids))
+    await claim.acquire()
+    return claim
+
+
 @dataclass
 class RunningBot:
     """A bot connected in the background (tests, benchmarks, the local console)."""
@@ -235,11 +286,13 @@ class RunningBot:
     bot: BoardGamesBot
     store: Store
     task: asyncio.Task
+    claim: ShardClaim
 
     async def stop(self) -> None:
         await self.bot.close()
         with contextlib.suppress(asyncio.CancelledError):
             await self.task
+        await self.claim.release()
         await self.store.close()
 
 
@@ -247,7 +300,13 @@ async def launch(config: Config, *, guild_ready_timeout: float = 2.0) -> Running
     """Open the database, log in and connect; return once the bot is ready."""
     use_endpoints(config.api_base or None, config.gateway_url or None)
     store = await open_store(config.database)
-    bot = BoardGamesBot(config, GameService(store), guild_ready_timeout=guild_ready_timeout)
+    try:
+        claim = await hold_shards(store, config)
+    except BaseException:
+        await store.close()
+        raise
+    bot = create_bot(config, GameService(store), guild_ready_timeout=guild_ready_timeout)
+    bot.hold(claim)
     try:
         await bot.login(config.token)
         task = asyncio.create_task(bot.connect(reconnect=True), name="discord-connect")
@@ -260,9 +319,10 @@ async def launch(config: Config, *, guild_ready_timeout: float = 2.0) -> Running
             raise ConnectionError("the gateway connection ended before the bot was ready")
     except BaseException:
         await bot.close()
+        await claim.release()
         await store.close()
         raise
-    return RunningBot(bot, store, task)
+    return RunningBot(bot, store, task, claim)
 
 
 async def run(config: Config) -> None:
@@ -274,9 +334,19 @@ async def run(config: Config) -> None:
     stop = asyncio.Event()
     for signum in STOP_SIGNALS:
         loop.add_signal_handler(signum, stop.set)
-    bot = BoardGamesBot(config, GameService(store))
     connection: asyncio.Task | None = None
+    claim: ShardClaim | None = None
+    bot: BoardGamesBot | None = None
     try:
+        # Before the gateway: two sessions of one shard would both answer its servers.
+        claim = await _until(hold_shards(store, config), stop)
+        if claim is None:
+            return
+        # Should the database drop our hold (a lost connection), another process may take
+        # the shards over: stop, and let the supervisor start us again.
+        claim.on_lost = stop.set
+        bot = create_bot(config, GameService(store))
+        bot.hold(claim)
         await bot.login(config.token)
         connection = asyncio.create_task(bot.connect(reconnect=True), name="discord-connect")
         bot.gateway_task = connection
@@ -286,13 +356,33 @@ async def run(config: Config) -> None:
         if connection in done:
             stopping.cancel()
             connection.result()  # raises what ended the connection
-        else:
+        elif claim.held:
             log.info("stop signal received: finishing the work in flight")
+        else:
+            raise RuntimeError(f"lost the hold on {claim.shards}; stopping so as not to "
+                               "answer beside the process that takes them over")
     finally:
         for signum in STOP_SIGNALS:
             loop.remove_signal_handler(signum)
-        await bot.close()
+        if bot is not None:
+            await bot.close()
         if connection is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await connection
+        if claim is not None:
+            await claim.release()
         await store.close()
+
+
+async def _until(work: Any, stop: asyncio.Event) -> Any:
+    """``await work``, or None if ``stop`` is set first (a stop while waiting for shards)."""
+    task = asyncio.ensure_future(work)
+    stopping = asyncio.create_task(stop.wait())
+    done, _ = await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if task in done:
+        return task.result()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    return None

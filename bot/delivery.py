@@ -22,7 +22,9 @@ Discord messages, exactly once and in order, then marks them delivered.
   message sent with the row's nonce), and Discord refuses a second thread from one message
   (160004). A post that finds the thread missing (a crash between the two) starts it then.
 * A background task delivers what handlers left (after ``HANDLER_GRACE_SECONDS``), and on start
-  whatever an earlier run left.
+  whatever an earlier run left. With several processes each delivers the rows of its shards'
+  servers only (``BoardGamesBot.own_shards``, held exclusively: ``bot.store.base.ShardClaim``);
+  a commit elsewhere that wrote rows for them wakes it (``wake``), polling is the fallback.
 
 Hidden information never reaches a public message: boards are drawn from the public view, and a
 position where the player to move sees more than the public (an LPPG hand) gets no move
@@ -208,16 +210,18 @@ class Delivery:
                 await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
 
     async def flush_all(self, older_than: float = 0.0) -> None:
-        """Deliver every game's pending rows; with ``older_than``, only games whose oldest row
-        waited that long (younger rows are being answered by the handler that wrote them, which
-        replies to its own interaction with them)."""
-        items = await self.bot.services.pending_outbox()
+        """Deliver every game's pending rows on this process's servers; with ``older_than``,
+        not the games whose oldest row is younger than that and holds an interaction's token
+        (the handler that wrote it is replying to its interaction with it). Rows without one
+        (a reminder, a forfeit, a tournament's post) go at once."""
+        items = await self.bot.services.pending_outbox(shards=self.bot.own_shards)
         now = datetime.now(UTC)
-        oldest: dict[int | None, datetime] = {}
+        oldest: dict[int | None, OutboxItem] = {}
         for item in items:
-            oldest.setdefault(item.game_id, item.created_at)
-        for game_id, created in oldest.items():
-            if older_than and (now - _aware(created)).total_seconds() < older_than:
+            oldest.setdefault(item.game_id, item)
+        for game_id, first in oldest.items():
+            young = (now - _aware(first.created_at)).total_seconds() < older_than
+            if young and first.reply_token is not None:
                 continue
             try:
                 await self.flush(game_id)
@@ -250,7 +254,7 @@ class Delivery:
         settled: set[str] = set()  # tokens whose answer (or not) is known by now
         try:
             if game_id is None:
-                pending = await self.bot.services.pending_outbox()
+                pending = await self.bot.services.pending_outbox(shards=self.bot.own_shards)
                 items = [i for i in pending if i.game_id is None]
             else:
                 items = await self.bot.services.pending_outbox(game_id=game_id)

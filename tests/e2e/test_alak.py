@@ -302,11 +302,25 @@ async def test_background_sender_leaves_fresh_rows_to_their_handler(world):
     then get no board in their reply); rows left behind are delivered once they are old."""
     emu = world.emu
     game_id, thread = await start_alak(world)
-    await world.services.move(game_id, emu.user("alice").id, "e")  # as a handler would
+    # As a handler does: the rows hold its interaction's token.
+    await world.services.move(game_id, emu.user("alice").id, "e", reply_token="handler")
     await world.bot.delivery.flush_all(older_than=60)
     assert [i.kind for i in await world.services.pending_outbox(game_id=game_id)] == ["move"]
     mark = emu.mark()
     await world.bot.delivery.flush_all()
     posted = await emu.wait_for_message(channel_id=thread, since=mark)
     assert "played **e**" in posted.content and posted.files[0].is_png
+    assert await world.services.pending_outbox(game_id=game_id) == []
+
+
+async def test_background_sender_posts_fresh_rows_nobody_answers_with_at_once(world):
+    """A row without an interaction's token (a move written elsewhere, a reminder, a forfeit)
+    has no handler to wait for: a wake-up posts it at once."""
+    emu = world.emu
+    game_id, thread = await start_alak(world)
+    await world.services.move(game_id, emu.user("alice").id, "e")
+    mark = emu.mark()
+    await world.bot.delivery.flush_all(older_than=60)
+    posted = await emu.wait_for_message(channel_id=thread, since=mark)
+    assert "played **e**" in posted.content
     assert await world.services.pending_outbox(game_id=game_id) == []
