@@ -33,7 +33,7 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.correspondence.scheduler import Scheduler
-from bot.delivery import Delivery
+from bot.delivery import HANDLER_GRACE_SECONDS, Delivery
 from bot.endpoints import use_endpoints
 from bot.heavy import HeavyWork
 from bot.i18n import t
@@ -141,7 +141,8 @@ class BoardGamesBot(commands.Bot):
         ``PRUNE_EVERY`` delete the outbox rows of this process's servers delivered longer ago
         than the configured history."""
         if await self.clocks.run_due(now):
-            await self.delivery.flush_all()
+            # Not the rows a handler is answering its interaction with meanwhile.
+            await self.delivery.flush_all(older_than=HANDLER_GRACE_SECONDS)
         if self._pruned_at is None or now - self._pruned_at >= PRUNE_EVERY:
             self._pruned_at = now
             history = timedelta(days=self.config.outbox_history_days)
