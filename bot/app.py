@@ -69,6 +69,8 @@ HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")
 #: How long a stop waits for the work in flight (the process must be gone within 5 s).
 STOP_GRACE_SECONDS = 3.0
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+#: The outbox kinds the scheduler writes (reminders; forfeits and their game over).
+SCHEDULED_KINDS = frozenset({"reminder", "timeout"})
 #: How often the scheduler prunes the outbox's history (it wakes at least hourly).
 PRUNE_EVERY = timedelta(hours=1)
 
@@ -141,8 +143,9 @@ class BoardGamesBot(commands.Bot):
         ``PRUNE_EVERY`` delete the outbox rows of this process's servers delivered longer ago
         than the configured history."""
         if await self.clocks.run_due(now):
-            # Not the rows a handler is answering its interaction with meanwhile.
-            await self.delivery.flush_all(older_than=HANDLER_GRACE_SECONDS)
+            # Its reminders and forfeits, not the rows a handler is answering with meanwhile.
+            await self.delivery.flush_all(older_than=HANDLER_GRACE_SECONDS,
+                                          at_once=SCHEDULED_KINDS)
         if self._pruned_at is None or now - self._pruned_at >= PRUNE_EVERY:
             self._pruned_at = now
             history = timedelta(days=self.config.outbox_history_days)
@@ -151,10 +154,16 @@ class BoardGamesBot(commands.Bot):
                 log.info("pruned %d delivered outbox row(s) older than %s", pruned, history)
 
     def hold(self, claim: ShardClaim) -> None:
-        """Run with ``claim`` held: commits elsewhere that wrote rows for our servers wake
-        the delivery at once."""
+        """Run with ``claim`` held: commits in other processes that wrote rows for our servers
+        have them delivered at once, and the scheduler look again (a vacation declared in
+        another server moves the deadlines of games in ours)."""
         self.claim = claim
-        claim.on_wake = lambda game_id: self.delivery.wake()
+
+        def woken(game_id: int | None) -> None:
+            self.delivery.woken(game_id)
+            self.scheduler.poke()
+
+        claim.on_wake = woken
 
     async def setup_hook(self) -> None:
         # Command names, descriptions and choices are localised from the i18n catalogs.

@@ -24,7 +24,8 @@ Discord messages, exactly once and in order, then marks them delivered.
 * A background task delivers what handlers left (after ``HANDLER_GRACE_SECONDS``), and on start
   whatever an earlier run left. With several processes each delivers the rows of its shards'
   servers only (``BoardGamesBot.own_shards``, held exclusively: ``bot.store.base.ShardClaim``);
-  a commit elsewhere that wrote rows for them wakes it (``wake``), polling is the fallback.
+  a commit in another process that wrote rows for them wakes it (``woken``), polling is the
+  fallback.
 
 Hidden information never reaches a public message: boards are drawn from the public view, and a
 position where the player to move sees more than the public (an LPPG hand) gets no move
@@ -145,6 +146,7 @@ class Delivery:
         )
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
+        self._woken: set[asyncio.Task] = set()  # deliveries another process asked for
         #: Senders of outbox kinds other features write (``register_poster``).
         self._posters: dict[str, Poster] = {}
         #: Features told about finished games (``on_game_over``).
@@ -188,6 +190,21 @@ class Delivery:
     def wake(self) -> None:
         self._wake.set()
 
+    def woken(self, game_id: int | None) -> None:
+        """Another process wrote rows of ``game_id`` (None: rows of no game) for our servers:
+        deliver them now, in the background (no handler of ours is answering with them)."""
+        if self._task is None:
+            return  # not started yet: its first pass delivers everything pending
+        task = asyncio.create_task(self._flush_woken(game_id), name=f"background-wake-{game_id}")
+        self._woken.add(task)
+        task.add_done_callback(self._woken.discard)
+
+    async def _flush_woken(self, game_id: int | None) -> None:
+        try:
+            await self.flush(game_id)
+        except Exception:  # the background pass retries
+            log.exception("delivering the outbox of game %s failed; will retry", game_id)
+
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
@@ -209,11 +226,13 @@ class Delivery:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
 
-    async def flush_all(self, older_than: float = 0.0) -> None:
+    async def flush_all(
+        self, older_than: float = 0.0, *, at_once: frozenset[str] = frozenset()
+    ) -> None:
         """Deliver every game's pending rows on this process's servers; with ``older_than``,
-        not the games whose oldest row is younger than that and holds an interaction's token
-        (the handler that wrote it is replying to its interaction with it). Rows without one
-        (a reminder, a forfeit, a tournament's post) go at once."""
+        not the games whose oldest row is younger than that (the handler that wrote it is
+        answering its interaction with it) unless that row is of a kind of ``at_once`` and
+        answers no interaction (what the scheduler writes: no handler posts it)."""
         items = await self.bot.services.pending_outbox(shards=self.bot.own_shards)
         now = datetime.now(UTC)
         oldest: dict[int | None, OutboxItem] = {}
@@ -221,7 +240,7 @@ class Delivery:
             oldest.setdefault(item.game_id, item)
         for game_id, first in oldest.items():
             young = (now - _aware(first.created_at)).total_seconds() < older_than
-            if young and first.reply_token is not None:
+            if young and (first.kind not in at_once or first.reply_token is not None):
                 continue
             try:
                 await self.flush(game_id)

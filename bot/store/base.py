@@ -286,10 +286,11 @@ class ShardClaim(abc.ABC):
     of a killed process, or any process started for the same shards (a standby), takes over at
     once, and never while the holder lives.
 
-    Wake-ups: when a transaction that wrote outbox rows commits, ``on_wake(game_id)`` is called
-    in the process holding the shard of their server (``game_id`` None: rows of no game), where
-    the backend can tell other processes (PostgreSQL: LISTEN/NOTIFY); polling stays the
-    fallback. ``on_lost()`` is called if the hold goes while the process runs (its connection
+    Wake-ups: when a transaction of another process that wrote outbox rows commits,
+    ``on_wake(game_id)`` is called in the process holding the shard of their server
+    (``game_id`` None: rows of no game), where the backend can tell other processes
+    (PostgreSQL: LISTEN/NOTIFY); polling stays the fallback. A process delivers the rows it
+    writes itself. ``on_lost()`` is called if the hold goes while the process runs (its connection
     closed): the process must stop.
     """
 

@@ -22,8 +22,9 @@ same on both.
 
 Several processes (``claim_shards``, ``PostgresClaim``): each holds its shards as session
 advisory locks on a connection of its own, which also LISTENs for wake-ups: a transaction that
-writes outbox rows NOTIFYs ``WAKE_CHANNEL`` with ``server:game`` when it commits, and the
-process running that server's shard delivers them at once (polling stays as the fallback).
+writes outbox rows NOTIFYs ``WAKE_CHANNEL`` with ``server:game:origin`` when it commits, and
+the process running that server's shard, if another, delivers them at once (polling stays as
+the fallback).
 The server drops the locks the moment that connection ends, so a killed process's shards are
 free at once for its restart or a standby. A process also holds a shared lock on its shard
 count: processes that split the servers differently (two shards here, three there) would both
@@ -37,6 +38,7 @@ import contextlib
 import functools
 import itertools
 import re
+import secrets
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -135,6 +137,9 @@ class PostgresStore(CoreReads, Store):
         super().__init__(PostgresConnection(pool))
         self.url = url
         self._pool = pool
+        #: Names this process in its wake-ups, so that it ignores its own: it delivers what it
+        #: writes itself (a handler its interaction's rows, the scheduler its reminders).
+        self.origin = secrets.token_hex(6)
         self._write_lock = asyncio.Lock()
 
     def __repr__(self) -> str:
@@ -147,7 +152,7 @@ class PostgresStore(CoreReads, Store):
             try:
                 # One round trip: open the transaction and wait for the database-wide lock.
                 await conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
-                writes = PostgresWrites(PostgresConnection(conn))
+                writes = PostgresWrites(PostgresConnection(conn), self.origin)
                 yield writes
                 # The wake-ups go in the COMMIT's round trip; the server sends them only if
                 # it commits.
@@ -168,8 +173,9 @@ class PostgresWrites(CoreWrites):
     """``CoreWrites`` that remembers the outbox rows it wrote, to wake their servers' process
     when the transaction commits (``wake_ups``)."""
 
-    def __init__(self, conn: PostgresConnection) -> None:
+    def __init__(self, conn: PostgresConnection, origin: str) -> None:
         super().__init__(conn)
+        self._origin = origin
         self._outbox_ids: list[int] = []
 
     async def insert_outbox(self, *args: Any, **kwargs: Any) -> int:
@@ -179,14 +185,15 @@ class PostgresWrites(CoreWrites):
 
     def wake_ups(self) -> str:
         """Statements (to run before COMMIT) that NOTIFY ``WAKE_CHANNEL`` with
-        ``server:game`` (0 for no server, nothing for no game) of every outbox row written;
-        the server folds repeated payloads of one transaction into one."""
+        ``server:game:origin`` (0 for no server, nothing for no game) of every outbox row
+        written; the server folds repeated payloads of one transaction into one."""
         if not self._outbox_ids:
             return ""
         ids = ", ".join(str(int(row_id)) for row_id in self._outbox_ids)
         return (
             f"SELECT pg_notify('{WAKE_CHANNEL}', COALESCE(guild_id, 0)::text || ':' || "
-            f"COALESCE(game_id::text, '')) FROM outbox WHERE id IN ({ids}) ORDER BY id; "
+            f"COALESCE(game_id::text, '') || ':{self._origin}') FROM outbox "
+            f"WHERE id IN ({ids}) ORDER BY id; "
         )
 
 
@@ -282,8 +289,8 @@ class PostgresClaim(ShardClaim):
             self._lost()
 
     def _notified(self, conn: Any, pid: int, channel: str, payload: str) -> None:
-        guild, _, game = payload.partition(":")
-        if guild.isdigit():
+        guild, game, origin = [*payload.split(":"), "", ""][:3]
+        if guild.isdigit() and origin != self._store.origin:
             self._woken(int(guild) or None, int(game) if game.isdigit() else None)
 
     async def release(self) -> None:

@@ -124,9 +124,11 @@ async def test_a_commit_wakes_the_holder_of_the_server_s_shard(store, db):
             await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, NOW)
             assert woken[1].empty()  # nothing before the commit
         assert await asyncio.wait_for(woken[1].get(), 10) == game_id
-        async with store.transaction() as tx:  # a tournament post: its own server's
+        async with other.transaction() as tx:  # a tournament post: its own server's
             await tx.insert_outbox(None, "tournament_round", {}, NOW, guild_id=GUILD_0)
         assert await asyncio.wait_for(woken[0].get(), 10) is None
+        async with store.transaction() as tx:  # the writer delivers its own rows
+            await tx.insert_outbox(None, "tournament_round", {}, NOW, guild_id=GUILD_0)
         async with store.transaction() as tx:  # rolled back: no wake-up
             await tx.insert_outbox(game_id, "move", {"game_id": game_id}, NOW)
             await tx.insert_outbox(game_id, "move", {"game_id": game_id}, NOW)
