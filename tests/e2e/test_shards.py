@@ -55,7 +55,11 @@ class Server:
             if game.status != "active":
                 return
             answer = await (await self.send_move(game_id)).reply(timeout=30)
-            assert answer.files, answer.content  # the board, as the answer itself
+            # The board, as the answer itself; or, when the machine is so slow that another
+            # delivery of the game held it past the handler's patience, a private "Done."
+            # (the board is posted all the same: ``check`` counts them).
+            assert answer.files or (answer.ephemeral and answer.content == "Done."), (
+                answer.content)
 
 
 async def test_two_processes_one_killed_each_board_and_reminder_once(
@@ -79,6 +83,7 @@ async def test_two_processes_one_killed_each_board_and_reminder_once(
         # A timed game waiting for its first move in each server, for the reminders.
         waiting_a = await first.start_game("bob", "alice", "3d")
         waiting_b = await second.start_game("dave", "carol", "3d")
+        await settle(service)
         await asyncio.gather(first.play(game_a.id, BEFORE_KILL),
                              second.play(game_b.id, BEFORE_KILL))
 
