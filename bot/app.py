@@ -11,6 +11,11 @@ by every move, new game and vacation.
 Imports point one way: this module builds on ``bot.delivery``, ``bot.views``, ``bot.replies``
 and ``bot.host`` (what those need from the bot), never the reverse; cogs are loaded by name.
 
+Several processes (``shard_count``/``shard_ids``): a process first holds its shards in the
+database (``hold_shards``; it waits while another live process holds one), then connects to
+those shards only, and delivers, reminds, forfeits and prunes for their servers only; losing
+the hold stops it (``bot.store.base.ShardClaim``).
+
 Stopping (SIGTERM from ``docker stop``, where Python is PID 1 and would otherwise ignore it, or
 SIGINT): new interactions are turned away with a short notice, the ones in flight finish, the
 gateway is closed normally (1000) and then the database; the process exits 0.

@@ -149,3 +149,44 @@ async def test_two_processes_one_killed_each_board_and_reminder_once(
     assert emu.refusals == []
     for bot in bots:
         assert "Traceback" not in bot.log_path.read_text()
+
+
+async def test_a_standby_takes_over_the_shard_of_a_killed_process(
+    tmp_path, postgres_cluster  # noqa: F811
+):
+    """A second process started for a shard already held waits without connecting (two
+    sessions of one shard would both answer); when the holder is killed it takes over: it
+    posts what was left and answers the next move."""
+    url = postgres_cluster.create_database("standby")
+    emu = Emulator(shards=2)
+    await emu.start()
+    holder = BotProcess(emu, url, tmp_path / "holder.log", shard=(0, 2))
+    standby = BotProcess(emu, url, tmp_path / "standby.log", shard=(0, 2))
+    store = None
+    try:
+        await holder.start()
+        store = await open_store(url)
+        service = GameService(store)
+        server = Server(emu, service, emu.channel_id)
+        game = await server.start_game("alice", "bob")
+        starting = asyncio.create_task(standby.start())
+        await standby.wait_for_log("waiting for shard 0 of 2", timeout=30)
+        assert emu.identified_count == 1 and not starting.done()
+        await server.play(game.id, 1)
+        await holder.kill()
+        await asyncio.wait_for(starting, 30)  # connected once it held the shard
+        await server.play(game.id, 1)
+        await settle(service)
+        game = await service.get_game(game.id)
+        assert await standby.signal(signal.SIGTERM) == 0
+    finally:
+        for bot in (holder, standby):
+            await bot.stop()
+        if store is not None:
+            await store.close()
+        await emu.close()
+        postgres_cluster.drop_database(url)
+    report = Report()
+    check(emu, [game], report)
+    assert game.ply == 2
+    assert report.duplicates == [] and report.missing == [] and report.extra_threads == []
