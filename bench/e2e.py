@@ -119,11 +119,13 @@ async def _run_bot(config: Config, conn: Connection) -> dict[str, Any]:
 class BotProcess:
     """The bot in a spawned process; ``stop`` always leaves no process behind."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, *, daemon: bool = True) -> None:
+        """``daemon=False`` lets the bot start worker processes of its own (a daemonic process
+        may not); ``stop`` and ``kill`` still end it."""
         context = multiprocessing.get_context("spawn")
         self._conn, child_conn = context.Pipe()
         self._process = context.Process(
-            target=bot_process, args=(config, child_conn), name="bench-bot", daemon=True
+            target=bot_process, args=(config, child_conn), name="bench-bot", daemon=daemon
         )
         self._process.start()
         child_conn.close()  # ours is closed: recv sees EOF if the child dies

@@ -36,6 +36,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.aiplayer import AiPlayer
 from bot.config import Config
 from bot.correspondence.scheduler import Scheduler
 from bot.delivery import HANDLER_GRACE_SECONDS, Delivery
@@ -43,7 +44,9 @@ from bot.endpoints import use_endpoints
 from bot.heavy import HeavyWork
 from bot.i18n import t
 from bot.i18n.translator import CatalogTranslator
+from bot.names import player_name
 from bot.replies import reply_error, send_ephemeral
+from bot.services.aiseats import is_ai
 from bot.services.clocks import ClockService, GraceFor
 from bot.services.errors import ServiceError
 from bot.services.games import GameService
@@ -141,7 +144,15 @@ class BoardGamesBot(commands.Bot):
             vacation_days_per_year=config.vacation_days_per_year, shards=self.own_shards,
         )
         self.scheduler = Scheduler(self.clocks.next_due, self._run_due, now=self.clocks.now)
-        services.on_change = self.clocks.on_change = self.scheduler.poke
+        self.clocks.on_change = self.scheduler.poke
+        # AI players: their turns are found in the database, woken by every change.
+        self.ai_player = AiPlayer(self)
+        services.on_change = self._changed
+
+    def _changed(self) -> None:
+        """A committed change: deadlines may have moved, and an AI seat may be to move."""
+        self.scheduler.poke()
+        self.ai_player.poke()
 
     async def _run_due(self, now: datetime) -> None:
         """The scheduler's round: write what is due, then post it at once; and at most every
@@ -186,12 +197,15 @@ class BoardGamesBot(commands.Bot):
         self.delivery.start()
         # Its first round catches up on reminders and forfeits that fell due while down.
         self.scheduler.start()
+        # Its first round plays the AI turns left waiting by an earlier run.
+        self.ai_player.start()
 
     async def close(self) -> None:
         """Stop cleanly: turn new interactions away, let those in flight finish (and the
         background work of cogs and the delivery), then close the gateway normally."""
         self.closing = True
         await self.scheduler.stop()
+        await self.ai_player.stop()
         await self._finish_interactions(STOP_GRACE_SECONDS)
         await self.delivery.stop()
         self.heavy.close()
@@ -238,7 +252,10 @@ class BoardGamesBot(commands.Bot):
         return ["global"]
 
     async def display_name(self, user_id: int, guild: discord.Guild | None = None) -> str:
-        """A player's name for boards and thread titles (cached; a fetch at most once)."""
+        """A player's name for boards and thread titles (cached; a fetch at most once); an
+        AI seat's is its level's name."""
+        if is_ai(user_id):
+            return player_name(user_id, self.config.default_language)
         if guild is not None:
             member = guild.get_member(user_id)
             if member is not None:

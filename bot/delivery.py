@@ -30,6 +30,10 @@ Discord messages, exactly once and in order, then marks them delivered.
 Hidden information never reaches a public message: boards are drawn from the public view, and a
 position where the player to move sees more than the public (an LPPG hand) gets no move
 buttons; that player gets them privately with ``/hand``.
+
+Every post of a game is in the game's language (``GameInfo.locale``, fixed when it started;
+the bot's default for older games), whoever caused it: the text, what the engine said (the
+move's description, the result's reason, seat names) and the board image, with its clock.
 """
 
 from __future__ import annotations
@@ -50,12 +54,16 @@ from discord.http import Route
 
 import engines
 import render
-from bot.correspondence.texts import due_text
-from bot.i18n import t
+from bot.correspondence.texts import board_clock_text, due_text
+from bot.i18n import say, t
+from bot.names import player_name
 from bot.replies import NO_PINGS, clip, pinging
+from bot.services.aiseats import is_ai
+from bot.services.clocks import ClockInfo
 from bot.services.errors import NotFound
 from bot.services.models import GameInfo, OutboxItem, Position
 from bot.views.game import move_view, undo_view
+from engines import Phrase
 
 if TYPE_CHECKING:
     from bot.host import Host
@@ -122,19 +130,37 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def mention(user_id: int | None) -> str:
-    return "" if user_id is None else f"<@{user_id}>"
+#: A seated player as messages name them (a person's mention, an AI seat's name).
+mention = player_name
+
+
+def description_text(description: Any, move: str, language: str) -> str:
+    """What a move did, in ``language``: a ``move`` row stores the engine's phrase (rows
+    written before phrases were stored hold English text, shown as it is). Empty when it says
+    no more than the move itself."""
+    if isinstance(description, dict):
+        phrase = Phrase.load(description)
+        return "" if phrase.key == "move.plain" else say(phrase, language)
+    text = str(description or "")
+    return "" if text == move else text
+
+
+def outcome_text(outcome: engines.Outcome, language: str) -> str:
+    """Why a game ended, in ``language`` (the engine's English when it gave no phrase)."""
+    return outcome.reason if outcome.phrase is None else say(outcome.phrase, language)
 
 
 @dataclass
 class Composed:
     """What one row says: text, the position whose board goes with it (None: no image),
-    buttons, and whom its mentions notify."""
+    buttons, whom its mentions notify, and the clock drawn on the board (the position's
+    while it is the game's newest)."""
 
     content: str
     position: Position | None
     view: discord.ui.View | None
     pings: discord.AllowedMentions
+    clock: ClockInfo | None = None
 
 
 class Delivery:
@@ -348,14 +374,15 @@ class Delivery:
         if first and not ours and await self._answered(item, game):
             return True  # the bot stopped after answering, before marking: done already
         thread_id = await self._thread_of(game, item, interaction)
-        locale: Any = interaction.locale if interaction else self.bot.config.default_language
-        composed = await self._compose(item, game, locale)
+        language = self.language(game)
+        composed = await self._compose(item, game, language)
         kwargs: dict[str, Any] = {"content": clip(composed.content),
                                   "allowed_mentions": composed.pings}
         if composed.view is not None:
             kwargs["view"] = composed.view
         if composed.position is not None:
-            kwargs["file"] = await self._board_file(game, composed.position)
+            kwargs["file"] = await self._board_file(game, composed.position, language,
+                                                    composed.clock)
         message_id = None
         if answers:
             assert interaction is not None
@@ -458,16 +485,22 @@ class Delivery:
             # the challenge was posted in a thread): a starter message, sent once.
             source = await self.send(
                 game.channel_id, item, guild_id=game.guild_id, allowed_mentions=NO_PINGS,
-                content=t("bot.thread.starter", self.bot.config.default_language, name=name),
+                content=t("bot.thread.starter", self.language(game), name=name),
             )
         await self.bot.services.set_thread(game.id, source.id)
         await self._start_thread(game.channel_id, source.id, name)
         return source.id
 
+    async def seat_names(self, game: GameInfo, language: str) -> list[str]:
+        """The players' names for thread titles and boards (an AI seat's in ``language``)."""
+        return [player_name(uid, language) if is_ai(uid) else await self.bot.display_name(uid)
+                for uid in game.seats]
+
     async def _thread_name(self, game: GameInfo) -> str:
-        names = [await self.bot.display_name(uid) for uid in game.seats]
+        language = self.language(game)
+        names = await self.seat_names(game, language)
         title = engines.get(game.game).title
-        return t("bot.thread.name", self.bot.config.default_language,
+        return t("bot.thread.name", language,
                  game=title, id=game.id, players=" – ".join(names))[:100]
 
     async def _start_thread(self, channel_id: int, message_id: int, name: str) -> None:
@@ -501,7 +534,11 @@ class Delivery:
         return await self.bot.services.position(
             game.id, ply=ply, version=payload.get("version"), last_move=last_move)
 
-    async def _compose(self, item: OutboxItem, game: GameInfo, locale: Any) -> Composed:
+    def language(self, game: GameInfo) -> str:
+        """The language of a game's posts: its own, else the bot's default."""
+        return game.locale or self.bot.config.default_language
+
+    async def _compose(self, item: OutboxItem, game: GameInfo, locale: str) -> Composed:
         kind = item.kind
         payload = item.payload
         engine = engines.get(game.game)
@@ -509,7 +546,7 @@ class Delivery:
         if kind == "game_started":
             position = await self._position(game, 0, payload, None)
             seat_list = ", ".join(
-                f"{mention(uid)} ({engine.seat_name(position.state, seat)})"
+                f"{mention(uid, locale)} ({say(engine.seat_phrase(position.state, seat), locale)})"
                 for seat, uid in enumerate(game.seats)
             )
             text = t("bot.game.started", locale, game=engine.title, players=seat_list)
@@ -518,17 +555,16 @@ class Delivery:
             return composed
         if kind == "move":
             position = await self._position(game, int(payload["ply"]), payload, payload["move"])
-            seat = int(payload["seat"])
-            description = payload.get("description") or ""
-            if description and description != payload["move"]:
-                text = t("bot.game.moved_described", locale, player=mention(game.seats[seat]),
+            mover = mention(game.seats[int(payload["seat"])], locale)
+            description = description_text(payload.get("description"), payload["move"], locale)
+            if description:
+                text = t("bot.game.moved_described", locale, player=mover,
                          move=payload["move"], description=description)
             else:
-                text = t("bot.game.moved", locale, player=mention(game.seats[seat]),
-                         move=payload["move"])
+                text = t("bot.game.moved", locale, player=mover, move=payload["move"])
             if payload.get("undo_dropped_by"):
                 text += "\n" + t("bot.undo.dropped", locale,
-                                 player=mention(payload["undo_dropped_by"]))
+                                 player=mention(payload["undo_dropped_by"], locale))
             return await self._with_turn(text, game, position, locale)
         if kind == "undo_done":
             position = await self._position(game, int(payload["ply"]) - 1, payload,
@@ -536,26 +572,26 @@ class Delivery:
             return await self._with_turn(t("bot.game.undone", locale), game, position, locale)
         if kind == "resigned":
             seat = int(payload["seat"])
-            text = t("bot.game.resigned", locale, player=mention(game.seats[seat]))
+            text = t("bot.game.resigned", locale, player=mention(game.seats[seat], locale))
             return Composed(text, None, None, NO_PINGS)
         if kind == "undo_requested":
             by = int(payload["by"])
             others = [uid for uid in game.seats if uid != by]
-            text = t("bot.undo.requested", locale, player=mention(by),
-                     others=" ".join(mention(uid) for uid in others))
+            text = t("bot.undo.requested", locale, player=mention(by, locale),
+                     others=" ".join(mention(uid, locale) for uid in others))
             return Composed(text, None, undo_view(game.id, item.id, locale), pinging(*others))
         if kind == "undo_declined":
             requester = payload.get("requester")
-            text = t("bot.undo.declined", locale, player=mention(int(payload["by"])))
+            text = t("bot.undo.declined", locale, player=mention(int(payload["by"]), locale))
             if requester is not None:
-                text += " " + mention(int(requester))
+                text += " " + mention(int(requester), locale)
             return Composed(text, None, None, pinging(requester))
         if kind == "game_over":
             return Composed(self._result(game, locale), None, None, everyone)
         raise AssertionError(f"unhandled outbox kind {kind!r}")  # KINDS lists what we post
 
     async def _with_turn(
-        self, text: str, game: GameInfo, position: Position, locale: Any
+        self, text: str, game: GameInfo, position: Position, locale: str
     ) -> Composed:
         """The text with the board of ``position``, and while the game goes on at that
         position, the mention of the player to move (who alone is pinged) and the move
@@ -563,39 +599,61 @@ class Delivery:
         if position.to_move is None:
             return Composed(text, position, None, NO_PINGS)
         user = game.seats[position.to_move]
-        text += "\n" + t("bot.game.your_turn", locale, player=mention(user))
+        ai_turn = is_ai(user)
+        key = "ai.thinking" if ai_turn else "bot.game.your_turn"
+        text += "\n" + t(key, locale, player=mention(user, locale))
+        clock = None
         if position.current:
             # Timed games (bot.services.clocks): when the move is due, and who paused the clock.
-            due = due_text(await self.bot.clocks.clock_info(game.id), locale)
+            clock = await self.bot.clocks.clock_info(game.id)
+            due = due_text(clock, locale)
             if due:
                 text += " " + due
+        if ai_turn:  # nobody to ping and nothing to press: the AI answers on its own
+            return Composed(text, position, None, NO_PINGS, clock)
         shown = public_buttons(game.game, position)
         view = move_view(game.id, position.version, shown) if shown else None
-        return Composed(text, position, view, pinging(user))
+        return Composed(text, position, view, pinging(user), clock)
 
-    def _result(self, game: GameInfo, locale: Any) -> str:
+    def _result(self, game: GameInfo, locale: str) -> str:
         outcome = game.outcome
         if outcome is None:
             return t("bot.game.over", locale, reason="")
-        winners = " ".join(mention(game.seats[s]) for s in sorted(outcome.winners))
+        reason = outcome_text(outcome, locale)
+        winners = " ".join(mention(game.seats[s], locale) for s in sorted(outcome.winners))
         if winners:
-            return t("bot.game.won", locale, winners=winners, reason=outcome.reason)
-        return t("bot.game.drawn", locale, reason=outcome.reason)
+            return t("bot.game.won", locale, winners=winners, reason=reason)
+        return t("bot.game.drawn", locale, reason=reason)
 
     # ----- board images -------------------------------------------------------------------------
 
-    async def _board_file(self, game: GameInfo, position: Position) -> discord.File:
-        return await self._png(game, position.state, position.last_move, position.ply)
+    async def _board_file(self, game: GameInfo, position: Position, language: str,
+                          clock: ClockInfo | None) -> discord.File:
+        return await self._png(game, position.state, position.last_move, position.ply,
+                               language, clock)
 
-    async def board_file(self, game: GameInfo) -> discord.File:
-        """The game's current public board as a PNG attachment, rendered off the event loop."""
-        return await self._png(game, game.state, game.last_move, game.ply)
+    async def board_file(self, game: GameInfo, language: str | None = None) -> discord.File:
+        """The game's current public board as a PNG attachment, rendered off the event loop,
+        in ``language`` (default: the game's), with its clock while the game runs."""
+        clock = None
+        if game.status == "active":
+            clock = await self.bot.clocks.clock_info(game.id)
+        return await self._png(game, game.state, game.last_move, game.ply,
+                               language or self.language(game), clock)
 
     async def _png(
-        self, game: GameInfo, state: object, last_move: str | None, ply: int
+        self, game: GameInfo, state: Any, last_move: str | None, ply: int, language: str,
+        clock: ClockInfo | None,
     ) -> discord.File:
-        names = [await self.bot.display_name(uid) for uid in game.seats]
+        names = await self.seat_names(game, language)
+        outcome = getattr(state, "outcome", None)
+        # The image writes whose turn it is or who won itself; under it, why the game ended,
+        # in the image's language.
+        status = None if outcome is None else "\n" + outcome_text(outcome, language)
+        clock_line = None if clock is None else board_clock_text(
+            clock, names, game.seats, self.bot.clocks.now(), language)
         png = await asyncio.to_thread(
             render.board, game.game, state, viewer=None, last_move=last_move, players=names,
+            lang=language, status=status, clock=clock_line,
         )
         return discord.File(io.BytesIO(png), filename=f"{game.game}-{game.id}-{ply}.png")

@@ -173,12 +173,13 @@ class HeavyWork:
 # ----- the jobs (module-level functions: they run in the worker processes) ----------------------
 
 
-def replay_key(source: ReplaySource, names: Sequence[str]) -> tuple:
-    """The cache key of a replay: the exact position and the names drawn (never the seed)."""
-    return ("replay", source.game_id, source.version, tuple(names))
+def replay_key(source: ReplaySource, names: Sequence[str], lang: str = "en") -> tuple:
+    """The cache key of a replay: the exact position, the names drawn and the language of its
+    words (never the seed)."""
+    return ("replay", source.game_id, source.version, tuple(names), lang)
 
 
-def replay_gif(source: ReplaySource, names: Sequence[str]) -> bytes:
-    """The animated replay of a game as a spectator sees it (a job for the pool: the game is
-    replayed here, in the worker, from its moves)."""
-    return render.replay(source.game, source.public_states(), list(names))
+def replay_gif(source: ReplaySource, names: Sequence[str], lang: str = "en") -> bytes:
+    """The animated replay of a game as a spectator sees it, its words in ``lang`` (a job for
+    the pool: the game is replayed here, in the worker, from its moves)."""
+    return render.replay(source.game, source.public_states(), list(names), lang=lang)

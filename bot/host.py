@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from bot.config import Config
     from bot.services.clocks import ClockService
     from bot.services.games import GameService
+    from bot.services.models import GameInfo
 
 
 class Answerer(Protocol):
@@ -26,6 +27,10 @@ class Answerer(Protocol):
 
     def strip_buttons(self, message: discord.Message | None) -> None:
         """Take the buttons off a message of ours, in the background."""
+        ...
+
+    def language(self, game: GameInfo) -> str:
+        """The language of a game's posts."""
         ...
 
 

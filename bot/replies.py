@@ -15,7 +15,9 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from bot.services.aiseats import is_ai
 from bot.services.errors import ServiceError
+from engines.phrases import Phrase
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +29,9 @@ NO_PINGS = discord.AllowedMentions.none()
 
 
 def pinging(*user_ids: int | None) -> discord.AllowedMentions:
-    """Mentions that notify exactly these users (the others mentioned are only named)."""
-    wanted = [discord.Object(uid) for uid in user_ids if uid is not None]
+    """Mentions that notify exactly these users (the others mentioned are only named); an AI
+    seat is never notified."""
+    wanted = [discord.Object(uid) for uid in user_ids if uid is not None and not is_ai(uid)]
     return discord.AllowedMentions(everyone=False, roles=False, users=wanted or False)
 
 
@@ -37,9 +40,18 @@ def clip(text: str, limit: int = CONTENT_MAX) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _clipped(value: Any) -> Any:
+    if isinstance(value, str):
+        return clip(value, ECHO_MAX)
+    if isinstance(value, Phrase):  # an engine's refusal may quote what was typed
+        return Phrase(value.key, **{name: _clipped(v) for name, v in value.params})
+    return value
+
+
 def clip_params(params: dict[str, Any]) -> dict[str, Any]:
-    """Message parameters with every text cut to ``ECHO_MAX`` (they may repeat user input)."""
-    return {k: clip(v, ECHO_MAX) if isinstance(v, str) else v for k, v in params.items()}
+    """Message parameters with every text cut to ``ECHO_MAX``, also inside an engine's phrase
+    (they may repeat user input)."""
+    return {k: _clipped(v) for k, v in params.items()}
 
 
 def fit_lines(lines: list[str], more: Callable[[int], str], limit: int = CONTENT_MAX) -> str:

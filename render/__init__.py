@@ -120,9 +120,9 @@ def board(
     ``last_move`` defaults to the state's own last-move field; ``players`` are display names per
     seat (seat names are used when absent). ``lang`` ("en", "fr"; a tag such as "fr-FR" works)
     chooses the language of every word on the image. ``status``, already translated, replaces
-    the sentence saying whose turn it is or who won; lines after a newline are written under it
-    (the reason of the result). ``clock`` is a line about the time control ("due Mon 14:00 UTC ·
-    bank 2d 4h") written under the headline."""
+    the sentence saying whose turn it is or who won (an empty one keeps it); lines after a
+    newline are written under it (the reason of the result). ``clock`` is a line about the
+    time control ("due Mon 14:00 UTC · bank 2d 4h") written under the headline."""
     image = board_image(
         game_name, state, viewer=viewer, last_move=last_move, players=players, theme=theme,
         lang=lang, status=status, clock=clock,

@@ -62,7 +62,8 @@ def header_lines(state, options: Options | None) -> tuple[str | None, list[str]]
     muted lines under it: the clock, then the reason of the result.
 
     The engine's reason is English: it is written on English images only. A caller that wants
-    it in another language passes the translated sentence in ``status`` (after a newline)."""
+    it in another language passes the translated sentence in ``status`` (after a newline; an
+    empty first line keeps the image's own headline)."""
     clock = options.clock if options is not None else None
     status = options.status if options is not None else None
     lang = options.words.lang if options is not None else "en"
@@ -70,7 +71,8 @@ def header_lines(state, options: Options | None) -> tuple[str | None, list[str]]
     lines = [fit_text(clock, LINE_SIZE, room)] if clock else []
     headline = None
     if status is not None:
-        headline, *rest = status.split("\n")
+        first, *rest = status.split("\n")
+        headline = first or None
         for part in rest:
             lines += wrap_text(part, LINE_SIZE, room)
     elif lang == "en":

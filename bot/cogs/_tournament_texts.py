@@ -4,8 +4,8 @@ catalogs). Plain functions of service values to text, so they are tested without
 
 Tournament names are shown with their markdown escaped (the service already took mentions and
 links out of them); players are mentions, which the messages send without pinging unless said.
-Counts go through the language's plural rules (``counted``) and numbers through its format
-(``number``: "2.5" in English, "2,5" in French).
+Counts go through the language's plural rules (``t`` with ``count``) and numbers through its
+format (``number``: "2.5" in English, "2,5" in French).
 """
 
 from __future__ import annotations
@@ -13,38 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 import discord
-from babel.numbers import format_decimal
 
 import engines
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, language_of, plural_form, t
+from bot.i18n import number, t
 from bot.services.ratings import GLICKO, Leaderboard, Profile, RatingEntry
 from bot.services.tournaments import Board, Standings, Tournament
 from bot.services.tournaments.models import LPPG_TARGET, Withdrawal
 
 MAX_LINES = 40  # keep posts under Discord's 2000 characters
-
-
-def language(locale: Any) -> str:
-    return str(locale) if locale in LANGUAGES else language_of(locale)
-
-
-def counted(key: str, locale: Any, count: float, **params: Any) -> str:
-    """The text of ``key`` for ``count``: the catalog holds one template per CLDR plural form
-    (``key.one``, ``key.other``…) and Babel's rules for the reader's language choose one
-    ("1 game" / "2 games"; "1 partie" / "2 parties", and "0 partie" in French)."""
-    lang = language(locale)
-    for candidate in (lang, DEFAULT_LANGUAGE):
-        texts = catalog(candidate)
-        form = plural_form(candidate, count)
-        template = texts.get(f"{key}.{form}") or texts.get(f"{key}.other")
-        if template is not None:
-            return template.format(count=number(count, candidate), **params)
-    raise KeyError(f"no text for {key!r}")
-
-
-def number(value: float, locale: Any) -> str:
-    """A score or tie-break as the reader writes numbers ("2.5", "2,5"; no ".0")."""
-    return format_decimal(value, format="0.##", locale=language(locale))
 
 
 def mention(user_id: int | None) -> str:
@@ -127,7 +103,7 @@ def format_standings(standings: Standings, locale: Any) -> str:
                      target=LPPG_TARGET, **params)
         else:
             line = t("tournaments.post.standing", locale,
-                     points=counted("tournaments.count.points", locale, row.points), **params)
+                     points=t("tournaments.count.points", locale, count=row.points), **params)
         if breaks:
             line += f" ({breaks})"
         if row.withdrawn:
@@ -163,8 +139,8 @@ def list_line(tournament: Tournament, locale: Any) -> str:
              name=shown_name(tournament.name), game=game_title(tournament.game),
              format=t(f"tournaments.format.{tournament.format}", locale),
              status=t(f"tournaments.status.{tournament.status}", locale),
-             players=counted("tournaments.count.players", locale,
-                             len(tournament.active_players)))
+             players=t("tournaments.count.players", locale,
+                       count=len(tournament.active_players)))
 
 
 def format_list(tournaments: list[Tournament], locale: Any, *, more: int = 0) -> str:
@@ -228,7 +204,7 @@ def format_rating(entry: RatingEntry, locale: Any) -> str:
     mark = "?" if entry.provisional else ""
     return t("tournaments.rating.value", locale, value=f"{entry.value:.0f}{mark}",
              deviation=f"{entry.deviation:.0f}",
-             games=counted("tournaments.count.games", locale, entry.games))
+             games=t("tournaments.count.games", locale, count=entry.games))
 
 
 def format_leaderboard(board: Leaderboard, locale: Any) -> str:

@@ -27,8 +27,9 @@ import engines
 from bot.cogs._common import act_and_deliver, game_here
 from bot.correspondence import texts
 from bot.heavy import HeavyBusy, replay_gif, replay_key
-from bot.i18n import t
+from bot.i18n import Text, language_code, t
 from bot.replies import reply_error, send_ephemeral
+from bot.services.clocks import days_left_text
 from bot.services.errors import ServiceError
 from bot.services.models import GameInfo, OutboxItem
 
@@ -49,7 +50,7 @@ async def post_clock_row(bot: BoardGamesBot, item: OutboxItem) -> None:
     """Post a ``reminder``, ``timeout`` or ``vacation`` row in its game's thread."""
     payload = item.payload
     game = await bot.services.get_game(int(payload["game_id"]))
-    locale = bot.config.default_language
+    locale = bot.delivery.language(game)  # the game thread's language
     if item.kind == "reminder":
         if not _still_due(payload, game):
             return
@@ -74,12 +75,19 @@ async def _remind_by_dm(bot: BoardGamesBot, item: OutboxItem, game: GameInfo) ->
     user_id = int(item.payload["user_id"])
     link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id}"
     text = texts.reminder_dm_text(item.payload, engines.get(game.game).title, link,
-                                  bot.config.default_language)
+                                  await _dm_language(bot, user_id, game))
     try:
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
         await user.send(text, nonce=str(item.id))  # once, like every outbox message
     except discord.HTTPException:
         log.info("could not send reminder %s by DM to %s", item.id, user_id)
+
+
+async def _dm_language(bot: BoardGamesBot, user_id: int, game: GameInfo) -> str:
+    """A direct message is the player's own: the language of the client they turned DM
+    reminders on with (``/settings``), else the game's."""
+    chosen = await bot.services.user_locale(user_id)
+    return language_code(chosen) if chosen else bot.delivery.language(game)
 
 
 class Clocks(commands.Cog):
@@ -115,13 +123,16 @@ class Clocks(commands.Cog):
         except ServiceError as error:
             await reply_error(interaction, error)
             return
+        days_left = days_left_text(status.left_days, status.allowance_days)
         if status.until is None:
-            text = t("clocks.vacation_off", locale, left=status.left_days,
-                     allowance=status.allowance_days)
-        else:
+            text = t("clocks.vacation_off", locale, days_left=days_left)
+        elif status.paused_games:
             text = t("clocks.vacation_on", locale, until=int(status.until.timestamp()),
-                     count=len(status.paused_games), left=status.left_days,
-                     allowance=status.allowance_days)
+                     games=Text("clocks.count.games", count=len(status.paused_games)),
+                     days_left=days_left)
+        else:
+            text = t("clocks.vacation_on_no_games", locale, until=int(status.until.timestamp()),
+                     days_left=days_left)
         await send_ephemeral(interaction, text)
         # Tell the opponents in each game's thread now rather than at the next delivery pass.
         for game in await self.bot.services.games_of(interaction.user.id):
@@ -138,6 +149,9 @@ class Clocks(commands.Cog):
         user = interaction.user.id
         if dm_reminders is not None:
             await self.bot.clocks.set_dm_reminders(user, dm_reminders)
+        if dm_reminders:
+            # Direct messages are theirs alone: in the language of the client they asked with.
+            await self.bot.services.set_user_locale(user, language_code(interaction.locale))
         enabled = await self.bot.clocks.dm_reminders(user)
         state = t("clocks.settings_on" if enabled else "clocks.settings_off", interaction.locale)
         await send_ephemeral(interaction, t("clocks.settings_saved", interaction.locale,
@@ -167,6 +181,8 @@ class Clocks(commands.Cog):
                                                 id=info.id))
             return
         heavy = self.bot.heavy
+        # Everyone sees the replay: in the game's language, like its thread.
+        language = self.bot.delivery.language(info)
         # Within the user's limits (checked first: a refusal costs nothing and is private);
         # a replay drawn before comes from the cache, a new one from the worker pool.
         try:
@@ -174,13 +190,14 @@ class Clocks(commands.Cog):
                 source = await self.bot.clocks.replay_source(info.id)
                 names = tuple((await self._names(info)).values())
                 await interaction.response.defer(thinking=True)
-                gif = await heavy.run(replay_key(source, names), replay_gif, source, names)
+                gif = await heavy.run(replay_key(source, names, language), replay_gif, source,
+                                      names, language)
         except HeavyBusy as error:
             await reply_error(interaction, error)
             return
         title = engines.get(info.game).title
         await interaction.followup.send(
-            t("clocks.replay_ready", interaction.locale, game=title, id=info.id),
+            t("clocks.replay_ready", language, game=title, id=info.id),
             file=discord.File(io.BytesIO(gif), filename=f"{info.game}-{info.id}.gif"),
         )
 
@@ -204,8 +221,9 @@ class Clocks(commands.Cog):
             except (discord.HTTPException, AttributeError):
                 log.info("could not add %s to the thread of game %s", interaction.user.id,
                          info.id)
-        # The public board only (viewer=None): a spectator never sees a hand.
-        file = await self.bot.delivery.board_file(info)
+        # The public board only (viewer=None): a spectator never sees a hand. Only they see
+        # this answer: in their language.
+        file = await self.bot.delivery.board_file(info, language_code(locale))
         await interaction.followup.send(text, file=file, ephemeral=True)
 
 

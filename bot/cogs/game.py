@@ -14,7 +14,9 @@ from discord.ext import commands
 import engines
 from bot.cogs._common import act_and_deliver, game_here
 from bot.correspondence.texts import due_text, games_clock_text
+from bot.delivery import outcome_text
 from bot.i18n import t
+from bot.names import player_name
 from bot.replies import NO_PINGS, fit_lines, send_ephemeral
 
 if TYPE_CHECKING:
@@ -85,17 +87,19 @@ class Game(commands.Cog):
         if info is None:
             return
         title = engines.get(info.game).title
+        # Everyone sees the answer: it speaks the game's language, like its thread.
+        language = self.bot.delivery.language(info)
         if info.status == "active":
             to_move = info.user_to_move()
-            text = t("bot.board.active", interaction.locale, game=title, id=info.id,
-                     player=f"<@{to_move}>" if to_move else "-", ply=info.ply)
-            due = due_text(await self.bot.clocks.clock_info(info.id), interaction.locale)
+            text = t("bot.board.active", language, game=title, id=info.id,
+                     player=player_name(to_move, language) or "-", ply=info.ply)
+            due = due_text(await self.bot.clocks.clock_info(info.id), language)
             if due:
                 text += " " + due
         else:
-            text = t("bot.board.finished", interaction.locale, game=title, id=info.id,
-                     reason=info.outcome.reason if info.outcome else "")
-        file = await self.bot.delivery.board_file(info)
+            text = t("bot.board.finished", language, game=title, id=info.id,
+                     reason=outcome_text(info.outcome, language) if info.outcome else "")
+        file = await self.bot.delivery.board_file(info, language)
         await interaction.response.send_message(text, file=file, allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="resign", description="Resign this thread's game")
@@ -121,9 +125,9 @@ class Game(commands.Cog):
         now = datetime.now(UTC)
         for info in mine[:20]:
             to_move = info.user_to_move()
-            others = [f"<@{uid}>" for uid in info.seats if uid != user]
+            others = [player_name(uid, locale) for uid in info.seats if uid != user]
             turn = (t("bot.games.your_turn", locale) if to_move == user
-                    else t("bot.games.their_turn", locale, player=f"<@{to_move}>"))
+                    else t("bot.games.their_turn", locale, player=player_name(to_move, locale)))
             where = f"<#{info.thread_id}>" if info.thread_id else f"#{info.id}"
             line = t("bot.games.line", locale, game=engines.get(info.game).title,
                      id=info.id, opponents=", ".join(others), turn=turn, where=where)

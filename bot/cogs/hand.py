@@ -14,13 +14,14 @@ from discord.ext import commands
 
 import engines
 import render
-from bot.i18n import t
+from bot.i18n import language_code, t
 from bot.replies import NO_PINGS, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 from bot.views.game import move_view
 
 if TYPE_CHECKING:
     from bot.app import BoardGamesBot
+
 
 class Hand(commands.Cog):
     def __init__(self, bot: BoardGamesBot) -> None:
@@ -50,7 +51,8 @@ class Hand(commands.Cog):
             return
         names = [await self.bot.display_name(uid) for uid in game.seats]
         try:
-            png = await asyncio.to_thread(render.hand, game.game, view, seat, players=names)
+            png = await asyncio.to_thread(render.hand, game.game, view, seat, players=names,
+                                          lang=language_code(locale))
         except ValueError:
             # Hidden information that is not a hand (Palam's undealt draft batch): nothing of
             # it is the player's to see, and the board shows the rest.

@@ -1,4 +1,10 @@
-"""``/play <game>``: challenge someone, open a challenge to anyone, or open a lobby.
+"""``/play <game>``: challenge someone, open a challenge to anyone, open a lobby, or play the AI.
+
+Against the AI: a ``level:`` option (easy, medium, hard) starts the game at once, with no Accept
+step; with ``players:`` above two, every other seat is an AI of that level. A level is one pick
+in the command that also says "against the AI" by being there, where a bot chosen as
+``opponent`` in Discord's user picker says nothing of the strength (it is understood too: the
+bot itself as opponent plays the AI at ``DEFAULT_LEVEL``).
 
 One sub-command per registered game, with that game's options as typed parameters and choices
 built from the engine's metadata (``engines.get(name).options``), so adding a game adds its
@@ -12,11 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
+import ai
 import engines
-from bot.i18n import t
-from bot.replies import pinging, reply_error, send_ephemeral
+from bot.correspondence.texts import control_text
+from bot.i18n import choice_name, language_code, t
+from bot.replies import NO_PINGS, pinging, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 from bot.views.challenge import render_challenge
 
@@ -25,11 +34,24 @@ if TYPE_CHECKING:
 
 #: Discord allows at most 25 choices per option; larger sets become a bounded number.
 MAX_CHOICES = 25
-RESERVED = ("opponent", "players", "time_control")
+RESERVED = ("opponent", "players", "time_control", "level")
+#: The level of a game against the bot chosen as ``opponent`` with no ``level``.
+DEFAULT_LEVEL = "medium"
 #: The time controls offered by /play (bot.correspondence.timecontrol reads any valid one).
 TIME_CONTROLS = (
     "untimed", "1d", "2d", "3d", "5d", "7d", "14d", "3d+1d", "7d+1d", "14d+2d",
 )
+
+
+def _time_control_choice(control: str) -> app_commands.Choice[str]:
+    """A time control offered by /play, named in words in each language ("3 days per
+    move", "3 jours par coup")."""
+    name = locale_str(control_text(control, "en"),
+                      text=lambda language: control_text(control, language))
+    return app_commands.Choice(name=name, value=control)
+
+
+TIME_CONTROL_CHOICES = [_time_control_choice(control) for control in TIME_CONTROLS]
 
 
 def _option_parameter(option: engines.Option) -> tuple[inspect.Parameter, list | None]:
@@ -48,11 +70,21 @@ def _option_parameter(option: engines.Option) -> tuple[inspect.Parameter, list |
             choices = None
     else:
         annotation = str
-        choices = [app_commands.Choice(name=str(v), value=str(v)) for v in values[:MAX_CHOICES]]
+        choices = [app_commands.Choice(name=choice_name(v, "en"), value=str(v))
+                   for v in values[:MAX_CHOICES]]
     parameter = inspect.Parameter(
         option.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation | None
     )
     return parameter, choices
+
+
+def game_channel(interaction: discord.Interaction) -> int | None:
+    """Where a game started by this command gets its thread: game threads hang off a text
+    channel, so a /play inside a thread uses its parent."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        return channel.parent_id
+    return interaction.channel_id
 
 
 class Play(commands.Cog):
@@ -106,7 +138,14 @@ class Play(commands.Cog):
             )
         )
         descriptions["time_control"] = "Days per move, or a bank plus days per move (default: none)"
-        choices["time_control"] = [app_commands.Choice(name=c, value=c) for c in TIME_CONTROLS]
+        choices["time_control"] = TIME_CONTROL_CHOICES
+        parameters.append(
+            inspect.Parameter(
+                "level", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=str | None,
+            )
+        )
+        descriptions["level"] = "Play against the AI at this level (starts at once)"
+        choices["level"] = [app_commands.Choice(name=level, value=level) for level in ai.LEVELS]
         for option in game.options:
             if option.name in RESERVED or option.hidden:
                 continue
@@ -131,35 +170,69 @@ class Play(commands.Cog):
         opponent: discord.User | discord.Member | None = values.pop("opponent", None)
         players = values.pop("players", None) or engines.get(game_name).min_players
         time_control = values.pop("time_control", None)
+        level = values.pop("level", None)
         options = {name: value for name, value in values.items() if value is not None}
+        me = self.bot.user
+        if opponent is not None and me is not None and opponent.id == me.id:
+            opponent, level = None, level or DEFAULT_LEVEL
+        elif opponent is not None and level is not None:
+            await send_ephemeral(interaction, t("errors.level_with_opponent", locale))
+            return
+        if level is not None:
+            await self.play_ai(interaction, game_name, level, players, time_control, options)
+            return
         if opponent is not None and opponent.bot:
             await send_ephemeral(interaction, t("bot.play.no_bots", locale))
             return
         if opponent is not None and players > 2:
             await send_ephemeral(interaction, t("bot.play.lobby_no_opponent", locale))
             return
-        channel = interaction.channel
-        # Game threads hang off a text channel; a /play inside a thread uses its parent.
-        channel_id = getattr(channel, "parent_id", None) if isinstance(
-            channel, discord.Thread
-        ) else interaction.channel_id
+        channel_id = game_channel(interaction)
         try:
             challenge = await self.bot.services.challenge(
                 game_name, interaction.user.id,
                 opponent_id=None if opponent is None else opponent.id,
                 players=players, options=options,
                 guild_id=interaction.guild_id, channel_id=channel_id,
-                time_control=time_control,
+                time_control=time_control, locale=language_code(locale),
             )
         except ServiceError as error:
             await reply_error(interaction, error)
             return
-        content, view = await render_challenge(self.bot, challenge, locale)
+        content, view = await render_challenge(self.bot, challenge)
         # Only the challenged player must act: only they are pinged.
         response = await interaction.response.send_message(
             content, view=view, allowed_mentions=pinging(challenge.opponent_id))
         if response.message_id is not None:
             await self.bot.services.set_challenge_message(challenge.id, response.message_id)
+
+    async def play_ai(
+        self, interaction: discord.Interaction, game_name: str, level: str, players: int,
+        time_control: str | None, options: dict[str, Any],
+    ) -> None:
+        """A game against the AI, started at once: the answer points to its thread, where the
+        first board is posted (a message of its own, so the player to move is pinged)."""
+        channel_id = game_channel(interaction)
+        try:
+            game = await self.bot.services.play_ai(
+                game_name, interaction.user.id, level, players=players, options=options,
+                guild_id=interaction.guild_id, channel_id=channel_id, time_control=time_control,
+                locale=language_code(interaction.locale),
+            )
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        title = engines.get(game.game).title
+        language = self.bot.delivery.language(game)
+        await interaction.response.send_message(
+            t("bot.challenge.started", language, game=title, thread=f"#{game.id}"),
+            allowed_mentions=NO_PINGS,
+        )
+        await self.bot.delivery.flush(game.id, interaction)
+        thread = (await self.bot.services.get_game(game.id)).thread_id
+        if thread is not None:
+            await interaction.edit_original_response(content=t(
+                "bot.challenge.started", language, game=title, thread=f"<#{thread}>"))
 
 
 async def setup(bot: BoardGamesBot) -> None:

@@ -159,7 +159,7 @@ def command_lines(tree_commands: list[Any], language: str) -> list[str]:
 class Rules(commands.Cog):
     def __init__(self, bot: BoardGamesBot) -> None:
         self.bot = bot
-        self._pictures: dict[tuple[str, str], bytes] = {}
+        self._pictures: dict[tuple[str, str, str], bytes] = {}
         self._warming: asyncio.Task | None = None
 
     async def cog_unload(self) -> None:
@@ -173,26 +173,27 @@ class Rules(commands.Cog):
             self._warming = asyncio.create_task(self._warm_up(), name="rules-diagrams")
 
     async def _warm_up(self) -> None:
-        for game, key in diagrams.RECIPES:
-            if diagrams.available(game, key):
-                await self._draw(game, key)
+        for language in rules.LANGUAGES:
+            for game, key in diagrams.RECIPES:
+                if diagrams.available(game, key):
+                    await self._draw(game, key, language)
 
-    async def _draw(self, game: str, key: str) -> bytes | None:
-        """The diagram's PNG, drawn in the bot's worker pool the first time; None if it
-        fails."""
-        cached = self._pictures.get((game, key))
+    async def _draw(self, game: str, key: str, language: str) -> bytes | None:
+        """The diagram's PNG in ``language``, drawn in the bot's worker pool the first time;
+        None if it fails."""
+        cached = self._pictures.get((game, key, language))
         if cached is not None:
             return cached
         try:
             data = await asyncio.wait_for(
-                self.bot.heavy.run(None, diagrams.png, game, key),
+                self.bot.heavy.run(None, diagrams.png, game, key, language),
                 timeout=DIAGRAM_TIMEOUT,
             )
         except Exception:
             # A missing picture must not cost the player the text.
-            log.warning("no rules diagram %s/%s", game, key, exc_info=True)
+            log.warning("no rules diagram %s/%s (%s)", game, key, language, exc_info=True)
             return None
-        self._pictures[(game, key)] = data
+        self._pictures[(game, key, language)] = data
         return data
 
     @app_commands.command(name="rules", description=_en("commands.rules.description"))
@@ -235,13 +236,13 @@ class Rules(commands.Cog):
             )
             return
         key = diagrams.diagram_key(game, section_id)
-        data = self._pictures.get((game, key)) if key else None
+        data = self._pictures.get((game, key, language)) if key else None
         send = interaction.response.send_message
         if key and data is None and diagrams.available(game, key):
             # Not drawn yet: acknowledge first so the picture never races Discord's 3 s limit.
             await interaction.response.defer(thinking=True, ephemeral=private)
             send = interaction.followup.send
-            data = await self._draw(game, key)
+            data = await self._draw(game, key, language)
         extra: dict[str, Any] = {}
         picture = None
         if data is not None and key is not None:

@@ -34,7 +34,6 @@ from discord.ext import commands
 import engines
 from bot.cogs._tournament_texts import (
     choice_label,
-    counted,
     forfeit_post,
     format_leaderboard,
     format_list,
@@ -42,15 +41,15 @@ from bot.cogs._tournament_texts import (
     format_profile,
     format_standings,
     format_tournament,
-    language,
     mention,
     shown_name,
     which_text,
     withdrawal_text,
 )
 from bot.heavy import HeavyBusy
-from bot.i18n import catalog, t
+from bot.i18n import language_code, option_name, t
 from bot.replies import clip, reply_error, send_ephemeral
+from bot.services.aiseats import Record
 from bot.services.errors import ServiceError
 from bot.services.models import OutboxItem
 from bot.services.ratings import RatingService
@@ -90,10 +89,8 @@ class OptionOutOfRange(app_commands.CheckFailure):
 
 def option_label(interaction: discord.Interaction, name: str) -> str:
     """An option's name as the user sees it in their client (localised in French)."""
-    path = "commands." + ".".join(interaction.command.qualified_name.split())
-    if language(interaction.locale) == "en":
-        return name
-    return catalog(language(interaction.locale)).get(f"{path}.options.{name}.name", name)
+    return option_name(interaction.command.qualified_name, name,
+                       language_code(interaction.locale))
 
 
 def out_of_range(interaction: discord.Interaction) -> TournamentError | None:
@@ -191,7 +188,7 @@ async def bracket_png(
         matches.append(column)
     title = f"{tournament.name} #{tournament.id}"
     drawn = tuple(tuple(column) for column in matches)
-    lang = language(locale)
+    lang = language_code(locale)
     # Drawn in the worker pool, and once for each state of the bracket.
     return await bot.heavy.run(("bracket", title, tournament.total_rounds, drawn, lang),
                                render_bracket, drawn, title=title,
@@ -292,11 +289,8 @@ class Tournaments(commands.Cog):
 
     async def _post_locale(self, tournament: Tournament) -> Any:
         """The language of the tournament's server (its setting, else the bot's default)."""
-        locale: Any = self.bot.config.default_language
-        if tournament.guild_id is not None:
-            guild_locale, _ = await self.bot.services.guild_settings(tournament.guild_id)
-            locale = guild_locale or locale
-        return locale
+        found = await self.bot.services.public_language(tournament.guild_id, None)
+        return found or self.bot.config.default_language
 
     async def post_item(self, bot: BoardGamesBot, item: OutboxItem) -> None:
         """Post a ``tournament_round`` (the round's pairings, pinging the players paired) or
@@ -335,8 +329,10 @@ class Tournaments(commands.Cog):
         if where is None:
             log.warning("outbox row %s: game %s has nowhere to post", item.id, game.id)
             return
+        # In the game's thread: in the game's language.
         await bot.delivery.send(where, item, guild_id=game.guild_id,
-                                content=forfeit_post(item.payload, tournament, locale),
+                                content=forfeit_post(item.payload, tournament,
+                                                     bot.delivery.language(game)),
                                 allowed_mentions=NO_PINGS)
 
     # ----- helpers --------------------------------------------------------------------------
@@ -452,7 +448,7 @@ class Tournaments(commands.Cog):
         await self._answer(interaction, t(
             "tournaments.joined", interaction.locale, player=mention(interaction.user.id),
             name=shown_name(info.name), id=info.id,
-            players=counted("tournaments.count.players", interaction.locale, len(info.players))))
+            players=t("tournaments.count.players", interaction.locale, count=len(info.players))))
 
     @group.command(name="leave", description="Leave a tournament (withdraw once it runs)")
     @app_commands.describe(tournament="Tournament number (default: the one you are in here)")
@@ -499,7 +495,7 @@ class Tournaments(commands.Cog):
             return
         await self._answer(interaction, t(
             "tournaments.started", interaction.locale, name=shown_name(info.name), id=info.id,
-            players=counted("tournaments.count.players", interaction.locale, len(info.players))))
+            players=t("tournaments.count.players", interaction.locale, count=len(info.players))))
         await self.deliver(info.id)  # the pairings, then the games' threads
 
     @group.command(name="cancel", description="Cancel a tournament (organiser or Manage Server)")
@@ -594,9 +590,21 @@ class Tournaments(commands.Cog):
                       user: discord.User | None = None, private: bool = False) -> None:
         target = user or interaction.user
         profile = await self.ratings.profile(target.id, guild_id=interaction.guild_id)
-        await self._answer(interaction, format_profile(
-            profile, interaction.locale, in_server=interaction.guild_id is not None),
-            private=private)
+        text = format_profile(profile, interaction.locale,
+                              in_server=interaction.guild_id is not None)
+        records = await self.bot.services.ai_record(target.id)
+        if records:  # games against the AI are not rated: their record stands apart
+            text += "\n" + ai_record_text(records, interaction.locale)
+        await self._answer(interaction, text, private=private)
+
+
+def ai_record_text(records: list[Record], locale: Any) -> str:
+    """A player's won/drawn/lost games against each AI level, one line per level."""
+    lines = [t("ai.record.header", locale)]
+    for record in records:
+        lines.append(t("ai.record.line", locale, level=t(f"ai.level.{record.level}", locale),
+                       won=record.won, drawn=record.drawn, lost=record.lost))
+    return "\n".join(lines)
 
 
 async def setup(bot: BoardGamesBot) -> None:

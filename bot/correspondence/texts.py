@@ -1,15 +1,21 @@
-"""What correspondence play says in Discord, as plain functions (no discord.py): the "due in …"
-line under a board, a game's clock in ``/games``, and the outbox rows ``reminder``, ``timeout``
-and ``vacation``. Times are Discord timestamps (``<t:unix:R>``), which every client shows in
-its own language and time zone."""
+"""What correspondence play says in Discord, as plain functions (no discord.py): a time control
+in words, the "due in …" line under a board and the clock line drawn on it, a game's clock in
+``/games``, and the outbox rows ``reminder``, ``timeout`` and ``vacation``. Times in messages
+are Discord timestamps (``<t:unix:R>``), which every client shows in its own language and time
+zone; an image cannot hold one, so the clock drawn on a board gives the date and time in UTC,
+written the way the board's language writes them (Babel)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.i18n import t
+from babel.dates import format_datetime, format_timedelta
+
+from bot.correspondence.timecontrol import TimeControl
+from bot.i18n import language_code, t
+from bot.names import player_name as mention
 from bot.services.clocks import ClockInfo
 
 
@@ -19,12 +25,62 @@ def unix(moment: datetime | str) -> int:
     return int(moment.timestamp())
 
 
-def mention(user_id: int | None) -> str:
-    return "" if user_id is None else f"<@{user_id}>"
-
-
 def control_text(control: str, locale: Any) -> str:
-    return t("clocks.untimed", locale) if control == "untimed" else control
+    """A time control in words: "untimed", "3 days per move", "bank of 3 days, +1 day per
+    move" (a text that is not a time control is shown as it is)."""
+    try:
+        parsed = TimeControl.parse(control)
+    except ValueError:
+        return control
+    if parsed.untimed:
+        return t("clocks.untimed", locale)
+    if not parsed.fischer:
+        return t("clocks.control.per_move", locale, count=parsed.days)
+    bank = t("clocks.count.days", locale, count=parsed.days)
+    return t("clocks.control.fischer", locale, bank=bank, count=parsed.increment_days)
+
+
+def duration_text(length: timedelta, locale: Any) -> str:
+    """A stretch of time as days and hours, the short way ("2d 4h", "2 j 4 h"), rounded down to
+    the hour; under an hour, minutes."""
+    language = language_code(locale)
+    hours, seconds = divmod(max(0, int(length.total_seconds())), 3600)
+    days, hours = divmod(hours, 24)
+    parts = [(amount, unit) for amount, unit in ((days, "day"), (hours, "hour")) if amount]
+    return " ".join(
+        format_timedelta(timedelta(**{f"{unit}s": amount}), granularity=unit, threshold=10**6,
+                         format="narrow", locale=language)
+        for amount, unit in parts or [(seconds // 60, "minute")]
+    )
+
+
+def moment_text(moment: datetime, locale: Any) -> str:
+    """A date and time in UTC for an image ("Tue 15 Jul, 14:00 UTC")."""
+    return format_datetime(moment.astimezone(UTC), "EEE d MMM, HH:mm", tzinfo=UTC,
+                           locale=language_code(locale)) + " UTC"
+
+
+def board_clock_text(info: ClockInfo, names: Sequence[str], seats: Sequence[int], now: datetime,
+                     locale: Any) -> str | None:
+    """The clock line drawn on a board: when the move is due (or that the clock is paused) and,
+    with a bank (``3d+1d``), what is left of each player's: the player to move's runs down
+    until the deadline. None for a game without a deadline."""
+    if info.deadline is None:
+        return None
+    if info.paused_by:
+        text = t("clocks.board.paused", locale)
+    else:
+        text = t("clocks.board.due", locale, when=moment_text(info.deadline, locale))
+    control = TimeControl.parse(info.time_control)
+    if control.fischer and len(info.banks) == len(seats):
+        banks = [
+            info.deadline - now if user == info.to_move_user else bank
+            for user, bank in zip(seats, info.banks, strict=True)
+        ]
+        shown = ", ".join(f"{name} {duration_text(bank, locale)}"
+                          for name, bank in zip(names, banks, strict=False))
+        text += " · " + t("clocks.board.banks", locale, banks=shown)
+    return text
 
 
 def due_text(info: ClockInfo, locale: Any) -> str | None:
@@ -36,7 +92,7 @@ def due_text(info: ClockInfo, locale: Any) -> str | None:
              control=control_text(info.time_control, locale))
     if info.paused_by:
         until = max(end for _, end in info.paused_by)
-        players = ", ".join(mention(user) for user, _ in info.paused_by)
+        players = ", ".join(mention(user, locale) for user, _ in info.paused_by)
         text += " " + t("clocks.paused", locale, players=players, until=unix(until))
     return text
 
@@ -55,11 +111,11 @@ def reminder_text(payload: Mapping[str, Any], seats: Sequence[int], locale: Any)
     """The reminder posted in the game's thread (it mentions the player to move)."""
     user = int(payload["user_id"])
     if payload["threshold"] == "due_soon":
-        return t("clocks.reminder_due_soon", locale, player=mention(user),
+        return t("clocks.reminder_due_soon", locale, player=mention(user, locale),
                  id=payload["game_id"], unix=unix(payload["deadline"]))
-    opponents = " ".join(mention(other) for other in seats if other != user)
-    return t("clocks.reminder_overdue", locale, player=mention(user), id=payload["game_id"],
-             opponents=opponents)
+    opponents = [mention(other, locale) for other in seats if other != user]
+    return t("clocks.reminder_overdue", locale, player=mention(user, locale),
+             id=payload["game_id"], opponents=" ".join(opponents), count=len(opponents))
 
 
 def reminder_dm_text(payload: Mapping[str, Any], game_title: str, link: str,
@@ -70,15 +126,15 @@ def reminder_dm_text(payload: Mapping[str, Any], game_title: str, link: str,
 
 
 def timeout_text(payload: Mapping[str, Any], locale: Any) -> str:
-    player = mention(int(payload["user_id"]))
+    player = mention(int(payload["user_id"]), locale)
     if payload.get("claimed_by") is None:
         return t("clocks.timeout_forfeit", locale, player=player)
     return t("clocks.timeout_claimed", locale, player=player,
-             claimer=mention(int(payload["claimed_by"])))
+             claimer=mention(int(payload["claimed_by"]), locale))
 
 
 def vacation_text(payload: Mapping[str, Any], locale: Any) -> str:
-    player = mention(int(payload["user_id"]))
+    player = mention(int(payload["user_id"]), locale)
     if payload.get("until") is None:
         return t("clocks.vacation_ended", locale, player=player)
     return t("clocks.vacation_started", locale, player=player, until=unix(payload["until"]))

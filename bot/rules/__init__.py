@@ -10,6 +10,7 @@ when ``parse_only`` is true (moves that need a position we cannot build from dat
 held in a shuffled hand).
 
 A language without a file for a game, or a file without some section, falls back to English.
+French texts are spaced the French way when read (``bot.i18n.catalogs.typeset``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from bot.i18n.catalogs import typeset
 
 LANGUAGES = ("en", "fr")
 DEFAULT_LANGUAGE = "en"
@@ -88,8 +91,8 @@ def _load(game: str, language: str) -> GameText | None:
             game=game,
             id=section_id,
             language=language,
-            title=str(raw["title"]).strip(),
-            body=str(raw["body"]).strip(),
+            title=typeset(str(raw["title"]).strip(), language),
+            body=typeset(str(raw["body"]).strip(), language),
             examples=tuple(_example(e) for e in raw.get("examples", ())),
         )
         for section_id, raw in data.get("sections", {}).items()
@@ -97,8 +100,8 @@ def _load(game: str, language: str) -> GameText | None:
     return GameText(
         game=game,
         language=language,
-        title=str(data["title"]).strip(),
-        summary=str(data["summary"]).strip(),
+        title=typeset(str(data["title"]).strip(), language),
+        summary=typeset(str(data["summary"]).strip(), language),
         sections=sections,
     )
 

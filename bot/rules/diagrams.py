@@ -108,12 +108,13 @@ def position(game: str, key: str) -> Any:
 
 
 @cache
-def png(game: str, key: str) -> bytes:
-    """The picture as PNG bytes (slow the first time: call it off the event loop)."""
+def png(game: str, key: str, lang: str = "en") -> bytes:
+    """The picture as PNG bytes, its words in ``lang`` (slow the first time: call it off the
+    event loop)."""
     import render
 
     state = position(game, key)
-    return render.board(game, state)
+    return render.board(game, state, lang=lang)
 
 
 def filename(game: str, key: str) -> str:

@@ -16,6 +16,8 @@ Where things are:
   resignations, take-backs: how a change is written), ``gamestate`` (statuses, sides, rebuilding
   a game from its moves, ending it without a move), ``base`` (shared helpers); reading games,
   records, the outbox and settings live in ``games`` itself.
+* ``aiseats`` (part of ``GameService``): AI players' seats (reserved ids per level), games
+  against the AI, lobbies filled with AI players, the AI's turns, hints, records against it.
 * ``clocks.ClockService`` and ``clockstate``: time controls, reminders, claims, forfeits,
   vacations (correspondence play); ``records``: text records of games.
 * ``tournaments.TournamentService`` and ``ratings.RatingService``: tournaments and ratings; both
@@ -34,7 +36,8 @@ The outbox. Every message a change causes is an outbox row written in the change
 transaction, then delivered by ``bot.delivery`` (exactly once: the row id is the message's
 nonce, and the interaction that caused the change answers with its rows when it can,
 ``reply_token``). Kinds and payloads: ``game_started`` {game_id, ply, version}; ``move``
-{game_id, ply, version, move, description, seat, user_id, undo_dropped_by}; ``game_over``
+{game_id, ply, version, move, description (what the move did: a ``Phrase.dump()``; plain
+English text in rows written before), seat, user_id, undo_dropped_by}; ``game_over``
 {game_id} (after the row that ended the game); ``resigned`` {game_id, seat, user_id, version};
 ``undo_requested`` {game_id, by, seat, ply}; ``undo_done`` {game_id, ply, seat, version,
 last_move, by}; ``undo_declined`` {game_id, by, requester}; the clocks' ``reminder``,

@@ -10,6 +10,7 @@ from typing import Any
 
 import engines
 from bot.correspondence.timecontrol import TimeControl
+from bot.i18n import language_of
 from bot.services import clockstate
 from bot.services.errors import ChallengeError, NotAPlayer, NotFound
 from bot.services.gamestate import normal_json, secret_seed
@@ -94,6 +95,7 @@ class ServiceBase:
             else None,
             timed_out_seat=forced.get("seat") if forced and forced.get("kind") == "timeout"
             else None,
+            locale=row.locale,
         )
 
     @staticmethod
@@ -133,6 +135,7 @@ class ServiceBase:
             message_id=row.message_id,
             created_at=row.created_at,
             game_id=row.game_id,
+            locale=row.locale,
         )
 
     @staticmethod
@@ -162,6 +165,16 @@ class ServiceBase:
             return clockstate.parse_time_control(text)
         except ValueError as error:
             raise ChallengeError("errors.bad_time_control", reason=str(error)) from None
+
+    async def public_language(self, guild_id: int | None, language: str | None,
+                              reads: Reads | None = None) -> str | None:
+        """The language of a server's public posts: the server's setting if it has one, else
+        ``language`` (the challenger's)."""
+        if guild_id is not None:
+            found = await (reads or self._store).guild_settings(guild_id)
+            if found is not None and found[0]:
+                return language_of(found[0])
+        return language
 
     def notify_change(self) -> None:
         """Tell ``on_change`` that deadlines may have moved (done by every method

@@ -4,8 +4,15 @@ tournament's pairings).
 Challenges and lobbies are rare: their checks run inside the transaction on fresh rows, so a
 refusal (``ChallengeError``…) never leaves a change behind.
 
-Ruling (not in RULES.md): seats follow the joining order: the host is seat 0 (moves first in
-every game), then the accepting or joining players in the order they joined.
+Rulings (not in RULES.md):
+
+* Seats follow the joining order: the host is seat 0 (moves first in every game), then the
+  accepting or joining players in the order they joined.
+* A game's public posts (its thread: boards, moves, results, reminders) are in one language,
+  fixed when the game starts and stored with it: the server's language setting if it has one,
+  else the language of the challenger's Discord client when they challenged (a tournament's
+  games: the server's, else the bot's default). Whoever acts later does not change it; answers
+  only one user sees stay in that user's language.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from typing import Any
 
 import engines
 from bot.correspondence.timecontrol import TimeControl
+from bot.i18n import language_code
 from bot.services import clockstate
 from bot.services.base import ServiceBase
 from bot.services.errors import ChallengeError, NotFound
@@ -42,10 +50,13 @@ class ChallengeService(ServiceBase):
         guild_id: int | None = None,
         channel_id: int | None = None,
         time_control: str | None = None,
+        locale: str | None = None,
     ) -> Challenge:
         """A challenge to ``opponent_id`` (2 players), an open challenge (no opponent) or a
         lobby (more than 2 players; filled with ``join`` and started by the host).
-        ``time_control``: ``untimed`` (the default), ``3d`` or ``3d+1d``."""
+        ``time_control``: ``untimed`` (the default), ``3d`` or ``3d+1d``. ``locale``: the
+        challenger's language (Discord locale or "en"/"fr"), the language of the game's posts
+        unless the server has one."""
         name, resolved = self.resolve_setup(game, players, options)
         if opponent_id is not None:
             if opponent_id == host_id:
@@ -67,6 +78,7 @@ class ChallengeService(ServiceBase):
                 guild_id=guild_id,
                 channel_id=channel_id,
                 now=now,
+                locale=None if locale is None else language_code(locale),
             )
             if time_control is not None:
                 await clock_writes(tx).set_challenge_time_control(challenge_id, str(control))
@@ -195,7 +207,8 @@ class ChallengeService(ServiceBase):
             self._check_open(row)
             if len(row.joined) != row.players:
                 raise ChallengeError(
-                    "errors.lobby_not_full", joined=len(row.joined), players=row.players
+                    "errors.lobby_not_full", count=len(row.joined), joined=len(row.joined),
+                    players=row.players,
                 )
             info = await self._create_game(tx, row, row.joined, "started", now)
         self.notify_change()
@@ -207,9 +220,12 @@ class ChallengeService(ServiceBase):
         control = TimeControl.parse(
             await clock_writes(tx).challenge_time_control(row.id) or "untimed"
         )
+        # The language of the game's thread is fixed now: the server's, else the challenger's.
+        locale = await self.public_language(row.guild_id, row.locale, tx)
         info = await self._insert_game(
             tx, self._engine(row.game), row.options, tuple(seats), control, now,
             challenge_id=row.id, guild_id=row.guild_id, channel_id=row.channel_id,
+            locale=locale,
         )
         await tx.set_challenge_status(row.id, status, now, game_id=info.id)
         return info
@@ -227,6 +243,7 @@ class ChallengeService(ServiceBase):
         guild_id: int | None,
         channel_id: int | None,
         source: str | None = None,
+        locale: str | None = None,
     ) -> GameInfo:
         """The game row, its seats, its clock and the ``game_started`` outbox row."""
         seed = self._seeds()
@@ -244,6 +261,7 @@ class ChallengeService(ServiceBase):
                 guild_id=guild_id,
                 channel_id=channel_id,
                 created_at=now,
+                locale=locale,
             )
         )
         await clockstate.start_clock(tx, game_id, seats, state.to_move, control, now)
@@ -271,6 +289,7 @@ class ChallengeService(ServiceBase):
             raise ChallengeError(
                 "errors.bad_player_count",
                 game=engine.title,
+                count=players,
                 players=players,
                 allowed=", ".join(str(n) for n in allowed),
             )
@@ -291,13 +310,14 @@ class ChallengeService(ServiceBase):
         guild_id: int | None = None,
         channel_id: int | None = None,
         source: str | None = None,
+        locale: str | None = None,
     ) -> GameInfo:
         """Start a game between ``seats`` (user ids in
         seat order) without a challenge, in its own transaction, with its clock."""
         async with self._store.transaction() as tx:
             info = await self.create_game_in(
                 tx, game, seats, options, time_control=time_control, guild_id=guild_id,
-                channel_id=channel_id, source=source,
+                channel_id=channel_id, source=source, locale=locale,
             )
         self.notify_change()
         return info
@@ -313,21 +333,26 @@ class ChallengeService(ServiceBase):
         guild_id: int | None = None,
         channel_id: int | None = None,
         source: str | None = None,
+        locale: str | None = None,
     ) -> GameInfo:
         """``create_game`` inside the caller's transaction, so a tournament records
         its pairing and the game together. ``source`` (e.g. "tournament:3") is copied into
         the ``game_started`` payload. ``time_control`` is the contract's text notation
         (``ChallengeError`` ``errors.bad_time_control`` if it is not one); the clock starts
-        in ``tx``. After the caller's commit, call ``notify_change()`` so the correspondence
-        scheduler sees the new deadline."""
+        in ``tx``. The game's posts are in the server's language if it has one, else in
+        ``locale`` (None: the bot's default). After the caller's commit, call
+        ``notify_change()`` so the correspondence scheduler sees the new deadline."""
         name, resolved = self.resolve_setup(game, len(seats), options)
         seats = tuple(seats)
         control = self._time_control(time_control)
         now = self._clock()
         for user_id in seats:
             await tx.ensure_user(user_id, now)
+        language = await self.public_language(
+            guild_id, None if locale is None else language_code(locale), tx)
         return await self._insert_game(
             tx, self._engine(name), resolved, seats, control, now,
             challenge_id=None, guild_id=guild_id, channel_id=channel_id, source=source,
+            locale=language,
         )
 

@@ -59,6 +59,7 @@ from bot.correspondence.reminders import (
     next_threshold_time,
 )
 from bot.correspondence.scheduler import Scheduler
+from bot.i18n import Text
 from bot.services import clockstate, records
 from bot.services.errors import GameOver, NotAPlayer, NotFound, ServiceError
 from bot.services.games import GameService
@@ -126,6 +127,11 @@ class VacationInfo:
     @property
     def left_days(self) -> int:
         return max(0, self.allowance_days - self.used_days)
+
+
+def days_left_text(left: int, allowance: int) -> Text:
+    """"{left} vacation days left of {allowance} this year", translatable."""
+    return Text("clocks.days_left", count=left, allowance=allowance)
 
 
 def charged_days(vacation: VacationRow) -> int:
@@ -435,7 +441,8 @@ class ClockService:
         """Start a vacation of ``days`` days now (0 ends the current one): the clocks of all
         the user's games stop meanwhile, and their opponents are told (``vacation`` rows)."""
         if days < 0 or days > self.vacation_days_per_year:
-            raise ClockError("errors.vacation_days", allowance=self.vacation_days_per_year)
+            raise ClockError("errors.vacation_days", count=self.vacation_days_per_year,
+                             allowance=self.vacation_days_per_year)
         now = self.clock()
         start, end = _year_bounds(now)
         async with self._store.transaction() as tx:
@@ -457,8 +464,11 @@ class ClockService:
                 taken = await writes.vacations_starting_between(user_id, start, end)
                 left = self.vacation_days_per_year - sum(map(charged_days, taken))
                 if days > left:
-                    raise ClockError("errors.vacation_allowance", left=max(0, left),
-                                     allowance=self.vacation_days_per_year)
+                    raise ClockError(
+                        "errors.vacation_allowance", left=max(0, left),
+                        allowance=self.vacation_days_per_year,
+                        days_left=days_left_text(max(0, left), self.vacation_days_per_year),
+                    )
                 await tx.ensure_user(user_id, now)
                 until = now + days * DAY
                 await writes.insert_vacation(user_id, now, until, now)

@@ -41,7 +41,8 @@ class NotYourTurn(ServiceError):
 
 
 class IllegalMoveError(ServiceError):
-    """The engine refused the move; its reason is in ``params["reason"]``."""
+    """The engine refused the move; its reason is in ``params["reason"]``: the engine's
+    ``Phrase``, which ``i18n.t`` translates into the reader's language."""
 
     key = "errors.illegal_move"
 

@@ -5,6 +5,7 @@ Plain async Python over the repository interface (``bot.store``) and the engine 
 ``GameService`` gathers its parts, each in its own module:
 
 * ``bot.services.challenges``: challenges, lobbies, and games created without a challenge;
+* ``bot.services.aiseats``: AI players: their seats, their turns, hints, records;
 * ``bot.services.play``: moves, resignations, take-backs (how a change is written);
 * ``bot.services.gamestate``: statuses, sides, rebuilding a game, ending it without a move;
 * here: reading games (by number, by thread, a user's), records and positions, the outbox
@@ -16,6 +17,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from bot.services.aiseats import AiSeatService
 from bot.services.challenges import ChallengeService
 from bot.services.errors import BoardChanged, NotFound
 from bot.services.gamestate import ACTIVE, FINISHED, normal_json, rebuild
@@ -36,7 +38,7 @@ _RECORD_ATTEMPTS = 5
 OUTBOX_PRUNE_BATCH = 500
 
 
-class GameService(ChallengeService, PlayService):
+class GameService(AiSeatService, ChallengeService, PlayService):
     """Everything the bot does with games, as plain async calls (see ``bot.services``)."""
 
     # ----- games ----------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from engines import Outcome
+from engines import Outcome, Phrase
 
 
 def utcnow() -> datetime:
@@ -30,6 +30,8 @@ class Challenge:
     created_at: datetime
     #: Added: the game this challenge became (accepted or started), else None.
     game_id: int | None = None
+    #: The challenger's language ("en", "fr"), or None.
+    locale: str | None = None
 
     @property
     def is_lobby(self) -> bool:
@@ -67,6 +69,9 @@ class GameInfo:
     resigned_seat: int | None = None
     #: Added: the seat that lost on time (claimed, or a tournament forfeit).
     timed_out_seat: int | None = None
+    #: The language of the game's public posts ("en", "fr"), fixed when it started; None for
+    #: games older than that setting (the bot's default language).
+    locale: str | None = None
 
     def user_to_move(self) -> int | None:
         return None if self.to_move is None else self.seats[self.to_move]
@@ -87,8 +92,10 @@ class GameInfo:
 class MoveResult:
     game: GameInfo  # after the move
     move: str  # canonical text
-    description: str  # the engine's describe() of the move
+    description: str  # the engine's describe() of the move (English)
     seat: int
+    #: What the move did, translatable (the engine's ``explain``).
+    explanation: Phrase | None = None
 
 
 @dataclass(frozen=True)

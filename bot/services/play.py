@@ -13,7 +13,8 @@ Rulings (not in RULES.md):
   inside a multi-move turn). Every other seated player must agree (any refusal cancels the
   request); a move, a resignation or another undo drops a pending request. The move leaves
   the ``moves`` table for ``undone_moves`` and the state is rebuilt by replay. Allowed in every
-  game, since every opponent consents; not once the game is over (a finished game stays
+  game between people, since every opponent consents (an AI seat cannot: no take-backs in
+  games with one); not once the game is over (a finished game stays
   finished, whether it ended by a move or a resignation).
 * Engine work (load, parse, play, dump, view) runs on the event loop: ``bench.store`` measures
   it per move at a p99 of 0.1–0.5 ms for the engines so far (a few ms at worst on a busy
@@ -25,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.services import clockstate
+from bot.services.aiseats import has_ai
 from bot.services.base import ServiceBase
 from bot.services.errors import (
     BoardChanged,
@@ -85,9 +87,10 @@ class PlayService(ServiceBase):
             move = game.parse_move(text, state)
             after = game.play(state, move)
         except IllegalMove as error:
-            raise IllegalMoveError("errors.illegal_move", reason=error.reason) from None
+            # The engine's phrase: the player reads why in their own language.
+            raise IllegalMoveError("errors.illegal_move", reason=error.phrase) from None
         canonical = str(move)
-        description = game.describe(state, move)
+        explanation = game.explain(state, move)
         finished = after.outcome is not None
         now = self._clock()
         ply = row.ply + 1
@@ -115,7 +118,8 @@ class PlayService(ServiceBase):
                 "ply": ply,
                 "version": row.version + 1,
                 "move": canonical,
-                "description": description,
+                # What the move did, as a phrase: each post says it in its own language.
+                "description": explanation.dump(),
                 "seat": seat,
                 "user_id": user_id,
             }
@@ -128,7 +132,8 @@ class PlayService(ServiceBase):
             await clockstate.commit_turn(tx, clock, row.seats, ply, after.to_move, now)
         self.notify_change()
         info = self._info(self._written(row, update), game, after)
-        return MoveResult(game=info, move=canonical, description=description, seat=seat)
+        return MoveResult(game=info, move=canonical, description=str(explanation), seat=seat,
+                          explanation=explanation)
 
     async def resign(
         self, game_id: int, user_id: int, *, reply_token: str | None = None
@@ -177,6 +182,8 @@ class PlayService(ServiceBase):
                 raise UndoError("errors.undo_not_your_move")
             if row.undo_seat is not None:
                 raise UndoError("errors.undo_pending")
+            if has_ai(row.seats):
+                raise UndoError("errors.undo_against_ai")
             await tx.set_undo_request(game_id, row.version, seat, (), now)
             await tx.insert_outbox(
                 game_id, "undo_requested",

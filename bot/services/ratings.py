@@ -12,7 +12,8 @@ Rulings:
   Plackett–Luce model: winning sides rank first, the others by their best score (equal scores
   tie). Two systems, two tables: a player's two-player Kolory rating and multiplayer Kolory
   skill are separate numbers.
-* Games with the same user in two seats (self-play) are not rated.
+* Games with the same user in two seats (self-play) are not rated, nor games with an AI seat
+  (``bot.services.aiseats``): a rating measures play between people.
 * A rating is provisional while the player has few games (or, Glicko, a high deviation); the
   leaderboard and profile mark it (``RatingEntry.provisional``).
 * Both systems are shown on the Glicko scale: an openskill skill as
@@ -32,6 +33,7 @@ from datetime import datetime
 
 import engines
 from bot.competition.ratings import Glicko, Skill, rate_multiplayer_game, rate_two_player_game
+from bot.services.aiseats import has_ai
 from bot.services.gamestate import FINISHED, teams_of
 from bot.services.models import utcnow
 from bot.store import GameRow, Store
@@ -136,7 +138,8 @@ class RatingService:
         engine = engines.get(row.game)
         outcome = engine.load(row.snapshot).outcome
         seats = row.seats
-        rated = outcome is not None and len(set(seats)) == len(seats) >= 2
+        rated = (outcome is not None and len(set(seats)) == len(seats) >= 2
+                 and not has_ai(seats))
         sides = teams_of(engine, len(seats))
         now = self._clock()
         async with self._store.transaction() as tx:

@@ -40,6 +40,8 @@ class ChallengeRow:
     game_id: int | None
     created_at: datetime
     updated_at: datetime
+    #: The challenger's language ("en", "fr"), or None.
+    locale: str | None = None
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,8 @@ class NewGame:
     guild_id: int | None
     channel_id: int | None
     created_at: datetime
+    #: The language of the game's public posts ("en", "fr"), or None for the bot's default.
+    locale: str | None = None
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,8 @@ class GameRow:
     thread_id: int | None
     created_at: datetime
     updated_at: datetime
+    #: The language of the game's public posts ("en", "fr"), or None for the bot's default.
+    locale: str | None = None
 
 
 @dataclass(frozen=True)
@@ -193,8 +199,10 @@ class Writes(Reads):
         guild_id: int | None,
         channel_id: int | None,
         now: datetime,
+        locale: str | None = None,
     ) -> int:
-        """A new open challenge with its host joined; returns its id."""
+        """A new open challenge with its host joined; returns its id. ``locale``: the
+        challenger's language."""
 
     @abc.abstractmethod
     async def add_challenge_player(self, challenge_id: int, user_id: int, now: datetime) -> None:

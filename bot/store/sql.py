@@ -147,7 +147,7 @@ def connection_of(reads: Reads) -> SqlConnection:
 _GAME_COLUMNS = (
     "id, game, options, seed, seats, status, ply, to_move, version, snapshot, last_move, "
     "forced_outcome, undo_seat, undo_consents, challenge_id, guild_id, channel_id, thread_id, "
-    "created_at, updated_at"
+    "created_at, updated_at, locale"
 )
 _GAME_COLUMNS_G = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
 
@@ -172,7 +172,8 @@ def _move_row(row: Row) -> MoveRow:
 
 _CHALLENGE_SELECT = (
     "SELECT c.id, c.game, c.options, c.host_id, c.opponent_id, c.players, c.status, c.guild_id, "
-    "c.channel_id, c.message_id, c.game_id, c.created_at, c.updated_at, p.user_id AS joined "
+    "c.channel_id, c.message_id, c.game_id, c.created_at, c.updated_at, c.locale, "
+    "p.user_id AS joined "
     "FROM challenges c LEFT JOIN challenge_players p ON p.challenge_id = c.id "
 )
 
@@ -331,13 +332,14 @@ class CoreWrites(CoreReads, SqlWrites, Writes):
         guild_id: int | None,
         channel_id: int | None,
         now: datetime,
+        locale: str | None = None,
     ) -> int:
         challenge_id = await self._insert(
             "INSERT INTO challenges (game, options, host_id, opponent_id, players, status, "
-            "guild_id, channel_id, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?, ?)",
+            "guild_id, channel_id, created_at, updated_at, locale) "
+            "VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?)",
             (game, json_text(options), host_id, opponent_id, players, guild_id, channel_id,
-             time_text(now), time_text(now)),
+             time_text(now), time_text(now), locale),
         )
         await self.add_challenge_player(challenge_id, host_id, now)
         return challenge_id
@@ -374,12 +376,12 @@ class CoreWrites(CoreReads, SqlWrites, Writes):
     async def insert_game(self, game: NewGame) -> int:
         game_id = await self._insert(
             "INSERT INTO games (game, options, seed, seats, status, ply, to_move, version, "
-            "snapshot, challenge_id, guild_id, channel_id, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, 0, ?, 0, ?, ?, ?, ?, ?, ?)",
+            "snapshot, challenge_id, guild_id, channel_id, created_at, updated_at, locale) "
+            "VALUES (?, ?, ?, ?, ?, 0, ?, 0, ?, ?, ?, ?, ?, ?, ?)",
             (game.game, json_text(game.options), game.seed, json_text(list(game.seats)),
              game.status, game.to_move, json_text(game.snapshot), game.challenge_id,
              game.guild_id, game.channel_id, time_text(game.created_at),
-             time_text(game.created_at)),
+             time_text(game.created_at), game.locale),
         )
         await self._conn.execute_many(
             "INSERT INTO game_seats (game_id, seat, user_id) VALUES (?, ?, ?)",

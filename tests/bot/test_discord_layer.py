@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import engines
-from bot.delivery import MAX_MOVE_BUTTONS, button_moves
+from bot.delivery import MAX_MOVE_BUTTONS, button_moves, description_text, outcome_text
+from engines import Outcome, Phrase
 
 
 def test_few_moves_all_get_buttons():
@@ -55,3 +56,29 @@ def test_option_parameters_from_engine_metadata():
     assert [c.value for c in word_choices] == ["star", "hex"]
     flag, flag_choices = _option_parameter(Option("tiebreak", False, (False, True)))
     assert flag_choices is None and flag.default is None
+
+
+# ----- what the engine said, in the post's language ---------------------------------------------
+
+
+def test_a_move_row_says_what_the_move_did_in_the_posts_language():
+    said = Phrase("alak.plays_and_captures", seat=Phrase("seat.white"), point="f", count=2)
+    assert description_text(said.dump(), "f", "en") == "White plays f and captures 2 stones"
+    assert description_text(said.dump(), "f", "fr") == "Blanc joue f et prend 2 pierres"
+    # A move that says no more than itself gets no description.
+    assert description_text(Phrase("move.plain", move="f").dump(), "f", "fr") == ""
+
+
+def test_move_rows_written_before_phrases_still_post_their_text():
+    assert description_text("Anubis attacks with E3", "E3", "fr") == "Anubis attacks with E3"
+    assert description_text("f", "f", "fr") == ""
+    assert description_text(None, "f", "en") == ""
+
+
+def test_result_reasons_in_the_posts_language():
+    outcome = Outcome.said(frozenset({0}), (3.0, 1.0), Phrase(
+        "alak.wins", seat=Phrase("seat.black"), count=3, other=1))
+    assert outcome_text(outcome, "en") == "Black wins with 3 stones to 1"
+    assert outcome_text(outcome, "fr") == "Noir gagne avec 3 pierres contre 1"
+    # An outcome without a phrase keeps the engine's words.
+    assert outcome_text(Outcome(frozenset(), (0.0, 0.0), "agreed"), "fr") == "agreed"

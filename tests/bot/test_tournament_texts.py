@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.cogs._tournament_texts import (
-    counted,
     forfeit_post,
     format_board,
     format_leaderboard,
@@ -17,11 +16,11 @@ from bot.cogs._tournament_texts import (
     format_profile,
     format_standings,
     format_tournament,
-    number,
     standings_header,
     which_text,
     withdrawal_text,
 )
+from bot.i18n import number, t
 from bot.services.ratings import Leaderboard, Profile, RatingEntry
 from bot.services.tournaments import Board, Entrant, StandingRow, Standings, Tournament
 from bot.services.tournaments.models import Withdrawal
@@ -116,7 +115,7 @@ def test_french_standings_write_numbers_the_french_way():
     assert number(2.5, "en") == "2.5" and number(2.0, "fr") == "2" and number(0.5, "fr") == "0,5"
 
 
-@pytest.mark.parametrize("locale, won", [("en", "won"), ("fr", "victoires : 2")])
+@pytest.mark.parametrize("locale, won", [("en", "won"), ("fr", "victoires\u00a0: 2")])
 def test_lppg_match_standings_show_the_target(locale, won):
     rows = (StandingRow(1, 1, 7.0, (), 3, 2, 0, 1, False),)
     text = format_standings(Standings(tournament(format="lppg_match"), rows, ()), locale)
@@ -143,16 +142,16 @@ def test_the_summary_counts_the_players_still_in_and_lists_who_left():
     (0, "0 players", "0 joueur"), (1, "1 player", "1 joueur"), (2, "2 players", "2 joueurs"),
 ])
 def test_counts_follow_each_languages_plural_rules(count, en, fr):
-    assert counted("tournaments.count.players", "en", count) == en
-    assert counted("tournaments.count.players", "fr", count) == fr
+    assert t("tournaments.count.players", "en", count=count) == en
+    assert t("tournaments.count.players", "fr", count=count) == fr
 
 
 @pytest.mark.parametrize("points, en, fr", [
     (0, "0 pts", "0 pt"), (1, "1 pt", "1 pt"), (1.5, "1.5 pts", "1,5 pt"), (2, "2 pts", "2 pts"),
 ])
 def test_points_follow_each_languages_plural_rules(points, en, fr):
-    assert counted("tournaments.count.points", "en", points) == en
-    assert counted("tournaments.count.points", "fr", points) == fr
+    assert t("tournaments.count.points", "en", count=points) == en
+    assert t("tournaments.count.points", "fr", count=points) == fr
 
 
 # ----- lists, choices, withdrawals ------------------------------------------------------------
@@ -222,7 +221,7 @@ def test_a_profile_says_both_ranks():
     assert lines[2].startswith("• Kolory (more players): 1523? ±300 (2 games) — #9 among")
     assert "no rated game" in lines[2]
     french = format_profile(Profile(1, entries), "fr", in_server=True).splitlines()
-    assert french[1] == ("• Alak : 1712 ±60 (30 parties) — rang 1 sur ce serveur, "
+    assert french[1] == ("• Alak\u00a0: 1712 ±60 (30 parties) — rang 1 sur ce serveur, "
                          "rang 4 au total")
     dm = format_profile(Profile(1, entries[:1]), "en", in_server=False)
     assert "this server" not in dm and "#4 among everyone" in dm

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from bot.correspondence.texts import control_text
 from bot.emulator import EPHEMERAL
 from bot.services.records import parse_record
 
@@ -19,7 +20,8 @@ def skew_clock(world, ahead: timedelta) -> None:
 async def start_timed(world, time_control: str, host="alice", guest="bob"):
     challenge = await world.challenge(host, "alak",
                                       {"opponent": guest, "time_control": time_control})
-    assert f"Time control: {time_control}" in challenge.content
+    # In words, as players read it ("1d": "1 day per move").
+    assert "Time control: " + control_text(time_control, "en") in challenge.content
     board = await world.accept(guest, challenge)
     game = await world.services.game_for_thread(board.channel_id)
     return game, board
@@ -29,7 +31,7 @@ async def test_timed_game_shows_its_deadline_and_claim_ends_it_after_the_time_is
     emu = world.emu
     game, board = await start_timed(world, "1d")
     deadline = await world.bot.clocks.deadline(game.id)
-    assert f"Move due <t:{int(deadline.timestamp())}:R> (1d)" in board.content
+    assert f"Move due <t:{int(deadline.timestamp())}:R> (1 day per move)" in board.content
     thread = board.channel_id
 
     early = await emu.slash("bob", "claim", {}, channel=thread)
@@ -83,7 +85,7 @@ async def test_vacation_is_announced_and_games_record_replay_watch_answer(world)
     mark = emu.mark()
     vacation = await emu.slash("bob", "vacation", {"days": 5})
     answer = await vacation.reply()
-    assert answer.flags & EPHEMERAL and "25 of 30 days left" in answer.content
+    assert answer.flags & EPHEMERAL and "25 vacation days left of 30" in answer.content
     notice = await emu.wait_for_message(lambda m: "on vacation" in m.content,
                                         channel_id=thread, since=mark)
     assert emu.user("bob").mention in notice.content

@@ -43,7 +43,7 @@ async def test_play_has_a_sub_command_per_game_with_its_options(world):
 
 async def test_options_reach_the_game(world):
     offer = await world.challenge("alice", "palago", {"opponent": "bob", "tiebreak": True})
-    assert "(tiebreak True)" in offer.content
+    assert "(tiebreak on)" in offer.content
     board = await world.accept("bob", offer)
     game = await world.services.game_for_thread(board.channel_id)
     assert game.options["tiebreak"] is True

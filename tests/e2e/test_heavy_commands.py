@@ -46,7 +46,7 @@ async def test_a_second_replay_while_the_first_is_drawn_is_asked_to_wait(world, 
     # this makes "while the first is drawn" certain).
     release = threading.Event()
 
-    def held_replay(source, names):
+    def held_replay(source, names, lang):
         release.wait(30)
         return b"GIF89a held"
 

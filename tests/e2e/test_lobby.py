@@ -9,7 +9,8 @@ from bot.emulator import EPHEMERAL
 async def test_three_player_table(world):
     emu = world.emu
     table = await world.challenge("alice", "kolory", {"players": 3})
-    assert [b["label"] for b in table.buttons()] == ["Join", "Leave", "Start", "Cancel"]
+    assert [b["label"] for b in table.buttons()] == [
+        "Join", "Leave", "Start", "Cancel", "+ AI (easy)", "+ AI (medium)", "+ AI (hard)"]
     assert "(1/3)" in table.content
 
     early = await emu.click("alice", table, label="Start")
@@ -64,12 +65,14 @@ async def test_a_lobby_keeps_its_time_control_line_when_updated(world):
     Join or a Leave must not drop the time-control line."""
     emu = world.emu
     table = await world.challenge("alice", "kolory", {"players": 3, "time_control": "3d+1d"})
-    assert "Time control: 3d+1d" in table.content
+    # The time control in words, on every update of the table.
+    control = "Time control: bank of 3 days, +1 day per move"
+    assert control in table.content
     joined = await (await emu.click("bob", table, label="Join")).reply()
-    assert "(2/3)" in joined.content and "Time control: 3d+1d" in joined.content
+    assert "(2/3)" in joined.content and control in joined.content
     left = await (await emu.click("bob", table, label="Leave")).reply()
-    assert "(1/3)" in left.content and "Time control: 3d+1d" in left.content
-    assert "Time control: 3d+1d" in emu.messages[table.id].content
+    assert "(1/3)" in left.content and control in left.content
+    assert control in emu.messages[table.id].content
 
 
 async def test_an_untimed_lobby_shows_no_time_control_line(world):

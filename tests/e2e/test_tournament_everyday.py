@@ -46,7 +46,8 @@ async def test_options_out_of_range_are_refused_clearly_and_change_nothing(world
         assert refused.flags & EPHEMERAL and said in refused.content, options
     french = await reply(world, "alice", "tournament create",
                          {"game": "alak", "format": "swiss", "rounds": 0}, locale="fr")
-    assert french.flags & EPHEMERAL and "« rondes » attend un nombre de 1 à 20" in french.content
+    assert french.flags & EPHEMERAL
+    assert "«\u00a0rondes\u00a0» attend un nombre de 1 à 20" in french.content
     assert await tournaments(world).tournaments(world.emu.guild_id, active_only=False) == []
 
 

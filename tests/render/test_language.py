@@ -98,6 +98,15 @@ def test_the_callers_status_replaces_the_headline_and_its_reason_follows(drawn):
     assert not any(text.startswith("Partie terminée") for text in drawn)
 
 
+def test_an_empty_status_keeps_the_images_own_headline_over_the_callers_reason(drawn):
+    state = playout("alak", 2, seed=4)[-1]
+    render.palette("alak")
+    drawn.clear()
+    render.board("alak", state, players=["Ann", "Bob"], lang="fr", status="\nBob a abandonné.")
+    assert "Bob a abandonné." in drawn
+    assert any(text.startswith("Partie terminée") for text in drawn), drawn
+
+
 def test_the_engines_english_reason_is_not_written_on_a_french_image(drawn):
     state = playout("alak", 2, seed=4)[-1]
     assert state.outcome.reason

@@ -23,10 +23,13 @@ def info(**changes):
     return ClockInfo(**values)
 
 
-@pytest.mark.parametrize("locale", ["en", "fr"])
-def test_due_line_gives_a_discord_timestamp_and_the_control(locale):
+@pytest.mark.parametrize("locale, control", [
+    ("en", "bank of 3 days, +1 day per move"),
+    ("fr", "réserve de 3 jours, +1 jour par coup"),
+])
+def test_due_line_gives_a_discord_timestamp_and_the_control(locale, control):
     text = due_text(info(), locale)
-    assert f"<t:{UNIX}:R>" in text and "3d+1d" in text
+    assert f"<t:{UNIX}:R>" in text and f"({control})" in text
 
 
 def test_due_line_names_who_paused_the_clock():
@@ -53,7 +56,8 @@ def test_reminders_mention_the_player_and_overdue_invites_the_opponents_to_claim
     soon = reminder_text(payload, (10, 20), "en")
     assert soon.startswith("<@10>") and f"<t:{UNIX}:R>" in soon and "<@20>" not in soon
     late = reminder_text({**payload, "threshold": "overdue"}, (10, 20), "fr")
-    assert "<@10>" in late and "<@20>" in late and "/claim" in late
+    # The command by its French name, as French players have it.
+    assert "<@10>" in late and "<@20>" in late and "/réclamer" in late
     dm = reminder_dm_text(payload, "Alak", "https://discord.com/channels/1/2", "en")
     assert "Alak #4" in dm and "https://discord.com/channels/1/2" in dm
 

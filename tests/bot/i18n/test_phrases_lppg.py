@@ -20,12 +20,12 @@ def test_a_placement_and_its_consequence_in_french():
     state = GAME.new(2, seed=1, options={"deck": deck("R5", "R2", "R15", "B8")})
     move = GAME.parse_move("play 1 0,-1 180")
     assert say(GAME.explain(state, move), "fr") == (
-        "Nord pose la carte R15 en 0,-1, tournée de 180° : "
+        "Nord pose la carte R15 en 0,-1, tournée de 180°\u00a0: "
         "la plus grande région fermée (2 cases) est à marquer"
     )
     marked = GAME.play(state, move)
     assert say(GAME.explain(marked, MarkMove("p", 1, 1)), "fr") == (
-        "Nord pose son marqueur permanent sur la région en 1,1 : "
+        "Nord pose son marqueur permanent sur la région en 1,1\u00a0: "
         "elle devient un territoire de 2 cases"
     )
 
@@ -49,7 +49,7 @@ def test_a_drawn_card_is_named_by_its_colour_in_the_feminine():
     )
 
 
-def test_refusals_in_french_with_a_space_before_the_colon():
+def test_refusals_in_french_with_a_no_break_space_before_the_colon():
     state = GAME.new(2, seed=1)
     with pytest.raises(IllegalMove) as refused:
         GAME.play(state, "draw a")
@@ -58,4 +58,4 @@ def test_refusals_in_french_with_a_space_before_the_colon():
     )
     with pytest.raises(IllegalMove) as refused:
         GAME.play(state, "jouer")
-    assert " : essayez" in say(refused.value.phrase, "fr")
+    assert "\u00a0: essayez" in say(refused.value.phrase, "fr")

@@ -7,7 +7,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot import rules
+from bot import i18n, rules
 from bot.cogs import rules as cog_module
 from bot.cogs.rules import Rules
 from bot.heavy import HeavyWork
@@ -105,8 +105,8 @@ async def test_the_first_rules_warms_up_every_available_picture(monkeypatch):
     bot.heavy = HeavyWork.create(kind="thread")
     drawn = []
 
-    def fake_png(game: str, key: str) -> bytes:
-        drawn.append((game, key))
+    def fake_png(game: str, key: str, lang: str) -> bytes:
+        drawn.append((game, key, lang))
         return FAKE_PNG
 
     monkeypatch.setattr(diagrams, "available", lambda game, key: game != "alak")
@@ -116,7 +116,10 @@ async def test_the_first_rules_warms_up_every_available_picture(monkeypatch):
     assert rules_cog._warming is None and not drawn  # a bot nobody asks draws nothing
     await run_rules(rules_cog, "en-US")
     await rules_cog._warming
-    assert set(rules_cog._pictures) == set(diagrams.RECIPES)
+    # Every picture in every language: a reader gets the words of the image in their own.
+    assert set(rules_cog._pictures) == {
+        (game, key, lang) for game, key in diagrams.RECIPES for lang in i18n.LANGUAGES
+    }
     await bot.close()
     bot.heavy.close()
 
@@ -196,8 +199,8 @@ async def test_unknown_game_is_an_ephemeral_hint(cog):
 async def test_diagram_is_attached_with_its_caption(cog, monkeypatch):
     calls = []
 
-    def fake_png(game: str, key: str) -> bytes:
-        calls.append((game, key))
+    def fake_png(game: str, key: str, lang: str) -> bytes:
+        calls.append((game, key, lang))
         return FAKE_PNG
 
     monkeypatch.setattr(diagrams, "available", lambda game, key: True)
@@ -215,19 +218,19 @@ async def test_diagram_is_attached_with_its_caption(cog, monkeypatch):
     second = await run_rules(cog, "fr", game="palago", section="overview")
     assert not second.response.deferred
     assert second.reply[1]["file"].filename == "rules-palago-creature.png"
-    assert calls == [("palago", "creature")]
+    assert calls == [("palago", "creature", "fr")]
 
 
 async def test_sections_without_a_picture_are_text_only(cog, monkeypatch):
     monkeypatch.setattr(diagrams, "available", lambda game, key: True)
-    monkeypatch.setattr(diagrams, "png", lambda game, key: FAKE_PNG)
+    monkeypatch.setattr(diagrams, "png", lambda game, key, lang: FAKE_PNG)
     kwargs = (await run_rules(cog, "en-US", game="palago", section="notation")).reply[1]
     assert "file" not in kwargs
     assert kwargs["embed"].image.url is None
 
 
 async def test_a_failing_picture_still_sends_the_text(cog, monkeypatch):
-    def broken(game: str, key: str) -> bytes:
+    def broken(game: str, key: str, lang: str) -> bytes:
         raise RuntimeError("renderer exploded")
 
     monkeypatch.setattr(diagrams, "available", lambda game, key: True)

@@ -47,7 +47,8 @@ class Tally(Game):
     title = "Tally"
     min_players = 2
     max_players = 5
-    seat_names = ("North", "East", "South", "West", "Centre")
+    # Names real games use too, so this test game adds no phrase without a French template.
+    seat_names = ("North", "East", "South", "West", "Red")
     options = (Option("target", 10, (5, 10, 15, 20), "total that wins"),)
     hidden_information = True
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 import engines
+from bot import i18n
 from bot.services import IllegalMoveError, NotAPlayer, NotYourTurn
+from engines import Phrase
 from tests.bot.services.conftest import SEED, start_game
 from tests.bot.store.dbutil import db_dump
 
@@ -28,7 +30,11 @@ async def test_refused_moves_change_nothing_in_every_game(service, db, name):
     before = db_dump(db)
     with pytest.raises(IllegalMoveError) as error:
         await service.move(info.id, mover, "this is not a move ###")
-    assert error.value.params["reason"]
+    # The engine's phrase, not its English: each player reads it in their own language.
+    reason = error.value.params["reason"]
+    assert isinstance(reason, Phrase)
+    assert i18n.t("errors.illegal_move", "fr", reason=reason) != i18n.t(
+        "errors.illegal_move", "fr", reason=str(reason))
     with pytest.raises(NotYourTurn):
         await service.move(info.id, waiting, legal[0])
     with pytest.raises(NotAPlayer):

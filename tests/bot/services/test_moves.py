@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot import i18n
+from bot.replies import ECHO_MAX, clip_params
 from bot.services import (
     BoardChanged,
     GameOver,
@@ -19,6 +20,7 @@ from bot.services import (
     ServiceError,
 )
 from bot.store import open_store
+from engines import Phrase
 from tests.bot.services.conftest import SEED, start_game
 from tests.bot.store.dbutil import db_dump, query
 
@@ -38,6 +40,7 @@ async def test_a_move_is_applied_and_recorded(service, db, clock):
     assert result.move == "f"
     assert result.seat == 0
     assert result.description == "f"
+    assert result.explanation == Phrase("move.plain", move="f")  # for each reader's language
     game = result.game
     assert game.version == info.version + 1
     assert game.ply == 1 and game.to_move == 1 and game.user_to_move() == 2
@@ -51,7 +54,8 @@ async def test_a_move_is_applied_and_recorded(service, db, clock):
     outbox = await service.pending_outbox()
     assert outbox[-1].kind == "move"
     assert outbox[-1].payload == {
-        "game_id": info.id, "ply": 1, "version": 1, "move": "f", "description": "f", "seat": 0,
+        "game_id": info.id, "ply": 1, "version": 1, "move": "f",
+        "description": {"key": "move.plain", "params": {"move": "f"}}, "seat": 0,
         "user_id": 1,
     }
 
@@ -236,8 +240,19 @@ def test_every_error_key_exists_in_every_language():
     keys = set(re.findall(r'"(errors\.[a-z_]+)"', source))
     assert len(keys) > 20
     for language in i18n.LANGUAGES:
-        missing = keys - set(i18n.catalog(language))
+        # A key is a text, or a table of plural forms ("errors.vacation_days.one"…).
+        written = {re.sub(r"\.(zero|one|two|few|many|other)$", "", key)
+                   for key in i18n.catalog(language)}
+        missing = keys - written
         assert not missing, (language, missing)
+
+
+def test_a_refusal_quoting_long_input_is_clipped_inside_the_engines_phrase():
+    typed = "x" * 500
+    error = IllegalMoveError("errors.illegal_move", reason=Phrase("alak.not_a_point", text=typed))
+    shown = i18n.t(error.key, "fr", **clip_params(error.params))
+    assert typed not in shown and "x" * (ECHO_MAX - 1) + "…" in shown
+    assert shown.startswith("Ce coup n'est pas permis")
 
 
 def test_errors_render_their_parameters():

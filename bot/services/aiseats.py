@@ -1,0 +1,221 @@
+"""AI players at the table: how their seats are stored, games against them, lobbies filled
+with them, their turns, hints, and a player's record against each level.
+
+How an AI seat is stored. A seat holds a user id; an AI seat holds a reserved id that says its
+level: ``ai_user_id(level, slot)`` is ``−(100 × level number + slot)`` (easy −100 to −199,
+medium −200 to −299, hard −300 to −399), ``slot`` telling apart several AI seats of one level
+at a table. Discord ids are positive snowflakes, so a reserved id never names a person; it has
+a ``users`` row like anyone seated. So the game tables need nothing new:
+ratings and tournaments tell AI seats by their id (``is_ai``), several sit at one table, and
+"whose turn is an AI's" is a query of the game rows themselves (``ai_turns``), which is what
+makes the AI restart-safe and shared by several processes: there is no queue in memory to
+lose, and the game's optimistic version makes an AI move land once (a second attempt of the
+same turn loses with ``BoardChanged``).
+
+Rulings (not in RULES.md):
+
+* A game against the AI starts at once (no challenge to accept); the player who asks is seat 0,
+  so they move first in every game, as the host of a challenge does.
+* In a lobby only the host adds AI players; each takes the next free place, like a player who
+  joins.
+* ``hint`` suggests the ``hard`` level's move, only to a player of a game with at least one AI
+  seat (a hint in a game between people would be help from outside the game), and only when it
+  is their turn.
+* The AI's decision is seeded by the game and its ply, so a retried turn (a restart, a second
+  process) chooses the same move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import ai
+from bot.services.challenges import ChallengeService
+from bot.services.errors import ChallengeError, GameOver, NotYourTurn, ServiceError
+from bot.services.gamestate import ACTIVE
+from bot.services.models import Challenge, GameInfo
+from bot.store.aiseats import AiTurn, ai_seat_reads
+
+#: Reserved ids per level: ``−(_BLOCK × (index + 1) + slot)``.
+_BLOCK = 100
+LOWEST_AI_ID = -(_BLOCK * (len(ai.LEVELS) + 1) - 1)
+HIGHEST_AI_ID = -_BLOCK
+#: How many finished games against the AI a profile counts (the newest).
+RECORD_GAMES = 1000
+
+
+class HintRefused(ServiceError):
+    """A hint asked for in a game between people (or by someone not playing)."""
+
+    key = "errors.hint_people"
+
+
+def check_level(level: str) -> str:
+    """``level`` if it is an AI level, else the refusal that lists them."""
+    if level not in ai.LEVELS:
+        raise ChallengeError("errors.unknown_level", level=level, levels=", ".join(ai.LEVELS))
+    return level
+
+
+def ai_user_id(level: str, slot: int = 0) -> int:
+    """The reserved user id of an AI seat of ``level`` (``slot``: which one of that level)."""
+    if level not in ai.LEVELS:
+        raise ValueError(f"unknown level {level!r}")
+    if not 0 <= slot < _BLOCK:
+        raise ValueError(f"slot must be in 0..{_BLOCK - 1}, got {slot}")
+    return -(_BLOCK * (ai.LEVELS.index(level) + 1) + slot)
+
+
+def ai_level(user_id: int | None) -> str | None:
+    """The level of an AI seat's id, or None for a person."""
+    if user_id is None or not LOWEST_AI_ID <= user_id <= HIGHEST_AI_ID:
+        return None
+    return ai.LEVELS[-user_id // _BLOCK - 1]
+
+
+def is_ai(user_id: int | None) -> bool:
+    return ai_level(user_id) is not None
+
+
+def has_ai(seats: tuple[int, ...]) -> bool:
+    return any(is_ai(user_id) for user_id in seats)
+
+
+@dataclass(frozen=True)
+class AiJob:
+    """What a worker needs to choose a move: plain data only (it crosses a process)."""
+
+    game_id: int
+    version: int
+    user_id: int
+    game: str
+    view: dict[str, Any]  # game.dump(game.view(state, seat))
+    seat: int
+    level: str
+    seed: str
+
+
+@dataclass(frozen=True)
+class Record:
+    """A player's results against one AI level."""
+
+    level: str
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+
+
+class AiSeatService(ChallengeService):
+    """Games against AI players (part of ``GameService``)."""
+
+    async def play_ai(
+        self,
+        game: str,
+        user_id: int,
+        level: str,
+        *,
+        players: int = 2,
+        options: dict | None = None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        time_control: str | None = None,
+        locale: str | None = None,
+    ) -> GameInfo:
+        """Start a game of ``user_id`` (seat 0) against ``players − 1`` AI players of
+        ``level``, at once. ``locale``: the player's language, the game's unless the server
+        has one (as for a challenge)."""
+        check_level(level)
+        seats = (user_id, *(ai_user_id(level, slot) for slot in range(players - 1)))
+        if is_ai(user_id):
+            raise ChallengeError("errors.challenge_self")
+        return await self.create_game(
+            game, seats, options, time_control=time_control, guild_id=guild_id,
+            channel_id=channel_id, source="ai", locale=locale,
+        )
+
+    async def add_ai(self, challenge_id: int, user_id: int, level: str) -> Challenge:
+        """The host of a lobby gives its next free place to an AI player of ``level``."""
+        check_level(level)
+        now = self._clock()
+        async with self._store.transaction() as tx:
+            row = await self._challenge_row(tx, challenge_id)
+            if user_id != row.host_id:
+                raise ChallengeError("errors.not_the_host")
+            self._check_open(row)
+            if not row.players > 2:
+                raise ChallengeError("errors.ai_only_lobbies")
+            taken = {ai_user_id(level, slot) for slot in range(_BLOCK)} & set(row.joined)
+            await self._add_player(tx, row, ai_user_id(level, len(taken)), now)
+            row = await self._challenge_row(tx, challenge_id)
+        return self._challenge(row)
+
+    # ----- the AI's turns -------------------------------------------------------------------
+
+    async def ai_turns(self, limit: int = 100) -> list[AiTurn]:
+        """Active games where an AI seat is to move, the longest waiting first."""
+        return await ai_seat_reads(self._store).ai_turns(LOWEST_AI_ID, HIGHEST_AI_ID, limit)
+
+    async def ai_job(self, game_id: int) -> AiJob | None:
+        """What the AI to move in the game must think about, or None when no AI is to move
+        (the game went on or ended since it was listed)."""
+        row = await self._game_row(game_id)
+        if row.status != ACTIVE or row.to_move is None:
+            return None
+        user_id = row.seats[row.to_move]
+        level = ai_level(user_id)
+        if level is None:
+            return None
+        game = self._engine(row.game)
+        view = game.view(game.load(row.snapshot), row.to_move)
+        return AiJob(
+            game_id=game_id, version=row.version, user_id=user_id, game=row.game,
+            view=game.dump(view), seat=row.to_move, level=level,
+            seed=f"{game_id}:{row.ply}:{row.seed}",
+        )
+
+    async def hint_job(self, game_id: int, user_id: int) -> AiJob:
+        """What ``ai.hint`` needs to suggest a move to ``user_id`` (a player of a game with an
+        AI seat, whose turn it is); refuses otherwise, changing nothing."""
+        row = await self._game_row(game_id)
+        if user_id not in row.seats or not has_ai(row.seats):
+            raise HintRefused("errors.hint_people")
+        if row.status != ACTIVE:
+            raise GameOver("errors.game_over", game_id=game_id)
+        seat = row.to_move
+        if seat is None or row.seats[seat] != user_id:
+            raise NotYourTurn(
+                "errors.not_your_turn", game_id=game_id,
+                to_move=None if seat is None else row.seats[seat],
+            )
+        game = self._engine(row.game)
+        view = game.view(game.load(row.snapshot), seat)
+        return AiJob(
+            game_id=game_id, version=row.version, user_id=user_id, game=row.game,
+            view=game.dump(view), seat=seat, level=ai.HINT_LEVEL,
+            seed=f"hint:{game_id}:{row.ply}",
+        )
+
+    # ----- records --------------------------------------------------------------------------
+
+    async def ai_record(self, user_id: int) -> list[Record]:
+        """The user's won/drawn/lost games against each AI level they met (a game with
+        several AI levels counts for each). A win shared with an AI partner (LPPG teams) is a
+        win; a game that nobody (or every seat) won is a draw."""
+        rows = await ai_seat_reads(self._store).finished_against(
+            user_id, LOWEST_AI_ID, HIGHEST_AI_ID, RECORD_GAMES)
+        counts: dict[str, list[int]] = {}
+        for row in rows:
+            if is_ai(user_id):
+                continue
+            outcome = self._row_info(row).outcome
+            if outcome is None:
+                continue
+            seat = row.seats.index(user_id)
+            if not outcome.winners or len(outcome.winners) == len(row.seats):
+                result = 1
+            else:
+                result = 0 if seat in outcome.winners else 2
+            for level in {ai_level(uid) for uid in row.seats} - {None}:
+                counts.setdefault(level, [0, 0, 0])[result] += 1  # type: ignore[index]
+        return [Record(level, *counts[level]) for level in ai.LEVELS if level in counts]

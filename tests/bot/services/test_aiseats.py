@@ -1,0 +1,148 @@
+"""AI seats in the game service: reserved ids per level, games against the AI, lobbies filled
+with AI players, the AI's turns found in the database and played once, hints, records, and no
+rating for games with an AI seat."""
+
+from __future__ import annotations
+
+import pytest
+
+import ai
+import engines
+from bot.aiplayer import think
+from bot.services import BoardChanged, ChallengeError, NotYourTurn, UndoError
+from bot.services.aiseats import (
+    HintRefused,
+    ai_level,
+    ai_user_id,
+    is_ai,
+)
+from tests.bot.services.conftest import start_game
+
+
+def test_reserved_ids_say_their_level_and_never_name_a_person():
+    ids = {ai_user_id(level, slot) for level in ai.LEVELS for slot in range(100)}
+    assert len(ids) == 300, "every (level, slot) has its own id"
+    for level in ai.LEVELS:
+        assert {ai_level(ai_user_id(level, slot)) for slot in (0, 1, 99)} == {level}
+    # Discord ids are positive snowflakes; small test ids are people too.
+    for person in (0, 1, 100, 250, 399, 1_100_000_000_000_000_001):
+        assert not is_ai(person)
+    with pytest.raises(ValueError):
+        ai_user_id("expert")
+    with pytest.raises(ValueError):
+        ai_user_id("easy", 100)
+
+
+async def test_a_game_against_the_ai_starts_at_once_with_the_player_first(service):
+    info = await service.play_ai("alak", 7, "hard", guild_id=5, channel_id=6)
+    assert info.status == "active" and info.seats == (7, ai_user_id("hard"))
+    assert info.user_to_move() == 7
+    assert await service.ai_turns() == [], "a person is to move"
+    kolory = await service.play_ai("kolory", 7, "easy", players=4)
+    assert kolory.seats == (7, *(ai_user_id("easy", slot) for slot in range(3)))
+    with pytest.raises(ChallengeError) as refused:
+        await service.play_ai("alak", 7, "expert")
+    assert refused.value.key == "errors.unknown_level"
+
+
+async def test_the_ai_turn_is_listed_and_played_once(service):
+    info = await service.play_ai("alak", 7, "easy")
+    assert await service.ai_job(info.id) is None
+    move = (await service.legal_moves(info.id, 7))[0]
+    await service.move(info.id, 7, move)
+    (turn,) = await service.ai_turns()
+    assert (turn.game_id, turn.seat, turn.user_id) == (info.id, 1, ai_user_id("easy"))
+    job = await service.ai_job(info.id)
+    assert job.version == turn.version and job.level == "easy" and job.seat == 1
+    choice = ai.choose(job.game, job.view, job.seat, job.level, job.seed)
+    assert choice == ai.choose(job.game, job.view, job.seat, job.level, job.seed)
+    # Two processes thought about the same turn: the first move lands, the second loses.
+    await service.move(info.id, job.user_id, choice, expected_version=job.version)
+    with pytest.raises(BoardChanged):
+        await service.move(info.id, job.user_id, choice, expected_version=job.version)
+    record = await service.record(info.id)
+    assert [m.text for m in record.moves] == [move, choice]
+    assert await service.ai_turns() == [] and await service.ai_job(info.id) is None
+
+
+async def test_only_the_host_fills_a_lobby_with_ai_players(service):
+    lobby = await service.challenge("kolory", 1, players=4)
+    with pytest.raises(ChallengeError) as refused:
+        await service.add_ai(lobby.id, 2, "easy")
+    assert refused.value.key == "errors.not_the_host"
+    await service.join(lobby.id, 2)
+    await service.add_ai(lobby.id, 1, "medium")
+    full = await service.add_ai(lobby.id, 1, "medium")
+    assert full.joined == (1, 2, ai_user_id("medium", 0), ai_user_id("medium", 1))
+    with pytest.raises(ChallengeError) as refused:
+        await service.add_ai(lobby.id, 1, "hard")
+    assert refused.value.key == "errors.lobby_full"
+    game = await service.start(lobby.id, 1)
+    assert sum(is_ai(uid) for uid in game.seats) == 2
+
+    duel = await service.challenge("alak", 1)
+    with pytest.raises(ChallengeError) as refused:
+        await service.add_ai(duel.id, 1, "easy")
+    assert refused.value.key == "errors.ai_only_lobbies"
+    assert (await service.get_challenge(duel.id)).joined == (1,)
+
+
+async def test_hints_only_to_the_player_to_move_in_a_game_against_the_ai(service):
+    people = await start_game(service, "alak", (1, 2))
+    with pytest.raises(HintRefused):
+        await service.hint_job(people.id, 1)
+    info = await service.play_ai("alak", 7, "medium")
+    with pytest.raises(HintRefused):
+        await service.hint_job(info.id, 8)  # not a player
+    job = await service.hint_job(info.id, 7)
+    assert job.level == ai.HINT_LEVEL and job.seat == 0
+    tip = ai.hint(job.game, job.view, job.seat, job.seed, budget_s=0.05)
+    assert tip.move in await service.legal_moves(info.id, 7)
+    await service.move(info.id, 7, tip.move)
+    with pytest.raises(NotYourTurn):
+        await service.hint_job(info.id, 7)
+
+
+async def test_no_take_backs_against_the_ai(service):
+    info = await service.play_ai("alak", 7, "easy")
+    await service.move(info.id, 7, (await service.legal_moves(info.id, 7))[0])
+    with pytest.raises(UndoError) as refused:
+        await service.request_undo(info.id, 7)
+    assert refused.value.key == "errors.undo_against_ai"
+
+
+async def test_games_against_the_ai_are_not_rated_and_counted_per_level(tsv, verdict):
+    games, ratings = tsv.games, tsv.ratings
+    results = []
+    for level, verdict_text in (("easy", "win"), ("easy", "draw"), ("hard", "loss")):
+        info = await games.play_ai("verdict", 3, level)
+        await games.move(info.id, 3, verdict_text)
+        results.append(await ratings.on_game_over(info.id))
+    assert results == [False, False, False]
+    assert (await ratings.profile(3)).ratings == ()
+    assert (await ratings.leaderboard("verdict")).glicko == ()
+    records = {r.level: (r.won, r.drawn, r.lost) for r in await games.ai_record(3)}
+    assert records == {"easy": (1, 1, 0), "hard": (0, 0, 1)}
+    assert await games.ai_record(4) == []
+
+
+@pytest.mark.parametrize("game", sorted(engines.GAMES))
+async def test_every_game_is_played_against_the_ai_through_its_jobs(service, game):
+    """The worker's job (a seat's dumped view) is enough for the AI in every game, hidden
+    information and chance included: its moves are legal in the real game."""
+    info = await service.play_ai(game, 7, "easy", players=engines.get(game).min_players)
+    for _ in range(40):
+        info = await service.get_game(info.id)
+        if info.status != "active":
+            break
+        if info.user_to_move() == 7:
+            await service.move(info.id, 7, (await service.legal_moves(info.id, 7))[0])
+            continue
+        job = await service.ai_job(info.id)
+        assert job is not None and job.view == engines.get(game).dump(
+            await service.player_view(info.id, job.user_id))
+        played = await service.move(info.id, job.user_id, think(job).move,
+                                     expected_version=job.version)
+        assert played.seat == job.seat
+    assert (await service.get_game(info.id)).ply > 0
+    assert await service.replay_matches(info.id)
