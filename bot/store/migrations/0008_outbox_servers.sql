@@ -1,4 +1,4 @@
--- 0007: several bot processes on one database (bot.sharding). Portable SQL.
+-- 0008: several bot processes on one database (bot.sharding). Portable SQL.
 
 -- The server a row is posted in, so that the process running that server's shard delivers it
 -- (a game's rows are its game's server's; a tournament's its own). A row without one belongs to
