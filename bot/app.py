@@ -13,8 +13,8 @@ and ``bot.host`` (what those need from the bot), never the reverse; cogs are loa
 
 Several processes (``shard_count``/``shard_ids``): a process first holds its shards in the
 database (``hold_shards``; it waits while another live process holds one), then connects to
-those shards only, and delivers, reminds, forfeits and prunes for their servers only; losing
-the hold stops it (``bot.store.base.ShardClaim``).
+those shards only, and delivers, reminds, forfeits, prunes and plays the AI turns
+(``bot.aiplayer``) for their servers only; losing the hold stops it (``bot.store.base.ShardClaim``).
 
 Stopping (SIGTERM from ``docker stop``, where Python is PID 1 and would otherwise ignore it, or
 SIGINT): new interactions are turned away with a short notice, the ones in flight finish, the
@@ -146,7 +146,7 @@ class BoardGamesBot(commands.Bot):
         self.scheduler = Scheduler(self.clocks.next_due, self._run_due, now=self.clocks.now)
         self.clocks.on_change = self.scheduler.poke
         # AI players: their turns are found in the database, woken by every change.
-        self.ai_player = AiPlayer(self)
+        self.ai_player = AiPlayer(self, shards=self.own_shards)
         services.on_change = self._changed
 
     def _changed(self) -> None:
@@ -171,13 +171,15 @@ class BoardGamesBot(commands.Bot):
 
     def hold(self, claim: ShardClaim) -> None:
         """Run with ``claim`` held: commits in other processes that wrote rows for our servers
-        have them delivered at once, and the scheduler look again (a vacation declared in
-        another server moves the deadlines of games in ours)."""
+        have them delivered at once, the scheduler look again (a vacation declared in
+        another server moves the deadlines of games in ours), and the AI runner look for
+        turns (a game of ours may now wait for an AI seat)."""
         self.claim = claim
 
         def woken(game_id: int | None) -> None:
             self.delivery.woken(game_id)
             self.scheduler.poke()
+            self.ai_player.poke()
 
         claim.on_wake = woken
 

@@ -1,7 +1,8 @@
 """Two bot processes, shards 0 and 1 of two, on one PostgreSQL database, each answering the
 server of its shard: games in both servers go on in parallel; one process is killed (SIGKILL)
 while it answers a move and started again. Every board is posted exactly once, each reminder
-once, and both games end with the right result."""
+once, and both games end with the right result. Games against the AI too: a process plays the
+AI turns of its own servers only (the other's wait for their process), each once."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ from datetime import UTC, datetime, timedelta
 from bench.crash import Report, check, settle
 from bot.emulator import Emulator
 from bot.emulator.botprocess import BotProcess
+from bot.services.aiseats import is_ai
 from bot.services.games import GameService
 from bot.sharding import shard_of
 from bot.store import open_store
 from bot.store.sql import time_text
 from tests.bot.conftest import postgres_cluster  # noqa: F401  (the session's PostgreSQL)
 from tests.bot.store.dbutil import PostgresDatabase, query
+from tests.e2e.test_ai import until_human_turn
 
 #: Moves played in each game before the kill, and then while one process is down.
 BEFORE_KILL = 3
@@ -41,6 +44,19 @@ class Server:
         board = await self.emu.wait_for_message(lambda m: bool(m.files), since=mark,
                                                 timeout=30)
         return await self.service.game_for_thread(board.channel_id)
+
+    async def start_ai_game(self, host: str):
+        """``host`` plays Alak against the easy AI, started at once (no Accept)."""
+        mark = self.emu.mark()
+        await (await self.emu.slash(host, "play alak", {"level": "easy"},
+                                    channel=self.channel_id)).reply(timeout=30)
+        board = await self.emu.wait_for_message(lambda m: bool(m.files), since=mark,
+                                                timeout=30)
+        return await self.service.game_for_thread(board.channel_id)
+
+    async def human_turn(self, game_id: int):
+        """The game once its person is to move (or it is over): the AI's turns played."""
+        return await until_human_turn(self.service, game_id)
 
     async def send_move(self, game_id: int):
         """The player to move plays their first legal move: the interaction."""
@@ -83,6 +99,12 @@ async def test_two_processes_one_killed_each_board_and_reminder_once(
         # A timed game waiting for its first move in each server, for the reminders.
         waiting_a = await first.start_game("bob", "alice", "3d")
         waiting_b = await second.start_game("dave", "carol", "3d")
+        # A game against the AI in each server, the AI's first answer given by its process.
+        ai_a = await first.start_ai_game("alice")
+        ai_b = await second.start_ai_game("carol")
+        for server, game in ((first, ai_a), (second, ai_b)):
+            await server.play(game.id, 1)
+            assert (await server.human_turn(game.id)).ply == 2
         await settle(service)
         await asyncio.gather(first.play(game_a.id, BEFORE_KILL),
                              second.play(game_b.id, BEFORE_KILL))
@@ -104,15 +126,25 @@ async def test_two_processes_one_killed_each_board_and_reminder_once(
         await emu.wait_for(lambda e: e.kind == "request" and e.interaction_id == move.id,
                            since=mark, timeout=30)
         assert await bots[1].kill() == -signal.SIGKILL
-        # The other server plays on meanwhile; its moves wake its scheduler (its reminder).
+        # A move in shard 1's AI game is written meanwhile (as by a process of no shard): the
+        # AI is to move there, and only shard 1's process may play it.
+        carol = emu.user("carol").id
+        await service.move(ai_b.id, carol, (await service.legal_moves(ai_b.id, carol))[0])
+        # The other server plays on meanwhile; its moves wake its scheduler (its reminder) and
+        # its AI runner, which answers its own server's game and leaves shard 1's alone.
         await first.play(game_a.id, WHILE_DOWN)
         await emu.wait_for_message(lambda m: "is due" in m.content,
                                    channel_id=waiting_a.thread_id, timeout=30)
+        await first.play(ai_a.id, 1)
+        assert (await first.human_turn(ai_a.id)).ply == 4
+        waiting_ai = await service.get_game(ai_b.id)
+        assert waiting_ai.ply == 3 and is_ai(waiting_ai.user_to_move())
 
         await bots[1].start()  # takes its shard back at once: catches up its rows, reminders
         await bots[1].wait_for_log("holding shard 1 of 2", timeout=30)
         await emu.wait_for_message(lambda m: "is due" in m.content,
                                    channel_id=waiting_b.thread_id, timeout=30)
+        assert (await second.human_turn(ai_b.id)).ply == 4, "the restart plays its AI turn"
         await asyncio.gather(first.play(game_a.id, 2), second.play(game_b.id, 2))
         # Each game ends by a resignation: the other player wins.
         resigners = {}
@@ -123,7 +155,9 @@ async def test_two_processes_one_killed_each_board_and_reminder_once(
             await (await emu.slash(resigner, "resign", channel=current.thread_id)).reply(
                 timeout=30)
         await settle(service)
-        games = [await service.get_game(g.id) for g in (game_a, game_b, waiting_a, waiting_b)]
+        games = [await service.get_game(g.id)
+                 for g in (game_a, game_b, waiting_a, waiting_b, ai_a, ai_b)]
+        ai_records = [await service.record(g.id) for g in (ai_a, ai_b)]
         for bot in bots:
             assert await bot.signal(signal.SIGTERM) == 0
     finally:
@@ -143,7 +177,9 @@ async def test_two_processes_one_killed_each_board_and_reminder_once(
         assert game.outcome is not None
         assert {game.seats[seat] for seat in game.outcome.winners} == (
             set(game.seats) - {resigners[game.id]})
-    for game in games[2:]:
+    for record in ai_records:  # each AI turn played once (every board once: checked above)
+        assert [m.seat for m in record.moves] == [0, 1, 0, 1]
+    for game in games[2:4]:
         reminders = [m for m in emu.channel_messages(game.thread_id) if "is due" in m.content]
         assert len(reminders) == 1, [m.content for m in reminders]
     assert emu.refusals == []

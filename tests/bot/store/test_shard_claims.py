@@ -12,23 +12,13 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.sharding import SHARD_SHIFT, Shards, shard_of
-from bot.store import NewGame, open_store
-from tests.bot.store.dbutil import query
+from bot.store import NewGame
+from tests.bot.store.dbutil import other_process, query
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 #: Servers on shard 0 and on shard 1 of two.
 GUILD_0 = 4 << SHARD_SHIFT
 GUILD_1 = 5 << SHARD_SHIFT
-
-
-@contextlib.asynccontextmanager
-async def other_process(db):
-    """A second store on the database: its own connections, as another process has."""
-    store = await open_store(db.url)
-    try:
-        yield store
-    finally:
-        await store.close()
 
 
 @contextlib.asynccontextmanager
