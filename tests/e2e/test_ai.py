@@ -27,15 +27,19 @@ AI_PATIENCE = 60.0
 
 
 async def until_human_turn(services, game_id: int) -> object:
-    """The game once a person is to move (or it is over), the AI's moves played meanwhile
-    (``services``: a ``GameService`` on the bot's database)."""
+    """The game once a person is to move (or it is over) and can see it: the AI's moves
+    played meanwhile and every board of the game posted (``services``: a ``GameService`` on
+    the bot's database). A person answers the board they see; one who moved before the AI's
+    board was out would find that board's delivery answering for them too (a private "Done.",
+    their move posted all the same), as a slow database makes likely."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + AI_PATIENCE
     while True:
         game = await services.get_game(game_id)
-        if game.status != "active" or not is_ai(game.user_to_move()):
+        if ((game.status != "active" or not is_ai(game.user_to_move()))
+                and not await services.pending_outbox(game_id=game_id)):
             return game
-        assert loop.time() < deadline, f"the AI never moved in game {game_id}"
+        assert loop.time() < deadline, f"the AI never moved, or its board never came: {game_id}"
         await asyncio.sleep(0.05)
 
 
