@@ -4,7 +4,11 @@ PostgreSQL (a throwaway server started for the run, or ``--database`` for one of
 
     python -m bench.store [--backend both|sqlite|postgresql] [--database postgresql://...]
                           [--games 50] [--moves 5000] [--game alak] [--synchronous NORMAL]
-                          [--time-control 3d+1d]
+                          [--time-control 3d+1d] [--processes 2]
+
+``--processes N`` (PostgreSQL) plays the parallel games from N processes at once on the one
+database, each with its own connections and a share of the games, as N bot processes would:
+the figures are the moves of all of them over the longest one's time.
 
 ``--synchronous`` sets the durability on both: FULL flushes every commit to disk (PostgreSQL's
 default, synchronous_commit=on); NORMAL (SQLite's default) lets a crash of the machine lose the
@@ -42,7 +46,8 @@ TARGET_MOVES_PER_SECOND = 500
 
 
 async def run(database: str, games: int, moves: int, game: str, synchronous: str,
-              options: dict, time_control: str | None = None) -> dict:
+              options: dict, time_control: str | None = None, first: int = 0) -> dict:
+    """``games`` games (players numbered from game ``first`` on) playing ``moves`` in all."""
     store = await open_store(database, synchronous=synchronous)
     service = GameService(store)
     players = engines.get(game).allowed_player_counts()[0]
@@ -78,10 +83,15 @@ async def run(database: str, games: int, moves: int, game: str, synchronous: str
             info = result.game
 
     began = time.perf_counter()
-    await asyncio.gather(*(player(i) for i in range(games)))
+    await asyncio.gather(*(player(i) for i in range(first, first + games)))
     elapsed = time.perf_counter() - began
     await store.close()
+    return figures_of(latencies, elapsed)
+
+
+def figures_of(latencies: list[float], elapsed: float) -> dict:
     return {
+        "latencies": latencies,
         "moves": len(latencies),
         "seconds": elapsed,
         "per_second": len(latencies) / elapsed,
@@ -147,6 +157,29 @@ def databases(backend: str, folder: str, url: str | None, synchronous: str
             cluster.stop()
 
 
+def several_processes(database: str, processes: int, games: int, moves: int,
+                      args: argparse.Namespace) -> dict:
+    """The parallel run split between ``processes`` processes on one database."""
+    import subprocess
+    import sys
+
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-m", "bench.store", "--worker", str(index * games),
+             "--database", database, "--games", str(games), "--moves", str(moves),
+             "--game", args.game, "--synchronous", args.synchronous,
+             *(["--time-control", args.time_control] if args.time_control else [])],
+            stdout=subprocess.PIPE, text=True,
+        )
+        for index in range(processes)
+    ]
+    results = [json.loads(worker.communicate()[0]) for worker in workers]
+    if any(worker.returncode for worker in workers):
+        raise RuntimeError("a benchmark process failed")
+    latencies = [x for result in results for x in result["latencies"]]
+    return figures_of(latencies, max(result["seconds"] for result in results))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", default="both", choices=["both", "sqlite", "postgresql"])
@@ -160,10 +193,20 @@ def main() -> None:
     parser.add_argument("--dir", default=None, help="where to put SQLite files (default: tmp)")
     parser.add_argument("--time-control", default=None,
                         help="games with a clock, e.g. 3d+1d (default: untimed)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="PostgreSQL: play the parallel games from this many processes")
+    parser.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.database is not None and not is_postgres(args.database):
         parser.error("--database takes a postgresql:// URL")
+    if args.processes > 1 and args.backend != "postgresql":
+        parser.error("--processes needs --backend postgresql (an SQLite file serves one)")
     options = {"length": 26} if args.game == "alak" else {}  # longer games, fewer restarts
+    if args.worker is not None:  # one of the --processes: its figures as JSON
+        print(json.dumps(asyncio.run(run(args.database, args.games, args.moves, args.game,
+                                         args.synchronous, options, args.time_control,
+                                         first=args.worker))))
+        return
     with tempfile.TemporaryDirectory(dir=args.dir) as directory:
         for backend, make_database in databases(args.backend, directory, args.database,
                                                 args.synchronous):
@@ -173,25 +216,37 @@ def main() -> None:
                 durability = ("the server's synchronous_commit" if args.database
                               else f"synchronous_commit={mode}")
             for label, games in (("1 game, sequential", 1), (f"{args.games} games", args.games)):
-                figures = asyncio.run(run(make_database(f"bench-{games}"), games,
+                database = make_database(f"bench-{games}")
+                if games > 1 and args.processes > 1:
+                    label += f" from {args.processes} processes"
+                    figures = several_processes(database, args.processes,
+                                                games // args.processes,
+                                                args.moves // args.processes, args)
+                    print_figures(backend, label, durability, figures, args)
+                    continue
+                figures = asyncio.run(run(database, games,
                                           args.moves if games > 1 else args.moves // 5,
                                           args.game, args.synchronous, options,
                                           args.time_control))
-                verdict = ""
-                if games > 1:
-                    ok = figures["per_second"] >= TARGET_MOVES_PER_SECOND
-                    verdict = f"  [{'ok' if ok else 'BELOW'} target {TARGET_MOVES_PER_SECOND}/s]"
-                print(
-                    f"{backend}, {args.game} {label}, {args.time_control or 'untimed'}, "
-                    f"{durability}: "
-                    f"{figures['moves']} moves in {figures['seconds']:.2f} s = "
-                    f"{figures['per_second']:.0f} moves/s; move latency p50 "
-                    f"{figures['p50_ms']:.2f} ms, p99 {figures['p99_ms']:.2f} ms, "
-                    f"max {figures['max_ms']:.2f} ms{verdict}"
-                )
+                print_figures(backend, label, durability, figures, args)
     for name in sorted(engines.GAMES):
         p50, p99 = engine_work(name)
         print(f"engine work per move, {name}: p50 {p50:.3f} ms, p99 {p99:.3f} ms")
+
+
+def print_figures(backend: str, label: str, durability: str, figures: dict,
+                  args: argparse.Namespace) -> None:
+    verdict = ""
+    if "games" in label:
+        ok = figures["per_second"] >= TARGET_MOVES_PER_SECOND
+        verdict = f"  [{'ok' if ok else 'BELOW'} target {TARGET_MOVES_PER_SECOND}/s]"
+    print(
+        f"{backend}, {args.game} {label}, {args.time_control or 'untimed'}, {durability}: "
+        f"{figures['moves']} moves in {figures['seconds']:.2f} s = "
+        f"{figures['per_second']:.0f} moves/s; move latency p50 "
+        f"{figures['p50_ms']:.2f} ms, p99 {figures['p99_ms']:.2f} ms, "
+        f"max {figures['max_ms']:.2f} ms{verdict}"
+    )
 
 
 if __name__ == "__main__":

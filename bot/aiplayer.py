@@ -3,14 +3,18 @@ the game service like a person's move, then delivered.
 
 Driven by the database, not by memory: a round lists the active games where an AI seat is to
 move (``GameService.ai_turns``), so after a restart the first round finds the turns left
-waiting, and any process may play them. Each turn is thought once per process at a time, in a
-``WorkerPool`` (``ai.decide`` never runs on the event loop), then played with the version it
-was thought at: if the game moved on meanwhile, or another process played that turn first, the
-move loses with ``BoardChanged`` and nothing is written. The move's outbox rows are then
-delivered like a person's (the board and the next human's turn ping).
+waiting. With several processes (``bot.sharding``) a process lists the games of its shards'
+servers only, as it delivers their outbox rows only: each AI turn is thought by one process,
+the one that posts it. Each turn is thought once per process at a time, in a ``WorkerPool``
+(``ai.decide`` never runs on the event loop), then played with the version it was thought at:
+if the game moved on meanwhile, or another runner played that turn first (a process that still
+held the shard a moment ago), the move loses with ``BoardChanged`` and nothing is written. The
+move's outbox rows are then delivered like a person's (the board and the next human's turn
+ping).
 
-A round runs when woken (every committed change pokes it, as it pokes the correspondence
-scheduler) and every ``POLL_SECONDS`` (changes made by other processes).
+A round runs when woken (every committed change of this process pokes it, as it pokes the
+correspondence scheduler; another process's commit that wrote rows for our servers wakes it
+through the shard claim) and every ``POLL_SECONDS`` as the fallback.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import ai
 from bot.services.aiseats import AiJob
 from bot.services.errors import ServiceError
+from bot.sharding import EVERY_SERVER, Shards
 from bot.workers import PoolBusy, WorkerPool
 
 if TYPE_CHECKING:
@@ -56,8 +61,11 @@ def suggest(job: AiJob) -> ai.Hint:
 class AiPlayer:
     """Plays the AI seats' turns (see the module)."""
 
-    def __init__(self, bot: Host, pool: WorkerPool | None = None) -> None:
+    def __init__(self, bot: Host, pool: WorkerPool | None = None, *,
+                 shards: Shards = EVERY_SERVER) -> None:
         self.bot: Any = bot
+        #: The servers whose games' AI turns this process plays (``BoardGamesBot.own_shards``).
+        self.shards = shards
         self.pool = pool or WorkerPool("ai", workers=AI_WORKERS, max_jobs=MAX_THINKING * 2)
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
@@ -100,7 +108,7 @@ class AiPlayer:
     async def play_round(self) -> int:
         """Start thinking about every AI turn not already in hand; returns how many began."""
         started = 0
-        for turn in await self.bot.services.ai_turns(limit=MAX_THINKING):
+        for turn in await self.bot.services.ai_turns(limit=MAX_THINKING, shards=self.shards):
             if turn.game_id in self._thinking or len(self._thinking) >= MAX_THINKING:
                 continue
             task = asyncio.create_task(self.play_turn(turn.game_id),

@@ -11,6 +11,11 @@ by every move, new game and vacation.
 Imports point one way: this module builds on ``bot.delivery``, ``bot.views``, ``bot.replies``
 and ``bot.host`` (what those need from the bot), never the reverse; cogs are loaded by name.
 
+Several processes (``shard_count``/``shard_ids``): a process first holds its shards in the
+database (``hold_shards``; it waits while another live process holds one), then connects to
+those shards only, and delivers, reminds, forfeits, prunes and plays the AI turns
+(``bot.aiplayer``) for their servers only; losing the hold stops it (``bot.store.base.ShardClaim``).
+
 Stopping (SIGTERM from ``docker stop``, where Python is PID 1 and would otherwise ignore it, or
 SIGINT): new interactions are turned away with a short notice, the ones in flight finish, the
 gateway is closed normally (1000) and then the database; the process exits 0.
@@ -25,6 +30,7 @@ import pkgutil
 import signal
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -33,7 +39,7 @@ from discord.ext import commands
 from bot.aiplayer import AiPlayer
 from bot.config import Config
 from bot.correspondence.scheduler import Scheduler
-from bot.delivery import Delivery
+from bot.delivery import HANDLER_GRACE_SECONDS, Delivery
 from bot.endpoints import use_endpoints
 from bot.heavy import HeavyWork
 from bot.i18n import t
@@ -44,7 +50,9 @@ from bot.services.aiseats import is_ai
 from bot.services.clocks import ClockService, GraceFor
 from bot.services.errors import ServiceError
 from bot.services.games import GameService
+from bot.sharding import Shards
 from bot.store import Store, open_store
+from bot.store.base import ShardClaim
 from bot.views import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
@@ -69,6 +77,10 @@ HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")
 #: How long a stop waits for the work in flight (the process must be gone within 5 s).
 STOP_GRACE_SECONDS = 3.0
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+#: The outbox kinds the scheduler writes (reminders; forfeits and their game over).
+SCHEDULED_KINDS = frozenset({"reminder", "timeout"})
+#: How often the scheduler prunes the outbox's history (it wakes at least hourly).
+PRUNE_EVERY = timedelta(hours=1)
 
 
 class GameTree(app_commands.CommandTree):
@@ -94,6 +106,7 @@ class BoardGamesBot(commands.Bot):
         *,
         guild_ready_timeout: float = 2.0,
         grace_for: GraceFor | None = None,
+        **client_options: Any,
     ) -> None:
         # Slash commands only: no message content, no member list. Guilds gives us channels and
         # threads, which is all the game threads need.
@@ -107,9 +120,16 @@ class BoardGamesBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             guild_ready_timeout=guild_ready_timeout,
             tree_cls=GameTree,
+            **client_options,
         )
         self.config = config
         self.services = services
+        #: The shards whose servers this process answers for: their interactions, deliveries,
+        #: reminders, forfeits and pruning (all of them when the bot is not sharded).
+        self.own_shards = Shards.configured(config.shard_count, config.shard_ids)
+        #: This process's exclusive hold on ``own_shards`` (set by ``launch``/``run``).
+        self.claim: ShardClaim | None = None
+        self._pruned_at: datetime | None = None
         #: Set when the bot starts shutting down: new interactions are turned away.
         self.closing = False
         #: The task reading the gateway (``connect``), set by whoever starts it.
@@ -123,12 +143,12 @@ class BoardGamesBot(commands.Bot):
         # move a deadline: those of timed games, and last moves).
         self.clocks = ClockService(
             services.store, services, grace_for=grace_for,
-            vacation_days_per_year=config.vacation_days_per_year,
+            vacation_days_per_year=config.vacation_days_per_year, shards=self.own_shards,
         )
         self.scheduler = Scheduler(self.clocks.next_due, self._run_due, now=self.clocks.now)
         self.clocks.on_change = self.scheduler.poke
         # AI players: their turns are found in the database, woken by every change.
-        self.ai_player = AiPlayer(self)
+        self.ai_player = AiPlayer(self, shards=self.own_shards)
         services.on_change = self._changed
 
     def _changed(self) -> None:
@@ -137,9 +157,33 @@ class BoardGamesBot(commands.Bot):
         self.ai_player.poke()
 
     async def _run_due(self, now: datetime) -> None:
-        """The scheduler's round: write what is due, then post it at once."""
+        """The scheduler's round: write what is due, then post it at once; and at most every
+        ``PRUNE_EVERY`` delete the outbox rows of this process's servers delivered longer ago
+        than the configured history."""
         if await self.clocks.run_due(now):
-            await self.delivery.flush_all()
+            # Its reminders and forfeits, not the rows a handler is answering with meanwhile.
+            await self.delivery.flush_all(older_than=HANDLER_GRACE_SECONDS,
+                                          at_once=SCHEDULED_KINDS)
+        if self._pruned_at is None or now - self._pruned_at >= PRUNE_EVERY:
+            self._pruned_at = now
+            history = timedelta(days=self.config.outbox_history_days)
+            pruned = await self.services.prune_outbox(history, shards=self.own_shards)
+            if pruned:
+                log.info("pruned %d delivered outbox row(s) older than %s", pruned, history)
+
+    def hold(self, claim: ShardClaim) -> None:
+        """Run with ``claim`` held: commits in other processes that wrote rows for our servers
+        have them delivered at once, the scheduler look again (a vacation declared in
+        another server moves the deadlines of games in ours), and the AI runner look for
+        turns (a game of ours may now wait for an AI seat)."""
+        self.claim = claim
+
+        def woken(game_id: int | None) -> None:
+            self.delivery.woken(game_id)
+            self.scheduler.poke()
+            self.ai_player.poke()
+
+        claim.on_wake = woken
 
     async def setup_hook(self) -> None:
         # Command names, descriptions and choices are localised from the i18n catalogs.
@@ -247,6 +291,30 @@ class BoardGamesBot(commands.Bot):
         await send_ephemeral(interaction, text)
 
 
+class ShardedBoardGamesBot(BoardGamesBot, commands.AutoShardedBot):
+    """The bot when ``shard_count`` is set: discord.py's ``AutoShardedBot`` opens one gateway
+    session per shard of ``own_shards`` (IDENTIFY with ``[shard, count]``), and Discord sends
+    each the events of its servers (``bot.sharding``)."""
+
+
+def create_bot(config: Config, services: GameService, **options: Any) -> BoardGamesBot:
+    """The bot for ``config``: sharded when ``shard_count`` is set, else a single gateway
+    session as Discord gives a small bot."""
+    if not config.shard_count:
+        return BoardGamesBot(config, services, **options)
+    shards = Shards.configured(config.shard_count, config.shard_ids)
+    return ShardedBoardGamesBot(config, services, shard_count=shards.count,
+                                shard_ids=list(shards.ids), **options)
+
+
+async def hold_shards(store: Store, config: Config) -> ShardClaim:
+    """Wait until this process holds its shards in the database (another live process holding
+    one of them makes it wait: a standby takes over when that process ends or is killed)."""
+    claim = store.claim_shards(Shards.configured(config.shard_count, config.shard_ids))
+    await claim.acquire()
+    return claim
+
+
 @dataclass
 class RunningBot:
     """A bot connected in the background (tests, benchmarks, the local console)."""
@@ -254,11 +322,13 @@ class RunningBot:
     bot: BoardGamesBot
     store: Store
     task: asyncio.Task
+    claim: ShardClaim
 
     async def stop(self) -> None:
         await self.bot.close()
         with contextlib.suppress(asyncio.CancelledError):
             await self.task
+        await self.claim.release()
         await self.store.close()
 
 
@@ -266,7 +336,13 @@ async def launch(config: Config, *, guild_ready_timeout: float = 2.0) -> Running
     """Open the database, log in and connect; return once the bot is ready."""
     use_endpoints(config.api_base or None, config.gateway_url or None)
     store = await open_store(config.database)
-    bot = BoardGamesBot(config, GameService(store), guild_ready_timeout=guild_ready_timeout)
+    try:
+        claim = await hold_shards(store, config)
+    except BaseException:
+        await store.close()
+        raise
+    bot = create_bot(config, GameService(store), guild_ready_timeout=guild_ready_timeout)
+    bot.hold(claim)
     try:
         await bot.login(config.token)
         task = asyncio.create_task(bot.connect(reconnect=True), name="discord-connect")
@@ -279,9 +355,10 @@ async def launch(config: Config, *, guild_ready_timeout: float = 2.0) -> Running
             raise ConnectionError("the gateway connection ended before the bot was ready")
     except BaseException:
         await bot.close()
+        await claim.release()
         await store.close()
         raise
-    return RunningBot(bot, store, task)
+    return RunningBot(bot, store, task, claim)
 
 
 async def run(config: Config) -> None:
@@ -293,9 +370,19 @@ async def run(config: Config) -> None:
     stop = asyncio.Event()
     for signum in STOP_SIGNALS:
         loop.add_signal_handler(signum, stop.set)
-    bot = BoardGamesBot(config, GameService(store))
     connection: asyncio.Task | None = None
+    claim: ShardClaim | None = None
+    bot: BoardGamesBot | None = None
     try:
+        # Before the gateway: two sessions of one shard would both answer its servers.
+        claim = await _until(hold_shards(store, config), stop)
+        if claim is None:
+            return
+        # Should the database drop our hold (a lost connection), another process may take
+        # the shards over: stop, and let the supervisor start us again.
+        claim.on_lost = stop.set
+        bot = create_bot(config, GameService(store))
+        bot.hold(claim)
         await bot.login(config.token)
         connection = asyncio.create_task(bot.connect(reconnect=True), name="discord-connect")
         bot.gateway_task = connection
@@ -305,13 +392,33 @@ async def run(config: Config) -> None:
         if connection in done:
             stopping.cancel()
             connection.result()  # raises what ended the connection
-        else:
+        elif claim.held:
             log.info("stop signal received: finishing the work in flight")
+        else:
+            raise RuntimeError(f"lost the hold on {claim.shards}; stopping so as not to "
+                               "answer beside the process that takes them over")
     finally:
         for signum in STOP_SIGNALS:
             loop.remove_signal_handler(signum)
-        await bot.close()
+        if bot is not None:
+            await bot.close()
         if connection is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await connection
+        if claim is not None:
+            await claim.release()
         await store.close()
+
+
+async def _until(work: Any, stop: asyncio.Event) -> Any:
+    """``await work``, or None if ``stop`` is set first (a stop while waiting for shards)."""
+    task = asyncio.ensure_future(work)
+    stopping = asyncio.create_task(stop.wait())
+    done, _ = await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if task in done:
+        return task.result()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    return None

@@ -22,7 +22,10 @@ Discord messages, exactly once and in order, then marks them delivered.
   message sent with the row's nonce), and Discord refuses a second thread from one message
   (160004). A post that finds the thread missing (a crash between the two) starts it then.
 * A background task delivers what handlers left (after ``HANDLER_GRACE_SECONDS``), and on start
-  whatever an earlier run left.
+  whatever an earlier run left. With several processes each delivers the rows of its shards'
+  servers only (``BoardGamesBot.own_shards``, held exclusively: ``bot.store.base.ShardClaim``);
+  a commit in another process that wrote rows for them wakes it (``woken``), polling is the
+  fallback.
 
 Hidden information never reaches a public message: boards are drawn from the public view, and a
 position where the player to move sees more than the public (an LPPG hand) gets no move
@@ -169,6 +172,7 @@ class Delivery:
         )
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
+        self._woken: set[asyncio.Task] = set()  # deliveries another process asked for
         #: Senders of outbox kinds other features write (``register_poster``).
         self._posters: dict[str, Poster] = {}
         #: Features told about finished games (``on_game_over``).
@@ -212,6 +216,21 @@ class Delivery:
     def wake(self) -> None:
         self._wake.set()
 
+    def woken(self, game_id: int | None) -> None:
+        """Another process wrote rows of ``game_id`` (None: rows of no game) for our servers:
+        deliver them now, in the background (no handler of ours is answering with them)."""
+        if self._task is None:
+            return  # not started yet: its first pass delivers everything pending
+        task = asyncio.create_task(self._flush_woken(game_id), name=f"background-wake-{game_id}")
+        self._woken.add(task)
+        task.add_done_callback(self._woken.discard)
+
+    async def _flush_woken(self, game_id: int | None) -> None:
+        try:
+            await self.flush(game_id)
+        except Exception:  # the background pass retries
+            log.exception("delivering the outbox of game %s failed; will retry", game_id)
+
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
@@ -233,17 +252,21 @@ class Delivery:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
 
-    async def flush_all(self, older_than: float = 0.0) -> None:
-        """Deliver every game's pending rows; with ``older_than``, only games whose oldest row
-        waited that long (younger rows are being answered by the handler that wrote them, which
-        replies to its own interaction with them)."""
-        items = await self.bot.services.pending_outbox()
+    async def flush_all(
+        self, older_than: float = 0.0, *, at_once: frozenset[str] = frozenset()
+    ) -> None:
+        """Deliver every game's pending rows on this process's servers; with ``older_than``,
+        not the games whose oldest row is younger than that (the handler that wrote it is
+        answering its interaction with it) unless that row is of a kind of ``at_once`` and
+        answers no interaction (what the scheduler writes: no handler posts it)."""
+        items = await self.bot.services.pending_outbox(shards=self.bot.own_shards)
         now = datetime.now(UTC)
-        oldest: dict[int | None, datetime] = {}
+        oldest: dict[int | None, OutboxItem] = {}
         for item in items:
-            oldest.setdefault(item.game_id, item.created_at)
-        for game_id, created in oldest.items():
-            if older_than and (now - _aware(created)).total_seconds() < older_than:
+            oldest.setdefault(item.game_id, item)
+        for game_id, first in oldest.items():
+            young = (now - _aware(first.created_at)).total_seconds() < older_than
+            if young and (first.kind not in at_once or first.reply_token is not None):
                 continue
             try:
                 await self.flush(game_id)
@@ -276,7 +299,7 @@ class Delivery:
         settled: set[str] = set()  # tokens whose answer (or not) is known by now
         try:
             if game_id is None:
-                pending = await self.bot.services.pending_outbox()
+                pending = await self.bot.services.pending_outbox(shards=self.bot.own_shards)
                 items = [i for i in pending if i.game_id is None]
             else:
                 items = await self.bot.services.pending_outbox(game_id=game_id)

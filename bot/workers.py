@@ -7,6 +7,9 @@ interpreter, and runs at a lower OS priority (``nice``): when the machine is sho
 bot's own process (interactions, move boards) is served first. ``python -m bench.heavy``
 measures both kinds.
 
+A worker process ends with the process that started it, even when that one is killed
+(SIGKILL): it would otherwise idle forever, holding its memory and the bot's log pipe.
+
 The pool is bounded: ``workers`` jobs run at once and the others wait in order; with
 ``max_jobs``, a job beyond that many (running and waiting) is refused with ``PoolBusy`` instead
 of queueing behind an hour of work. Processes start with the first job, so a bot that never
@@ -31,6 +34,8 @@ import functools
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
@@ -39,18 +44,31 @@ Kind = Literal["process", "thread"]
 KINDS: tuple[Kind, ...] = ("process", "thread")
 #: How much lower than the bot's the worker processes' priority is (``nice`` increment).
 WORKER_NICENESS = 10
+#: How often a worker process looks whether the process that started it is still there.
+PARENT_CHECK_SECONDS = 0.5
 
 
 class PoolBusy(RuntimeError):
     """The pool already holds ``max_jobs`` jobs; nothing was started."""
 
 
-def _prepare_worker(niceness: int) -> None:
-    """In each worker process: yield the CPU to the bot, and leave Ctrl-C to the bot (which
-    stops the pool) instead of printing a traceback per worker."""
+def _prepare_worker(niceness: int, parent: int) -> None:
+    """In each worker process: yield the CPU to the bot, leave Ctrl-C to the bot (which
+    stops the pool) instead of printing a traceback per worker, and end when the bot
+    (``parent``) is gone however it ended."""
     with contextlib.suppress(OSError, AttributeError):  # nice is POSIX-only
         os.nice(niceness)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(parent,), name="parent-watch",
+                     daemon=True).start()
+
+
+def _exit_with(parent: int) -> None:
+    """End this worker once ``parent`` is no longer its parent (it died: the orphan was
+    handed to another process), whatever job is running (its result has nobody to go to)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 class WorkerPool:
@@ -89,7 +107,7 @@ class WorkerPool:
                 # (discord.py's, aiosqlite's) may inherit their locks held.
                 self._executor = concurrent.futures.ProcessPoolExecutor(
                     max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_prepare_worker, initargs=(WORKER_NICENESS,),
+                    initializer=_prepare_worker, initargs=(WORKER_NICENESS, os.getpid()),
                 )
             else:
                 self._executor = concurrent.futures.ThreadPoolExecutor(

@@ -8,6 +8,7 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 from bot.emulator.server import Emulator
 
@@ -16,15 +17,17 @@ START_TIMEOUT = 60.0
 
 
 class BotProcess:
-    """One ``python -m bot`` process at a time, on one database, against ``emu``. Its log lines
-    (stderr) go to ``log_path``; ``wait_for_log`` waits for one."""
+    """One ``python -m bot`` process at a time, on one database (a file, or a PostgreSQL URL),
+    against ``emu``; ``shard`` (number, count) runs it as that one shard, as one of several
+    processes. Its log lines (stderr) go to ``log_path``; ``wait_for_log`` waits for one."""
 
-    def __init__(self, emu: Emulator, database: Path, log_path: Path,
-                 log_level: str = "INFO") -> None:
+    def __init__(self, emu: Emulator, database: Path | str, log_path: Path,
+                 log_level: str = "INFO", *, shard: tuple[int, int] | None = None) -> None:
         self.emu = emu
         self.database = database
         self.log_path = log_path
         self.log_level = log_level
+        self.shard = shard
         self.process: asyncio.subprocess.Process | None = None
         self._log_lines: list[str] = []
         self._reader: asyncio.Task | None = None
@@ -40,13 +43,16 @@ class BotProcess:
             "BOT_DATABASE": str(self.database),
             "BOT_SYNC_ON_START": "global",
             "BOT_LOG_LEVEL": self.log_level,
-            "BOT_CONFIG": str(self.database.with_suffix(".no-config.toml")),
+            "BOT_CONFIG": str(self.log_path.with_suffix(".no-config.toml")),
             "PYTHONUNBUFFERED": "1",
         })
+        if self.shard is not None:
+            env["BOT_SHARD_IDS"], env["BOT_SHARD_COUNT"] = map(str, self.shard)
         return env
 
     async def start(self) -> None:
-        """Start the bot and wait until it has connected to the emulator."""
+        """Start the bot and wait until it has connected to the emulator (its shard's
+        session, if it runs one)."""
         mark = self.emu.mark()
         self._log_lines = []
         self.process = await asyncio.create_subprocess_exec(
@@ -55,8 +61,12 @@ class BotProcess:
             stderr=asyncio.subprocess.PIPE,
         )
         self._reader = asyncio.create_task(self._read_log(self.process))
-        await self.emu.wait_for(lambda e: e.kind == "identified", since=mark,
-                                timeout=START_TIMEOUT)
+
+        def connected(event: Any) -> bool:
+            return event.kind == "identified" and (
+                self.shard is None or tuple(event.data["shard"]) == self.shard)
+
+        await self.emu.wait_for(connected, since=mark, timeout=START_TIMEOUT)
 
     async def _read_log(self, process: asyncio.subprocess.Process) -> None:
         assert process.stderr is not None

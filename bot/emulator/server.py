@@ -69,6 +69,7 @@ from bot.emulator.permissions import (
     missing,
     to_send,
 )
+from bot.sharding import SHARD_SHIFT, shard_of
 
 API_VERSION = 10
 EPHEMERAL = 1 << 6
@@ -329,6 +330,16 @@ class Interaction:
                                             timeout=timeout)
 
 
+@dataclass
+class _Gateway:
+    """One gateway session of the bot: shard ``shard`` of ``count``, its sequence number."""
+
+    ws: web.WebSocketResponse
+    shard: int
+    count: int
+    seq: int = 0
+
+
 class Emulator:
     """The local Discord. ``await start()`` binds a loopback port; ``close()`` stops it."""
 
@@ -346,8 +357,13 @@ class Emulator:
         token_lifetime: float = TOKEN_LIFETIME,
         nonce_seconds: float = NONCE_SECONDS,
         heartbeat_interval: float = HEARTBEAT_INTERVAL,
+        shards: int = 1,
     ) -> None:
         self._ids = itertools.count(1_100_000_000_000_000_000)
+        # Servers a shard apart: with ``shards`` shards, the n-th server is on shard n % shards.
+        self._guild_ids = itertools.count(1_000_000_000 << SHARD_SHIFT, 1 << SHARD_SHIFT)
+        #: The shard count ``/gateway/bot`` recommends (bots may IDENTIFY with their own).
+        self.shard_count = shards
         self.token = token
         self.host = host
         self.port = port
@@ -367,25 +383,12 @@ class Emulator:
         self.granted: dict[int, int] = {}
         for name in users:
             self.add_user(name)
-        self.guild_id = self._next_id()
-        self.guild_name = guild_name
         self.owner = next(iter(self.users.values()), self.bot_user)
-        self.channel_id = self._next_id()
-        self.channels: dict[int, dict[str, Any]] = {
-            self.channel_id: {
-                "id": str(self.channel_id),
-                "type": TEXT_CHANNEL,
-                "guild_id": str(self.guild_id),
-                "name": channel_name,
-                "position": 0,
-                "permission_overwrites": [],
-                "nsfw": False,
-                "parent_id": None,
-                "topic": None,
-                "rate_limit_per_user": 0,
-                "last_message_id": None,
-            }
-        }
+        #: Server id -> name; every user is a member of every server.
+        self.guilds: dict[int, str] = {}
+        self.channels: dict[int, dict[str, Any]] = {}
+        #: The first server and its channel (``add_guild`` makes more).
+        self.guild_id, self.channel_id = self.add_guild(guild_name, channel_name)
         self.messages: dict[int, Message] = {}
         #: Application commands, per scope: None (global) or a guild id.
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
@@ -402,8 +405,8 @@ class Emulator:
         self._background: set[asyncio.Task] = set()
         self.events: list[Event] = []
         self._waiters: list[tuple[Callable[[Event], bool], asyncio.Future]] = []
-        self._ws: web.WebSocketResponse | None = None
-        self._seq = 0
+        #: The bot's gateway sessions, by shard number.
+        self._gateways: dict[int, _Gateway] = {}
         self._sessions = itertools.count(1)
         self._ready = asyncio.Event()
         self._runner: web.AppRunner | None = None
@@ -413,6 +416,40 @@ class Emulator:
 
     def _next_id(self) -> int:
         return next(self._ids)
+
+    def add_guild(self, name: str, channel_name: str = "games") -> tuple[int, int]:
+        """A new server with a text channel: (server id, channel id). Consecutive servers are
+        on consecutive shards (``shard_of``)."""
+        guild_id = next(self._guild_ids)
+        channel_id = self._next_id()
+        self.guilds[guild_id] = name
+        self.channels[channel_id] = {
+            "id": str(channel_id),
+            "type": TEXT_CHANNEL,
+            "guild_id": str(guild_id),
+            "name": channel_name,
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "rate_limit_per_user": 0,
+            "last_message_id": None,
+        }
+        return guild_id, channel_id
+
+    @property
+    def guild_name(self) -> str:
+        return self.guilds[self.guild_id]
+
+    def guild_of(self, channel_id: int) -> int | None:
+        """The server of a channel or thread (None: a direct message)."""
+        guild = self.channels.get(channel_id, {}).get("guild_id")
+        return None if guild is None else int(guild)
+
+    def shard_sessions(self) -> dict[int, int]:
+        """Shard number -> shard count of the bot's connected gateway sessions."""
+        return {shard: gw.count for shard, gw in self._gateways.items() if not gw.ws.closed}
 
     def add_user(self, name: str) -> EmuUser:
         user = EmuUser(self._next_id(), name.lower())
@@ -482,8 +519,9 @@ class Emulator:
     async def close(self) -> None:
         for task in list(self._background):
             task.cancel()
-        if self._ws is not None and not self._ws.closed:
-            await self._ws.close()
+        for gateway in list(self._gateways.values()):
+            if not gateway.ws.closed:
+                await gateway.ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -501,7 +539,7 @@ class Emulator:
         return f"ws://{self.host}:{self.port}/"
 
     async def wait_until_connected(self, timeout: float = 10.0) -> None:
-        """Wait until a bot has identified and received its guild."""
+        """Wait until a bot has identified and received its guilds."""
         await asyncio.wait_for(self._ready.wait(), timeout)
 
     # ----- the event log ------------------------------------------------------------------------
@@ -606,10 +644,6 @@ class Emulator:
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
-        if self._ws is not None and not self._ws.closed:
-            await self._ws.close()
-        self._ws = ws
-        self._seq = 0
         hello = {"heartbeat_interval": round(self.heartbeat_interval * 1000)}
         await ws.send_str(json.dumps({"op": 10, "d": hello}))
         async for msg in ws:
@@ -624,12 +658,19 @@ class Emulator:
                 if payload["d"].get("token", "").removeprefix("Bot ") != self.token:
                     await ws.close(code=4004, message=b"Authentication failed.")
                     break
-                await self._identify(ws)
+                shard, count = payload["d"].get("shard") or (0, 1)
+                if not 0 <= shard < count:
+                    await ws.close(code=4010, message=b"Invalid shard.")
+                    break
+                await self._identify(ws, shard, count)
             elif op == 6:  # resume: we keep no sessions, so ask for a fresh identify
                 await ws.send_str(json.dumps({"op": 9, "d": False}))
         self.gateway_closes.append(ws.close_code)
         self._record("gateway_closed", ws.close_code)
-        if self._ws is ws:
+        for shard, gateway in list(self._gateways.items()):
+            if gateway.ws is ws:
+                del self._gateways[shard]
+        if not self._gateways:
             self._ready.clear()
         return ws
 
@@ -650,14 +691,22 @@ class Emulator:
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await ws.send_str(json.dumps(data))
 
-    async def _identify(self, ws: web.WebSocketResponse) -> None:
+    async def _identify(self, ws: web.WebSocketResponse, shard: int, count: int) -> None:
+        """A session for ``shard`` of ``count``: its READY, then a GUILD_CREATE per server of
+        that shard. A new session of a shard replaces the one before (as a reconnect does)."""
         self.identified_count += 1
+        previous = self._gateways.get(shard)
+        self._gateways[shard] = _Gateway(ws, shard, count)
+        if previous is not None and previous.ws is not ws and not previous.ws.closed:
+            await previous.ws.close()
+        guilds = [g for g in self.guilds if shard_of(g, count) == shard]
         await self._dispatch(
             "READY",
             {
                 "v": API_VERSION,
                 "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
-                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
+                "shard": [shard, count],
                 "session_id": f"session-{next(self._sessions)}",
                 "resume_gateway_url": self.gateway_url,
                 "application": {"id": str(self.application_id), "flags": 0},
@@ -666,16 +715,35 @@ class Emulator:
             },
             ws=ws,
         )
-        await self._dispatch("GUILD_CREATE", self._guild_payload(), ws=ws)
+        for guild_id in guilds:
+            await self._dispatch("GUILD_CREATE", self._guild_payload(guild_id), ws=ws)
         self._ready.set()
-        self._record("identified", self.identified_count)
+        self._record("identified", {"count": self.identified_count, "shard": [shard, count]})
 
-    async def _dispatch(self, event: str, data: Any, *, ws: web.WebSocketResponse | None = None):
-        ws = ws or self._ws
-        if ws is None or ws.closed:
-            raise ConnectionError("no bot is connected to the emulator")
-        self._seq += 1
-        await ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+    async def _dispatch(
+        self,
+        event: str,
+        data: Any,
+        *,
+        ws: web.WebSocketResponse | None = None,
+        guild_id: int | None = None,
+    ) -> None:
+        """Send an event on ``ws``, else on the session of the shard of ``guild_id`` (a
+        direct message's: shard 0), as Discord routes them."""
+        def route(gateway: _Gateway) -> bool:
+            if ws is not None:
+                return gateway.ws is ws
+            return shard_of(guild_id, gateway.count) == gateway.shard
+
+        gateway = next(filter(route, self._gateways.values()), None)
+        if gateway is None or gateway.ws.closed:
+            raise ConnectionError(
+                "no bot is connected to the emulator"
+                + ("" if guild_id is None else f" for server {guild_id}'s shard")
+            )
+        gateway.seq += 1
+        await gateway.ws.send_str(
+            json.dumps({"op": 0, "t": event, "s": gateway.seq, "d": data}))
 
     def _member_payload(self, user: EmuUser) -> dict[str, Any]:
         return {
@@ -690,11 +758,11 @@ class Emulator:
             "pending": False,
         }
 
-    def _guild_payload(self) -> dict[str, Any]:
+    def _guild_payload(self, guild_id: int) -> dict[str, Any]:
         members = [self._member_payload(u) for u in (self.bot_user, *self.users.values())]
         return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+            "id": str(guild_id),
+            "name": self.guilds[guild_id],
             "icon": None,
             "owner_id": str(self.owner.id),
             "unavailable": False,
@@ -703,7 +771,7 @@ class Emulator:
             "members": members,
             "roles": [
                 {
-                    "id": str(self.guild_id),
+                    "id": str(guild_id),
                     "name": "@everyone",
                     "permissions": str(MEMBER_PERMISSIONS),
                     "position": 0,
@@ -714,8 +782,9 @@ class Emulator:
                     "flags": 0,
                 }
             ],
-            "channels": [c for c in self.channels.values() if c["type"] == TEXT_CHANNEL],
-            "threads": self.threads(),
+            "channels": [c for c in self.channels.values()
+                         if c["type"] == TEXT_CHANNEL and c["guild_id"] == str(guild_id)],
+            "threads": [c for c in self.threads() if c["guild_id"] == str(guild_id)],
             "emojis": [],
             "stickers": [],
             "features": [],
@@ -756,13 +825,14 @@ class Emulator:
             raise LookupError(f"no channel {channel_id}")
         interaction_id = self._next_id()
         token = "itoken-" + secrets.token_urlsafe(24)
+        guild_id = self.guild_of(channel_id)
         payload: dict[str, Any] = {
             "id": str(interaction_id),
             "application_id": str(self.application_id),
             "type": itype,
             "data": data,
-            "guild_id": str(self.guild_id),
-            "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+            "guild_id": str(guild_id),
+            "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
             "channel_id": str(channel_id),
             "channel": self._channel_payload(channel_id),
             "member": {**self._member_payload(user),
@@ -773,7 +843,7 @@ class Emulator:
             "guild_locale": "en-US",
             "app_permissions": str(self.bot_permissions_in(channel_id)),
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0,
             "attachment_size_limit": limits.ATTACHMENT_BYTES_MAX,
         }
@@ -792,7 +862,7 @@ class Emulator:
         )
         self.interactions[interaction_id] = interaction
         self._by_token[token] = interaction
-        await self._dispatch("INTERACTION_CREATE", payload)
+        await self._dispatch("INTERACTION_CREATE", payload, guild_id=guild_id)
         return interaction
 
     def find_command(self, path: str) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
@@ -1065,7 +1135,7 @@ class Emulator:
                 data: dict[str, Any] = {"url": self.gateway_url}
                 if rest == ["bot"]:
                     data |= {
-                        "shards": 1,
+                        "shards": self.shard_count,
                         "session_start_limit": {
                             "total": 1000, "remaining": 1000,
                             "reset_after": 0, "max_concurrency": 1,
@@ -1324,7 +1394,6 @@ class Emulator:
         data: dict[str, Any] = {
             "id": str(message_id),
             "channel_id": str(channel_id),
-            "guild_id": str(self.guild_id),
             "author": self.bot_user.payload(),
             "content": content,
             "timestamp": _now_iso(),
@@ -1340,6 +1409,8 @@ class Emulator:
             "type": 0 if interaction is None else 20,
             "flags": flag_bits,
         }
+        if self.guild_of(channel_id) is not None:
+            data["guild_id"] = str(self.guild_of(channel_id))
         if payload.get("nonce") is not None:
             data["nonce"] = payload["nonce"]
         if interaction is not None:
@@ -1349,7 +1420,7 @@ class Emulator:
                 "id": str(interaction.id),
                 "type": interaction.type,
                 "user": interaction.user.payload(),
-                "authorizing_integration_owners": {"0": str(self.guild_id)},
+                "authorizing_integration_owners": {"0": str(self.guild_of(channel_id))},
             }
         message = Message(
             id=message_id,
@@ -1524,7 +1595,8 @@ class Emulator:
         self.channels[thread_id] = thread
         self._record("thread", thread)
         with contextlib.suppress(ConnectionError):  # no bot listening (it was just killed)
-            await self._dispatch("THREAD_CREATE", {**thread, "newly_created": True})
+            await self._dispatch("THREAD_CREATE", {**thread, "newly_created": True},
+                                 guild_id=int(parent["guild_id"]))
         return thread
 
     def _dm_channel(self, recipient_id: int) -> dict[str, Any]:

@@ -9,7 +9,8 @@ a ``users`` row like anyone seated. So the game tables need nothing new:
 ratings and tournaments tell AI seats by their id (``is_ai``), several sit at one table, and
 "whose turn is an AI's" is a query of the game rows themselves (``ai_turns``), which is what
 makes the AI restart-safe and shared by several processes: there is no queue in memory to
-lose, and the game's optimistic version makes an AI move land once (a second attempt of the
+lose, each process lists the turns of its shards' servers only (``bot.sharding``, as for the
+outbox), and the game's optimistic version makes an AI move land once (a second attempt of the
 same turn loses with ``BoardChanged``).
 
 Rulings (not in RULES.md):
@@ -40,6 +41,7 @@ from bot.services.challenges import ChallengeService
 from bot.services.errors import ChallengeError, GameOver, NotYourTurn, ServiceError
 from bot.services.gamestate import ACTIVE
 from bot.services.models import Challenge, GameInfo
+from bot.sharding import Shards
 from bot.store.aiseats import AiTurn, ai_seat_reads
 
 #: Reserved ids per level: ``−(_BLOCK × (index + 1) + slot)``.
@@ -161,9 +163,11 @@ class AiSeatService(ChallengeService):
 
     # ----- the AI's turns -------------------------------------------------------------------
 
-    async def ai_turns(self, limit: int = 100) -> list[AiTurn]:
-        """Active games where an AI seat is to move, the longest waiting first."""
-        return await ai_seat_reads(self._store).ai_turns(LOWEST_AI_ID, HIGHEST_AI_ID, limit)
+    async def ai_turns(self, limit: int = 100, *, shards: Shards | None = None) -> list[AiTurn]:
+        """Active games where an AI seat is to move, the longest waiting first; with
+        ``shards``, only those of its servers (the process holding them plays their turns)."""
+        return await ai_seat_reads(self._store).ai_turns(LOWEST_AI_ID, HIGHEST_AI_ID, limit,
+                                                         shards)
 
     async def ai_job(self, game_id: int) -> AiJob | None:
         """What the AI to move in the game must think about, or None when no AI is to move

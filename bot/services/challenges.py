@@ -166,8 +166,11 @@ class ChallengeService(ServiceBase):
                     now - self.challenge_expiry + timedelta(microseconds=1), batch)
                 for row in rows:
                     await tx.set_challenge_status(row.id, "expired", now)
+                    # Posted by the process holding the challenge's server (bot.sharding);
+                    # any process's scheduler may find it expired first.
                     await tx.insert_outbox(None, "challenge_expired",
-                                           {"challenge_id": row.id}, now)
+                                           {"challenge_id": row.id}, now,
+                                           guild_id=row.guild_id)
                     expired.append(self._challenge(
                         await self._challenge_row(tx, row.id)))
             if len(rows) < batch:

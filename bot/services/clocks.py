@@ -76,6 +76,7 @@ from bot.services.gamestate import (
     write_forced_end,
 )
 from bot.services.models import GameInfo, utcnow
+from bot.sharding import Shards
 from bot.store import Store
 from bot.store.clocks import ClockRow, VacationRow, clock_reads, clock_writes
 from engines.core import dump_outcome
@@ -223,6 +224,7 @@ class ClockService:
         grace_for: GraceFor | None = None,
         vacation_days_per_year: int = 30,
         on_change: Callable[[], None] | None = None,
+        shards: Shards | None = None,
     ) -> None:
         self._store = store
         self._games = games
@@ -234,6 +236,10 @@ class ClockService:
         self.vacation_days_per_year = vacation_days_per_year
         #: Called after a committed change that moves deadlines (a vacation, a claim).
         self.on_change = on_change
+        #: The scheduler's calls look after the games of these servers only (None: all):
+        #: each bot process those of the shards it runs, so that each reminder and forfeit is
+        #: written by one process.
+        self.shards = shards
         self._not_tournament: set[int] = set()  # games for which grace_for said None
         #: Games whose due work failed, and when to try again: without this, a game that keeps
         #: failing would stay due in the past and the scheduler would spin on it.
@@ -381,8 +387,8 @@ class ClockService:
         """The earliest time something is due: a reminder threshold, deadline + grace of an
         overdue tournament game, or a challenge's expiry. None when nothing is pending."""
         reads = clock_reads(self._store)
-        clocks = await reads.running_clocks()
-        sent = await reads.sent_for_running()
+        clocks = await reads.running_clocks(self.shards)
+        sent = await reads.sent_for_running(self.shards)
         now = self.clock()
         due: list[datetime] = []
         expiry = await self._games.next_challenge_expiry()
@@ -409,8 +415,8 @@ class ClockService:
         written. One failing game does not stop the others."""
         written = len(await self._games.expire_challenges(now))
         reads = clock_reads(self._store)
-        clocks = await reads.running_clocks()
-        sent = await reads.sent_for_running()
+        clocks = await reads.running_clocks(self.shards)
+        sent = await reads.sent_for_running(self.shards)
         for clock in clocks:
             if self._retry_at.get(clock.game_id, now) > now:
                 continue

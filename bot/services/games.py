@@ -33,6 +33,7 @@ from bot.services.models import (
 )
 from bot.services.play import PlayService
 from bot.services.rematches import RematchService
+from bot.sharding import Shards
 
 __all__ = ["ACTIVE", "FINISHED", "GameService"]
 
@@ -210,14 +211,15 @@ class GameService(AiSeatService, ChallengeService, PlayService, AdminService, Re
     # ----- outbox ---------------------------------------------------------------------------
 
     async def pending_outbox(
-        self, limit: int = 100, *, game_id: int | None = None
+        self, limit: int = 100, *, game_id: int | None = None, shards: Shards | None = None
     ) -> list[OutboxItem]:
-        """Undelivered messages, oldest first; ``game_id`` keeps one game's only.
-        ``OutboxItem.reply_token``: the token of the interaction that answers with the
-        row (the ``reply_token`` given to the call that wrote it), until the row is delivered
-        or the interaction has answered."""
-        rows = await self._store.pending_outbox(limit, game_id)
-        return [OutboxItem(r.id, r.game_id, r.kind, r.payload, r.created_at, r.reply_token)
+        """Undelivered messages, oldest first; ``game_id`` keeps one game's only, ``shards``
+        those of its servers only. ``OutboxItem.reply_token``: the token of the interaction
+        that answers with the row (the ``reply_token`` given to the call that wrote it), until
+        the row is delivered or the interaction has answered."""
+        rows = await self._store.pending_outbox(limit, game_id, shards)
+        return [OutboxItem(r.id, r.game_id, r.kind, r.payload, r.created_at, r.reply_token,
+                           r.guild_id)
                 for r in rows]
 
     async def mark_delivered(
@@ -238,15 +240,20 @@ class GameService(AiSeatService, ChallengeService, PlayService, AdminService, Re
         async with self._store.transaction() as tx:
             await tx.forget_reply_token(reply_token)
 
-    async def prune_outbox(self, history: timedelta, *, batch: int = OUTBOX_PRUNE_BATCH) -> int:
-        """Delete the outbox rows delivered more than ``history`` ago (rows still
-        pending are kept however old), a batch per transaction; returns how many went. The
-        outbox would otherwise keep every message ever posted."""
+    async def prune_outbox(
+        self, history: timedelta, *, batch: int = OUTBOX_PRUNE_BATCH,
+        shards: Shards | None = None,
+    ) -> int:
+        """Delete the outbox rows delivered more than ``history`` ago (of the servers of
+        ``shards`` if given, so that each process prunes its own), a batch per transaction;
+        returns how many went. Rows still pending are kept however old, and so are the
+        requests of take-backs still waiting for an answer. The outbox would otherwise keep
+        every message ever posted."""
         cutoff = self._clock() - history
         removed = 0
         while True:
             async with self._store.transaction() as tx:
-                count = await tx.prune_outbox(cutoff, batch)
+                count = await tx.prune_outbox(cutoff, batch, shards)
             removed += count
             if count < batch:
                 return removed

@@ -110,6 +110,8 @@ class OutboxItem:
     created_at: datetime
     #: The interaction token of the command this row answers, until delivered.
     reply_token: str | None = None
+    #: The server it is posted in (None: none); the process running its shard delivers it.
+    guild_id: int | None = None
 
 
 @dataclass(frozen=True)

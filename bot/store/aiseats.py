@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.sharding import Shards
 from bot.store.base import GameRow, Reads
-from bot.store.sql import _GAME_COLUMNS_G, SqlQueries, _game_row, connection_of
+from bot.store.sql import _GAME_COLUMNS_G, SqlQueries, _game_row, connection_of, shard_filter
 
 
 @dataclass(frozen=True)
@@ -23,15 +24,18 @@ class AiTurn:
 
 
 class AiSeatReads(SqlQueries):
-    async def ai_turns(self, lowest: int, highest: int, limit: int) -> list[AiTurn]:
+    async def ai_turns(self, lowest: int, highest: int, limit: int,
+                       shards: Shards | None = None) -> list[AiTurn]:
         """Active games whose seat to move holds a user id in ``[lowest, highest]``, oldest
-        change first (the one waiting longest moves first)."""
+        change first (the one waiting longest moves first); only the games of the servers of
+        ``shards`` if given (as the outbox: ``bot.sharding``)."""
+        servers, params = shard_filter("g.guild_id", shards)
         rows = await self._all(
             "SELECT g.id AS game_id, g.version AS version, s.seat AS seat, s.user_id AS user_id "
             "FROM games g JOIN game_seats s ON s.game_id = g.id AND s.seat = g.to_move "
-            "WHERE g.status = 'active' AND s.user_id BETWEEN ? AND ? "
+            f"WHERE g.status = 'active' AND s.user_id BETWEEN ? AND ? {servers}"
             "ORDER BY g.updated_at, g.id LIMIT ?",
-            (lowest, highest, limit),
+            [lowest, highest, *params, limit],
         )
         return [AiTurn(int(r["game_id"]), int(r["version"]), int(r["seat"]), int(r["user_id"]))
                 for r in rows]

@@ -11,11 +11,17 @@ backends are SQLite (``bot.store.sqlite``) and PostgreSQL (``bot.store.postgres`
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from bot.sharding import Shards
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -116,6 +122,9 @@ class OutboxRow:
     delivered_at: datetime | None
     #: The interaction token of the command this row answers, until it is delivered.
     reply_token: str | None = None
+    #: The server it is posted in (None: none, shard 0's): the process running its shard
+    #: delivers it.
+    guild_id: int | None = None
 
 
 class Reads(abc.ABC):
@@ -165,8 +174,11 @@ class Reads(abc.ABC):
     async def last_move(self, game_id: int) -> MoveRow | None: ...
 
     @abc.abstractmethod
-    async def pending_outbox(self, limit: int, game_id: int | None = None) -> list[OutboxRow]:
-        """Undelivered outbox rows, oldest first (only that game's if ``game_id`` is given)."""
+    async def pending_outbox(
+        self, limit: int, game_id: int | None = None, shards: Shards | None = None
+    ) -> list[OutboxRow]:
+        """Undelivered outbox rows, oldest first (only that game's if ``game_id`` is given,
+        only those of the servers of ``shards`` if it is)."""
 
     @abc.abstractmethod
     async def last_outbox_id(self, game_id: int, kind: str) -> int | None:
@@ -265,8 +277,11 @@ class Writes(Reads):
         payload: dict[str, Any],
         now: datetime,
         reply_token: str | None = None,
+        *,
+        guild_id: int | None = None,
     ) -> int:
-        """A pending row; ``reply_token``: the interaction token that will answer it."""
+        """A pending row; ``reply_token``: the interaction token that will answer it.
+        ``guild_id``: the server it is posted in (default: its game's)."""
 
     @abc.abstractmethod
     async def forget_reply_token(self, reply_token: str) -> None:
@@ -278,9 +293,72 @@ class Writes(Reads):
         token."""
 
     @abc.abstractmethod
-    async def prune_outbox(self, delivered_before: datetime, limit: int) -> int:
+    async def prune_outbox(
+        self, delivered_before: datetime, limit: int, shards: Shards | None = None
+    ) -> int:
         """Delete up to ``limit`` outbox rows delivered before ``delivered_before``, oldest
-        first (pending rows are never deleted); returns how many went."""
+        first, of the servers of ``shards`` if given; returns how many went. Pending rows are
+        never deleted, nor the take-back requests still waiting for an answer (an answer
+        names its request's row)."""
+
+
+class ShardClaim(abc.ABC):
+    """A bot process's hold on its shards (``bot.sharding``) in the database the processes
+    share: while it holds them, no other process delivers those servers' rows or runs their
+    due work (reminders, forfeits, pruning).
+
+    ``acquire()`` waits until no other live process holds any of them. The hold is a lock that
+    the database server (PostgreSQL: advisory locks of one connection) or the operating system
+    (the lock file of an SQLite database) releases the moment its process dies, so the restart
+    of a killed process, or any process started for the same shards (a standby), takes over at
+    once, and never while the holder lives.
+
+    Wake-ups: when a transaction of another process that wrote outbox rows commits,
+    ``on_wake(game_id)`` is called in the process holding the shard of their server
+    (``game_id`` None: rows of no game), where the backend can tell other processes
+    (PostgreSQL: LISTEN/NOTIFY); polling stays the fallback. A process delivers the rows it
+    writes itself. ``on_lost()`` is called if the hold goes while the process runs (its connection
+    closed): the process must stop.
+    """
+
+    #: Seconds between two attempts while another process holds a shard.
+    RETRY_SECONDS = 1.0
+
+    def __init__(self, shards: Shards) -> None:
+        self.shards = shards
+        self.on_wake: Callable[[int | None], None] | None = None
+        self.on_lost: Callable[[], None] | None = None
+
+    async def acquire(self, *, retry_seconds: float | None = None) -> None:
+        """Wait until this process holds all its shards (saying once why it waits)."""
+        said = None
+        while (reason := await self.try_acquire()) is not None:
+            if reason != said:
+                log.warning("waiting for %s: %s", self.shards, reason)
+                said = reason
+            await asyncio.sleep(self.RETRY_SECONDS if retry_seconds is None else retry_seconds)
+        log.info("holding %s", self.shards)
+
+    @abc.abstractmethod
+    async def try_acquire(self) -> str | None:
+        """Take every shard, or none: None when held, else why not (for the log)."""
+
+    @property
+    @abc.abstractmethod
+    def held(self) -> bool: ...
+
+    @abc.abstractmethod
+    async def release(self) -> None: ...
+
+    def _woken(self, guild_id: int | None, game_id: int | None) -> None:
+        """Rows of ``guild_id`` (``game_id``'s) were written: call ``on_wake`` if ours."""
+        if self.held and self.shards.owns(guild_id) and self.on_wake is not None:
+            self.on_wake(game_id)
+
+    def _lost(self) -> None:
+        log.error("lost the hold on %s", self.shards)
+        if self.on_lost is not None:
+            self.on_lost()
 
 
 class Store(Reads):
@@ -291,6 +369,10 @@ class Store(Reads):
         """``async with store.transaction() as tx``: commit on success, roll back on error.
         Transactions are serialised (across processes too), so keep them short (no slow work
         inside)."""
+
+    @abc.abstractmethod
+    def claim_shards(self, shards: Shards) -> ShardClaim:
+        """This process's claim on ``shards`` (not acquired yet)."""
 
     @abc.abstractmethod
     async def close(self) -> None: ...

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot.sharding import Shards
 from bot.store.base import Reads, Writes
 from bot.store.sql import (
     Row,
@@ -22,6 +23,7 @@ from bot.store.sql import (
     json_text,
     json_value,
     placeholders,
+    shard_filter,
     time_text,
     time_value,
 )
@@ -63,6 +65,14 @@ def _clock_row(row: Row) -> ClockRow:
 
 def _vacation_row(row: Row) -> VacationRow:
     return from_row(VacationRow, row, starts_at=time_value, ends_at=time_value)
+
+
+def _game_servers(shards: Shards | None) -> tuple[str, list]:
+    """``AND …`` keeping the clocks (``c``) of games on the servers of ``shards``."""
+    servers, params = shard_filter("g.guild_id", shards)
+    if not servers:
+        return "", []
+    return f"AND EXISTS (SELECT 1 FROM games g WHERE g.id = c.game_id {servers}) ", params
 
 
 class ClockReads(SqlQueries):
@@ -110,20 +120,29 @@ class ClockReads(SqlQueries):
                   for row in rows if row["pause_start"] is not None]
         return _clock_row(rows[0]), pauses
 
-    async def running_clocks(self) -> list[ClockRow]:
-        """Every clock with a deadline (timed games still being played), earliest first."""
+    async def running_clocks(self, shards: Shards | None = None) -> list[ClockRow]:
+        """Every clock with a deadline (timed games still being played), earliest first; only
+        those of games on the servers of ``shards`` if given."""
+        servers, params = _game_servers(shards)
         rows = await self._all(
-            f"SELECT {_CLOCK_COLUMNS} FROM game_clocks WHERE deadline IS NOT NULL "
-            "ORDER BY deadline, game_id"
+            f"SELECT {', '.join('c.' + c for c in _CLOCK_COLUMNS.split(', '))} "
+            f"FROM game_clocks c WHERE c.deadline IS NOT NULL {servers}"
+            "ORDER BY c.deadline, c.game_id",
+            params,
         )
         return [_clock_row(row) for row in rows]
 
-    async def sent_for_running(self) -> dict[tuple[int, int], set[str]]:
-        """(game_id, ply) -> thresholds already sent, for the current turn of running clocks."""
+    async def sent_for_running(
+        self, shards: Shards | None = None
+    ) -> dict[tuple[int, int], set[str]]:
+        """(game_id, ply) -> thresholds already sent, for the current turn of running clocks
+        (of games on the servers of ``shards`` if given)."""
+        servers, params = _game_servers(shards)
         rows = await self._all(
             "SELECT r.game_id, r.ply, r.threshold FROM sent_reminders r "
             "JOIN game_clocks c ON c.game_id = r.game_id AND c.ply = r.ply "
-            "WHERE c.deadline IS NOT NULL"
+            f"WHERE c.deadline IS NOT NULL {servers}",
+            params,
         )
         sent: dict[tuple[int, int], set[str]] = {}
         for row in rows:

@@ -19,14 +19,26 @@ The SQL is the one of every backend (``bot.store.sql``); what differs is here:
 Reads outside a transaction use any connection of a small pool and see committed data (READ
 COMMITTED), like SQLite's reader. Times and JSON are text, as on SQLite, so rows read back the
 same on both.
+
+Several processes (``claim_shards``, ``PostgresClaim``): each holds its shards as session
+advisory locks on a connection of its own, which also LISTENs for wake-ups: a transaction that
+writes outbox rows NOTIFYs ``WAKE_CHANNEL`` with ``server:game:origin`` when it commits, and
+the process running that server's shard, if another, delivers them at once (polling stays as
+the fallback).
+The server drops the locks the moment that connection ends, so a killed process's shards are
+free at once for its restart or a standby. A process also holds a shared lock on its shard
+count: processes that split the servers differently (two shards here, three there) would both
+answer for some servers, so one of them waits instead.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import itertools
 import re
+import secrets
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -34,8 +46,9 @@ from typing import Any
 
 import asyncpg
 
+from bot.sharding import Shards
 from bot.store import migrate
-from bot.store.base import Store, Writes
+from bot.store.base import ShardClaim, Store, Writes
 from bot.store.sql import CoreReads, CoreWrites, Row, SqlConnection, time_text
 from bot.store.url import password_of, redacted
 
@@ -43,6 +56,16 @@ from bot.store.url import password_of, redacted
 #: while migrations run. Give the bot a database of its own so no other program uses them.
 WRITE_LOCK = 0x626F_6172_6467_0001
 MIGRATION_LOCK = 0x626F_6172_6467_0002
+#: Taken for a moment by a process claiming its shards, so two claims never cross.
+CLAIM_LOCK = 0x626F_6172_6467_0003
+#: Two-key advisory locks (first key, shard number) and (first key, shard count); a separate
+#: key space from the one-key locks above.
+SHARD_LOCKS = 0x6267_0001
+SHARD_COUNT_LOCKS = 0x6267_0002
+#: The channel of wake-ups between processes.
+WAKE_CHANNEL = "boardgames_wake"
+#: How often a process makes sure the connection holding its shards is alive.
+CLAIM_CHECK_SECONDS = 5.0
 #: Connections per process: one for the write transaction, the others for reads (and later
 #: LISTEN). Every process on the database opens its own pool.
 POOL_SIZE = 10
@@ -114,6 +137,9 @@ class PostgresStore(CoreReads, Store):
         super().__init__(PostgresConnection(pool))
         self.url = url
         self._pool = pool
+        #: Names this process in its wake-ups, so that it ignores its own: it delivers what it
+        #: writes itself (a handler its interaction's rows, the scheduler its reminders).
+        self.origin = secrets.token_hex(6)
         self._write_lock = asyncio.Lock()
 
     def __repr__(self) -> str:
@@ -126,15 +152,163 @@ class PostgresStore(CoreReads, Store):
             try:
                 # One round trip: open the transaction and wait for the database-wide lock.
                 await conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
-                yield CoreWrites(PostgresConnection(conn))
-                await _shielded(conn.execute("COMMIT"))
+                writes = PostgresWrites(PostgresConnection(conn), self.origin)
+                yield writes
+                # The wake-ups go in the COMMIT's round trip; the server sends them only if
+                # it commits.
+                await _shielded(conn.execute(writes.wake_ups() + "COMMIT"))
                 committed = True
             finally:
                 if not committed:
                     await _shielded(_roll_back(conn))
 
+    def claim_shards(self, shards: Shards) -> PostgresClaim:
+        return PostgresClaim(shards, self)
+
     async def close(self) -> None:
         await self._pool.close()
+
+
+class PostgresWrites(CoreWrites):
+    """``CoreWrites`` that remembers the outbox rows it wrote, to wake their servers' process
+    when the transaction commits (``wake_ups``)."""
+
+    def __init__(self, conn: PostgresConnection, origin: str) -> None:
+        super().__init__(conn)
+        self._origin = origin
+        self._outbox_ids: list[int] = []
+
+    async def insert_outbox(self, *args: Any, **kwargs: Any) -> int:
+        row_id = await super().insert_outbox(*args, **kwargs)
+        self._outbox_ids.append(row_id)
+        return row_id
+
+    def wake_ups(self) -> str:
+        """Statements (to run before COMMIT) that NOTIFY ``WAKE_CHANNEL`` with
+        ``server:game:origin`` (0 for no server, nothing for no game) of every outbox row
+        written; the server folds repeated payloads of one transaction into one."""
+        if not self._outbox_ids:
+            return ""
+        ids = ", ".join(str(int(row_id)) for row_id in self._outbox_ids)
+        return (
+            f"SELECT pg_notify('{WAKE_CHANNEL}', COALESCE(guild_id, 0)::text || ':' || "
+            f"COALESCE(game_id::text, '') || ':{self._origin}') FROM outbox "
+            f"WHERE id IN ({ids}) ORDER BY id; "
+        )
+
+
+class PostgresClaim(ShardClaim):
+    """Shards held as advisory locks of a connection of this process's own (see the module
+    docstring), which also listens for wake-ups and is checked every
+    ``CLAIM_CHECK_SECONDS``."""
+
+    def __init__(self, shards: Shards, store: PostgresStore) -> None:
+        super().__init__(shards)
+        self._store = store
+        self._conn: asyncpg.Connection | None = None
+        self._held = False
+        self._watch: asyncio.Task | None = None
+
+    async def _connect(self) -> asyncpg.Connection:
+        if self._conn is None or self._conn.is_closed():
+            self._conn = await asyncpg.connect(
+                self._store.url,
+                server_settings={"application_name": f"{APPLICATION_NAME} ({self.shards})"},
+            )
+            await self._conn.add_listener(WAKE_CHANNEL, self._notified)
+            self._conn.add_termination_listener(self._terminated)
+        return self._conn
+
+    async def try_acquire(self) -> str | None:
+        if self._held:
+            return None
+        conn = await self._connect()
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", CLAIM_LOCK)
+            counts = {row["objid"] for row in await conn.fetch(
+                "SELECT objid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 "
+                "AND classid = $1 AND granted AND pid <> pg_backend_pid() AND database = "
+                "(SELECT oid FROM pg_database WHERE datname = current_database())",
+                SHARD_COUNT_LOCKS,
+            )}
+            if counts - {self.shards.count}:
+                return (f"processes with {', '.join(map(str, sorted(counts)))} shards in all "
+                        f"run on this database; all must have the same shard count")
+            taken: list[int] = []
+            for shard in self.shards.ids:
+                if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)",
+                                           SHARD_LOCKS, shard):
+                    for done in taken:
+                        await conn.execute("SELECT pg_advisory_unlock($1, $2)",
+                                           SHARD_LOCKS, done)
+                    return f"shard {shard} is held by {await self._holder(conn, shard)}"
+                taken.append(shard)
+            await conn.execute("SELECT pg_advisory_lock_shared($1, $2)", SHARD_COUNT_LOCKS,
+                               self.shards.count)
+        self._held = True
+        self._watch = asyncio.create_task(self._check_forever(), name="shard-claim-check")
+        return None
+
+    @staticmethod
+    async def _holder(conn: asyncpg.Connection, shard: int) -> str:
+        """Who holds ``shard`` (for the log): its application name and address."""
+        row = await conn.fetchrow(
+            "SELECT a.application_name, host(a.client_addr) AS address FROM pg_locks l "
+            "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' "
+            "AND l.objsubid = 2 AND l.classid = $1 AND l.objid = $2 AND l.granted",
+            SHARD_LOCKS, shard,
+        )
+        if row is None:
+            return "another process"
+        return f"another process ({row['application_name']} at {row['address'] or 'local'})"
+
+    @property
+    def held(self) -> bool:
+        return self._held
+
+    async def _check_forever(self) -> None:
+        """Notice a connection that died without saying so (a network gone quiet)."""
+        while self._held:
+            await asyncio.sleep(CLAIM_CHECK_SECONDS)
+            conn = self._conn
+            try:
+                assert conn is not None
+                await asyncio.wait_for(conn.fetchval("SELECT 1"), CLAIM_CHECK_SECONDS)
+            except (OSError, TimeoutError, AssertionError, asyncpg.PostgresError,
+                    asyncpg.InterfaceError):
+                if self._held:
+                    self._held = False
+                    if conn is not None:
+                        conn.terminate()
+                    self._lost()
+                return
+
+    def _terminated(self, conn: asyncpg.Connection) -> None:
+        if self._held and conn is self._conn:
+            self._held = False
+            self._lost()
+
+    def _notified(self, conn: Any, pid: int, channel: str, payload: str) -> None:
+        guild, game, origin = [*payload.split(":"), "", ""][:3]
+        if guild.isdigit() and origin != self._store.origin:
+            self._woken(int(guild) or None, int(game) if game.isdigit() else None)
+
+    async def release(self) -> None:
+        held, self._held = self._held, False
+        if self._watch is not None and self._watch is not asyncio.current_task():
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
+        self._watch = None
+        conn, self._conn = self._conn, None
+        if conn is not None and not conn.is_closed():
+            try:
+                # Closing the connection frees its locks; unlocking first says so sooner.
+                if held:
+                    await asyncio.wait_for(conn.execute("SELECT pg_advisory_unlock_all()"), 5)
+                await asyncio.wait_for(conn.close(), 5)
+            except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError):
+                conn.terminate()
 
 
 async def _shielded(operation: Any) -> Any:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from bot.sharding import SHARD_SHIFT, Shards
 from bot.store.base import (
     ChallengeRow,
     GameRow,
@@ -59,6 +60,18 @@ def time_value(text: str | None) -> datetime | None:
 def placeholders(values: Sequence[Any]) -> str:
     """``?, ?, ?``: one placeholder per value, for ``IN (...)``."""
     return ", ".join("?" for _ in values)
+
+
+def shard_filter(guild_column: str, shards: Shards | None) -> tuple[str, list[Any]]:
+    """``AND …`` keeping the rows whose server (``guild_column``, NULL for none) is in
+    ``shards``, with its parameters; nothing when ``shards`` is every server (or None)."""
+    if shards is None or shards.every_server:
+        return "", []
+    return (
+        f"AND ((COALESCE({guild_column}, 0) >> {SHARD_SHIFT}) % ?) IN "
+        f"({placeholders(shards.ids)}) ",
+        [shards.count, *shards.ids],
+    )
 
 
 @functools.cache
@@ -286,12 +299,15 @@ class CoreReads(SqlQueries, Reads):
         )
         return _move_row(rows[0]) if rows else None
 
-    async def pending_outbox(self, limit: int, game_id: int | None = None) -> list[OutboxRow]:
+    async def pending_outbox(
+        self, limit: int, game_id: int | None = None, shards: Shards | None = None
+    ) -> list[OutboxRow]:
         game_filter = "" if game_id is None else "AND game_id = ? "
+        servers, params = shard_filter("guild_id", shards)
         rows = await self._all(
-            "SELECT id, game_id, kind, payload, created_at, delivered_at, reply_token "
-            f"FROM outbox WHERE delivered_at IS NULL {game_filter}ORDER BY id LIMIT ?",
-            (limit,) if game_id is None else (game_id, limit),
+            "SELECT id, game_id, kind, payload, created_at, delivered_at, reply_token, guild_id "
+            f"FROM outbox WHERE delivered_at IS NULL {game_filter}{servers}ORDER BY id LIMIT ?",
+            [*([] if game_id is None else [game_id]), *params, limit],
         )
         return [
             from_row(OutboxRow, row, payload=json_value, created_at=time_value,
@@ -473,11 +489,14 @@ class CoreWrites(CoreReads, SqlWrites, Writes):
         payload: dict[str, Any],
         now: datetime,
         reply_token: str | None = None,
+        *,
+        guild_id: int | None = None,
     ) -> int:
         return await self._insert(
-            "INSERT INTO outbox (game_id, kind, payload, created_at, reply_token) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (game_id, kind, json_text(payload), time_text(now), reply_token),
+            "INSERT INTO outbox (game_id, guild_id, kind, payload, created_at, reply_token) "
+            "VALUES (?, COALESCE(?, (SELECT guild_id FROM games WHERE id = ?)), ?, ?, ?, ?)",
+            (game_id, guild_id, game_id, kind, json_text(payload), time_text(now),
+             reply_token),
         )
 
     async def forget_reply_token(self, reply_token: str) -> None:
@@ -492,10 +511,18 @@ class CoreWrites(CoreReads, SqlWrites, Writes):
         )
         return changed == 1
 
-    async def prune_outbox(self, delivered_before: datetime, limit: int) -> int:
-        # The oldest first, a batch at a time, so one call never holds the write lock long.
+    async def prune_outbox(
+        self, delivered_before: datetime, limit: int, shards: Shards | None = None
+    ) -> int:
+        # The oldest first, a batch at a time, so one call never holds the write lock long. A
+        # pending take-back is answered by the id of its request's row (last_outbox_id): the
+        # request rows of games with one pending stay.
+        servers, params = shard_filter("guild_id", shards)
         return await self._run(
             "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox "
-            "WHERE delivered_at IS NOT NULL AND delivered_at < ? ORDER BY id LIMIT ?)",
-            (time_text(delivered_before), limit),
+            "WHERE delivered_at IS NOT NULL AND delivered_at < ? "
+            "AND NOT (kind = 'undo_requested' AND game_id IN "
+            "(SELECT id FROM games WHERE undo_seat IS NOT NULL)) "
+            f"{servers}ORDER BY id LIMIT ?)",
+            [time_text(delivered_before), *params, limit],
         )

@@ -13,11 +13,19 @@ Two connections to one file in WAL mode:
 Each aiosqlite connection runs its statements on its own thread, so reads, writes and the event
 loop overlap. The SQL itself is shared (``bot.store.sql``); SQLite-specific statements (PRAGMAs,
 BEGIN IMMEDIATE, lastrowid) stay in this file.
+
+An SQLite database serves one bot process: its shard claim (``claim_shards``) is an exclusive
+lock on the file ``<database>.lock``, whatever the shards, so a second bot process started on
+the same file waits until the first ends (the operating system releases the lock when a process
+dies, however it dies). That process delivers what it writes itself: no wake-ups.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -26,8 +34,9 @@ from typing import Any
 
 import aiosqlite
 
+from bot.sharding import Shards
 from bot.store import migrate
-from bot.store.base import Store, Writes
+from bot.store.base import ShardClaim, Store, Writes
 from bot.store.sql import CoreReads, CoreWrites, Row, SqlConnection
 
 BUSY_TIMEOUT_MS = 5000
@@ -83,9 +92,56 @@ class SqliteStore(CoreReads, Store):
                     # cannot skip it.
                     await asyncio.shield(self._writer.rollback())
 
+    def claim_shards(self, shards: Shards) -> FileClaim:
+        return FileClaim(shards, self.path.with_name(self.path.name + ".lock"))
+
     async def close(self) -> None:
         await self._reader.close()
         await self._writer.close()
+
+
+class FileClaim(ShardClaim):
+    """The one bot process of an SQLite database: an exclusive lock on ``lock_path`` (which
+    holds the holder's process id, for the message of a process that waits)."""
+
+    def __init__(self, shards: Shards, lock_path: Path) -> None:
+        super().__init__(shards)
+        self.lock_path = lock_path
+        self._file: Any = None
+
+    async def try_acquire(self) -> str | None:
+        if self._file is not None:
+            return None
+        handle = self.lock_path.open("a+")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "?"
+            handle.close()
+            return (f"another bot process (pid {holder}) uses the SQLite database "
+                    f"{self.lock_path.with_suffix('')}; one process per SQLite file")
+        except BaseException:
+            handle.close()
+            raise
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        self._file = handle
+        return None
+
+    @property
+    def held(self) -> bool:
+        return self._file is not None
+
+    async def release(self) -> None:
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                self._file.seek(0)
+                self._file.truncate()
+            self._file.close()  # closing the file releases the lock
+            self._file = None
 
 
 async def _migrate(conn: aiosqlite.Connection) -> int:

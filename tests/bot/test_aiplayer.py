@@ -1,5 +1,7 @@
 """The AI players' runner (``bot.aiplayer``): turns found in the database, thought in a worker
-pool and played once even when two processes think about the same turn."""
+pool and played once even when two processes think about the same turn; with several processes
+each plays the turns of its shards' servers only, and is woken by another process's commit.
+On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -9,8 +11,23 @@ from types import SimpleNamespace
 import pytest
 
 from bot.aiplayer import AiPlayer
+from bot.app import BoardGamesBot
+from bot.config import Config
 from bot.services import GameService
+from bot.sharding import EVERY_SERVER, SHARD_SHIFT, Shards
 from bot.workers import WorkerPool
+from tests.bot.conftest import BACKENDS
+from tests.bot.store.dbutil import other_process
+
+#: Servers on shard 0 and on shard 1 of two.
+GUILD_0 = 4 << SHARD_SHIFT
+GUILD_1 = 5 << SHARD_SHIFT
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    """The runner's guarantees hold on both databases (several processes need PostgreSQL)."""
+    return request.param
 
 
 class Delivered:
@@ -24,11 +41,19 @@ class Delivered:
         return False
 
 
-def runner(store) -> tuple[AiPlayer, Delivered]:
-    """An AI runner of its own (as in another process) on the shared database."""
+def runner(store, shards: Shards = EVERY_SERVER) -> tuple[AiPlayer, Delivered]:
+    """An AI runner of its own (as in another process) on the shared database, playing for
+    the servers of ``shards``."""
     delivery = Delivered()
     bot = SimpleNamespace(services=GameService(store), delivery=delivery)
-    return AiPlayer(bot, WorkerPool("ai-test", kind="thread")), delivery
+    return AiPlayer(bot, WorkerPool("ai-test", kind="thread"), shards=shards), delivery
+
+
+async def ai_to_move(service: GameService, guild_id: int | None) -> int:
+    """A game of person 7 against the easy AI in ``guild_id``, the AI to move."""
+    info = await service.play_ai("alak", 7, "easy", guild_id=guild_id)
+    await service.move(info.id, 7, (await service.legal_moves(info.id, 7))[0])
+    return info.id
 
 
 @pytest.fixture
@@ -64,3 +89,56 @@ async def test_a_round_finds_the_turns_left_waiting(store, two_runners):
     await asyncio.gather(*list(player._thinking.values()))
     assert sorted(posts.games) == waiting
     assert await service.ai_turns() == []
+
+
+async def test_each_process_plays_the_ai_turns_of_its_own_servers_once(store, db):
+    service = GameService(store)
+    on_0, on_1, direct = (await ai_to_move(service, GUILD_0), await ai_to_move(service, GUILD_1),
+                          await ai_to_move(service, None))
+    async with other_process(db) as other:
+        (zero, zero_posts), (one, one_posts) = (runner(store, Shards(2, (0,))),
+                                                runner(other, Shards(2, (1,))))
+        try:
+            # The same filter as the outbox: a direct message's game is shard 0's.
+            assert [t.game_id for t in await service.ai_turns(shards=zero.shards)] == [on_0,
+                                                                                        direct]
+            assert [t.game_id for t in await service.ai_turns(shards=one.shards)] == [on_1]
+            assert await asyncio.gather(zero.play_round(), one.play_round()) == [2, 1]
+            await asyncio.gather(*zero._thinking.values(), *one._thinking.values())
+            assert sorted(zero_posts.games) == [on_0, direct] and one_posts.games == [on_1]
+        finally:
+            await zero.stop()
+            await one.stop()
+    for game_id in (on_0, on_1, direct):
+        after = await service.get_game(game_id)
+        assert after.ply == 2 and after.user_to_move() == 7, "each AI turn played once"
+        kinds = [item.kind for item in await service.pending_outbox(game_id=game_id)]
+        assert kinds == ["game_started", "move", "move"]
+    # The AI's move rows carry their game's server, like a person's: its shard delivers them.
+    assert {item.guild_id for item in await service.pending_outbox(game_id=on_1)} == {GUILD_1}
+
+
+async def test_another_process_s_commit_wakes_the_ai_runner_of_the_owner(store, db):
+    if db.backend != "postgresql":
+        pytest.skip("PostgreSQL only: one SQLite process is woken by its own changes")
+    # Not connected (the plain bot class: discord.py's sharded one closes only once logged in).
+    bot = BoardGamesBot(Config(database=db.url, shard_count=2, shard_ids=(1,)),
+                        GameService(store))
+    claim = store.claim_shards(bot.own_shards)
+    assert await claim.try_acquire() is None
+    bot.hold(claim)
+    try:
+        assert bot.ai_player.shards == Shards(2, (1,))
+        async with other_process(db) as other:
+            service = GameService(other)
+            info = await service.play_ai("alak", 7, "easy", guild_id=GUILD_0)
+            await service.move(info.id, 7, (await service.legal_moves(info.id, 7))[0])
+            await asyncio.sleep(0.3)
+            assert not bot.ai_player._wake.is_set(), "another shard's game wakes nobody here"
+            await ai_to_move(service, GUILD_1)  # the person's move, in the other process
+            async with asyncio.timeout(10):
+                while not bot.ai_player._wake.is_set():
+                    await asyncio.sleep(0.05)
+    finally:
+        await bot.close()
+        await claim.release()

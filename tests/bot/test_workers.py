@@ -6,7 +6,11 @@ from __future__ import annotations
 import asyncio
 import math
 import os
+import signal
+import subprocess
+import sys
 import threading
+import time
 
 import pytest
 
@@ -64,6 +68,46 @@ async def test_a_closed_pool_takes_no_more_jobs():
     pool.close()
     with pytest.raises(RuntimeError):
         pool.submit(abs, -3)
+
+
+#: A bot that starts a worker, says its pid, and waits to be killed.
+_STARTS_A_WORKER = """
+import asyncio, os
+from bot.workers import WorkerPool
+
+async def main():
+    pool = WorkerPool("test")
+    print(await pool.run(os.getpid), flush=True)
+    await asyncio.Event().wait()
+
+asyncio.run(main())
+"""
+
+
+def running(pid: int) -> bool:
+    """Is ``pid`` a live process (not gone, not a zombie waiting to be reaped)? Linux's /proc."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return not stat.read().rsplit(") ", 1)[1].startswith("Z")
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+def test_a_worker_process_ends_with_a_killed_bot():
+    bot = subprocess.Popen([sys.executable, "-c", _STARTS_A_WORKER], stdout=subprocess.PIPE,
+                           text=True)
+    try:
+        worker = int(bot.stdout.readline())
+        assert running(worker)
+        bot.send_signal(signal.SIGKILL)
+        bot.wait(30)
+        deadline = time.monotonic() + 30
+        while running(worker):
+            assert time.monotonic() < deadline, "the worker outlived the bot"
+            time.sleep(0.1)
+    finally:
+        bot.kill()
+        bot.wait(30)
 
 
 def test_a_pool_is_processes_or_threads_with_at_least_one_worker():

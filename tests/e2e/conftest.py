@@ -1,4 +1,6 @@
-"""The real discord.py bot against the local emulator, in-process, with a temporary database."""
+"""The real discord.py bot against the local emulator, in-process, with a temporary database:
+an SQLite file, or, in the modules that parametrize ``backend`` with ``BACKENDS``, a new
+database on the session's PostgreSQL server too."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from bot.app import RunningBot, launch
 from bot.config import Config
 from bot.emulator import Emulator, EmuUser, Message
 from bot.endpoints import use_endpoints
+from tests.bot.conftest import postgres_cluster  # noqa: F401  (the session's PostgreSQL)
 
 #: A token shaped like a real one, so a leak would be found by the log check.
 TOKEN = "MTEwMDAwMDAwMDAwMDAwMDAwMA.GhIjKl.e2e-secret-token-never-logged-0123456789"
@@ -91,26 +94,43 @@ class World:
         return user, await self.services.legal_moves(game_id, mover)
 
 
-def make_config(emu: Emulator, tmp_path: Path) -> Config:
+def make_config(emu: Emulator, tmp_path: Path, database: str | None = None) -> Config:
     return Config(
         token=emu.token,
         api_base=emu.api_base,
         gateway_url=emu.gateway_url,
-        database=str(tmp_path / "bot.db"),
+        database=database or str(tmp_path / "bot.db"),
         sync_on_start="global",
         owner_ids=(emu.user("alice").id,),
     )
 
 
 @pytest.fixture
-async def world(request, tmp_path, caplog):
+def backend():
+    return "sqlite"
+
+
+@pytest.fixture
+def e2e_database(backend, request):
+    """None (an SQLite file of the test's), or a new PostgreSQL database's URL."""
+    if backend == "sqlite":
+        yield None
+        return
+    cluster = request.getfixturevalue("postgres_cluster")
+    url = cluster.create_database("e2e")
+    yield url
+    cluster.drop_database(url)
+
+
+@pytest.fixture
+async def world(request, tmp_path, caplog, e2e_database):
     """The bot connected to a fresh emulator; ``@pytest.mark.emulator(rest_delay=...)`` passes
     options to the emulator."""
     caplog.set_level(logging.DEBUG)
     marker = request.node.get_closest_marker("emulator")
     emu = Emulator(token=TOKEN, **(marker.kwargs if marker else {}))
     await emu.start()
-    world = World(emu, make_config(emu, tmp_path))
+    world = World(emu, make_config(emu, tmp_path, e2e_database))
     try:
         await world.start()
         yield world

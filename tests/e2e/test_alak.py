@@ -3,11 +3,22 @@ against the emulator), and everything a player can get wrong is answered only to
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from bot.emulator import ADMINISTRATOR, EPHEMERAL, HiddenCommand, Message
 from bot.services.games import GameService
 from bot.store import open_store
+from tests.bot.conftest import BACKENDS
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    """On both databases: a whole game by commands and buttons, conflicting clicks, restarts
+    and the outbox catch-up."""
+    return request.param
+
 
 MAX_PLIES = 200
 
@@ -311,3 +322,25 @@ async def test_background_sender_leaves_fresh_rows_to_their_handler(world):
     posted = await emu.wait_for_message(channel_id=thread, since=mark)
     assert "played **e**" in posted.content and posted.files[0].is_png
     assert await world.services.pending_outbox(game_id=game_id) == []
+
+
+async def test_the_scheduler_s_rows_go_at_once_a_handler_s_wait_for_it(world):
+    """A reminder has no handler to wait for: the scheduler's pass posts it at once, but not
+    the fresh rows a handler is answering its interaction with."""
+    from bot.app import SCHEDULED_KINDS
+
+    emu = world.emu
+    game_id, _ = await start_alak(world)
+    other_id, _ = await start_alak(world, "carol", "dave")
+    await world.services.move(game_id, emu.user("alice").id, "e", reply_token="handler")
+    async with world.running.store.transaction() as tx:
+        await tx.insert_outbox(other_id, "reminder", {"game_id": other_id}, datetime.now(UTC))
+    posted = []
+    world.bot.delivery.register_poster({"reminder"}, lambda bot, item: _record(posted, item))
+    await world.bot.delivery.flush_all(older_than=60, at_once=SCHEDULED_KINDS)
+    assert [item.game_id for item in posted] == [other_id]
+    assert [i.kind for i in await world.services.pending_outbox(game_id=game_id)] == ["move"]
+
+
+async def _record(posted, item) -> None:
+    posted.append(item)

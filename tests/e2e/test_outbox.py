@@ -4,9 +4,13 @@ rows nobody posts are skipped so they cannot block the others."""
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+import sqlite3
+from datetime import UTC, datetime, timedelta
 
 import discord
+
+from bot.app import PRUNE_EVERY
+from bot.store.sql import time_text
 
 
 async def write_row(world, kind: str, payload: dict) -> None:
@@ -77,3 +81,31 @@ async def test_stopping_waits_for_listeners_still_using_the_database(world):
     await stopping
     assert busy.done() and busy.exception() is None
     assert outcome == [[]]  # ...which could still read the database
+
+
+
+async def test_the_running_bot_prunes_the_history_each_hour(world):
+    """The scheduler's round deletes the rows delivered longer ago than the configured
+    history (at most once an hour); rows still pending stay."""
+    from tests.e2e.test_alak import start_alak
+
+    await start_alak(world)
+    await world.bot.delivery.flush_all()
+    while world.bot.scheduler.rounds == 0:  # its round at start has pruned (nothing yet)
+        await asyncio.sleep(0.01)
+    await write_row(world, "left_pending", {"x": 1})  # no poster and not flushed: pending
+    aged = datetime.now(UTC) - timedelta(days=world.config.outbox_history_days + 1)
+    with sqlite3.connect(world.config.database) as db:
+        delivered = db.execute("UPDATE outbox SET delivered_at = ? "
+                               "WHERE delivered_at IS NOT NULL", (time_text(aged),)).rowcount
+    assert delivered >= 1
+    now = datetime.now(UTC)
+    await world.bot._run_due(now)  # within the hour of the round at start: not yet
+    assert len(await outbox_kinds(world)) == delivered + 1
+    await world.bot._run_due(now + PRUNE_EVERY)
+    assert await outbox_kinds(world) == ["left_pending"]
+
+
+async def outbox_kinds(world) -> list[str]:
+    with sqlite3.connect(world.config.database) as db:
+        return [kind for (kind,) in db.execute("SELECT kind FROM outbox ORDER BY id")]

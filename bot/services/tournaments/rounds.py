@@ -173,12 +173,13 @@ class Rounds(Reading):
             if boards is None:
                 await tw.set_status(row.id, FINISHED, now)
                 await tx.insert_outbox(None, "tournament_finished", {"tournament_id": row.id},
-                                       now)
+                                       now, guild_id=row.guild_id)
                 return
             number = row.current_round + 1
             await tw.insert_round(row.id, number, now)
             await tx.insert_outbox(None, "tournament_round",
-                                   {"tournament_id": row.id, "round": number}, now)
+                                   {"tournament_id": row.id, "round": number}, now,
+                                   guild_id=row.guild_id)
             withdrawn = {e.user_id for e in await tw.entrants(row.id) if e.withdrawn}
             pending = False
             if row.format == "lppg_match":

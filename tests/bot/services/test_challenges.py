@@ -312,6 +312,8 @@ async def test_ruling_challenges_expire_after_the_configured_days(service, db, c
     assert [(c.id, c.status) for c in expired] == [(old.id, "expired")]
     rows = [i for i in await service.pending_outbox() if i.kind == "challenge_expired"]
     assert [(r.game_id, r.payload) for r in rows] == [(None, {"challenge_id": old.id})]
+    # Its message is changed by the process holding the challenge's server (bot.sharding).
+    assert [r.guild_id for r in rows] == [5]
     with pytest.raises(ChallengeError) as error:
         await service.accept(old.id, 20)
     assert error.value.key == "errors.challenge_expired" and error.value.params["days"] == 3

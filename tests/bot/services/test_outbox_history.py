@@ -56,3 +56,22 @@ async def test_a_large_backlog_goes_in_several_short_transactions(service, clock
     clock.now += HISTORY + timedelta(days=1)
     assert await service.prune_outbox(HISTORY, batch=3) == len(delivered) == 8
     assert query(db, "SELECT COUNT(*) FROM outbox") == [(0,)]
+
+
+async def test_the_request_of_a_pending_take_back_stays_however_old(service, clock, db):
+    """An answer names its request by the id of its ``undo_requested`` row: pruning that row
+    would make every answer stale."""
+    info = await start_game(service)
+    await service.move(info.id, 1, "a")
+    await service.request_undo(info.id, 1)
+    await deliver_all(service)
+    ((request,),) = query(db, "SELECT id FROM outbox WHERE kind = 'undo_requested'")
+    clock.now += HISTORY + timedelta(days=1)
+    await service.prune_outbox(HISTORY)
+    assert query(db, "SELECT id FROM outbox") == [(request,)]
+    # Still answerable: the button's request is known.
+    await service.answer_undo(info.id, 2, True, request=request)
+    await deliver_all(service)
+    clock.now += HISTORY + timedelta(days=1)
+    await service.prune_outbox(HISTORY)  # answered: it may go now
+    assert query(db, "SELECT COUNT(*) FROM outbox") == [(0,)]

@@ -4,6 +4,7 @@ may not). Statements use ``?`` placeholders on both backends."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from typing import Any
 
 import asyncpg
 
+from bot.store import open_store
 from bot.store.postgres import numbered
 
 
@@ -169,3 +171,13 @@ class FakeClock:
         self.now += timedelta(seconds=1)
         self.readings.append(self.now)
         return self.now
+
+
+@contextlib.asynccontextmanager
+async def other_process(db):
+    """A second store on the database: its own connections, as another process has."""
+    store = await open_store(db.url)
+    try:
+        yield store
+    finally:
+        await store.close()
