@@ -46,7 +46,7 @@ async def test_resign_and_rematch_against_the_ai(world):
     assert board.channel_id != thread
     assert rematch.seats == (ai_user_id("hard"), alice.id), "seats turned, the level kept"
     assert "AI (hard)" in board.content and board.notified == {alice.id}
-    rematch = await until_human_turn(world, rematch.id)
+    rematch = await until_human_turn(world.services, rematch.id)
     assert rematch.ply == 1 and rematch.user_to_move() == alice.id
     reply = await emu.wait_for_message(
         lambda m: bool(m.files) and "AI (hard) played" in m.content,

@@ -94,8 +94,10 @@ async def test_two_processes_one_killed_each_board_and_reminder_once(
         store = await open_store(url)
         service = GameService(store)
         first, second = Server(emu, service, emu.channel_id), Server(emu, service, second_channel)
-        game_a = await first.start_game("alice", "bob")
-        game_b = await second.start_game("carol", "dave")
+        # Timed, so that their moves wake their process's scheduler (an untimed game's moves
+        # move no deadline and wake nobody): the reminder below is found when they play.
+        game_a = await first.start_game("alice", "bob", "3d")
+        game_b = await second.start_game("carol", "dave", "3d")
         # A timed game waiting for its first move in each server, for the reminders.
         waiting_a = await first.start_game("bob", "alice", "3d")
         waiting_b = await second.start_game("dave", "carol", "3d")
@@ -152,8 +154,10 @@ async def test_two_processes_one_killed_each_board_and_reminder_once(
             current = await service.get_game(game.id)
             resigner = next(u for u in emu.users.values() if u.id == current.user_to_move())
             resigners[game.id] = resigner.id
-            await (await emu.slash(resigner, "resign", channel=current.thread_id)).reply(
-                timeout=30)
+            question = await (await emu.slash(resigner, "resign",
+                                              channel=current.thread_id)).reply(timeout=30)
+            confirmed = await emu.click(resigner, question, label="Resign")  # /resign asks first
+            assert "You resigned" in (await confirmed.reply(timeout=30)).content
         await settle(service)
         games = [await service.get_game(g.id)
                  for g in (game_a, game_b, waiting_a, waiting_b, ai_a, ai_b)]
