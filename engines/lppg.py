@@ -88,7 +88,14 @@ from engines.lppg_cards import (
     card_squares,
     visible_colour,
 )
-from engines.lppg_terrain import CELLS, placement_codes, side, smallest_unique, yx_order
+from engines.lppg_terrain import (
+    CELLS,
+    placement_codes,
+    placements,
+    side,
+    smallest_unique,
+    yx_order,
+)
 from engines.lppg_terrain import Board as _Board
 from engines.lppg_terrain import Geometry as _Geometry
 from engines.lppg_terrain import in_range as _in_range
@@ -466,11 +473,14 @@ class Lppg(Game):
 
     # ----- legal moves ------------------------------------------------------------------------
 
-    def _legal_moves(self, state: LppgState) -> list[Move]:
+    def _legal_moves(self, state: LppgState) -> Sequence[Move]:
         pending = state.pending
         if pending == "play":
-            placements = self._placements(state)
-            return placements if placements else [PassMove()]
+            mover = state.turn_seat
+            found = placements(
+                state.board, state.hands[mover], mover, state.players, moves=_PLAY_MOVES
+            )
+            return found if found else [PassMove()]
         if pending == "draw":
             if state.edition == 1:
                 return list(_FIRST_EDITION_DRAWS)
@@ -483,11 +493,11 @@ class Lppg(Game):
             return self._marks(state)
         return []
 
-    def _placements(self, state: LppgState, first_only: bool = False) -> list[Move]:
+    def _can_place(self, state: LppgState) -> bool:
         mover = state.turn_seat
-        return placement_codes(
-            state.board, state.hands[mover], mover, state.players, first_only, moves=_PLAY_MOVES
-        )
+        return bool(placement_codes(
+            state.board, state.hands[mover], mover, state.players, True, moves=_PLAY_MOVES
+        ))
 
     def _marks(self, state: LppgState) -> list[Move]:
         board = state.board
@@ -755,7 +765,7 @@ class Lppg(Game):
         return _derive(after, turn_seat=nxt, to_move=nxt, pending="play")
 
     def _pass(self, state: LppgState) -> LppgState:
-        if self._placements(state, first_only=True):
+        if self._can_place(state):
             raise IllegalMove(Phrase("lppg.pass_refused"))
         after = _derive(state, ply=state.ply + 1, last_move=PassMove())
         return self._end_turn(after)

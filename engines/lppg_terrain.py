@@ -22,9 +22,11 @@ checks.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from engines.core import LazyMoves
+from engines.graphgo import nth_bit
 from engines.lppg_cards import CARD_SQUARES, DECK_SIZE, WHITE
 
 W = 1024
@@ -553,6 +555,80 @@ def placement_codes(
     left to right. Hidden placeholders in the hand are skipped. With ``first_only``, stops at
     the first one found. With ``one_by_one``, every position is checked by
     ``consequences_allowed``, none decided in bulk (for the tests that keep the two in step)."""
+    return list(_search(board, hand, mover, players, first_only, moves, one_by_one, None))
+
+
+def placements(
+    board: Board, hand: Sequence[int], mover: int, players: int, moves: Mapping[int, Any]
+) -> Placements:
+    """``placement_codes(board, hand, mover, players, moves=moves)`` as a lazy sequence: the
+    positions decided in bulk stay bitboards until a move is asked for."""
+    segments: list[tuple[int, int, int, list[Any] | None]] = []
+    _search(board, hand, mover, players, False, moves, False, segments)
+    return Placements(board.frame, segments, moves)
+
+
+class Placements(LazyMoves[Any]):
+    """Legal placements in ``placement_codes`` order, held as segments ``(count, mask, tag,
+    listed)``: a bitboard of box top-lefts all legal for one slot and rotation (``listed`` is
+    None), or the moves found one by one (``listed``). ``len`` is known at once; ``moves[i]``
+    makes one move by counting bits, so a random playout builds only the move it plays."""
+
+    __slots__ = ("_column", "_len", "_moves", "_row_keys", "_row_shift", "_segments")
+
+    def __init__(
+        self,
+        frame: Frame,
+        segments: list[tuple[int, int, int, list[Any] | None]],
+        moves: Mapping[int, Any],
+    ) -> None:
+        self._segments = segments
+        self._moves = moves
+        self._row_keys = frame.row_keys
+        self._row_shift = frame.width.bit_length() - 1
+        self._column = frame.width - 1
+        self._len = sum(segment[0] for segment in segments)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def _at(self, index: int) -> Any:
+        for count, mask, tag, listed in self._segments:
+            if index < count:
+                if listed is not None:
+                    return listed[index]
+                i = nth_bit(mask, index)
+                return self._moves[
+                    (self._row_keys[i >> self._row_shift] + (i & self._column)) << 3 | tag
+                ]
+            index -= count
+        raise IndexError("move index out of range")
+
+    def __iter__(self) -> Iterator[Any]:
+        moves, row_keys = self._moves, self._row_keys
+        row_shift, column = self._row_shift, self._column
+        for _, mask, tag, listed in self._segments:
+            if listed is not None:
+                yield from listed
+                continue
+            for i in _bits(mask):
+                yield moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag]
+
+
+def _search(
+    board: Board,
+    hand: Sequence[int],
+    mover: int,
+    players: int,
+    first_only: bool,
+    moves: Mapping[int, Any],
+    one_by_one: bool,
+    segments: list[tuple[int, int, int, list[Any] | None]] | None,
+) -> list[Any]:
+    """The search behind ``placement_codes`` (which see). With ``segments``, each slot and
+    rotation whose positions were all decided in bulk is appended there as a bitboard
+    ``(count, mask, tag, None)`` and the others as ``(count, 0, tag, moves)``, and nothing is
+    returned; otherwise the moves are returned as a list."""
     frame = board.frame
     width = frame.width
     row_shift = width.bit_length() - 1
@@ -647,11 +723,17 @@ def placement_codes(
             if not risky:
                 if first_only:
                     return [moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag]]
+                if segments is not None:
+                    segments.append((match.bit_count(), match, tag, None))
+                    continue
                 while i >= 0:
                     append(moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag])
                     i = find("1", i + 1)
                 continue
             risky_bits = None if risky == match else set(_bits(risky))
+            if segments is not None:
+                out = []
+                append = out.append
             while i >= 0:
                 base = row_keys[i >> row_shift] + (i & column)
                 if risky_bits is None or i in risky_bits:
@@ -672,6 +754,8 @@ def placement_codes(
                 if first_only:
                     return out
                 i = find("1", i + 1)
+            if segments is not None and out:
+                segments.append((len(out), 0, tag, out))
     return out
 
 
