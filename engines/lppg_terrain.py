@@ -562,24 +562,24 @@ def placements(
     board: Board, hand: Sequence[int], mover: int, players: int, moves: Mapping[int, Any]
 ) -> Placements:
     """``placement_codes(board, hand, mover, players, moves=moves)`` as a lazy sequence: the
-    positions decided in bulk stay bitboards until a move is asked for."""
-    segments: list[tuple[int, int, int, list[Any] | None]] = []
+    legal positions stay bitboards until a move is asked for."""
+    segments: list[tuple[int, int, int]] = []
     _search(board, hand, mover, players, False, moves, False, segments)
     return Placements(board.frame, segments, moves)
 
 
 class Placements(LazyMoves[Any]):
-    """Legal placements in ``placement_codes`` order, held as segments ``(count, mask, tag,
-    listed)``: a bitboard of box top-lefts all legal for one slot and rotation (``listed`` is
-    None), or the moves found one by one (``listed``). ``len`` is known at once; ``moves[i]``
-    makes one move by counting bits, so a random playout builds only the move it plays."""
+    """Legal placements in ``placement_codes`` order, held as segments ``(count, mask, tag)``:
+    per slot and rotation (``tag``), the bitboard of the legal box top-lefts. ``len`` is known
+    at once; ``moves[i]`` makes one move by counting bits, so a random playout builds only the
+    move it plays."""
 
     __slots__ = ("_column", "_len", "_moves", "_row_keys", "_row_shift", "_segments")
 
     def __init__(
         self,
         frame: Frame,
-        segments: list[tuple[int, int, int, list[Any] | None]],
+        segments: list[tuple[int, int, int]],
         moves: Mapping[int, Any],
     ) -> None:
         self._segments = segments
@@ -593,10 +593,8 @@ class Placements(LazyMoves[Any]):
         return self._len
 
     def _at(self, index: int) -> Any:
-        for count, mask, tag, listed in self._segments:
+        for count, mask, tag in self._segments:
             if index < count:
-                if listed is not None:
-                    return listed[index]
                 i = nth_bit(mask, index)
                 return self._moves[
                     (self._row_keys[i >> self._row_shift] + (i & self._column)) << 3 | tag
@@ -607,10 +605,7 @@ class Placements(LazyMoves[Any]):
     def __iter__(self) -> Iterator[Any]:
         moves, row_keys = self._moves, self._row_keys
         row_shift, column = self._row_shift, self._column
-        for _, mask, tag, listed in self._segments:
-            if listed is not None:
-                yield from listed
-                continue
+        for _, mask, tag in self._segments:
             for i in _bits(mask):
                 yield moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag]
 
@@ -623,12 +618,11 @@ def _search(
     first_only: bool,
     moves: Mapping[int, Any],
     one_by_one: bool,
-    segments: list[tuple[int, int, int, list[Any] | None]] | None,
+    segments: list[tuple[int, int, int]] | None,
 ) -> list[Any]:
-    """The search behind ``placement_codes`` (which see). With ``segments``, each slot and
-    rotation whose positions were all decided in bulk is appended there as a bitboard
-    ``(count, mask, tag, None)`` and the others as ``(count, 0, tag, moves)``, and nothing is
-    returned; otherwise the moves are returned as a list."""
+    """The search behind ``placement_codes`` (which see). With ``segments``, the legal
+    positions of each slot and rotation are appended there as a bitboard ``(count, mask,
+    tag)`` and nothing is returned; otherwise the moves are returned as a list."""
     frame = board.frame
     width = frame.width
     row_shift = width.bit_length() - 1
@@ -714,48 +708,38 @@ def _search(
                 risky = 0
             if one_by_one:
                 risky = match
-            if not match:
-                continue
-            # The set bits of ``match``, lowest first, through its binary text.
-            text = bin(match)[:1:-1]
-            find = text.find
-            i = find("1")
-            if not risky:
-                if first_only:
-                    return [moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag]]
-                if segments is not None:
-                    segments.append((match.bit_count(), match, tag, None))
-                    continue
+            if risky:
+                # The positions not decided in bulk, one by one: drop the illegal ones. The
+                # set bits of ``risky``, lowest first, through its binary text.
+                rejected = 0
+                text = bin(risky)[:1:-1]
+                find = text.find
+                i = find("1")
                 while i >= 0:
-                    append(moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag])
-                    i = find("1", i + 1)
-                continue
-            risky_bits = None if risky == match else set(_bits(risky))
-            if segments is not None:
-                out = []
-                append = out.append
-            while i >= 0:
-                base = row_keys[i >> row_shift] + (i & column)
-                if risky_bits is None or i in risky_bits:
+                    base = row_keys[i >> row_shift] + (i & column)
                     around = surroundings.get(base * 2 + shape) or board.surroundings(base, shape)
                     if check_end and not white & around.territory_bits and not one_by_one:
                         # The common case of ``consequences_allowed``, inline: no territory
                         # touched, so the largest closed region left gets the third marker.
                         most = around.largest_closed_after(white)
                         if most and (most if most < top else top) in losing:
-                            i = find("1", i + 1)
-                            continue
+                            rejected |= 1 << i
                     elif not consequences_allowed(
                         board, base, shape, white, mover, players, check_end
                     ):
-                        i = find("1", i + 1)
-                        continue
-                append(moves[base << 3 | tag])
-                if first_only:
-                    return out
-                i = find("1", i + 1)
-            if segments is not None and out:
-                segments.append((len(out), 0, tag, out))
+                        rejected |= 1 << i
+                    i = find("1", i + 1)
+                match &= ~rejected
+            if not match:
+                continue
+            if first_only:
+                i = (match & -match).bit_length() - 1
+                return [moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag]]
+            if segments is not None:
+                segments.append((match.bit_count(), match, tag))
+                continue
+            for i in _bits(match):
+                append(moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag])
     return out
 
 
