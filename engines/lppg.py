@@ -626,10 +626,7 @@ class Lppg(Game):
             raise IllegalMove(Phrase("lppg.covers_six"))
         if not same_colour:
             raise IllegalMove(Phrase("lppg.no_same_colour"))
-        colour = dict(geo.colour)
-        for dk, c in cells:
-            colour[base + dk] = c
-        new_geo = _Geometry(colour)
+        new_geo = geo.covered_by(base, cells)
 
         # Consequences for the territories (RULES §5, turn step 2).
         markers = state.markers

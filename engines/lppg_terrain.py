@@ -155,7 +155,10 @@ class Geometry:
         "min_y",
     )
 
-    def __init__(self, colour: dict[int, int]) -> None:
+    def __init__(
+        self, colour: dict[int, int], bounds: tuple[int, int, int, int] | None = None
+    ) -> None:
+        """``bounds``: (min_x, max_x, min_y, max_y) of the covered squares, if known."""
         self.colour = colour
         comp_of: dict[int, int] = {}
         comps: list[list[int]] = []
@@ -187,11 +190,49 @@ class Geometry:
         self.comp_open = comp_open
         #: The outside squares next to each component.
         self.comp_liberties = comp_liberties
-        # W is a power of two: a key's column is ``k & (W - 1)``; its row orders the keys.
-        columns = list(map((W - 1).__and__, colour))
-        self.min_x, self.max_x = min(columns) - OFF, max(columns) - OFF
-        self.min_y, self.max_y = min(colour) // W - OFF, max(colour) // W - OFF
+        if bounds is None:
+            # W is a power of two: a key's column is ``k & (W - 1)``; its row orders the keys.
+            columns = list(map((W - 1).__and__, colour))
+            bounds = (
+                min(columns) - OFF, max(columns) - OFF,
+                min(colour) // W - OFF, max(colour) // W - OFF,
+            )
+        self.min_x, self.max_x, self.min_y, self.max_y = bounds
         self._colour_bits: tuple[int, ...] | None = None
+
+    def covered_by(self, base: int, cells: Sequence[tuple[int, int]]) -> Geometry:
+        """The geometry once a card whose squares are ``cells`` (key offset, colour) lies with
+        its box's top-left at ``base``. The bounds and, while the bitboard frame stays the
+        same, the colour bitboards follow from this geometry's instead of being recomputed."""
+        colour = dict(self.colour)
+        x, y = xy(base)
+        min_x, max_x, min_y, max_y = self.min_x, self.max_x, self.min_y, self.max_y
+        for dk, c in cells:
+            colour[base + dk] = c
+            cx, cy = x + dk % W, y + dk // W
+            if cx < min_x:
+                min_x = cx
+            elif cx > max_x:
+                max_x = cx
+            if cy < min_y:
+                min_y = cy
+            elif cy > max_y:
+                max_y = cy
+        after = Geometry(colour, (min_x, max_x, min_y, max_y))
+        if self._colour_bits is not None and after.frame_origin() == self.frame_origin():
+            x0, y0, width = self.frame_origin()
+            shift = (y0 + OFF) * width + x0 + OFF
+            masks = list(self._colour_bits)
+            old = self.colour
+            for dk, c in cells:
+                k = base + dk
+                bit = 1 << ((k // W) * width + k % W - shift)
+                was = old.get(k)
+                if was is not None:
+                    masks[was] &= ~bit
+                masks[c] |= bit
+            after._colour_bits = tuple(masks)
+        return after
 
     @classmethod
     def from_placed(cls, placed: Sequence[tuple[int, int, int, int]]) -> Geometry:

@@ -1,5 +1,6 @@
-"""LPPG's fast paths against their slow twins: the lazy list of placements against the plain
-list of ``placement_codes``, on every placement decision of random games."""
+"""LPPG's fast paths against their slow twins, on the placement decisions of random games: the
+lazy list of placements against the plain list of ``placement_codes``, a geometry updated by
+one card against one built from all the cards."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import random
 import pytest
 
 import engines
-from engines.lppg_terrain import placement_codes, placements
+from engines.lppg import PlayMove
+from engines.lppg_terrain import Geometry, placement_codes, placements
 
 GAME = engines.get("lppg")
 
@@ -48,3 +50,26 @@ class _Codes(dict):
 
     def __missing__(self, code: int) -> int:
         return code
+
+
+@pytest.mark.parametrize("players,seed", [(2, 4), (4, 5)])
+def test_a_geometry_updated_by_a_card_matches_one_built_from_scratch(players, seed):
+    # ``covered_by`` carries the bounds and colour bitboards over from the geometry before.
+    carried = 0
+    rng = random.Random(seed)
+    for state in placement_decisions(players, seed):
+        move = rng.choice(GAME.legal_moves(state))
+        if not isinstance(move, PlayMove):
+            continue
+        state.geometry.colour_bits()
+        after = GAME.play(state, move)
+        fresh = Geometry.from_placed(after.placed)
+        updated = after.geometry
+        carried += updated._colour_bits is not None
+        assert (updated.min_x, updated.max_x, updated.min_y, updated.max_y) == (
+            fresh.min_x, fresh.max_x, fresh.min_y, fresh.max_y
+        )
+        assert updated.colour == fresh.colour
+        assert updated.colour_bits() == fresh.colour_bits()
+        assert updated.comps == fresh.comps and updated.comp_open == fresh.comp_open
+    assert carried > 10, carried
