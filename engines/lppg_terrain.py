@@ -268,6 +268,7 @@ class Board:
     the caches of the legal-move search on it."""
 
     __slots__ = (
+        "_closed_by_size",
         "_frame",
         "_kinds",
         "_wins",
@@ -300,6 +301,7 @@ class Board:
         ]
         self._frame: Frame | None = None
         self._kinds: tuple[list[int], list[int]] | None = None
+        self._closed_by_size: list[tuple[int, int]] | None = None
         self.cached_surroundings: dict[int, Surroundings] = {}
         self._wins: dict[tuple[int, int, int], bool] = {}
 
@@ -320,6 +322,15 @@ class Board:
                     kinds.append(_FEW_LIBERTIES)
             self._kinds = (kinds, [len(squares) for squares in geo.comps])
         return self._kinds
+
+    def closed_by_size(self) -> list[tuple[int, int]]:
+        """(size, component) of the closed unmarked regions, largest first."""
+        if self._closed_by_size is None:
+            comps = self.geo.comps
+            self._closed_by_size = sorted(
+                ((len(comps[comp]), comp) for comp in self.closed_regions), reverse=True
+            )
+        return self._closed_by_size
 
     def territory_entries(self) -> list[tuple[int, int]]:
         """(size, owner) of every territory."""
@@ -758,7 +769,9 @@ def _search(
                 i = find("1")
                 while i >= 0:
                     base = row_keys[i >> row_shift] + (i & column)
-                    around = surroundings.get(base * 2 + shape) or board.surroundings(base, shape)
+                    around = surroundings.get(base * 2 + shape)
+                    if around is None:
+                        around = surroundings[base * 2 + shape] = Surroundings(board, base, shape)
                     if check_end and not white & around.territory_bits and not one_by_one:
                         # The common case of ``consequences_allowed``, inline: no territory
                         # touched, so the largest closed region left gets the third marker.
@@ -823,16 +836,15 @@ class Surroundings:
     ``closed``: (box squares touched, size) of each closed piece next to the box;
     ``far_largest``: the size of the largest closed region not next to the box (0: none)."""
 
-    __slots__ = ("closed", "far_closed", "far_largest", "opening", "pieces", "territory_bits")
+    __slots__ = ("closed", "far_largest", "opening", "pieces", "territory_bits")
 
     def __init__(self, board: Board, base: int, shape: int) -> None:
         geo = board.geo
         colour = geo.colour
         comp_of = geo.comp_of
         kinds, sizes = board.comp_kinds()
-        box = set(map(base.__add__, _BOX[shape]))
-        cut = set(map(comp_of.get, box))
-        cut.discard(None)
+        box = {base + d for d in _BOX[shape]}
+        cut = {comp_of.get(k) for k in box}
         # Box squares next to an uncovered square (the ring squares are exactly the squares
         # outside the box next to one of its squares).
         edge = 0
@@ -842,13 +854,11 @@ class Surroundings:
         piece_of_square: dict[int, int] = {}
         for dk, mask in _RING_MASKS[shape]:
             r = base + dk
-            c = colour.get(r)
-            if c is None:
-                edge |= mask
-                continue
-            if c:
-                continue  # a coloured square
-            comp = comp_of[r]
+            comp = comp_of.get(r)
+            if comp is None:
+                if r not in colour:
+                    edge |= mask
+                continue  # uncovered, or a coloured square
             if comp not in cut:
                 index = piece_of_comp.get(comp)
                 if index is None:
@@ -857,8 +867,9 @@ class Surroundings:
                     if kind == _FEW_LIBERTIES:
                         liberties = geo.comp_liberties[comp]
                         kind = _OPEN if any(lib not in box for lib in liberties) else _CLOSED
-                    pieces.append([0, kind, 0 if kind == _OPEN else sizes[comp], comp])
-                pieces[index][0] |= mask
+                    pieces.append([mask, kind, 0 if kind == _OPEN else sizes[comp], comp])
+                else:
+                    pieces[index][0] |= mask
                 continue
             index = piece_of_square.get(r)
             if index is None:
@@ -878,12 +889,12 @@ class Surroundings:
         self.opening = opening
         self.territory_bits = territory_bits
         self.closed = closed
-        self.far_closed = [
-            sizes[comp]
-            for comp in board.closed_regions
-            if comp not in cut and comp not in piece_of_comp
-        ]
-        self.far_largest = max(self.far_closed) if self.far_closed else 0
+        far_largest = 0
+        for size, comp in board.closed_by_size():
+            if comp not in cut and comp not in piece_of_comp:
+                far_largest = size
+                break
+        self.far_largest = far_largest
 
     def largest_closed_after(self, white_mask: int) -> int:
         """The size of the largest closed region once a card whose white squares are
@@ -984,9 +995,11 @@ def consequences_allowed(
         count -= len(touched) if opened else len(touched) - 1
     if count != 2:
         return True
-    closed = [size for mask, size in around.closed if not mask & white_mask]
-    closed.extend(around.far_closed)
-    if not closed:
+    most = around.far_largest
+    for mask, size in around.closed:
+        if size > most and not mask & white_mask:
+            most = size
+    if not most:
         return True
     entries = [
         (len(board.geo.comps[comp]), seat)
@@ -995,7 +1008,7 @@ def consequences_allowed(
     ]
     if not opened:
         entries.append((card_size, next(iter(owners))))
-    entries.append((max(closed), mover))
+    entries.append((most, mover))
     winner = smallest_unique(entries)
     return winner is not None and side(players, winner[1]) == side(players, mover)
 
