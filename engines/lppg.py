@@ -771,6 +771,17 @@ class Lppg(Game):
         if state.edition == 1:
             return _first_edition_drawn(state, move)
         mover = state.turn_seat
+        if move.then is None:
+            pile, other = (
+                (state.pile_a, state.pile_b) if move.pile == "a" else (state.pile_b, state.pile_a)
+            )
+            if len(pile) > 1 and other and len(state.hands[mover]) < 2:
+                return _drawn_one(state, move, mover, pile, other)
+        return self._drawn(state, move)
+
+    def _drawn(self, state: LppgState, move: DrawMove) -> LppgState:
+        """Any draw of the current edition, the piles re-formed as needed."""
+        mover = state.turn_seat
         hand = list(state.hands[mover])
         if len(move.piles) > 2 - len(hand):
             raise IllegalMove(Phrase("lppg.one_card_to_draw"))
@@ -1078,6 +1089,28 @@ def _first_edition_drawn(state: LppgState, move: DrawMove) -> LppgState:
         pending="play",
         ply=state.ply + 1,
         last_move=move,
+    )
+
+
+def _drawn_one(
+    state: LppgState, move: DrawMove, mover: int, pile: tuple[int, ...], other: tuple[int, ...]
+) -> LppgState:
+    """One card drawn from ``pile`` when both piles keep cards afterwards (no re-forming, not
+    the last cards): the common case of ``Lppg._draw``, without its bookkeeping."""
+    hand = (*state.hands[mover], pile[0])
+    hands = list(state.hands)
+    hands[mover] = hand
+    rest = pile[1:]
+    pile_a, pile_b = (rest, other) if move.pile == "a" else (other, rest)
+    if len(hand) < 2:
+        return _derive(
+            state, hands=tuple(hands), pile_a=pile_a, pile_b=pile_b, ply=state.ply + 1,
+            last_move=move,
+        )
+    nxt = _turn_order_next(state)
+    return _derive(
+        state, hands=tuple(hands), pile_a=pile_a, pile_b=pile_b, ply=state.ply + 1,
+        last_move=move, turn_seat=nxt, to_move=nxt, pending="play",
     )
 
 

@@ -73,3 +73,19 @@ def test_a_geometry_updated_by_a_card_matches_one_built_from_scratch(players, se
         assert updated.colour_bits() == fresh.colour_bits()
         assert updated.comps == fresh.comps and updated.comp_open == fresh.comp_open
     assert carried > 10, carried
+
+
+@pytest.mark.parametrize("players,seed", [(2, 6), (4, 7)])
+def test_a_plain_draw_matches_the_draw_that_handles_every_case(players, seed):
+    # ``play`` takes a short cut for a draw that re-forms nothing; ``_drawn`` handles all.
+    rng = random.Random(seed)
+    state = GAME.new(players, seed=seed)
+    compared = 0
+    while state.to_move is not None:
+        move = rng.choice(GAME.legal_moves(state))
+        after = GAME.play(state, move)
+        if state.pending == "draw":
+            assert after == GAME._drawn(state, move)
+            compared += 1
+        state = after
+    assert compared > 10, compared
