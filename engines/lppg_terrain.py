@@ -16,10 +16,9 @@ on the card alone. The remaining positions (territories of two owners or a perma
 touched, regions cut by the box at the end of the game) are looked at one by one, through
 ``Surroundings``: what lies around that box whatever the card, and the illegal ones cleared
 from the bitboard; ``placements`` keeps the result as bitboards, a lazy sequence of moves.
-``Lppg._place`` applies the
-rules in full; ``test_fast_and_full_placement_checks_agree`` keeps it and the search in step,
-``test_placements_decided_in_bulk_match_the_one_by_one_checks`` the bulk and the one-by-one
-checks.
+``Lppg._place`` applies the rules in full; ``test_fast_and_full_placement_checks_agree`` keeps
+it and the search in step, ``test_placements_decided_in_bulk_match_the_one_by_one_checks`` the
+bulk and the one-by-one checks.
 """
 
 from __future__ import annotations
