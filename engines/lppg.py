@@ -88,7 +88,14 @@ from engines.lppg_cards import (
     card_squares,
     visible_colour,
 )
-from engines.lppg_terrain import CELLS, placement_codes, side, smallest_unique, yx_order
+from engines.lppg_terrain import (
+    CELLS,
+    placement_codes,
+    placements,
+    side,
+    smallest_unique,
+    yx_order,
+)
 from engines.lppg_terrain import Board as _Board
 from engines.lppg_terrain import Geometry as _Geometry
 from engines.lppg_terrain import in_range as _in_range
@@ -466,11 +473,14 @@ class Lppg(Game):
 
     # ----- legal moves ------------------------------------------------------------------------
 
-    def _legal_moves(self, state: LppgState) -> list[Move]:
+    def _legal_moves(self, state: LppgState) -> Sequence[Move]:
         pending = state.pending
         if pending == "play":
-            placements = self._placements(state)
-            return placements if placements else [PassMove()]
+            mover = state.turn_seat
+            found = placements(
+                state.board, state.hands[mover], mover, state.players, moves=_PLAY_MOVES
+            )
+            return found if found else [PassMove()]
         if pending == "draw":
             if state.edition == 1:
                 return list(_FIRST_EDITION_DRAWS)
@@ -483,11 +493,11 @@ class Lppg(Game):
             return self._marks(state)
         return []
 
-    def _placements(self, state: LppgState, first_only: bool = False) -> list[Move]:
+    def _can_place(self, state: LppgState) -> bool:
         mover = state.turn_seat
-        return placement_codes(
-            state.board, state.hands[mover], mover, state.players, first_only, moves=_PLAY_MOVES
-        )
+        return bool(placement_codes(
+            state.board, state.hands[mover], mover, state.players, True, moves=_PLAY_MOVES
+        ))
 
     def _marks(self, state: LppgState) -> list[Move]:
         board = state.board
@@ -616,10 +626,7 @@ class Lppg(Game):
             raise IllegalMove(Phrase("lppg.covers_six"))
         if not same_colour:
             raise IllegalMove(Phrase("lppg.no_same_colour"))
-        colour = dict(geo.colour)
-        for dk, c in cells:
-            colour[base + dk] = c
-        new_geo = _Geometry(colour)
+        new_geo = geo.covered_by(base, cells)
 
         # Consequences for the territories (RULES §5, turn step 2).
         markers = state.markers
@@ -755,7 +762,7 @@ class Lppg(Game):
         return _derive(after, turn_seat=nxt, to_move=nxt, pending="play")
 
     def _pass(self, state: LppgState) -> LppgState:
-        if self._placements(state, first_only=True):
+        if self._can_place(state):
             raise IllegalMove(Phrase("lppg.pass_refused"))
         after = _derive(state, ply=state.ply + 1, last_move=PassMove())
         return self._end_turn(after)
@@ -763,6 +770,17 @@ class Lppg(Game):
     def _draw(self, state: LppgState, move: DrawMove) -> LppgState:
         if state.edition == 1:
             return _first_edition_drawn(state, move)
+        mover = state.turn_seat
+        if move.then is None:
+            pile, other = (
+                (state.pile_a, state.pile_b) if move.pile == "a" else (state.pile_b, state.pile_a)
+            )
+            if len(pile) > 1 and other and len(state.hands[mover]) < 2:
+                return _drawn_one(state, move, mover, pile, other)
+        return self._drawn(state, move)
+
+    def _drawn(self, state: LppgState, move: DrawMove) -> LppgState:
+        """Any draw of the current edition, the piles re-formed as needed."""
         mover = state.turn_seat
         hand = list(state.hands[mover])
         if len(move.piles) > 2 - len(hand):
@@ -1071,6 +1089,28 @@ def _first_edition_drawn(state: LppgState, move: DrawMove) -> LppgState:
         pending="play",
         ply=state.ply + 1,
         last_move=move,
+    )
+
+
+def _drawn_one(
+    state: LppgState, move: DrawMove, mover: int, pile: tuple[int, ...], other: tuple[int, ...]
+) -> LppgState:
+    """One card drawn from ``pile`` when both piles keep cards afterwards (no re-forming, not
+    the last cards): the common case of ``Lppg._draw``, without its bookkeeping."""
+    hand = (*state.hands[mover], pile[0])
+    hands = list(state.hands)
+    hands[mover] = hand
+    rest = pile[1:]
+    pile_a, pile_b = (rest, other) if move.pile == "a" else (other, rest)
+    if len(hand) < 2:
+        return _derive(
+            state, hands=tuple(hands), pile_a=pile_a, pile_b=pile_b, ply=state.ply + 1,
+            last_move=move,
+        )
+    nxt = _turn_order_next(state)
+    return _derive(
+        state, hands=tuple(hands), pile_a=pile_a, pile_b=pile_b, ply=state.ply + 1,
+        last_move=move, turn_seat=nxt, to_move=nxt, pending="play",
     )
 
 

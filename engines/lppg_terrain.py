@@ -14,17 +14,20 @@ be: a card touching no territory is legal; when a mark would end the game, ``Fra
 the positions where only the card's own white squares can close, so the verdict there depends
 on the card alone. The remaining positions (territories of two owners or a permanent one
 touched, regions cut by the box at the end of the game) are looked at one by one, through
-``Surroundings``: what lies around that box whatever the card. ``Lppg._place`` applies the
-rules in full; ``test_fast_and_full_placement_checks_agree`` keeps it and the search in step,
-``test_placements_decided_in_bulk_match_the_one_by_one_checks`` the bulk and the one-by-one
-checks.
+``Surroundings``: what lies around that box whatever the card, and the illegal ones cleared
+from the bitboard; ``placements`` keeps the result as bitboards, a lazy sequence of moves.
+``Lppg._place`` applies the rules in full; ``test_fast_and_full_placement_checks_agree`` keeps
+it and the search in step, ``test_placements_decided_in_bulk_match_the_one_by_one_checks`` the
+bulk and the one-by-one checks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from engines.core import LazyMoves
+from engines.graphgo import nth_bit
 from engines.lppg_cards import CARD_SQUARES, DECK_SIZE, WHITE
 
 W = 1024
@@ -153,7 +156,10 @@ class Geometry:
         "min_y",
     )
 
-    def __init__(self, colour: dict[int, int]) -> None:
+    def __init__(
+        self, colour: dict[int, int], bounds: tuple[int, int, int, int] | None = None
+    ) -> None:
+        """``bounds``: (min_x, max_x, min_y, max_y) of the covered squares, if known."""
         self.colour = colour
         comp_of: dict[int, int] = {}
         comps: list[list[int]] = []
@@ -185,11 +191,49 @@ class Geometry:
         self.comp_open = comp_open
         #: The outside squares next to each component.
         self.comp_liberties = comp_liberties
-        # W is a power of two: a key's column is ``k & (W - 1)``; its row orders the keys.
-        columns = list(map((W - 1).__and__, colour))
-        self.min_x, self.max_x = min(columns) - OFF, max(columns) - OFF
-        self.min_y, self.max_y = min(colour) // W - OFF, max(colour) // W - OFF
+        if bounds is None:
+            # W is a power of two: a key's column is ``k & (W - 1)``; its row orders the keys.
+            columns = list(map((W - 1).__and__, colour))
+            bounds = (
+                min(columns) - OFF, max(columns) - OFF,
+                min(colour) // W - OFF, max(colour) // W - OFF,
+            )
+        self.min_x, self.max_x, self.min_y, self.max_y = bounds
         self._colour_bits: tuple[int, ...] | None = None
+
+    def covered_by(self, base: int, cells: Sequence[tuple[int, int]]) -> Geometry:
+        """The geometry once a card whose squares are ``cells`` (key offset, colour) lies with
+        its box's top-left at ``base``. The bounds and, while the bitboard frame stays the
+        same, the colour bitboards follow from this geometry's instead of being recomputed."""
+        colour = dict(self.colour)
+        x, y = xy(base)
+        min_x, max_x, min_y, max_y = self.min_x, self.max_x, self.min_y, self.max_y
+        for dk, c in cells:
+            colour[base + dk] = c
+            cx, cy = x + dk % W, y + dk // W
+            if cx < min_x:
+                min_x = cx
+            elif cx > max_x:
+                max_x = cx
+            if cy < min_y:
+                min_y = cy
+            elif cy > max_y:
+                max_y = cy
+        after = Geometry(colour, (min_x, max_x, min_y, max_y))
+        if self._colour_bits is not None and after.frame_origin() == self.frame_origin():
+            x0, y0, width = self.frame_origin()
+            shift = (y0 + OFF) * width + x0 + OFF
+            masks = list(self._colour_bits)
+            old = self.colour
+            for dk, c in cells:
+                k = base + dk
+                bit = 1 << ((k // W) * width + k % W - shift)
+                was = old.get(k)
+                if was is not None:
+                    masks[was] &= ~bit
+                masks[c] |= bit
+            after._colour_bits = tuple(masks)
+        return after
 
     @classmethod
     def from_placed(cls, placed: Sequence[tuple[int, int, int, int]]) -> Geometry:
@@ -225,6 +269,7 @@ class Board:
     the caches of the legal-move search on it."""
 
     __slots__ = (
+        "_closed_by_size",
         "_frame",
         "_kinds",
         "_wins",
@@ -257,6 +302,7 @@ class Board:
         ]
         self._frame: Frame | None = None
         self._kinds: tuple[list[int], list[int]] | None = None
+        self._closed_by_size: list[tuple[int, int]] | None = None
         self.cached_surroundings: dict[int, Surroundings] = {}
         self._wins: dict[tuple[int, int, int], bool] = {}
 
@@ -277,6 +323,15 @@ class Board:
                     kinds.append(_FEW_LIBERTIES)
             self._kinds = (kinds, [len(squares) for squares in geo.comps])
         return self._kinds
+
+    def closed_by_size(self) -> list[tuple[int, int]]:
+        """(size, component) of the closed unmarked regions, largest first."""
+        if self._closed_by_size is None:
+            comps = self.geo.comps
+            self._closed_by_size = sorted(
+                ((len(comps[comp]), comp) for comp in self.closed_regions), reverse=True
+            )
+        return self._closed_by_size
 
     def territory_entries(self) -> list[tuple[int, int]]:
         """(size, owner) of every territory."""
@@ -553,6 +608,74 @@ def placement_codes(
     left to right. Hidden placeholders in the hand are skipped. With ``first_only``, stops at
     the first one found. With ``one_by_one``, every position is checked by
     ``consequences_allowed``, none decided in bulk (for the tests that keep the two in step)."""
+    return list(_search(board, hand, mover, players, first_only, moves, one_by_one, None))
+
+
+def placements(
+    board: Board, hand: Sequence[int], mover: int, players: int, moves: Mapping[int, Any]
+) -> Placements:
+    """``placement_codes(board, hand, mover, players, moves=moves)`` as a lazy sequence: the
+    legal positions stay bitboards until a move is asked for."""
+    segments: list[tuple[int, int, int]] = []
+    _search(board, hand, mover, players, False, moves, False, segments)
+    return Placements(board.frame, segments, moves)
+
+
+class Placements(LazyMoves[Any]):
+    """Legal placements in ``placement_codes`` order, held as segments ``(count, mask, tag)``:
+    per slot and rotation (``tag``), the bitboard of the legal box top-lefts. ``len`` is known
+    at once; ``moves[i]`` makes one move by counting bits, so a random playout builds only the
+    move it plays."""
+
+    __slots__ = ("_column", "_len", "_moves", "_row_keys", "_row_shift", "_segments")
+
+    def __init__(
+        self,
+        frame: Frame,
+        segments: list[tuple[int, int, int]],
+        moves: Mapping[int, Any],
+    ) -> None:
+        self._segments = segments
+        self._moves = moves
+        self._row_keys = frame.row_keys
+        self._row_shift = frame.width.bit_length() - 1
+        self._column = frame.width - 1
+        self._len = sum(segment[0] for segment in segments)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def _at(self, index: int) -> Any:
+        for count, mask, tag in self._segments:
+            if index < count:
+                i = nth_bit(mask, index)
+                return self._moves[
+                    (self._row_keys[i >> self._row_shift] + (i & self._column)) << 3 | tag
+                ]
+            index -= count
+        raise IndexError("move index out of range")
+
+    def __iter__(self) -> Iterator[Any]:
+        moves, row_keys = self._moves, self._row_keys
+        row_shift, column = self._row_shift, self._column
+        for _, mask, tag in self._segments:
+            for i in _bits(mask):
+                yield moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag]
+
+
+def _search(
+    board: Board,
+    hand: Sequence[int],
+    mover: int,
+    players: int,
+    first_only: bool,
+    moves: Mapping[int, Any],
+    one_by_one: bool,
+    segments: list[tuple[int, int, int]] | None,
+) -> list[Any]:
+    """The search behind ``placement_codes`` (which see). With ``segments``, the legal
+    positions of each slot and rotation are appended there as a bitboard ``(count, mask,
+    tag)`` and nothing is returned; otherwise the moves are returned as a list."""
     frame = board.frame
     width = frame.width
     row_shift = width.bit_length() - 1
@@ -638,40 +761,40 @@ def placement_codes(
                 risky = 0
             if one_by_one:
                 risky = match
-            if not match:
-                continue
-            # The set bits of ``match``, lowest first, through its binary text.
-            text = bin(match)[:1:-1]
-            find = text.find
-            i = find("1")
-            if not risky:
-                if first_only:
-                    return [moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag]]
+            if risky:
+                # The positions not decided in bulk, one by one: drop the illegal ones. The
+                # set bits of ``risky``, lowest first, through its binary text.
+                rejected = 0
+                text = bin(risky)[:1:-1]
+                find = text.find
+                i = find("1")
                 while i >= 0:
-                    append(moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag])
-                    i = find("1", i + 1)
-                continue
-            risky_bits = None if risky == match else set(_bits(risky))
-            while i >= 0:
-                base = row_keys[i >> row_shift] + (i & column)
-                if risky_bits is None or i in risky_bits:
-                    around = surroundings.get(base * 2 + shape) or board.surroundings(base, shape)
+                    base = row_keys[i >> row_shift] + (i & column)
+                    around = surroundings.get(base * 2 + shape)
+                    if around is None:
+                        around = surroundings[base * 2 + shape] = Surroundings(board, base, shape)
                     if check_end and not white & around.territory_bits and not one_by_one:
                         # The common case of ``consequences_allowed``, inline: no territory
                         # touched, so the largest closed region left gets the third marker.
                         most = around.largest_closed_after(white)
                         if most and (most if most < top else top) in losing:
-                            i = find("1", i + 1)
-                            continue
+                            rejected |= 1 << i
                     elif not consequences_allowed(
                         board, base, shape, white, mover, players, check_end
                     ):
-                        i = find("1", i + 1)
-                        continue
-                append(moves[base << 3 | tag])
-                if first_only:
-                    return out
-                i = find("1", i + 1)
+                        rejected |= 1 << i
+                    i = find("1", i + 1)
+                match &= ~rejected
+            if not match:
+                continue
+            if first_only:
+                i = (match & -match).bit_length() - 1
+                return [moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag]]
+            if segments is not None:
+                segments.append((match.bit_count(), match, tag))
+                continue
+            for i in _bits(match):
+                append(moves[(row_keys[i >> row_shift] + (i & column)) << 3 | tag])
     return out
 
 
@@ -714,16 +837,15 @@ class Surroundings:
     ``closed``: (box squares touched, size) of each closed piece next to the box;
     ``far_largest``: the size of the largest closed region not next to the box (0: none)."""
 
-    __slots__ = ("closed", "far_closed", "far_largest", "opening", "pieces", "territory_bits")
+    __slots__ = ("closed", "far_largest", "opening", "pieces", "territory_bits")
 
     def __init__(self, board: Board, base: int, shape: int) -> None:
         geo = board.geo
         colour = geo.colour
         comp_of = geo.comp_of
         kinds, sizes = board.comp_kinds()
-        box = set(map(base.__add__, _BOX[shape]))
-        cut = set(map(comp_of.get, box))
-        cut.discard(None)
+        box = {base + d for d in _BOX[shape]}
+        cut = {comp_of.get(k) for k in box}
         # Box squares next to an uncovered square (the ring squares are exactly the squares
         # outside the box next to one of its squares).
         edge = 0
@@ -733,13 +855,11 @@ class Surroundings:
         piece_of_square: dict[int, int] = {}
         for dk, mask in _RING_MASKS[shape]:
             r = base + dk
-            c = colour.get(r)
-            if c is None:
-                edge |= mask
-                continue
-            if c:
-                continue  # a coloured square
-            comp = comp_of[r]
+            comp = comp_of.get(r)
+            if comp is None:
+                if r not in colour:
+                    edge |= mask
+                continue  # uncovered, or a coloured square
             if comp not in cut:
                 index = piece_of_comp.get(comp)
                 if index is None:
@@ -748,8 +868,9 @@ class Surroundings:
                     if kind == _FEW_LIBERTIES:
                         liberties = geo.comp_liberties[comp]
                         kind = _OPEN if any(lib not in box for lib in liberties) else _CLOSED
-                    pieces.append([0, kind, 0 if kind == _OPEN else sizes[comp], comp])
-                pieces[index][0] |= mask
+                    pieces.append([mask, kind, 0 if kind == _OPEN else sizes[comp], comp])
+                else:
+                    pieces[index][0] |= mask
                 continue
             index = piece_of_square.get(r)
             if index is None:
@@ -769,12 +890,12 @@ class Surroundings:
         self.opening = opening
         self.territory_bits = territory_bits
         self.closed = closed
-        self.far_closed = [
-            sizes[comp]
-            for comp in board.closed_regions
-            if comp not in cut and comp not in piece_of_comp
-        ]
-        self.far_largest = max(self.far_closed) if self.far_closed else 0
+        far_largest = 0
+        for size, comp in board.closed_by_size():
+            if comp not in cut and comp not in piece_of_comp:
+                far_largest = size
+                break
+        self.far_largest = far_largest
 
     def largest_closed_after(self, white_mask: int) -> int:
         """The size of the largest closed region once a card whose white squares are
@@ -875,9 +996,11 @@ def consequences_allowed(
         count -= len(touched) if opened else len(touched) - 1
     if count != 2:
         return True
-    closed = [size for mask, size in around.closed if not mask & white_mask]
-    closed.extend(around.far_closed)
-    if not closed:
+    most = around.far_largest
+    for mask, size in around.closed:
+        if size > most and not mask & white_mask:
+            most = size
+    if not most:
         return True
     entries = [
         (len(board.geo.comps[comp]), seat)
@@ -886,7 +1009,7 @@ def consequences_allowed(
     ]
     if not opened:
         entries.append((card_size, next(iter(owners))))
-    entries.append((max(closed), mover))
+    entries.append((most, mover))
     winner = smallest_unique(entries)
     return winner is not None and side(players, winner[1]) == side(players, mover)
 
