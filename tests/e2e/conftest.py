@@ -1,6 +1,6 @@
 """The real discord.py bot against the local emulator, in-process, with a temporary database:
-an SQLite file, or, in the modules that parametrize ``backend`` with ``BACKENDS``, a new
-database on the session's PostgreSQL server too."""
+every test runs twice, on an SQLite file and on a new database of the session's PostgreSQL
+server (a test tied to one database parametrizes ``backend`` itself)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,10 @@ from bot.app import RunningBot, launch
 from bot.config import Config
 from bot.emulator import Emulator, EmuUser, Message
 from bot.endpoints import use_endpoints
-from tests.bot.conftest import postgres_cluster  # noqa: F401  (the session's PostgreSQL)
+from tests.bot.conftest import (
+    BACKENDS,
+    postgres_cluster,  # noqa: F401  (the session's PostgreSQL)
+)
 
 #: A token shaped like a real one, so a leak would be found by the log check.
 TOKEN = "MTEwMDAwMDAwMDAwMDAwMDAwMA.GhIjKl.e2e-secret-token-never-logged-0123456789"
@@ -105,9 +108,9 @@ def make_config(emu: Emulator, tmp_path: Path, database: str | None = None) -> C
     )
 
 
-@pytest.fixture
-def backend():
-    return "sqlite"
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    return request.param
 
 
 @pytest.fixture

@@ -7,20 +7,10 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 import ai
 from bot.emulator import EPHEMERAL
 from bot.i18n import say, t
 from bot.services.aiseats import ai_level, is_ai
-from tests.bot.conftest import BACKENDS
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request):
-    """On both databases: the AI's turns are found by a query of the game rows (with the
-    shards' filter) and played at the game's version, which PostgreSQL runs too."""
-    return request.param
 
 #: How long a test waits for the AI (a worker process starts with the first move).
 AI_PATIENCE = 60.0

@@ -10,15 +10,6 @@ import pytest
 from bot.emulator import ADMINISTRATOR, EPHEMERAL, HiddenCommand, Message
 from bot.services.games import GameService
 from bot.store import open_store
-from tests.bot.conftest import BACKENDS
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request):
-    """On both databases: a whole game by commands and buttons, conflicting clicks, restarts
-    and the outbox catch-up."""
-    return request.param
-
 
 MAX_PLIES = 200
 

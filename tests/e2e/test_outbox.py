@@ -8,6 +8,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import discord
+import pytest
 
 from bot.app import PRUNE_EVERY
 from bot.store.sql import time_text
@@ -84,6 +85,9 @@ async def test_stopping_waits_for_listeners_still_using_the_database(world):
 
 
 
+# It ages rows in the SQLite file directly; pruning itself runs on both databases in
+# tests/bot/services/test_outbox_history.py and tests/bot/store.
+@pytest.mark.parametrize("backend", ["sqlite"])
 async def test_the_running_bot_prunes_the_history_each_hour(world):
     """The scheduler's round deletes the rows delivered longer ago than the configured
     history (at most once an hour); rows still pending stay."""

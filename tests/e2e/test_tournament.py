@@ -9,14 +9,6 @@ import asyncio
 import pytest
 
 from bot.emulator import ADMINISTRATOR, EPHEMERAL, MANAGE_GUILD
-from tests.bot.conftest import BACKENDS
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request):
-    """On both databases: tournament rounds advancing and ratings written as games end."""
-    return request.param
-
 
 USERS = ("alice", "bob", "carol", "dave")
 

@@ -5,16 +5,7 @@ from __future__ import annotations
 
 import logging
 
-import pytest
-
 from bot.emulator import EPHEMERAL
-from tests.bot.conftest import BACKENDS
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request):
-    """On both databases: take-backs, which keep their request row in the outbox."""
-    return request.param
 
 
 async def start(world):
