@@ -229,10 +229,8 @@ class GameService(AiSeatService, ChallengeService, PlayService, AdminService, Re
         interaction, which answers no other row (the token leaves them all)."""
         now = self._clock()
         async with self._store.transaction() as tx:
-            if not await tx.mark_delivered(outbox_id, now):
+            if not await tx.mark_delivered(outbox_id, now, answered_token):
                 raise NotFound("errors.outbox_not_found", outbox_id=outbox_id)
-            if answered_token is not None:
-                await tx.forget_reply_token(answered_token)
 
     async def forget_reply(self, reply_token: str) -> None:
         """That interaction answers none of its rows (they are posted like the
