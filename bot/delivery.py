@@ -535,7 +535,7 @@ class Delivery:
     async def _position(self, game: GameInfo, ply: int, payload: dict[str, Any],
                         last_move: str | None) -> Position:
         return await self.bot.services.position(
-            game.id, ply=ply, version=payload.get("version"), last_move=last_move)
+            game.id, ply=ply, version=payload.get("version"), last_move=last_move, game=game)
 
     def language(self, game: GameInfo) -> str:
         """The language of a game's posts: its own, else the bot's default."""

@@ -10,7 +10,9 @@ size, which antialiases it already.
 
 The frame is finally mapped onto a fixed palette (``png_bytes``): a palette PNG is several times
 faster to encode than an RGB one and less than half its size, and a palette fixed per game and
-theme costs one table lookup per pixel instead of a colour search per image.
+theme costs one table lookup per pixel instead of a colour search per image. A frame's image
+is mapped by its ``PalettePlan``: what was laid flat (the background, cached layers, plain
+rectangles) is laid again in palette indices, and only what was blended is looked up.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFont
@@ -396,12 +399,14 @@ class Frame:
         self.image = Image.new("RGB", (width, math.ceil(height)), theme.background)
         self.draw = ImageDraw.Draw(self.image)
         self._core = self.image.im
+        self._plan = PalettePlan(theme.background)
 
     def paste(self, sprite: Sprite, x: float, y: float) -> None:
         """``sprite`` with its anchor at (x, y), rounded to the pixel grid, blended by its
         alpha."""
         left = round(x) + sprite.left
         top = round(y) + sprite.top
+        self._plan.blended.append((left, top, left + sprite.width, top + sprite.height))
         core = self._core
         for piece, dx, dy, width, height, blended in sprite.pieces:
             box = (left + dx, top + dy, left + dx + width, top + dy + height)
@@ -412,7 +417,9 @@ class Frame:
 
     def layer(self, image: Image.Image, x: float = 0, y: float = 0) -> None:
         """An opaque cached layer (a board, a legend band) with its top-left at (x, y)."""
-        self.image.paste(image, (round(x), round(y)))
+        at = (round(x), round(y))
+        self.image.paste(image, at)
+        self._plan.opaque.append((image, at))
 
     def _at(self, kind: str, x0: float, y0: float, geometry: Iterable[float], fill, outline,
             width: float, extra: tuple = ()) -> None:
@@ -443,6 +450,11 @@ class Frame:
         line = max(1, round(width)) if outline else 0
         self.draw.rectangle((left, top, right, bottom), fill=_colour(fill),
                             outline=_colour(outline), width=line)
+        box = (left, top, right + 1, bottom + 1)
+        if fill is not None and not outline:
+            self._plan.opaque.append((_colour(fill), box))
+        else:
+            self._plan.blended.append(box)
 
     def circle(
         self,
@@ -502,7 +514,90 @@ class Frame:
             self.paste(text_sprite(text, size, fill, bold, anchor), x, y)
 
     def finish(self) -> Image.Image:
+        """The frame's image; ``to_palette`` maps it onto a palette by its plan (the frame is
+        done: nothing may draw on the image after this)."""
+        self.image._palette_plan = self._plan  # type: ignore[attr-defined]
         return self.image
+
+
+#: Above this share of the image in blended boxes, the image is mapped whole (less work).
+WHOLE_SHARE = 0.5
+
+
+class PalettePlan:
+    """How a ``Frame``'s image was composed, so that mapping it onto a palette costs less than
+    a lookup per pixel: its opaque parts (the background, cached layers, plain rectangles) are
+    laid out again in palette indices (each layer mapped once and kept), and only the boxes
+    where something was blended or drawn (sprites, text, outlines) are mapped from the image.
+
+    The result is the same, index for index, as mapping the whole image: Pillow maps a pixel by
+    its colour alone, and a pixel outside every blended box holds the colour of the last
+    opaque part laid over it."""
+
+    __slots__ = ("background", "blended", "opaque")
+
+    def __init__(self, background: RGB) -> None:
+        self.background = tuple(background)
+        #: (layer image or fill colour, top-left corner or box), in drawing order.
+        self.opaque: list[tuple[Image.Image | tuple, tuple[int, ...]]] = []
+        #: Boxes (left, top, right, bottom) whose pixels are mapped from the image.
+        self.blended: list[tuple[int, int, int, int]] = []
+
+    def apply(self, image: Image.Image, palette: Image.Image) -> Image.Image:
+        width, height = image.size
+        blended = sum((right - left) * (bottom - top)
+                      for left, top, right, bottom in self.blended)
+        if blended > WHOLE_SHARE * width * height:  # tiles everywhere: the boxes overlap
+            return image.quantize(palette=palette, dither=Image.Dither.NONE)
+        # Pillow's core calls directly: the boxes are many and small, and its Python wrappers
+        # (crop, quantize, paste) cost more than the mapping itself.
+        mapped = Image.new("P", image.size, _colour_index(palette, self.background))
+        mapped.putpalette(_palette_colours(palette))
+        out, source, colours = mapped.im, image.im, palette.im
+        for part, where in self.opaque:
+            if isinstance(part, Image.Image):
+                layer = _mapped_layer(part, palette)
+                out.paste(layer, (*where, where[0] + layer.size[0], where[1] + layer.size[1]))
+            else:
+                out.paste(_colour_index(palette, part), where)
+        for left, top, right, bottom in self.blended:
+            box = (max(0, left), max(0, top), min(width, right), min(height, bottom))
+            if box[2] > box[0] and box[3] > box[1]:
+                out.paste(source.crop(box).convert("P", 0, colours), box)
+        return mapped
+
+
+def _palette_colours(palette: Image.Image) -> list[int]:
+    cached = getattr(palette, "_colours", None)
+    if cached is None:
+        cached = palette._colours = palette.getpalette()  # type: ignore[attr-defined]
+    return cached
+
+
+def _colour_index(palette: Image.Image, colour: tuple) -> int:
+    """The index ``colour`` is mapped onto in ``palette`` (kept with the palette)."""
+    indices = getattr(palette, "_indices", None)
+    if indices is None:
+        indices = palette._indices = {}  # type: ignore[attr-defined]
+    index = indices.get(colour)
+    if index is None:
+        pixel = Image.new("RGB", (1, 1), colour)
+        index = indices[colour] = pixel.quantize(palette=palette,
+                                                 dither=Image.Dither.NONE).getpixel((0, 0))
+    return index
+
+
+def _mapped_layer(layer: Image.Image, palette: Image.Image) -> Any:
+    """A cached layer mapped onto ``palette`` (Pillow's core image), kept with the layer (a
+    layer lives in a cache of its own and is never drawn on)."""
+    mapped = getattr(layer, "_mapped", None)
+    if mapped is None:
+        mapped = layer._mapped = {}  # type: ignore[attr-defined]
+    found = mapped.get(id(palette))
+    if found is None or found[0] is not palette:
+        paletted = layer.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+        found = mapped[id(palette)] = (palette, paletted.im)
+    return found[1]
 
 
 Surface = Canvas | Frame  # what headers, swatches and legends draw on
@@ -552,6 +647,9 @@ def to_palette(image: Image.Image, palette: Image.Image | None) -> Image.Image:
     if palette is None:
         return image.quantize(colors=256, method=Image.Quantize.FASTOCTREE,
                               dither=Image.Dither.NONE)
+    plan = getattr(image, "_palette_plan", None)
+    if isinstance(plan, PalettePlan):
+        return plan.apply(image, palette)
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 

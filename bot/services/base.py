@@ -37,6 +37,8 @@ class ServiceBase:
         self._store = store
         self._clock = clock
         self._seeds = seeds
+        #: game id -> (version, ply, last move, full state) of its last ``get_game`` read.
+        self._held_states: dict[int, tuple[int, int, str | None, Any]] = {}
 
     @property
     def store(self) -> Store:

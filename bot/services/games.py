@@ -38,6 +38,8 @@ from bot.sharding import Shards
 __all__ = ["ACTIVE", "FINISHED", "GameService"]
 
 _RECORD_ATTEMPTS = 5
+#: Games whose last read state ``get_game`` keeps for ``position`` (the newest reads).
+HELD_STATES = 512
 #: Delivered outbox rows deleted per transaction (short transactions keep the write lock free).
 OUTBOX_PRUNE_BATCH = 500
 
@@ -53,7 +55,17 @@ class GameService(AiSeatService, ChallengeService, PlayService, AdminService, Re
                 raise NotFound("errors.not_found", game_id=game_id)
 
     async def get_game(self, game_id: int) -> GameInfo:
-        return self._row_info(await self._game_row(game_id))
+        row = await self._game_row(game_id)
+        engine = self._engine(row.game)
+        state = engine.load(row.snapshot)
+        # Kept for ``position(..., game=)``: the outbox's delivery reads a game, then the
+        # position of the row it posts, which is this state while the game is at that version.
+        held = self._held_states
+        held.pop(game_id, None)
+        held[game_id] = (row.version, row.ply, row.last_move, state)
+        if len(held) > HELD_STATES:
+            del held[next(iter(held))]
+        return self._info(row, engine, state)
 
     async def game_seen_from(
         self, game_id: int, *, guild_id: int | None, user_id: int
@@ -160,7 +172,8 @@ class GameService(AiSeatService, ChallengeService, PlayService, AdminService, Re
         return game.view(game.load(row.snapshot), seat)
 
     async def position(
-        self, game_id: int, *, ply: int, version: int | None, last_move: str | None
+        self, game_id: int, *, ply: int, version: int | None, last_move: str | None,
+        game: GameInfo | None = None,
     ) -> Position:
         """The game right after the change that wrote an outbox row: at ``ply``, at
         ``version``, ``last_move`` the move shown as last (a ``move`` row's own move). While
@@ -168,12 +181,21 @@ class GameService(AiSeatService, ChallengeService, PlayService, AdminService, Re
         from (seed, options, moves) on the server, with ``last_move`` as move ``ply`` (it may
         have been taken back since). Only public views leave; ``private_moves`` compares the
         public view with the mover's own. A row written before rows knew their version
-        (``version`` None) is shown at the game's current position."""
+        (``version`` None) is shown at the game's current position.
+
+        ``game``: the game as ``get_game`` has just read it. While it is at ``version``, the
+        position is the state that read found, and the row is not read again."""
+        if game is not None and game.id == game_id and version == game.version:
+            held = self._held_states.get(game_id)
+            if held is not None and held[0] == version:
+                _, held_ply, held_last, state = held
+                return self._position_of(game.game, state, game_id=game_id, ply=held_ply,
+                                         version=version, last_move=held_last, current=True)
         row = await self._game_row(game_id)
-        game = self._engine(row.game)
+        engine = self._engine(row.game)
         current = version is None or version == row.version
         if current:
-            state = game.load(row.snapshot)
+            state = engine.load(row.snapshot)
             ply, last_move = row.ply, row.last_move
         else:
             moves = [m.text for m in await self._store.moves(game_id) if m.ply <= ply]
@@ -182,14 +204,22 @@ class GameService(AiSeatService, ChallengeService, PlayService, AdminService, Re
             if len(moves) == ply:
                 state = rebuild(row.game, len(row.seats), row.seed, row.options, moves)
             else:  # history rewritten below that ply since: the newest position it is
-                state, ply, last_move = game.load(row.snapshot), row.ply, row.last_move
+                state, ply, last_move = engine.load(row.snapshot), row.ply, row.last_move
+        return self._position_of(row.game, state, game_id=game_id, ply=ply,
+                                 version=row.version if version is None else version,
+                                 last_move=last_move, current=current)
+
+    def _position_of(self, game_name: str, state: Any, *, game_id: int, ply: int,
+                     version: int, last_move: str | None, current: bool) -> Position:
+        """A position as it may leave the service: the public view of ``state``, and whether
+        the player to move sees more than the public."""
+        game = self._engine(game_name)
         public = game.view(state, None)
         mover = state.to_move
         private = mover is not None and public != game.view(state, mover)
         return Position(
-            game_id=game_id, ply=ply, version=row.version if version is None else version,
-            state=public, to_move=mover, last_move=last_move, private_moves=private,
-            current=current,
+            game_id=game_id, ply=ply, version=version, state=public, to_move=mover,
+            last_move=last_move, private_moves=private, current=current,
         )
 
     async def replay_matches(self, game_id: int) -> bool:
@@ -229,10 +259,8 @@ class GameService(AiSeatService, ChallengeService, PlayService, AdminService, Re
         interaction, which answers no other row (the token leaves them all)."""
         now = self._clock()
         async with self._store.transaction() as tx:
-            if not await tx.mark_delivered(outbox_id, now):
+            if not await tx.mark_delivered(outbox_id, now, answered_token):
                 raise NotFound("errors.outbox_not_found", outbox_id=outbox_id)
-            if answered_token is not None:
-                await tx.forget_reply_token(answered_token)
 
     async def forget_reply(self, reply_token: str) -> None:
         """That interaction answers none of its rows (they are posted like the

@@ -288,9 +288,12 @@ class Writes(Reads):
         """Clear ``reply_token`` from every row that holds it."""
 
     @abc.abstractmethod
-    async def mark_delivered(self, outbox_id: int, now: datetime) -> bool:
+    async def mark_delivered(
+        self, outbox_id: int, now: datetime, answered_token: str | None = None
+    ) -> bool:
         """False if there is no such row (marking twice is harmless). Forgets its reply
-        token."""
+        token; ``answered_token``: that token leaves every other row as well (the interaction
+        has answered), in the same statement."""
 
     @abc.abstractmethod
     async def prune_outbox(

@@ -503,13 +503,27 @@ class CoreWrites(CoreReads, SqlWrites, Writes):
         await self._run("UPDATE outbox SET reply_token = NULL WHERE reply_token = ?",
                         (reply_token,))
 
-    async def mark_delivered(self, outbox_id: int, now: datetime) -> bool:
-        changed = await self._run(
-            "UPDATE outbox SET delivered_at = COALESCE(delivered_at, ?), reply_token = NULL "
-            "WHERE id = ?",
-            (time_text(now), outbox_id),
+    async def mark_delivered(
+        self, outbox_id: int, now: datetime, answered_token: str | None = None
+    ) -> bool:
+        if answered_token is None:
+            changed = await self._run(
+                "UPDATE outbox SET delivered_at = COALESCE(delivered_at, ?), reply_token = NULL "
+                "WHERE id = ?",
+                (time_text(now), outbox_id),
+            )
+            return changed == 1
+        # One statement marks the row and takes the token off the others (a round trip to
+        # the database less per answered move); RETURNING tells whether the row was there,
+        # and without it nothing changes.
+        rows = await self._conn.fetch(
+            "UPDATE outbox SET delivered_at = CASE WHEN id = ? "
+            "THEN COALESCE(delivered_at, ?) ELSE delivered_at END, reply_token = NULL "
+            "WHERE id = ? OR (reply_token = ? AND EXISTS (SELECT 1 FROM outbox WHERE id = ?)) "
+            "RETURNING id",
+            (outbox_id, time_text(now), outbox_id, answered_token, outbox_id),
         )
-        return changed == 1
+        return any(row["id"] == outbox_id for row in rows)
 
     async def prune_outbox(
         self, delivered_before: datetime, limit: int, shards: Shards | None = None

@@ -302,3 +302,36 @@ async def test_a_game_named_by_number_is_seen_only_from_its_server(service):
         with pytest.raises(NotFound) as error:
             await service.game_seen_from(number, guild_id=None, user_id=3)
         assert error.value.key == "errors.game_not_yours"
+
+
+async def test_a_rows_position_comes_from_the_game_just_read_while_it_is_at_its_version(
+    service, monkeypatch
+):
+    """The delivery reads a game, then the position of the row it posts: while the game read
+    is at the row's version, that read's state is the position (the row is not read again);
+    a read of another version is never used for it."""
+    info = await start_game(service)
+    await service.move(info.id, 1, "f")
+    row = (await service.pending_outbox())[-1]
+    at_row = dict(ply=1, version=row.payload["version"], last_move="f")
+    read = await service.get_game(info.id)
+    fresh = await service.position(info.id, **at_row)
+    assert fresh.current and fresh.ply == 1 and fresh.state.board[5] == 0
+
+    async def no_read(game_id):
+        raise AssertionError("the game was read again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(service, "_game_row", no_read)
+        assert await service.position(info.id, **at_row, game=read) == fresh
+
+    # The game moves on and is read again: the older read no longer stands for its version.
+    await service.move(info.id, 2, "a")
+    newer = await service.get_game(info.id)
+    late = await service.position(info.id, **at_row, game=read)
+    assert late == await service.position(info.id, **at_row)
+    assert not late.current and late.ply == 1 and late.state.board[0] != 1
+    assert late.state.board[5] == 0 and late.last_move == "f"
+    now = await service.position(info.id, ply=2, version=newer.version, last_move="a",
+                                 game=newer)
+    assert now.current and now.ply == 2 and now.state.board[0] == 1

@@ -144,6 +144,26 @@ async def test_outbox_reply_tokens_and_the_newest_row_of_a_kind(store):
     assert tokens == {over: None, newest: None}
 
 
+async def test_marking_an_answered_row_takes_its_token_off_the_others(store):
+    """Marked with the token its interaction answered, a row is delivered and the token leaves
+    every row that holds it (the others stay pending); an unknown row is refused and changes
+    nothing."""
+    async with store.transaction() as tx:
+        game_id = await new_game(tx)
+        move = await tx.insert_outbox(game_id, "move", {"m": 1}, NOW, "token-a")
+        over = await tx.insert_outbox(game_id, "game_over", {}, NOW, "token-a")
+        other = await tx.insert_outbox(game_id, "undo_requested", {}, NOW, "token-b")
+    async with store.transaction() as tx:
+        assert not await tx.mark_delivered(other + 1, NOW, "token-b")
+    tokens = {r.id: r.reply_token for r in await store.pending_outbox(10)}
+    assert tokens == {move: "token-a", over: "token-a", other: "token-b"}
+    async with store.transaction() as tx:
+        assert await tx.mark_delivered(move, NOW, "token-a")
+        assert await tx.mark_delivered(move, NOW, "token-a")  # twice is harmless
+    tokens = {r.id: r.reply_token for r in await store.pending_outbox(10)}
+    assert tokens == {over: None, other: "token-b"}
+
+
 async def test_remove_last_move_keeps_it_in_undone_moves(store, db):
     async with store.transaction() as tx:
         game_id = await new_game(tx)
