@@ -172,6 +172,21 @@ def sqlite_path(path_or_url: str) -> Path:
     return Path(path_or_url)
 
 
+async def _enter_wal(writer: aiosqlite.Connection) -> str:
+    """``PRAGMA journal_mode = WAL``, retried while another connection is switching the same
+    new file: SQLite answers "database is locked" at once there rather than calling the busy
+    handler (waiting could deadlock), so several processes opening one new database together
+    would otherwise fail."""
+    deadline = asyncio.get_running_loop().time() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            return str((await writer.execute_fetchall("PRAGMA journal_mode = WAL"))[0][0])
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or asyncio.get_running_loop().time() > deadline:
+                raise
+            await asyncio.sleep(0.01)
+
+
 async def open_sqlite(path_or_url: str, *, synchronous: str = "NORMAL") -> SqliteStore:
     """Open (creating it if needed) and migrate an SQLite store.
 
@@ -187,7 +202,7 @@ async def open_sqlite(path_or_url: str, *, synchronous: str = "NORMAL") -> Sqlit
     try:
         writer.row_factory = sqlite3.Row
         await writer.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        mode = (await writer.execute_fetchall("PRAGMA journal_mode = WAL"))[0][0]
+        mode = await _enter_wal(writer)
         if str(mode).lower() != "wal":
             raise RuntimeError(f"could not put {path} in WAL mode (got {mode})")
         await writer.execute(f"PRAGMA synchronous = {synchronous.upper()}")
