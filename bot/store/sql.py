@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+import orjson
+
 from bot.sharding import SHARD_SHIFT, Shards
 from bot.store.base import (
     ChallengeRow,
@@ -39,11 +41,20 @@ Row = Mapping[str, Any]
 
 
 def json_text(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    """Compact JSON (orjson: a move's snapshots are written and read in C)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # what orjson refuses and the standard library writes: integers past 64 bits
+        return json.dumps(value, separators=(",", ":"))
 
 
 def json_value(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+    if text is None:
+        return None
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:  # NaN or Infinity, which only the standard library reads
+        return json.loads(text)
 
 
 def time_text(value: datetime) -> str:
