@@ -150,14 +150,14 @@ class AiPlayer:
             await asyncio.sleep(RETRY_SECONDS)
             return False
         try:
-            await services.move(game_id, job.user_id, decision.move,
-                                expected_version=job.version)
+            played = await services.move(game_id, job.user_id, decision.move,
+                                         expected_version=job.version)
         except ServiceError as error:
             # Another process played this turn, a resignation ended the game…: nothing written.
             log.info("AI move in game %s not played: %s", game_id, error.key)
             return False
         try:
-            await self.bot.delivery.flush(game_id)
+            await self.bot.delivery.flush(game_id, written=played.game)
         except Exception:
             log.warning("delivering the AI move of game %s failed; the outbox retries",
                         game_id, exc_info=True)

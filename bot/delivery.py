@@ -277,11 +277,14 @@ class Delivery:
     # ----- delivering one game's rows -----------------------------------------------------------
 
     async def flush(
-        self, game_id: int | None, interaction: discord.Interaction | None = None
+        self, game_id: int | None, interaction: discord.Interaction | None = None,
+        written: GameInfo | None = None,
     ) -> bool:
         """Deliver the pending rows of ``game_id`` in order; the first row written for
         ``interaction`` (it holds its token) is its response. Returns whether the interaction
-        was answered so."""
+        was answered so. ``written``: the game as the service call that wrote the rows left
+        it (``MoveResult.game``); a row of that version is posted without reading the game
+        again."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
@@ -305,7 +308,7 @@ class Delivery:
                 items = await self.bot.services.pending_outbox(game_id=game_id)
             for item in items:
                 try:
-                    used = await self.deliver(item, interaction, settled)
+                    used = await self.deliver(item, interaction, settled, written)
                 except (discord.NotFound, discord.Forbidden):
                     # The thread or channel is gone or closed to us: retrying cannot help.
                     log.warning("outbox row %s (%s) undeliverable; dropped", item.id, item.kind)
@@ -332,8 +335,8 @@ class Delivery:
     @staticmethod
     async def _acquire(lock: asyncio.Lock, interaction: discord.Interaction | None) -> bool:
         """Take the game's lock; a handler waits at most ``LOCK_PATIENCE`` (False then)."""
-        if interaction is None or interaction.response.is_done():
-            await lock.acquire()
+        if interaction is None or interaction.response.is_done() or not lock.locked():
+            await lock.acquire()  # free: taken at once (wait_for would start a task)
             return True
         try:
             await asyncio.wait_for(lock.acquire(), LOCK_PATIENCE)
@@ -346,10 +349,11 @@ class Delivery:
         item: OutboxItem,
         interaction: discord.Interaction | None,
         settled: set[str] | None = None,
+        written: GameInfo | None = None,
     ) -> bool:
         """Post one row; True if it was (or, before a restart, had been) the response of the
         interaction whose token it holds. Only the first game row of a token can be: the
-        token joins ``settled`` once that row is handled."""
+        token joins ``settled`` once that row is handled. ``written``: see ``flush``."""
         if item.kind == "game_over" and "game_id" in item.payload:
             for listener in self._game_over:
                 await listener(int(item.payload["game_id"]))
@@ -363,7 +367,12 @@ class Delivery:
             log.warning("outbox row %s has a kind nobody posts (%r); skipped", item.id,
                         item.kind)
             return False
-        game = await self.bot.services.get_game(int(item.payload["game_id"]))
+        game_id = int(item.payload["game_id"])
+        if (written is not None and written.id == game_id
+                and item.payload.get("version") == written.version):
+            game = written  # what this row's change left: as a read would find it now
+        else:
+            game = await self.bot.services.get_game(game_id)
         settled = set() if settled is None else settled
         token = item.reply_token
         first = token is not None and token not in settled

@@ -19,10 +19,12 @@ class Answerer(Protocol):
     """The outbox delivery, as the buttons use it."""
 
     async def flush(
-        self, game_id: int | None, interaction: discord.Interaction | None = None
+        self, game_id: int | None, interaction: discord.Interaction | None = None,
+        written: GameInfo | None = None,
     ) -> bool:
         """Post the game's pending rows; the first that belongs where the interaction
-        happened answers it. Returns whether it did."""
+        happened answers it. Returns whether it did. ``written``: the game as the action
+        that wrote the rows left it (saves reading it again)."""
         ...
 
     def strip_buttons(self, message: discord.Message | None) -> None:

@@ -16,7 +16,7 @@ import engines
 from bot.i18n import t
 from bot.replies import reply_error, send_ephemeral
 from bot.services.errors import ServiceError
-from bot.services.models import GameInfo
+from bot.services.models import GameInfo, MoveResult
 from render.header import move_number
 
 if TYPE_CHECKING:
@@ -65,11 +65,12 @@ async def act_and_deliver(
     belongs where the interaction happened (a command from another channel), ``done_text``
     answers it privately."""
     try:
-        await action(reply_token(interaction, game))
+        done = await action(reply_token(interaction, game))
     except ServiceError as error:
         await reply_error(interaction, error)
         return
-    if not await bot.delivery.flush(game.id, interaction):
+    written = done.game if isinstance(done, MoveResult) else None
+    if not await bot.delivery.flush(game.id, interaction, written):
         await send_ephemeral(interaction, done_text)
 
 

@@ -18,10 +18,12 @@ from bot.services.models import Challenge, GameInfo, utcnow
 from bot.store import ChallengeRow, GameRow, GameUpdate, Reads, Store, Writes
 from engines import Game
 
+#: Games whose last state is kept for ``position`` (the newest reads and moves).
+HELD_STATES = 512
+
 
 class ServiceBase:
     """The shared state and helpers of ``GameService`` and its parts."""
-
 
     #: Called after each committed change that may move a deadline (a game created, a
     #: move, a resignation, an undo): the bot points it at the correspondence scheduler's poke.
@@ -37,7 +39,8 @@ class ServiceBase:
         self._store = store
         self._clock = clock
         self._seeds = seeds
-        #: game id -> (version, ply, last move, full state) of its last ``get_game`` read.
+        #: game id -> (version, ply, last move, full state) of its last ``get_game`` read or
+        #: of the move this process has just written.
         self._held_states: dict[int, tuple[int, int, str | None, Any]] = {}
 
     @property
@@ -99,6 +102,16 @@ class ServiceBase:
             else None,
             locale=row.locale,
         )
+
+    def _hold(self, row: GameRow, state: Any) -> None:
+        """Keep ``state`` (the full state of ``row``) for ``position``: the outbox's delivery
+        posts the position of the row it delivers, which is this state while the game is at
+        ``row.version``."""
+        held = self._held_states
+        held.pop(row.id, None)
+        held[row.id] = (row.version, row.ply, row.last_move, state)
+        if len(held) > HELD_STATES:
+            del held[next(iter(held))]
 
     @staticmethod
     def _written(row: GameRow, update: GameUpdate) -> GameRow:

@@ -38,8 +38,6 @@ from bot.sharding import Shards
 __all__ = ["ACTIVE", "FINISHED", "GameService"]
 
 _RECORD_ATTEMPTS = 5
-#: Games whose last read state ``get_game`` keeps for ``position`` (the newest reads).
-HELD_STATES = 512
 #: Delivered outbox rows deleted per transaction (short transactions keep the write lock free).
 OUTBOX_PRUNE_BATCH = 500
 
@@ -58,13 +56,7 @@ class GameService(AiSeatService, ChallengeService, PlayService, AdminService, Re
         row = await self._game_row(game_id)
         engine = self._engine(row.game)
         state = engine.load(row.snapshot)
-        # Kept for ``position(..., game=)``: the outbox's delivery reads a game, then the
-        # position of the row it posts, which is this state while the game is at that version.
-        held = self._held_states
-        held.pop(game_id, None)
-        held[game_id] = (row.version, row.ply, row.last_move, state)
-        if len(held) > HELD_STATES:
-            del held[next(iter(held))]
+        self._hold(row, state)  # for ``position(..., game=)``
         return self._info(row, engine, state)
 
     async def game_seen_from(
@@ -258,7 +250,7 @@ class GameService(AiSeatService, ChallengeService, PlayService, AdminService, Re
         """The row was posted. ``answered_token``: it was the response of that
         interaction, which answers no other row (the token leaves them all)."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.single_write() as tx:  # one statement: see CoreWrites
             if not await tx.mark_delivered(outbox_id, now, answered_token):
                 raise NotFound("errors.outbox_not_found", outbox_id=outbox_id)
 

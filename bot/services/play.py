@@ -135,7 +135,11 @@ class PlayService(ServiceBase):
             # move by move): the scheduler is not woken for nothing. A game with an AI seat
             # always wakes them, as the AI runner listens there for its turn.
             self.notify_change()
-        info = self._info(self._written(row, update), game, after)
+        written = self._written(row, update)
+        # The delivery of this move's rows starts from ``MoveResult.game`` instead of reading
+        # the game again, and finds the new state here.
+        self._hold(written, after)
+        info = self._info(written, game, after)
         return MoveResult(game=info, move=canonical, description=str(explanation), seat=seat,
                           explanation=explanation)
 

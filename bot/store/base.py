@@ -373,6 +373,12 @@ class Store(Reads):
         Transactions are serialised (across processes too), so keep them short (no slow work
         inside)."""
 
+    def single_write(self) -> AbstractAsyncContextManager[Writes]:
+        """``async with store.single_write() as tx``: for ONE write statement, atomic on its
+        own. A backend may run it without a transaction around it (SQLite: two round trips to
+        the database's thread less); by default it is a transaction."""
+        return self.transaction()
+
     @abc.abstractmethod
     def claim_shards(self, shards: Shards) -> ShardClaim:
         """This process's claim on ``shards`` (not acquired yet)."""

@@ -517,6 +517,7 @@ class CoreWrites(CoreReads, SqlWrites, Writes):
     async def mark_delivered(
         self, outbox_id: int, now: datetime, answered_token: str | None = None
     ) -> bool:
+        # One statement either way: the services run it through ``Store.single_write``.
         if answered_token is None:
             changed = await self._run(
                 "UPDATE outbox SET delivered_at = COALESCE(delivered_at, ?), reply_token = NULL "

@@ -92,6 +92,13 @@ class SqliteStore(CoreReads, Store):
                     # cannot skip it.
                     await asyncio.shield(self._writer.rollback())
 
+    @asynccontextmanager
+    async def single_write(self) -> AsyncIterator[Writes]:
+        # The writer is in autocommit mode (isolation_level=None): a statement outside BEGIN
+        # commits on its own. The lock keeps it out of another coroutine's transaction.
+        async with self._write_lock:
+            yield self._writes
+
     def claim_shards(self, shards: Shards) -> FileClaim:
         return FileClaim(shards, self.path.with_name(self.path.name + ".lock"))
 

@@ -72,14 +72,14 @@ class MoveButton(
         try:
             # The board (or the /hand message) is in the game's thread: this interaction
             # answers with the new board there.
-            await host.services.move(
+            played = await host.services.move(
                 self.game_id, interaction.user.id, self.move, expected_version=self.version,
                 reply_token=interaction.token,
             )
         except ServiceError as error:
             await reply_error(interaction, error)
             return
-        if not await host.delivery.flush(self.game_id, interaction):
+        if not await host.delivery.flush(self.game_id, interaction, played.game):
             await send_ephemeral(interaction, t("bot.game.done", interaction.locale))
 
 

@@ -36,7 +36,8 @@ class Delivered:
     def __init__(self) -> None:
         self.games: list[int] = []
 
-    async def flush(self, game_id: int, interaction: object = None) -> bool:
+    async def flush(self, game_id: int, interaction: object = None,
+                    written: object = None) -> bool:
         self.games.append(game_id)
         return False
 

@@ -10,6 +10,7 @@ import pytest
 from bot.emulator import ADMINISTRATOR, EPHEMERAL, HiddenCommand, Message
 from bot.services.games import GameService
 from bot.store import open_store
+from bot.views.game import move_custom_id
 
 MAX_PLIES = 200
 
@@ -335,3 +336,30 @@ async def test_the_scheduler_s_rows_go_at_once_a_handler_s_wait_for_it(world):
 
 async def _record(posted, item) -> None:
     posted.append(item)
+
+
+async def test_a_move_reads_its_game_once(world, monkeypatch):
+    """A button move reads the game from the database once, before writing: the delivery of
+    its board starts from what the move wrote (the same board a fresh read gives)."""
+    emu = world.emu
+    game_id, thread = await start_alak(world)
+    store = world.running.store
+    reads: list[int] = []
+    read = store.get_game
+
+    async def counted(game_id, *args, **kwargs):
+        reads.append(game_id)
+        return await read(game_id, *args, **kwargs)
+
+    monkeypatch.setattr(store, "get_game", counted)
+    click = await emu.click("alice", latest_board(world, thread), label="c")
+    answer = await click.reply()
+    assert reads == [game_id]
+    after = await world.services.get_game(game_id)
+    assert (after.ply, after.last_move) == (1, "c")
+    assert answer.files and "played **c**" in answer.content
+    assert emu.user("bob").mention in answer.content
+    # Its buttons play on the version the move wrote.
+    moves = [b["label"] for b in answer.buttons()]
+    assert moves and [b["custom_id"] for b in answer.buttons()] == [
+        move_custom_id(game_id, after.version, m) for m in moves]

@@ -112,6 +112,48 @@ async def test_transactions_are_serialised(store):
     assert (await store.get_game(game_id)).version == 20
 
 
+async def test_a_single_write_is_committed_on_its_own(store):
+    """``single_write`` runs one statement that commits by itself: readers see it at once."""
+    async with store.transaction() as tx:
+        row = await tx.insert_outbox(None, "note", {"a": 1}, NOW)
+    async with store.single_write() as tx:
+        assert await tx.mark_delivered(row, NOW)
+    assert await store.pending_outbox(10) == []
+
+
+async def test_a_single_write_waits_for_an_open_transaction_and_stays_out_of_it(store):
+    """A single write never lands inside another coroutine's transaction: when that one rolls
+    back, the single write's change stays."""
+    async with store.transaction() as tx:
+        first = await tx.insert_outbox(None, "note", {"a": 1}, NOW)
+        game_id = await new_game(tx)
+    opened = asyncio.Event()
+    release = asyncio.Event()
+
+    async def failing_transaction():
+        async with store.transaction() as tx:
+            await tx.update_game(game_id, 0, update(1))
+            opened.set()
+            await release.wait()
+            raise RuntimeError("rolled back")
+
+    failing = asyncio.create_task(failing_transaction())
+    await opened.wait()
+
+    async def mark():
+        async with store.single_write() as tx:
+            return await tx.mark_delivered(first, NOW)
+
+    marking = asyncio.create_task(mark())
+    await asyncio.sleep(0.05)
+    release.set()
+    with pytest.raises(RuntimeError):
+        await failing
+    assert await marking
+    assert await store.pending_outbox(10) == []  # the single write stayed
+    assert (await store.get_game(game_id)).version == 0  # the transaction did not
+
+
 async def test_outbox_pending_and_delivered(store):
     async with store.transaction() as tx:
         first = await tx.insert_outbox(None, "note", {"a": 1}, NOW)
