@@ -385,6 +385,26 @@ async def bench(
     }
 
 
+def machine_reference_ms(draws: int = 200) -> float:
+    """How fast this machine is right now: the median CPU time of drawing one fixed Alak board
+    (what a move costs the bot in large part). The shared machine's speed drifts by a factor
+    of up to two from one hour to the next, so a figure is only comparable with this beside it."""
+    import engines
+    import render
+
+    game = engines.get("alak")
+    state, rng, move = game.new(2, seed=1), random.Random(1), None
+    for _ in range(12):
+        move = rng.choice(list(game.legal_moves(state)))
+        state = game.play(state, move)
+    times = []
+    for _ in range(draws):
+        started = time.thread_time()
+        render.board("alak", state, last_move=str(move), players=["Ann", "Bob"])
+        times.append(time.thread_time() - started)
+    return 1000 * statistics.median(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="games played in parallel")
@@ -396,6 +416,7 @@ def main() -> None:
     parser.add_argument("--profile", metavar="FILE",
                         help="profile the bot's event loop (CPU time) into FILE (pstats)")
     args = parser.parse_args()
+    reference = machine_reference_ms()
     result = asyncio.run(bench(args.games, args.rounds, args.think, args.rtt_ms, args.profile))
     print(f"{result['games']} Alak games ({args.games} in parallel, think {args.think} s, "
           f"round trip {args.rtt_ms:g} ms), {result['moves']} moves, "
@@ -419,6 +440,8 @@ def main() -> None:
     print(f"| turn mentions that notify | {result['turn_pings']} of "
           f"{result['turn_mentions']} | all |")
     print(f"| requests Discord would refuse | {result['refusals']} | 0 |")
+    print(f"| machine reference: one fixed Alak board drawn (CPU, p50, before the run) "
+          f"| {reference:.2f} ms | |")
     if result["refusals"]:
         print(f"refused: {result['refusal_codes']}")
 
