@@ -172,6 +172,7 @@ class Delivery:
         )
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
+        self._warming: asyncio.Task | None = None
         self._woken: set[asyncio.Task] = set()  # deliveries another process asked for
         #: Senders of outbox kinds other features write (``register_poster``).
         self._posters: dict[str, Poster] = {}
@@ -212,6 +213,18 @@ class Delivery:
     def start(self) -> None:
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run(), name="outbox-delivery")
+        if self._warming is None:
+            # Boards are drawn on the event loop: what the first board of a game would build
+            # (its palette, its pieces) is built beforehand, in a thread.
+            self._warming = asyncio.create_task(self._warm_up(), name="board-warm-up")
+
+    @staticmethod
+    async def _warm_up() -> None:
+        for game in render.supported_games():  # a game at a time: stopping waits for one
+            try:
+                await asyncio.to_thread(render.warm_up, game)
+            except Exception:  # its first board builds what it needs all the same
+                log.warning("warming up the boards of %s failed", game, exc_info=True)
 
     def wake(self) -> None:
         self._wake.set()
@@ -232,6 +245,10 @@ class Delivery:
             log.exception("delivering the outbox of game %s failed; will retry", game_id)
 
     async def stop(self) -> None:
+        if self._warming is not None:
+            self._warming.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._warming
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -34,7 +34,8 @@ from render.surface import PALETTE_SIZE, fixed_palette, png_bytes, to_palette
 from render.theme import Theme, get_theme
 from render.words import words
 
-__all__ = ["Options", "board", "board_image", "hand", "palette", "replay", "supported_games"]
+__all__ = ["Options", "board", "board_image", "hand", "palette", "replay", "supported_games",
+           "warm_up"]
 
 
 def _module(game_name: str) -> ModuleType:
@@ -210,6 +211,16 @@ def palette(game_name: str, theme: str | Theme = "dark") -> Image.Image:
     """The fixed palette every image of a game in a theme is mapped onto: the game's named
     colours exactly, the rest from sample images of a seeded game (built on first use)."""
     return _palette(engines.get(game_name).name, get_theme(theme))
+
+
+def warm_up(game_name: str, theme: str | Theme = "dark") -> None:
+    """Build now what the game's first board would build while a player waits (0.1 to 0.3 s):
+    its palette, and the cached layers and pieces of its boards at every player count. The
+    bot runs this in a thread for each game when it starts."""
+    game = engines.get(game_name)
+    palette(game.name, theme)
+    for players in game.allowed_player_counts():
+        board(game.name, game.new(players, seed=SAMPLE_SEED), theme=theme)
 
 
 # -- replays ---------------------------------------------------------------------------------
