@@ -218,9 +218,10 @@ def warm_up(game_name: str, theme: str | Theme = "dark") -> None:
     its palette, and the cached layers and pieces of its boards at every player count. The
     bot runs this in a thread for each game when it starts."""
     game = engines.get(game_name)
-    palette(game.name, theme)
+    colours = palette(game.name, theme)
     for players in game.allowed_player_counts():
-        board(game.name, game.new(players, seed=SAMPLE_SEED), theme=theme)
+        png_bytes(board_image(game.name, game.new(players, seed=SAMPLE_SEED), theme=theme),
+                  colours)
 
 
 # -- replays ---------------------------------------------------------------------------------
