@@ -135,18 +135,30 @@ def timeout_text(payload: Mapping[str, Any], locale: Any) -> str:
 
 
 def vacation_text(payload: Mapping[str, Any], locale: Any) -> str:
+    """A game thread's notice of a player's vacation: started, or over (and whether the clock
+    runs again or still waits for another player who is away)."""
     player = mention(int(payload["user_id"]), locale)
     if payload.get("until") is None:
-        return t("clocks.vacation_ended", locale, player=player)
+        key = "clocks.vacation_ended_held" if payload.get("held") else "clocks.vacation_ended"
+        return t(key, locale, player=player)
     return t("clocks.vacation_started", locale, player=player, until=unix(payload["until"]))
 
 
 def vacation_status_text(status: VacationInfo, locale: Any) -> str:
     """The answer to ``/vacation``: until when, what it pauses (the timed games; untimed ones
-    have no clock to pause), and the days left."""
+    have no clock to pause), and the days left. At its end, which clocks run again: none when
+    no timed game is in progress, and not those of games where another player is away."""
     days_left = days_left_text(status.left_days, status.allowance_days)
     if status.until is None:
-        return t("clocks.vacation_off", locale, days_left=days_left)
+        held = len(status.held_games)
+        if held and status.resumed_games:
+            return t("clocks.vacation_off_some_held", locale, days_left=days_left,
+                     games=Text("clocks.count.games", count=held))
+        if held:
+            return t("clocks.vacation_off_held", locale, days_left=days_left, count=held)
+        if status.resumed_games:
+            return t("clocks.vacation_off", locale, days_left=days_left)
+        return t("clocks.vacation_off_no_clocks", locale, days_left=days_left)
     until = unix(status.until)
     if status.paused_games:
         return t("clocks.vacation_on", locale, until=until, days_left=days_left,

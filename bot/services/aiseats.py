@@ -18,9 +18,11 @@ Rulings (not in RULES.md):
 * A game against the AI starts at once (no challenge to accept); the player who asks is seat 0,
   so they move first in every game, as the host of a challenge does.
 * In a lobby only the host adds AI players; each takes the next free place, like a player who
-  joins. AI players count as present: the host may start early with them when the game is
-  played by that many (Kolory 2–5, LPPG 2 or 4), seats in the joining order. A lobby with AI
-  players is still a challenge: it is withdrawn, or expires, with them.
+  joins. Until the game starts the host may also take one off the table again (a place freed
+  for a person, or a level changed). AI players count as present: the host may start early
+  with them when the game is played by that many (Kolory 2–5, LPPG 2 or 4), seats in the
+  joining order. A lobby with AI players is still a challenge: it is withdrawn, or expires,
+  with them.
 * ``/play level:`` writes no challenge, so a challenge's rules (withdrawing, expiry, "the same
   challenge twice") neither apply to it nor are touched by it; it takes the server's default
   time control like any ``/play``.
@@ -34,6 +36,7 @@ Rulings (not in RULES.md):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import ai
@@ -42,6 +45,7 @@ from bot.services.errors import ChallengeError, GameOver, NotYourTurn, ServiceEr
 from bot.services.gamestate import ACTIVE
 from bot.services.models import Challenge, GameInfo
 from bot.sharding import Shards
+from bot.store import ChallengeRow, Writes
 from bot.store.aiseats import AiTurn, ai_seat_reads
 
 #: Reserved ids per level: ``−(_BLOCK × (index + 1) + slot)``.
@@ -146,20 +150,44 @@ class AiSeatService(ChallengeService):
         )
 
     async def add_ai(self, challenge_id: int, user_id: int, level: str) -> Challenge:
-        """The host of a lobby gives its next free place to an AI player of ``level``."""
+        """The host of a lobby gives its next free place to an AI player of ``level`` (the
+        first reserved id of that level not seated: one taken off the table frees its id)."""
         check_level(level)
         now = self._clock()
         async with self._store.transaction() as tx:
-            row = await self._challenge_row(tx, challenge_id)
-            if user_id != row.host_id:
-                raise ChallengeError("errors.not_the_host")
-            self._check_open(row, now)
-            if not row.players > 2:
-                raise ChallengeError("errors.ai_only_lobbies")
-            taken = {ai_user_id(level, slot) for slot in range(_BLOCK)} & set(row.joined)
-            await self._add_player(tx, row, ai_user_id(level, len(taken)), now)
+            row = await self._hosted_lobby(tx, challenge_id, user_id, now)
+            slot = next(slot for slot in range(_BLOCK)
+                        if ai_user_id(level, slot) not in row.joined)
+            await self._add_player(tx, row, ai_user_id(level, slot), now)
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)
+
+    async def remove_ai(self, challenge_id: int, user_id: int, ai_id: int | None) -> Challenge:
+        """The host of a lobby takes the AI player ``ai_id`` off the table before the game
+        starts, which frees its place. A press naming an AI that is no longer seated (a double
+        click, an old copy of the lobby's message) is refused and changes nothing, as is any
+        id that is not an AI seat's: people leave a table themselves."""
+        now = self._clock()
+        async with self._store.transaction() as tx:
+            row = await self._hosted_lobby(tx, challenge_id, user_id, now)
+            if not is_ai(ai_id) or ai_id not in row.joined:
+                raise ChallengeError("errors.ai_not_seated")
+            await tx.remove_challenge_player(row.id, ai_id)
+            row = await self._challenge_row(tx, challenge_id)
+        return self._challenge(row)
+
+    async def _hosted_lobby(
+        self, tx: Writes, challenge_id: int, user_id: int, now: datetime
+    ) -> ChallengeRow:
+        """The lobby's fresh row, read in ``tx``, if ``user_id`` hosts it and it is still open
+        (AI seats are the host's to change, in tables for more than two only)."""
+        row = await self._challenge_row(tx, challenge_id)
+        if user_id != row.host_id:
+            raise ChallengeError("errors.not_the_host")
+        self._check_open(row, now)
+        if not row.players > 2:
+            raise ChallengeError("errors.ai_only_lobbies")
+        return row
 
     # ----- the AI's turns -------------------------------------------------------------------
 

@@ -22,8 +22,10 @@ Outbox kinds written here (same transaction as their cause, like the game servic
   records the reminder as sent, so it exists exactly once per (game, turn, threshold).
 * ``timeout`` {game_id, seat, user_id, claimed_by (user id, or None for an automatic tournament
   forfeit)} followed by ``game_over`` {game_id}.
-* ``vacation`` {game_id, user_id, until (ISO text, None when the vacation was ended early)}:
-  one row per active game of the user, so each game's thread shows it to the opponents.
+* ``vacation`` {game_id, user_id, until (ISO text, None when the vacation was ended early),
+  held (only at the end, when another player of the game is still away: its clock stays
+  paused)}: one row per active timed game of the user, so each game's thread shows it to the
+  opponents.
 
 Rulings:
 
@@ -78,7 +80,7 @@ from bot.services.gamestate import (
 from bot.services.models import GameInfo, utcnow
 from bot.sharding import Shards
 from bot.store import Store
-from bot.store.clocks import ClockRow, VacationRow, clock_reads, clock_writes
+from bot.store.clocks import ClockReads, ClockRow, VacationRow, clock_reads, clock_writes
 from engines.core import dump_outcome
 
 log = logging.getLogger(__name__)
@@ -130,6 +132,10 @@ class VacationInfo:
     allowance_days: int
     paused_games: tuple[int, ...] = ()  # active timed games whose clocks the vacation pauses
     running_games: int = 0  # active games of the user during the vacation, timed or not
+    #: Not on vacation: the active timed games whose clocks run (``resumed_games``) and those
+    #: still paused by another seated player's vacation (``held_games``).
+    resumed_games: tuple[int, ...] = ()
+    held_games: tuple[int, ...] = ()
 
     @property
     def used_days(self) -> float:
@@ -182,6 +188,15 @@ def _already_sent(clock: ClockRow, sent: Mapping[tuple[int, int], set[str]]) -> 
 def _timed(clock: ClockRow | None) -> bool:
     """Whether a game has a clock that runs (games older than the clocks have none)."""
     return clock is not None and clock.time_control != "untimed"
+
+
+async def _away(reads: ClockReads, users: Iterable[int], now: datetime) -> dict[int, datetime]:
+    """Those of ``users`` on vacation at ``now``, with the end of their vacation."""
+    away: dict[int, datetime] = {}
+    for vacation in await reads.vacations(users, ending_after=now):
+        if vacation.starts_at <= now:
+            away[vacation.user_id] = max(vacation.ends_at, away.get(vacation.user_id, now))
+    return away
 
 
 def _unix(moment: datetime) -> int:
@@ -289,10 +304,7 @@ class ClockService:
                 games[game_id] = game
         users = {user for game in games.values() for user in game.seats}
         now = self.clock()
-        away = {}
-        for vacation in await reads.vacations(users, ending_after=now):
-            if vacation.starts_at <= now:
-                away[vacation.user_id] = max(vacation.ends_at, away.get(vacation.user_id, now))
+        away = await _away(reads, users, now)
         infos = {}
         for game_id, game in games.items():
             row = rows.get(game_id)
@@ -473,14 +485,20 @@ class ClockService:
         start, end = _year_bounds(now)
         used = charged_in(await reads.vacations_starting_between(user_id, start, end))
         until = max((v.ends_at for v in current), default=None)
-        paused: tuple[int, ...] = ()
-        running = 0
+        games = await self._store.games_of(user_id, active_only=True, limit=1000)
+        clocks = await reads.clocks([game.id for game in games])
+        timed = [game for game in games if _timed(clocks.get(game.id))]
         if until is not None:
-            games = await self._store.games_of(user_id, active_only=True, limit=1000)
-            clocks = await reads.clocks([game.id for game in games])
-            paused = tuple(game.id for game in games if _timed(clocks.get(game.id)))
-            running = len(games)
-        return VacationInfo(user_id, until, used, self.vacation_days_per_year, paused, running)
+            return VacationInfo(user_id, until, used, self.vacation_days_per_year,
+                                tuple(game.id for game in timed), len(games))
+        # Back: a game's clock still waits for any other of its players who is away.
+        away = await _away(reads, {u for game in timed for u in game.seats} - {user_id}, now)
+        held = tuple(game.id for game in timed if away.keys() & set(game.seats))
+        return VacationInfo(
+            user_id, None, used, self.vacation_days_per_year,
+            resumed_games=tuple(game.id for game in timed if game.id not in held),
+            held_games=held,
+        )
 
     async def vacation(self, user_id: int, days: int) -> VacationInfo:
         """Start a vacation of ``days`` days now (0 ends the current one): the clocks of all
@@ -518,16 +536,20 @@ class ClockService:
                 await tx.ensure_user(user_id, now)
                 until = now + days * DAY
                 await writes.insert_vacation(user_id, now, until, now)
-            for game in await tx.games_of(user_id, active_only=True, limit=1000):
+            games = await tx.games_of(user_id, active_only=True, limit=1000)
+            # Back: a game whose other player is away too keeps its clock paused.
+            away = {} if until is not None else await _away(
+                writes, {u for game in games for u in game.seats} - {user_id}, now)
+            for game in games:
                 clock = await clockstate.refresh_deadline(tx, game.id, game.seats, now)
                 if not _timed(clock):
                     continue  # no clock to pause: nothing to tell the opponents
-                await tx.insert_outbox(
-                    game.id, "vacation",
-                    {"game_id": game.id, "user_id": user_id,
-                     "until": None if until is None else until.isoformat()},
-                    now,
-                )
+                payload: dict[str, Any] = {
+                    "game_id": game.id, "user_id": user_id,
+                    "until": None if until is None else until.isoformat()}
+                if away.keys() & set(game.seats):
+                    payload["held"] = True
+                await tx.insert_outbox(game.id, "vacation", payload, now)
         self._changed()
         return await self.vacation_status(user_id)
 

@@ -1,6 +1,10 @@
 """The challenge message and its buttons: Accept/Decline/Withdraw (a named opponent),
 Accept/Withdraw (an open challenge), Join/Leave/Start/Cancel (a lobby for more than two
-players). Withdraw and Cancel are the host's (the same action, ``cancel``).
+players). Withdraw and Cancel are the host's (the same action, ``cancel``), and so are a
+lobby's AI buttons: "+ AI (level)" per level while a place is free, and "− AI (level)" per
+level seated, which takes that level's last seated AI player off the table. A "− AI" button
+names the AI seat it removes, so pressing it twice (or on an old copy of the message) is
+refused once that AI has left.
 
 The message is public: it speaks the language the game's thread will speak (the server's, else
 the challenger's), whoever presses a button, and so does its edit when the challenge expires;
@@ -21,6 +25,7 @@ from bot.host import Host
 from bot.i18n import choice_name, language_code, number, option_name, t
 from bot.names import player_name
 from bot.replies import reply_error
+from bot.services.aiseats import ai_level
 from bot.services.errors import ServiceError
 from bot.services.models import Challenge
 from bot.views.game import Gate
@@ -28,6 +33,10 @@ from bot.views.game import Gate
 ACTIONS = ("accept", "decline", "cancel", "join", "leave", "start")
 #: A lobby's buttons that give a free place to an AI player of a level (the host's).
 AI_ACTIONS = tuple(f"ai-{level}" for level in ai.LEVELS)
+#: A lobby's button that takes the AI seat its custom_id names off the table (the host's).
+REMOVE_AI = "ai-off"
+#: A lobby's rows of buttons: the players' actions, adding AI players, removing them.
+LOBBY_ROW, ADD_AI_ROW, REMOVE_AI_ROW = 0, 1, 2
 STYLES = {
     "accept": discord.ButtonStyle.success,
     "join": discord.ButtonStyle.success,
@@ -36,6 +45,7 @@ STYLES = {
     "cancel": discord.ButtonStyle.secondary,
     "leave": discord.ButtonStyle.secondary,
     **{action: discord.ButtonStyle.secondary for action in AI_ACTIONS},
+    REMOVE_AI: discord.ButtonStyle.secondary,
 }
 
 
@@ -112,43 +122,72 @@ def _challenge_body(challenge: Challenge, locale: Any) -> tuple[str, discord.ui.
         if counts:
             text += "\n" + t("bot.challenge.lobby_start_early", locale, host=host,
                              counts=", ".join(map(str, counts)))
-        actions = ("join", "leave", "start", "cancel")
-        if not challenge.is_full:
-            actions += AI_ACTIONS
+        return text, _lobby_view(challenge, labels, locale)
+    labels["cancel"] = t("bot.button.withdraw", locale)
+    if challenge.opponent_id is not None:
+        text = t("bot.challenge.named", locale, host=host, game=title,
+                 opponent=f"<@{challenge.opponent_id}>")
+        actions = ("accept", "decline", "cancel")
     else:
-        labels["cancel"] = t("bot.button.withdraw", locale)
-        if challenge.opponent_id is not None:
-            text = t("bot.challenge.named", locale, host=host, game=title,
-                     opponent=f"<@{challenge.opponent_id}>")
-            actions = ("accept", "decline", "cancel")
-        else:
-            text = t("bot.challenge.open", locale, host=host, game=title)
-            actions = ("accept", "cancel")
+        text = t("bot.challenge.open", locale, host=host, game=title)
+        actions = ("accept", "cancel")
     view = discord.ui.View(timeout=None)
     for action in actions:
         view.add_item(ChallengeButton(challenge.id, action, labels[action]))
     return text, view
 
 
+def _lobby_view(challenge: Challenge, labels: dict[str, str], locale: Any) -> discord.ui.View:
+    """A lobby's buttons, a row each: Join/Leave/Start/Cancel; "+ AI" per level while a place
+    is free; "− AI" per level seated. At most 4 + 3 + 3 buttons, inside Discord's 5 × 5."""
+    view = discord.ui.View(timeout=None)
+    for action in ("join", "leave", "start", "cancel"):
+        view.add_item(ChallengeButton(challenge.id, action, labels[action], row=LOBBY_ROW))
+    if not challenge.is_full:
+        for action in AI_ACTIONS:
+            view.add_item(ChallengeButton(challenge.id, action, labels[action], row=ADD_AI_ROW))
+    for seat in last_ai_of_each_level(challenge.joined):
+        label = t("bot.button.ai.remove", locale, player=player_name(seat, locale))
+        view.add_item(ChallengeButton(challenge.id, REMOVE_AI, label, seat=seat,
+                                      row=REMOVE_AI_ROW))
+    return view
+
+
+def last_ai_of_each_level(joined: tuple[int, ...]) -> list[int]:
+    """The AI seats a lobby's "− AI" buttons remove: per level seated (in ``ai.LEVELS``
+    order), the one that sat down last, as if its "+ AI" press were taken back."""
+    last = {ai_level(seat): seat for seat in joined if ai_level(seat) is not None}
+    return [last[level] for level in ai.LEVELS if level in last]
+
+
 class ChallengeButton(
     Gate,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"bg:ch:(?P<id>\d+):(?P<action>" + "|".join((*ACTIONS, *AI_ACTIONS)) + ")",
+    template=r"bg:ch:(?P<id>\d+):(?P<action>" + "|".join((*ACTIONS, *AI_ACTIONS, REMOVE_AI))
+    + r")(?::(?P<seat>-\d+))?",
 ):
-    def __init__(self, challenge_id: int, action: str, label: str = "") -> None:
+    """A challenge's button. ``seat``: the AI seat a "− AI" button removes (in its
+    custom_id after the action, ``bg:ch:7:ai-off:-101``)."""
+
+    def __init__(self, challenge_id: int, action: str, label: str = "", *,
+                 seat: int | None = None, row: int | None = None) -> None:
+        custom_id = f"bg:ch:{challenge_id}:{action}"
+        if seat is not None:
+            custom_id += f":{seat}"
         super().__init__(
             discord.ui.Button(
                 label=label or action.capitalize(), style=STYLES[action],
-                custom_id=f"bg:ch:{challenge_id}:{action}",
+                custom_id=custom_id, row=row,
             )
         )
-        self.challenge_id, self.action = challenge_id, action
+        self.challenge_id, self.action, self.seat = challenge_id, action, seat
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> ChallengeButton:
-        return cls(int(match["id"]), match["action"])
+        seat = match["seat"]
+        return cls(int(match["id"]), match["action"], seat=None if seat is None else int(seat))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: Host = interaction.client  # type: ignore[assignment]
@@ -161,6 +200,8 @@ class ChallengeButton(
             elif self.action in AI_ACTIONS:
                 challenge = await services.add_ai(self.challenge_id, user,
                                                   self.action.removeprefix("ai-"))
+            elif self.action == REMOVE_AI:
+                challenge = await services.remove_ai(self.challenge_id, user, self.seat)
             else:
                 call = {
                     "decline": services.decline, "cancel": services.cancel,

@@ -113,3 +113,30 @@ async def test_vacation_is_announced_and_games_record_replay_watch_answer(world)
     watched = await watch.reply()
     assert watched.flags & EPHEMERAL and f"<#{thread}>" in watched.content
     assert watched.files and watched.files[0].is_png
+
+
+async def test_back_from_vacation_the_clock_runs_again_unless_another_player_is_away(world):
+    emu = world.emu
+    game, board = await start_timed(world, "3d")
+    thread = board.channel_id
+    for name in ("alice", "bob"):
+        await (await emu.slash(name, "vacation", {"days": 3})).reply()
+
+    mark = emu.mark()
+    bob_back = await (await emu.slash("bob", "vacation", {"days": 0})).reply()
+    assert bob_back.flags & EPHEMERAL and "run again" not in bob_back.content
+    assert "Your game with a clock stays paused while another of its players is on vacation"\
+        in bob_back.content
+    notice = await emu.wait_for_message(lambda m: "back from vacation" in m.content,
+                                        channel_id=thread, since=mark)
+    assert notice.content == (f"{emu.user('bob').mention} is back from vacation; the clock "
+                              "stays paused while another player of this game is on vacation.")
+
+    mark = emu.mark()
+    alice_back = await (await emu.slash("alice", "vacation", {"days": 0})).reply()
+    assert alice_back.content.startswith("Welcome back: your clocks run again.")
+    notice = await emu.wait_for_message(lambda m: "back from vacation" in m.content,
+                                        channel_id=thread, since=mark)
+    assert notice.content == (f"{emu.user('alice').mention} is back from vacation: the clock "
+                              "runs again.")
+    assert (await world.bot.clocks.clock_info(game.id)).paused_by == ()

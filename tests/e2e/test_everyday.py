@@ -259,6 +259,8 @@ async def test_a_vacation_says_nothing_in_untimed_games_and_a_short_one_costs_an
     assert on.flags & EPHEMERAL and "nothing is paused and nobody is told" in on.content
     off = await (await emu.slash("bob", "vacation", {"days": 0})).reply()
     assert "29.9 vacation days left of 30" in off.content
+    # No clock was paused, so none runs again.
+    assert off.content.startswith("Welcome back.") and "clock" not in off.content
     await world.bot.delivery.flush(None)
     assert [m for m in emu.channel_messages(thread) if "vacation" in m.content.lower()] == []
     assert emu.pings("alice", since=mark) == []

@@ -1,9 +1,18 @@
-"""A table for more than two (Kolory): Join / Leave / Start, then the game's thread."""
+"""A table for more than two (Kolory): Join / Leave / Start, AI players seated and taken off
+by the host, then the game's thread."""
 
 from __future__ import annotations
 
+import asyncio
+
 import engines
 from bot.emulator import EPHEMERAL
+from bot.services.aiseats import ai_user_id
+
+
+def button_rows(message) -> list[list[str]]:
+    return [[button["label"] for button in row["components"]]
+            for row in message.data.get("components") or []]
 
 
 async def test_three_player_table(world):
@@ -49,6 +58,62 @@ async def test_three_player_table(world):
     reply = await moved.reply()
     assert reply.files[0].is_png and not reply.ephemeral
     assert (await world.services.get_game(game.id)).ply == 1
+
+
+async def test_the_host_takes_an_ai_player_off_the_table_once(world):
+    """Only the host removes an AI seat; the table's message shows it at once, with a "+ AI"
+    row again since a place is free; a double click (both presses sent before the first
+    answer changed the message) removes one AI, the other press is refused privately."""
+    emu = world.emu
+    alice, bob = emu.user("alice"), emu.user("bob")
+    posted = await world.challenge("alice", "kolory", {"players": 4})
+    table = emu.messages[posted.id]  # the emulator's message, edited in place
+    for level in ("easy", "hard", "easy"):
+        await (await emu.click("alice", table, label=f"+ AI ({level})")).reply()
+    assert "(4/4)" in table.content and table.content.count("AI (easy)") == 2
+    assert button_rows(table) == [["Join", "Leave", "Start", "Cancel"],
+                                  ["− AI (easy)", "− AI (hard)"]]
+    full = table.content
+
+    refused = await (await emu.click("bob", table, label="− AI (easy)")).reply()
+    assert refused.flags & EPHEMERAL and "Only the player who created" in refused.content
+    assert table.content == full
+
+    presses = await asyncio.gather(*(emu.click("alice", table, label="− AI (easy)")
+                                     for _ in range(2)))
+    answers = [await press.reply() for press in presses]
+    (removed,) = [answer for answer in answers if not answer.flags & EPHEMERAL]
+    (again,) = [answer for answer in answers if answer.flags & EPHEMERAL]
+    assert "no longer at the table" in again.content
+    assert "(3/4)" in removed.content and removed.content.count("AI (easy)") == 1
+    assert table.content == removed.content, "two presses, one AI gone"
+    assert button_rows(table) == [["Join", "Leave", "Start", "Cancel"],
+                                  ["+ AI (easy)", "+ AI (medium)", "+ AI (hard)"],
+                                  ["− AI (easy)", "− AI (hard)"]]
+
+    await (await emu.click("bob", table, label="Join")).reply()
+    mark = emu.mark()
+    await emu.click("alice", table, label="Start")
+    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    game = await world.services.game_for_thread(board.channel_id)
+    assert game.seats == (alice.id, ai_user_id("easy"), ai_user_id("hard"), bob.id)
+
+
+async def test_a_french_table_takes_an_ai_player_off_in_french(world):
+    emu = world.emu
+    posted = await (await emu.slash("alice", "play kolory", {"players": 3},
+                                    locale="fr")).reply()
+    table = emu.messages[posted.id]
+    seated = await (await emu.click("alice", table, label="+ IA (moyen)",
+                                    locale="fr")).reply()
+    assert "IA (moyen)" in seated.content and "(2/3)" in seated.content
+    refused = await (await emu.click("bob", table, label="− IA (moyen)",
+                                     locale="fr")).reply()
+    assert refused.flags & EPHEMERAL and "Seul le joueur qui a créé ce défi" in refused.content
+    removed = await (await emu.click("alice", table, label="− IA (moyen)",
+                                     locale="fr")).reply()
+    assert "(1/3)" in removed.content and "IA" not in removed.content
+    assert [b["label"] for b in table.buttons()][-1] == "+ IA (difficile)"
 
 
 async def test_cancelled_open_challenge(world):

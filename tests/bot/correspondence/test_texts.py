@@ -11,6 +11,7 @@ from bot.correspondence.texts import (
     vacation_status_text,
     vacation_text,
 )
+from bot.i18n.catalogs import typeset
 from bot.services.clocks import ClockInfo, VacationInfo
 
 DEADLINE = datetime(2026, 3, 10, 18, 0, tzinfo=UTC)
@@ -71,8 +72,10 @@ def test_timeout_and_vacation_notices():
     assert "back" in vacation_text({"user_id": 10, "until": None}, "en")
 
 
-def vacation(used: timedelta, paused=(), running=0, on=True) -> VacationInfo:
-    return VacationInfo(10, DEADLINE if on else None, used, 30, tuple(paused), running)
+def vacation(used: timedelta, paused=(), running=0, on=True, resumed=(), held=()
+             ) -> VacationInfo:
+    return VacationInfo(10, DEADLINE if on else None, used, 30, tuple(paused), running,
+                        tuple(resumed), tuple(held))
 
 
 @pytest.mark.parametrize("locale, expected", [
@@ -96,3 +99,38 @@ def test_vacation_answers_say_what_is_paused_and_the_days_left_by_the_hour(local
     assert none in vacation_status_text(vacation(hour), locale)
     assert fraction in vacation_status_text(vacation(hour, on=False), locale)
     assert one in vacation_status_text(vacation(timedelta(days=29), on=False), locale)
+
+
+@pytest.mark.parametrize("locale, expected", [
+    ("en", ("Welcome back. 30 vacation days left", "Welcome back: your clocks run again.",
+            "except in 1 game where another player is still on vacation",
+            "Your game with a clock stays paused while another of its players",
+            "Your 2 games with a clock stay paused while another of their players")),
+    ("fr", ("Bon retour. Il vous reste 30 jours", "Bon retour : vos pendules repartent.",
+            "sauf dans 1 partie où un autre joueur est encore en vacances",
+            "Votre partie avec pendule reste arrêtée tant qu’un autre de ses joueurs",
+            "Vos 2 parties avec pendule restent arrêtées tant qu’un autre de leurs joueurs")),
+])
+def test_back_from_vacation_says_only_what_runs_again(locale, expected):
+    """Without a timed game in progress nothing "runs again"; a game where another player is
+    still away stays paused, and is said to."""
+    nothing, running, some_held, one_held, two_held = (typeset(text, locale)
+                                                       for text in expected)
+    back = vacation_status_text(vacation(timedelta(0), on=False), locale)
+    assert back.startswith(nothing)
+    assert "run" not in back and "repart" not in back
+    assert vacation_status_text(vacation(timedelta(0), on=False, resumed=(1,)),
+                                locale).startswith(running)
+    assert some_held in vacation_status_text(
+        vacation(timedelta(0), on=False, resumed=(1, 2), held=(3,)), locale)
+    for held, text in (((3,), one_held), ((3, 4), two_held)):
+        answer = vacation_status_text(vacation(timedelta(0), on=False, held=held), locale)
+        assert text in answer and "run again" not in answer and "repartent" not in answer
+
+
+def test_a_thread_hears_whether_the_clock_runs_again():
+    back = {"user_id": 10, "until": None}
+    assert "the clock runs again" in vacation_text(back, "en")
+    held = vacation_text({**back, "held": True}, "en")
+    assert "stays paused" in held and "runs again" not in held
+    assert "reste arrêtée" in vacation_text({**back, "held": True}, "fr")

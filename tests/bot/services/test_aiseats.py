@@ -100,6 +100,74 @@ async def test_only_the_host_fills_a_lobby_with_ai_players(service):
     assert (await service.get_challenge(duel.id)).joined == (1,)
 
 
+async def test_the_host_takes_ai_players_off_a_lobby_and_a_second_press_changes_nothing(
+    service
+):
+    lobby = await service.challenge("kolory", 1, players=4)
+    for level in ("easy", "medium", "easy"):
+        await service.add_ai(lobby.id, 1, level)
+    easy, medium, easy_2 = ai_user_id("easy", 0), ai_user_id("medium", 0), ai_user_id("easy", 1)
+    assert (await service.get_challenge(lobby.id)).joined == (1, easy, medium, easy_2)
+
+    with pytest.raises(ChallengeError) as refused:
+        await service.remove_ai(lobby.id, 2, easy_2)
+    assert refused.value.key == "errors.not_the_host"
+    left = await service.remove_ai(lobby.id, 1, easy_2)
+    assert left.joined == (1, easy, medium) and not left.is_full
+    # A double click, or the button of an old copy of the message: that AI is gone already.
+    with pytest.raises(ChallengeError) as refused:
+        await service.remove_ai(lobby.id, 1, easy_2)
+    assert refused.value.key == "errors.ai_not_seated"
+    # People leave by themselves; the host cannot remove them (nor itself) this way.
+    await service.join(lobby.id, 2)
+    for person in (1, 2, None):
+        with pytest.raises(ChallengeError) as refused:
+            await service.remove_ai(lobby.id, 1, person)
+        assert refused.value.key == "errors.ai_not_seated"
+    assert (await service.get_challenge(lobby.id)).joined == (1, easy, medium, 2)
+
+
+async def test_an_ai_taken_off_a_table_frees_its_id_for_the_next_of_its_level(service):
+    lobby = await service.challenge("kolory", 1, players=5)
+    await service.add_ai(lobby.id, 1, "easy")
+    await service.add_ai(lobby.id, 1, "easy")
+    await service.remove_ai(lobby.id, 1, ai_user_id("easy", 0))
+    # Slot 1 is still seated: the next easy AI takes the free slot 0, not a second slot 1.
+    again = await service.add_ai(lobby.id, 1, "easy")
+    assert again.joined == (1, ai_user_id("easy", 1), ai_user_id("easy", 0))
+    game = await service.start(lobby.id, 1)
+    assert game.seats == again.joined
+
+
+async def test_ai_players_stay_once_the_table_is_started_or_closed(service, clock):
+    """A "− AI" button still shown on a table that started, was withdrawn or expired (its
+    message not updated yet) changes nothing."""
+    expired = await service.challenge("kolory", 1, players=3)
+    await service.add_ai(expired.id, 1, "hard")
+    clock.now += service.challenge_expiry
+    with pytest.raises(ChallengeError) as refused:
+        await service.remove_ai(expired.id, 1, ai_user_id("hard"))
+    assert refused.value.key == "errors.challenge_expired"
+    assert (await service.get_challenge(expired.id)).joined == (1, ai_user_id("hard"))
+    started = await service.challenge("kolory", 1, players=3)
+    await service.add_ai(started.id, 1, "hard")
+    await service.join(started.id, 2)
+    game = await service.start(started.id, 1)
+    cancelled = await service.challenge("lppg", 1, players=4)
+    await service.add_ai(cancelled.id, 1, "hard")
+    await service.cancel(cancelled.id, 1)
+    for lobby in (started, cancelled):
+        with pytest.raises(ChallengeError) as refused:
+            await service.remove_ai(lobby.id, 1, ai_user_id("hard"))
+        assert refused.value.key == "errors.challenge_closed"
+        assert ai_user_id("hard") in (await service.get_challenge(lobby.id)).joined
+    assert (await service.get_game(game.id)).seats == (1, ai_user_id("hard"), 2)
+    duel = await service.challenge("alak", 1)
+    with pytest.raises(ChallengeError) as refused:
+        await service.remove_ai(duel.id, 1, ai_user_id("easy"))
+    assert refused.value.key == "errors.ai_only_lobbies"
+
+
 async def test_hints_only_to_the_player_to_move_in_a_game_against_the_ai(service):
     people = await start_game(service, "alak", (1, 2))
     with pytest.raises(HintRefused):

@@ -485,6 +485,33 @@ async def test_ruling_a_vacation_pauses_and_announces_only_timed_games(service, 
     assert [r.game_id for r in await pending(service, "vacation")] == [timed.id, timed.id]
 
 
+async def test_back_from_vacation_only_clocks_that_run_again_are_said_to(service, clocks):
+    """Coming back resumes the clocks of one's timed games, except where another seated
+    player is still away (the whole game stays paused); untimed games, or no game at all,
+    resume nothing. The threads hear which."""
+    challenge = await service.challenge("alak", 3, opponent_id=1)
+    await service.accept(challenge.id, 1)  # untimed
+    for user in (1, 5):  # 5 plays nothing
+        await clocks.vacation(user, 4)
+        back = await clocks.vacation(user, 0)
+        assert (back.until, back.resumed_games, back.held_games) == (None, (), ())
+
+    timed = await timed_game(service, "3d", users=(1, 2))
+    shared = await timed_game(service, "3d", users=(4, 1))
+    await clocks.vacation(1, 4)
+    await clocks.vacation(4, 4)
+    back = await clocks.vacation(1, 0)
+    assert back.resumed_games == (timed.id,) and back.held_games == (shared.id,)
+    assert (await clocks.clock_info(shared.id)).paused_by[0][0] == 4
+    ended = [row for row in await pending(service, "vacation")
+             if row.payload["user_id"] == 1 and row.payload["until"] is None]
+    assert {row.game_id: row.payload.get("held") for row in ended[-2:]} == {
+        timed.id: None, shared.id: True}
+    await clocks.vacation(4, 0)
+    now = await clocks.vacation_status(1)
+    assert set(now.resumed_games) == {timed.id, shared.id} and now.held_games == ()
+
+
 async def test_the_allowance_is_per_calendar_year(service, clocks, clock):
     clock.now = datetime(2026, 12, 1, tzinfo=UTC)
     await clocks.vacation(1, 30)
