@@ -218,6 +218,13 @@ class Delivery:
             # (its palette, its pieces) is built beforehand, in a thread.
             self._warming = asyncio.create_task(self._warm_up(), name="board-warm-up")
 
+    async def warmed_up(self) -> None:
+        """Wait until the delivery has started and its boards' warm-up is over (benchmarks
+        measure after it)."""
+        while self._warming is None:
+            await asyncio.sleep(0.01)
+        await asyncio.shield(self._warming)
+
     @staticmethod
     async def _warm_up() -> None:
         for game in render.supported_games():  # a game at a time: stopping waits for one
