@@ -22,7 +22,7 @@ latency is about ``--games`` times the bot's time per move (Little's law). Measu
   sent to the moment its board appears (target: 1);
 - the bot's CPU per move: the bot process's CPU seconds while the games run, divided by the
   moves (target: <= 4 ms), and how it splits between the bot's threads (the event loop, the
-  database connections' threads, the loop's worker threads); the bench's own process (the
+  database connections' threads, the threads drawing boards); the bench's own process (the
   emulator and the players) is measured apart, since with ``--think 0`` the latency is the
   sum of both per move times the games;
 - turn pings: of the messages saying "@player, your turn", how many notified that player (a
@@ -70,10 +70,10 @@ THREAD_GROUPS = (
     ("event loop", "MainThread"),
     ("database", "_connection_worker_thread"),  # aiosqlite: one thread per connection
     # The loop's default executor (its threads are asyncio_N, or uvloop_N on uvloop):
-    # asyncio.to_thread (hands, replays; boards are drawn on the loop itself). The bench's
-    # pipe reader waits there too, without using CPU.
-    ("worker threads", "asyncio_"),
-    ("worker threads", "uvloop_"),
+    # asyncio.to_thread, which draws the boards (the bench's pipe reader waits there too,
+    # without using CPU).
+    ("boards", "asyncio_"),
+    ("boards", "uvloop_"),
 )
 
 

@@ -214,8 +214,8 @@ class Delivery:
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run(), name="outbox-delivery")
         if self._warming is None:
-            # Boards are drawn on the event loop: what the first board of a game would build
-            # (its palette, its pieces) is built beforehand, in a thread.
+            # What the first board of a game would build while its player waits (its
+            # palette, its pieces: 0.1-0.3 s) is built beforehand.
             self._warming = asyncio.create_task(self._warm_up(), name="board-warm-up")
 
     async def warmed_up(self) -> None:
@@ -690,11 +690,11 @@ class Delivery:
         status = None if outcome is None else "\n" + outcome_text(outcome, language)
         clock_line = None if clock is None else board_clock_text(
             clock, names, game.seats, self.bot.clocks.now(), language)
-        # Drawn on the event loop itself, not in a thread: a board takes 1-9 ms, and handing
-        # it to a thread cost more CPU than drawing it (bench.e2e: 2 ms more per move, the
-        # interpreter lock going back and forth); the loop's lag stays well within budget.
-        png = render.board(
-            game.game, state, viewer=None, last_move=last_move, players=names,
+        # Off the event loop (DESIGN.md). Measured: on a saturated bot the hand-off costs more
+        # CPU than the drawing (the interpreter lock passing to and fro, about 2 ms a move in
+        # bench.e2e); drawn on the loop a board would block it 1-9 ms.
+        png = await asyncio.to_thread(
+            render.board, game.game, state, viewer=None, last_move=last_move, players=names,
             lang=language, status=status, clock=clock_line,
         )
         return discord.File(io.BytesIO(png), filename=f"{game.game}-{game.id}-{ply}.png")

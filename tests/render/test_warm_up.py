@@ -1,5 +1,5 @@
 """``render.warm_up`` builds what a game's first board would otherwise build while a player
-waits (the bot runs it in a thread at start, since boards are drawn on its event loop)."""
+waits (the bot runs it in a thread when it starts)."""
 
 from __future__ import annotations
 
