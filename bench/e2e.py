@@ -1,6 +1,7 @@
 """End-to-end latency through the local Discord emulator (DESIGN.md §10).
 
     python -m bench.e2e [--games 20] [--rounds 1] [--think 1.0] [--rtt-ms 0]
+                        [--board-pool process|thread]
 
 The real discord.py bot runs in its own process (spawned fresh, as in production, where Discord
 is another machine: the bot shares no interpreter lock with the emulator or the players); the
@@ -20,9 +21,10 @@ latency is about ``--games`` times the bot's time per move (Little's law). Measu
 - REST requests before the board is visible: the bot's requests for a move (its interaction's
   callback and webhook calls, and calls in the game's thread) from the moment the interaction is
   sent to the moment its board appears (target: 1);
-- the bot's CPU per move: the bot process's CPU seconds while the games run, divided by the
-  moves (target: <= 4 ms), and how it splits between the bot's threads (the event loop, the
-  database connections' threads, the threads drawing boards); the bench's own process (the
+- the bot's CPU per move: the CPU seconds of the bot's process and of its worker processes
+  (the board workers, ``bot.boards``) while the games run, divided by the moves (target: <= 4
+  ms), and how it splits between them and the bot's threads (the event loop, the database
+  connections' threads, board threads with ``--board-pool thread``); the bench's own process (the
   emulator and the players) is measured apart, since with ``--think 0`` the latency is the
   sum of both per move times the games;
 - turn pings: of the messages saying "@player, your turn", how many notified that player (a
@@ -40,6 +42,7 @@ import bisect
 import contextlib
 import cProfile
 import multiprocessing
+import os
 import random
 import re
 import statistics
@@ -69,12 +72,10 @@ STOP_TIMEOUT = 30.0
 THREAD_GROUPS = (
     ("event loop", "MainThread"),
     ("database", "_connection_worker_thread"),  # aiosqlite: one thread per connection
-    # The loop's default executor (its threads are asyncio_N, or uvloop_N on uvloop):
-    # asyncio.to_thread, which draws the boards (the bench's pipe reader waits there too,
-    # without using CPU).
-    ("boards", "asyncio_"),
-    ("boards", "uvloop_"),
+    ("boards", "boards-worker"),  # bot.boards in threads (board_pool = "thread")
 )
+#: The CPU of the bot's worker processes (bot.boards in processes, the default).
+WORKER_PROCESSES = "board processes"
 
 
 def thread_group(name: str) -> str:
@@ -94,6 +95,22 @@ def threads_cpu() -> dict[str, float]:
             continue
         group = thread_group(thread.name)
         spent[group] = spent.get(group, 0.0) + seconds
+    return spent
+
+
+def children_cpu() -> float:
+    """CPU seconds so far of this process's live worker processes (Linux: read from /proc; a
+    worker that ended is not counted, and elsewhere nothing is)."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    spent = 0.0
+    for child in multiprocessing.active_children():
+        try:
+            with open(f"/proc/{child.pid}/stat") as stat:
+                # After the command's closing parenthesis: utime and stime are fields 12, 13.
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        spent += (int(fields[11]) + int(fields[12])) / ticks
     return spent
 
 
@@ -128,6 +145,7 @@ async def _run_bot(config: Config, conn: Connection, profile: str | None) -> dic
     cpu_since = 0.0
     threads: dict[str, float] = {}
     threads_since: dict[str, float] = {}
+    children_since = 0.0
     profiler = cProfile.Profile(time.thread_time) if profile else None
 
     async def sample_lag() -> None:
@@ -148,6 +166,7 @@ async def _run_bot(config: Config, conn: Connection, profile: str | None) -> dic
                 measuring = True
                 cpu_since = time.process_time()
                 threads_since = threads_cpu()
+                children_since = children_cpu()
                 if profiler is not None:
                     profiler.enable()
             elif command == "pause":
@@ -155,6 +174,10 @@ async def _run_bot(config: Config, conn: Connection, profile: str | None) -> dic
                     profiler.disable()
                 measuring = False
                 cpu += time.process_time() - cpu_since
+                workers = children_cpu() - children_since
+                if workers or WORKER_PROCESSES in threads:
+                    cpu += workers
+                    threads[WORKER_PROCESSES] = threads.get(WORKER_PROCESSES, 0.0) + workers
                 for group, seconds in threads_cpu().items():
                     threads[group] = (threads.get(group, 0.0) + seconds
                                       - threads_since.get(group, 0.0))
@@ -319,7 +342,8 @@ def turn_pings(emu: Emulator, threads: set[int]) -> tuple[int, int]:
 
 
 async def bench(
-    games: int, rounds: int, think: float, rtt_ms: float = 0.0, profile: str | None = None
+    games: int, rounds: int, think: float, rtt_ms: float = 0.0, profile: str | None = None,
+    board_pool: str = "process",
 ) -> dict[str, Any]:
     users = [f"player{i}" for i in range(2 * games)]
     emu = Emulator(users=users, rest_delay=rtt_ms / 1000)
@@ -333,9 +357,10 @@ async def bench(
         config = Config(
             token=emu.token, api_base=emu.api_base, gateway_url=emu.gateway_url,
             database=str(Path(workdir) / "bench.db"), sync_on_start="global",
-            log_level="WARNING",
+            log_level="WARNING", board_pool=board_pool,
         )
-        bot = BotProcess(config, profile)
+        # Not daemonic: the bot starts its board workers, as in production.
+        bot = BotProcess(config, profile, daemon=False)
         try:
             await bot.ready()
             await emu.wait_until_connected()
@@ -417,11 +442,15 @@ def main() -> None:
                         help="a network round trip added to every REST answer, in ms")
     parser.add_argument("--profile", metavar="FILE",
                         help="profile the bot's event loop (CPU time) into FILE (pstats)")
+    parser.add_argument("--board-pool", choices=("process", "thread"), default="process",
+                        help="where the bot draws move boards (its board_pool setting)")
     args = parser.parse_args()
     reference = machine_reference_ms()
-    result = asyncio.run(bench(args.games, args.rounds, args.think, args.rtt_ms, args.profile))
+    result = asyncio.run(bench(args.games, args.rounds, args.think, args.rtt_ms, args.profile,
+                                 args.board_pool))
     print(f"{result['games']} Alak games ({args.games} in parallel, think {args.think} s, "
-          f"round trip {args.rtt_ms:g} ms), {result['moves']} moves, "
+          f"round trip {args.rtt_ms:g} ms, boards in {args.board_pool} workers), "
+          f"{result['moves']} moves, "
           f"{result['moves_per_s']:.0f} moves/s")
     # DESIGN.md §10: saturated (no think time) p50 <= 100 ms and p99 <= 250 ms; players who
     # think (a real server), with or without a round trip to Discord: p50 <= 150 ms.

@@ -37,6 +37,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.aiplayer import AiPlayer
+from bot.boards import BoardDrawer
 from bot.config import Config
 from bot.correspondence.scheduler import Scheduler
 from bot.delivery import HANDLER_GRACE_SECONDS, Delivery
@@ -137,6 +138,7 @@ class BoardGamesBot(commands.Bot):
         services.challenge_expiry = timedelta(days=config.challenge_expiry_days)
         self.delivery = Delivery(self)
         self.heavy = HeavyWork.create(config.heavy_workers, config.heavy_pool)
+        self.boards = BoardDrawer(config.board_workers, config.board_pool)
         self._names: dict[int, str] = {}
         # Correspondence play: clocks, and the one task that sends reminders and forfeits
         # when due (woken through on_change by new games, vacations and the moves that can
@@ -213,6 +215,7 @@ class BoardGamesBot(commands.Bot):
         await self._finish_interactions(STOP_GRACE_SECONDS)
         await self.delivery.stop()
         self.heavy.close()
+        self.boards.close()
         # Stop reading the gateway first: while a read is pending, discord.py's close sends
         # close code 4000 (resumable) instead of the normal 1000 it means.
         if self.gateway_task is not None and self.gateway_task is not asyncio.current_task():

@@ -80,6 +80,11 @@ class Config:
     #: they never slow the bot's own process) or "thread"s (``bot.workers``).
     heavy_workers: int = 1
     heavy_pool: str = "process"
+    #: Move boards are drawn by this many workers of their own (``bot.boards``): "process"es
+    #: (default: drawing in a thread of the bot costs it more CPU than the drawing) or
+    #: "thread"s (the tests' bots, which would otherwise start a process each).
+    board_workers: int = 1
+    board_pool: str = "process"
 
     @property
     def has_token(self) -> bool:
@@ -177,6 +182,8 @@ def load_config(
         ),
         "heavy_workers": bot.get("heavy_workers", Config.heavy_workers),
         "heavy_pool": bot.get("heavy_pool", Config.heavy_pool),
+        "board_workers": bot.get("board_workers", Config.board_workers),
+        "board_pool": bot.get("board_pool", Config.board_pool),
     }
     overrides = {
         "DISCORD_TOKEN": "token",
@@ -192,6 +199,8 @@ def load_config(
         "BOT_CHALLENGE_EXPIRY_DAYS": "challenge_expiry_days",
         "BOT_HEAVY_WORKERS": "heavy_workers",
         "BOT_HEAVY_POOL": "heavy_pool",
+        "BOT_BOARD_WORKERS": "board_workers",
+        "BOT_BOARD_POOL": "board_pool",
         "BOT_OUTBOX_HISTORY_DAYS": "outbox_history_days",
         "BOT_SHARD_COUNT": "shard_count",
         "BOT_SHARD_IDS": "shard_ids",
@@ -213,11 +222,13 @@ def load_config(
     if values["sync_on_start"] not in ("off", "global", "guilds"):
         raise ConfigError("sync_on_start must be off, global or guilds")
     for setting, low, high in (("vacation_days_per_year", 0, 366), ("heavy_workers", 1, 64),
+                               ("board_workers", 1, 64),
                                ("challenge_expiry_days", 1, 365)):
         values[setting] = _whole_number(values[setting], setting, low, high)
-    values["heavy_pool"] = str(values["heavy_pool"]).lower()
-    if values["heavy_pool"] not in ("process", "thread"):
-        raise ConfigError("heavy_pool must be process or thread")
+    for pool in ("heavy_pool", "board_pool"):
+        values[pool] = str(values[pool]).lower()
+        if values[pool] not in ("process", "thread"):
+            raise ConfigError(f"{pool} must be process or thread")
     values["database"] = _database(values["database"])
     values["outbox_history_days"] = _whole_number(
         values["outbox_history_days"], "outbox_history_days", 1, 36_500

@@ -53,7 +53,6 @@ import discord
 from discord.http import Route, handle_message_parameters
 
 import engines
-import render
 from bot.correspondence.texts import board_clock_text, due_text
 from bot.i18n import say, t
 from bot.names import player_name
@@ -225,13 +224,11 @@ class Delivery:
             await asyncio.sleep(0.01)
         await asyncio.shield(self._warming)
 
-    @staticmethod
-    async def _warm_up() -> None:
-        for game in render.supported_games():  # a game at a time: stopping waits for one
-            try:
-                await asyncio.to_thread(render.warm_up, game)
-            except Exception:  # its first board builds what it needs all the same
-                log.warning("warming up the boards of %s failed", game, exc_info=True)
+    async def _warm_up(self) -> None:
+        try:
+            await self.bot.boards.warm_up()
+        except Exception:  # a game's first board builds what it needs all the same
+            log.warning("warming up the boards failed", exc_info=True)
 
     def wake(self) -> None:
         self._wake.set()
@@ -690,11 +687,9 @@ class Delivery:
         status = None if outcome is None else "\n" + outcome_text(outcome, language)
         clock_line = None if clock is None else board_clock_text(
             clock, names, game.seats, self.bot.clocks.now(), language)
-        # Off the event loop (DESIGN.md). Measured: on a saturated bot the hand-off costs more
-        # CPU than the drawing (the interpreter lock passing to and fro, about 2 ms a move in
-        # bench.e2e); drawn on the loop a board would block it 1-9 ms.
-        png = await asyncio.to_thread(
-            render.board, game.game, state, viewer=None, last_move=last_move, players=names,
+        # Off the event loop (DESIGN.md), in the board workers (``bot.boards``).
+        png = await self.bot.boards.board(
+            game.game, state, viewer=None, last_move=last_move, players=names,
             lang=language, status=status, clock=clock_line,
         )
         return discord.File(io.BytesIO(png), filename=f"{game.game}-{game.id}-{ply}.png")

@@ -5,9 +5,9 @@ others.
 ``HeavyWork`` is what the cogs use (``bot.heavy``):
 
 * ``run(key, fn, *args)`` draws ``fn(*args)`` in the pool (``bot.workers.WorkerPool``; move
-  boards never go there, they keep the bot's own threads). A result with a ``key`` is kept in a
-  bounded in-process cache and reused; asking again while it is being drawn waits for that
-  same drawing instead of starting another.
+  boards never go there, they have workers of their own: ``bot.boards``). A result with a
+  ``key`` is kept in a bounded in-process cache and reused; asking again while it is being
+  drawn waits for that same drawing instead of starting another.
 * ``admit(user_id)``, first thing in a heavy command (before it acknowledges the
   interaction): a user has one heavy command at a time and ``PER_WINDOW`` a minute, and the
   pool takes ``MAX_JOBS`` at most; beyond that the user is told privately to wait a moment

@@ -4,7 +4,6 @@ which placements are legal would tell your cards."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 from typing import TYPE_CHECKING
 
@@ -13,7 +12,6 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-import render
 from bot.i18n import language_code, t
 from bot.replies import NO_PINGS, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
@@ -51,8 +49,8 @@ class Hand(commands.Cog):
             return
         names = [await self.bot.display_name(uid) for uid in game.seats]
         try:
-            png = await asyncio.to_thread(render.hand, game.game, view, seat, players=names,
-                                          lang=language_code(locale))
+            png = await self.bot.boards.hand(game.game, view, seat, players=names,
+                                             lang=language_code(locale))
         except ValueError:
             # Hidden information that is not a hand (Palam's undealt draft batch): nothing of
             # it is the player's to see, and the board shows the rest.

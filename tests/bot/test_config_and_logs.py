@@ -143,11 +143,16 @@ def test_library_debug_records_keep_their_shape_but_lose_their_payloads():
     assert info.getMessage() == "closing db"  # only DEBUG records carry payloads
 
 
-def test_heavy_work_settings(tmp_path):
+def test_heavy_work_and_board_settings(tmp_path):
     config = load_config(tmp_path / "none.toml",
-                         env={"BOT_HEAVY_WORKERS": "2", "BOT_HEAVY_POOL": "Thread"})
+                         env={"BOT_HEAVY_WORKERS": "2", "BOT_HEAVY_POOL": "Thread",
+                              "BOT_BOARD_WORKERS": "3", "BOT_BOARD_POOL": "THREAD"})
     assert (config.heavy_workers, config.heavy_pool) == (2, "thread")
+    assert (config.board_workers, config.board_pool) == (3, "thread")
+    defaults = load_config(tmp_path / "none.toml", env={})
+    assert (defaults.board_workers, defaults.board_pool) == (1, "process")
     for env in ({"BOT_HEAVY_WORKERS": "0"}, {"BOT_HEAVY_WORKERS": "many"},
-                {"BOT_HEAVY_POOL": "fiber"}):
+                {"BOT_HEAVY_POOL": "fiber"}, {"BOT_BOARD_WORKERS": "0"},
+                {"BOT_BOARD_POOL": "fiber"}):
         with pytest.raises(ConfigError):
             load_config(tmp_path / "none.toml", env=env)

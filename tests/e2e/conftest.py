@@ -5,7 +5,7 @@ server (a test tied to one database parametrizes ``backend`` itself)."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -105,6 +105,9 @@ def make_config(emu: Emulator, tmp_path: Path, database: str | None = None) -> C
         database=database or str(tmp_path / "bot.db"),
         sync_on_start="global",
         owner_ids=(emu.user("alice").id,),
+        # Boards drawn in a thread: a worker process per test's bot would cost each test a
+        # second; tests that use one say so (``@pytest.mark.bot_config(board_pool="process")``).
+        board_pool="thread",
     )
 
 
@@ -128,12 +131,16 @@ def e2e_database(backend, request):
 @pytest.fixture
 async def world(request, tmp_path, caplog, e2e_database):
     """The bot connected to a fresh emulator; ``@pytest.mark.emulator(rest_delay=...)`` passes
-    options to the emulator."""
+    options to the emulator, ``@pytest.mark.bot_config(...)`` settings to the bot."""
     caplog.set_level(logging.DEBUG)
     marker = request.node.get_closest_marker("emulator")
     emu = Emulator(token=TOKEN, **(marker.kwargs if marker else {}))
     await emu.start()
-    world = World(emu, make_config(emu, tmp_path, e2e_database))
+    config = make_config(emu, tmp_path, e2e_database)
+    settings = request.node.get_closest_marker("bot_config")
+    if settings:
+        config = replace(config, **settings.kwargs)
+    world = World(emu, config)
     try:
         await world.start()
         yield world

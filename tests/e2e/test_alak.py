@@ -3,6 +3,7 @@ against the emulator), and everything a player can get wrong is answered only to
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 
 import pytest
@@ -45,6 +46,18 @@ async def start_alak(world, host="alice", guest="bob") -> tuple[int, int]:
 
 
 async def test_whole_game_by_slash_and_buttons(world):
+    await play_a_whole_game(world)
+
+
+@pytest.mark.bot_config(board_pool="process")
+async def test_whole_game_with_boards_drawn_by_a_worker_process(world):
+    await play_a_whole_game(world)
+    boards = world.bot.boards.pool
+    assert boards.kind == "process" and await boards.run(os.getpid) != os.getpid()
+
+
+async def play_a_whole_game(world) -> None:
+    """Alice moves with /move and autocomplete, Bob with the board's buttons, to the end."""
     emu = world.emu
     game_id, thread = await start_alak(world)
     alice, bob = emu.user("alice"), emu.user("bob")

@@ -1,0 +1,109 @@
+"""Move boards drawn in the board workers (``bot.boards``): a worker process draws exactly the
+image the bot's own process would, at the bot's priority, warmed before its first board, and a
+worker that dies costs no board."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+
+import pytest
+
+import engines
+import render
+from bot.boards import BoardDrawer
+
+
+def mid_game(game_name: str, plies: int = 12):
+    """A position some plies into a seeded random game at the game's most players, and the
+    text of its last move."""
+    game = engines.get(game_name)
+    rng = random.Random(7)
+    state = game.new(max(game.allowed_player_counts()), seed=7)
+    move = None
+    for _ in range(plies):
+        if state.to_move is None:
+            break
+        move = rng.choice(list(game.legal_moves(state)))
+        state = game.play(state, move)
+    return state, None if move is None else str(move)
+
+
+@pytest.fixture(scope="module")
+def drawer():
+    """One pool of one worker process for the module (starting one costs about a second)."""
+    boards = BoardDrawer(workers=1, kind="process")
+    yield boards
+    boards.close()
+
+
+@pytest.mark.parametrize("game_name", render.supported_games())
+async def test_a_worker_process_draws_the_same_board_as_the_bot_would(drawer, game_name):
+    state, last_move = mid_game(game_name)
+    options = dict(viewer=None, last_move=last_move, players=["Ann", "Bob", "Cy", "Di", "Ed"],
+                   lang="fr", status=None, clock="due Mon 14:00 UTC")
+    drawn = await drawer.board(game_name, state, **options)
+    assert drawn == render.board(game_name, state, **options)
+    assert await drawer.pool.run(os.getpid) != os.getpid()  # it really was another process
+
+
+async def test_a_worker_process_draws_a_players_hand_and_refuses_a_game_without_hands(drawer):
+    state, _ = mid_game("lppg")
+    view = engines.get("lppg").view(state, 1)
+    drawn = await drawer.hand("lppg", view, 1, players=["Ann", "Bob", "Cy", "Di"], lang="en")
+    assert drawn == render.hand("lppg", view, 1, players=["Ann", "Bob", "Cy", "Di"], lang="en")
+    with pytest.raises(ValueError):
+        await drawer.hand("alak", mid_game("alak")[0], 0)
+
+
+async def test_board_workers_run_at_the_bots_priority_and_are_warm_before_their_first_board(
+        drawer):
+    await drawer.warm_up()
+    assert await drawer.pool.run(os.getpriority, os.PRIO_PROCESS, 0) == own_priority_now()
+    # The worker built every game's palette before its first job (render caches it).
+    built = await drawer.pool.run(palettes_built)
+    assert built == len(render.supported_games())
+
+
+def own_priority_now() -> int:
+    return os.getpriority(os.PRIO_PROCESS, 0)
+
+
+def palettes_built() -> int:
+    """In the worker: how many games' palettes are cached already (run as its job)."""
+    return render._palette.cache_info().currsize
+
+
+async def test_a_board_whose_worker_was_killed_is_still_drawn_and_a_new_worker_takes_over(
+        drawer):
+    state, last_move = mid_game("alak")
+    expected = render.board("alak", state, last_move=last_move)
+    worker = await drawer.pool.run(os.getpid)
+    os.kill(worker, signal.SIGKILL)
+    # Asked at once, before the pool may have noticed: drawn all the same (in a thread if the
+    # job was lost with the process, by a new process otherwise).
+    assert await drawer.board("alak", state, last_move=last_move) == expected
+    for _ in range(3):  # the pool notices the death within a job or two, then starts afresh
+        assert await drawer.board("alak", state, last_move=last_move) == expected
+    successor = await drawer.pool.run(os.getpid)
+    assert successor not in (worker, os.getpid())
+
+
+async def test_boards_in_threads_share_the_bots_process():
+    boards = BoardDrawer(workers=1, kind="thread")
+    try:
+        state, last_move = mid_game("palago")
+        await boards.warm_up()
+        drawn = await boards.board("palago", state, last_move=last_move)
+        assert drawn == render.board("palago", state, last_move=last_move)
+        assert await boards.pool.run(os.getpid) == os.getpid()
+    finally:
+        boards.close()
+
+
+async def test_a_closed_drawer_draws_nothing():
+    boards = BoardDrawer(workers=1, kind="thread")
+    boards.close()
+    with pytest.raises(RuntimeError):
+        await boards.board("alak", engines.get("alak").new(2, seed=0))
