@@ -99,18 +99,22 @@ def threads_cpu() -> dict[str, float]:
 
 
 def children_cpu() -> float:
-    """CPU seconds so far of this process's live worker processes (Linux: read from /proc; a
-    worker that ended is not counted, and elsewhere nothing is)."""
+    """CPU seconds so far of this process's live child processes (the bot's board workers),
+    read from Linux's /proc: a child that ended is not counted, and elsewhere nothing is."""
     ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    me = str(os.getpid())
     spent = 0.0
-    for child in multiprocessing.active_children():
-        try:
-            with open(f"/proc/{child.pid}/stat") as stat:
-                # After the command's closing parenthesis: utime and stime are fields 12, 13.
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        spent += (int(fields[11]) + int(fields[12])) / ticks
+    with contextlib.suppress(OSError):
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/stat") as stat:
+                    # After the command's closing parenthesis: state, ppid, ... utime and
+                    # stime are the 12th and 13th fields.
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[1] == me:
+                spent += (int(fields[11]) + int(fields[12])) / ticks
     return spent
 
 
@@ -359,8 +363,7 @@ async def bench(
             database=str(Path(workdir) / "bench.db"), sync_on_start="global",
             log_level="WARNING", board_pool=board_pool,
         )
-        # Not daemonic: the bot starts its board workers, as in production.
-        bot = BotProcess(config, profile, daemon=False)
+        bot = BotProcess(config, profile)
         try:
             await bot.ready()
             await emu.wait_until_connected()

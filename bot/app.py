@@ -215,7 +215,7 @@ class BoardGamesBot(commands.Bot):
         await self._finish_interactions(STOP_GRACE_SECONDS)
         await self.delivery.stop()
         self.heavy.close()
-        self.boards.close()
+        await self.boards.close()
         # Stop reading the gateway first: while a read is pending, discord.py's close sends
         # close code 4000 (resumable) instead of the normal 1000 it means.
         if self.gateway_task is not None and self.gateway_task is not asyncio.current_task():

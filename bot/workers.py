@@ -52,17 +52,15 @@ class PoolBusy(RuntimeError):
     """The pool already holds ``max_jobs`` jobs; nothing was started."""
 
 
-def _prepare_worker(niceness: int, parent: int, warm: Callable[[], None] | None = None) -> None:
+def _prepare_worker(niceness: int, parent: int) -> None:
     """In each worker process: yield the CPU to the bot, leave Ctrl-C to the bot (which
-    stops the pool) instead of printing a traceback per worker, end when the bot (``parent``)
-    is gone however it ended, and build what its jobs will need (``warm``) before the first."""
+    stops the pool) instead of printing a traceback per worker, and end when the bot
+    (``parent``) is gone however it ended."""
     with contextlib.suppress(OSError, AttributeError):  # nice is POSIX-only
         os.nice(niceness)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with, args=(parent,), name="parent-watch",
                      daemon=True).start()
-    if warm is not None:
-        warm()
 
 
 def _exit_with(parent: int) -> None:
@@ -78,12 +76,8 @@ class WorkerPool:
 
     def __init__(
         self, name: str, *, workers: int = 1, kind: Kind = "process",
-        max_jobs: int | None = None, niceness: int = WORKER_NICENESS,
-        warm: Callable[[], None] | None = None,
+        max_jobs: int | None = None,
     ) -> None:
-        """``niceness``: how much lower than the bot's the worker processes' priority is;
-        ``warm``: a module-level function each worker process runs once before its first job
-        (a process restarted after a crash runs it again)."""
         if kind not in KINDS:
             raise ValueError(f"a worker pool is made of processes or threads, not {kind!r}")
         if workers < 1:
@@ -92,8 +86,6 @@ class WorkerPool:
         self.workers = workers
         self.kind = kind
         self.max_jobs = max_jobs
-        self.niceness = niceness
-        self.warm = warm
         self._executor: concurrent.futures.Executor | None = None
         self._jobs = 0
         self._closed = False
@@ -115,7 +107,7 @@ class WorkerPool:
                 # (discord.py's, aiosqlite's) may inherit their locks held.
                 self._executor = concurrent.futures.ProcessPoolExecutor(
                     max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_prepare_worker, initargs=(self.niceness, os.getpid(), self.warm),
+                    initializer=_prepare_worker, initargs=(WORKER_NICENESS, os.getpid()),
                 )
             else:
                 self._executor = concurrent.futures.ThreadPoolExecutor(

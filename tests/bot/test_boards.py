@@ -9,6 +9,7 @@ import random
 import signal
 
 import pytest
+import pytest_asyncio
 
 import engines
 import render
@@ -30,12 +31,15 @@ def mid_game(game_name: str, plies: int = 12):
     return state, None if move is None else str(move)
 
 
-@pytest.fixture(scope="module")
-def drawer():
-    """One pool of one worker process for the module (starting one costs about a second)."""
+# One worker process for the module (starting one costs about a second), on one event loop.
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def drawer():
     boards = BoardDrawer(workers=1, kind="process")
     yield boards
-    boards.close()
+    await boards.close()
 
 
 @pytest.mark.parametrize("game_name", render.supported_games())
@@ -45,7 +49,7 @@ async def test_a_worker_process_draws_the_same_board_as_the_bot_would(drawer, ga
                    lang="fr", status=None, clock="due Mon 14:00 UTC")
     drawn = await drawer.board(game_name, state, **options)
     assert drawn == render.board(game_name, state, **options)
-    assert await drawer.pool.run(os.getpid) != os.getpid()  # it really was another process
+    assert await drawer.run(os.getpid) != os.getpid()  # it really was another process
 
 
 async def test_a_worker_process_draws_a_players_hand_and_refuses_a_game_without_hands(drawer):
@@ -60,9 +64,9 @@ async def test_a_worker_process_draws_a_players_hand_and_refuses_a_game_without_
 async def test_board_workers_run_at_the_bots_priority_and_are_warm_before_their_first_board(
         drawer):
     await drawer.warm_up()
-    assert await drawer.pool.run(os.getpriority, os.PRIO_PROCESS, 0) == own_priority_now()
+    assert await drawer.run(os.getpriority, os.PRIO_PROCESS, 0) == own_priority_now()
     # The worker built every game's palette before its first job (render caches it).
-    built = await drawer.pool.run(palettes_built)
+    built = await drawer.run(palettes_built)
     assert built == len(render.supported_games())
 
 
@@ -79,14 +83,14 @@ async def test_a_board_whose_worker_was_killed_is_still_drawn_and_a_new_worker_t
         drawer):
     state, last_move = mid_game("alak")
     expected = render.board("alak", state, last_move=last_move)
-    worker = await drawer.pool.run(os.getpid)
+    worker = await drawer.run(os.getpid)
     os.kill(worker, signal.SIGKILL)
     # Asked at once, before the pool may have noticed: drawn all the same (in a thread if the
     # job was lost with the process, by a new process otherwise).
     assert await drawer.board("alak", state, last_move=last_move) == expected
     for _ in range(3):  # the pool notices the death within a job or two, then starts afresh
         assert await drawer.board("alak", state, last_move=last_move) == expected
-    successor = await drawer.pool.run(os.getpid)
+    successor = await drawer.run(os.getpid)
     assert successor not in (worker, os.getpid())
 
 
@@ -97,13 +101,13 @@ async def test_boards_in_threads_share_the_bots_process():
         await boards.warm_up()
         drawn = await boards.board("palago", state, last_move=last_move)
         assert drawn == render.board("palago", state, last_move=last_move)
-        assert await boards.pool.run(os.getpid) == os.getpid()
+        assert await boards.run(os.getpid) == os.getpid()
     finally:
-        boards.close()
+        await boards.close()
 
 
 async def test_a_closed_drawer_draws_nothing():
     boards = BoardDrawer(workers=1, kind="thread")
-    boards.close()
+    await boards.close()
     with pytest.raises(RuntimeError):
         await boards.board("alak", engines.get("alak").new(2, seed=0))

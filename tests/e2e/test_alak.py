@@ -52,7 +52,7 @@ async def test_whole_game_by_slash_and_buttons(world):
 @pytest.mark.bot_config(board_pool="process")
 async def test_whole_game_with_boards_drawn_by_a_worker_process(world):
     await play_a_whole_game(world)
-    boards = world.bot.boards.pool
+    boards = world.bot.boards
     assert boards.kind == "process" and await boards.run(os.getpid) != os.getpid()
 
 
