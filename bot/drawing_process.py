@@ -26,6 +26,8 @@ from typing import Any
 
 #: Bytes of the length before each frame.
 LENGTH_BYTES = 4
+#: Environment variables a worker never inherits (secrets: see ``bot.config``).
+PRIVATE_ENV = frozenset({"DISCORD_TOKEN", "BOT_DATABASE"})
 #: How long ``close`` waits for the worker to finish its jobs before killing it.
 CLOSE_TIMEOUT = 5.0
 
@@ -91,9 +93,11 @@ class DrawingProcess:
         # The worker imports the jobs' modules from where this package is, wherever it runs.
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         paths = [root, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+        # A worker draws; it has no use for the bot's token, so it does not get it.
+        env = {name: value for name, value in os.environ.items() if name not in PRIVATE_ENV}
         process = await asyncio.create_subprocess_exec(
             *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)},
+            env={**env, "PYTHONPATH": os.pathsep.join(paths)},
         )
         self._process = process
         self._reader = asyncio.ensure_future(self._read(process))

@@ -71,6 +71,23 @@ def warmed_by() -> str | None:
     return os.environ.get("WARMED_BY")
 
 
+async def test_a_worker_never_inherits_the_bots_secrets(monkeypatch):
+    monkeypatch.setenv("DISCORD_TOKEN", "not-for-workers")
+    monkeypatch.setenv("BOT_DATABASE", "postgresql://bot:secret@db/bot")
+    monkeypatch.setenv("BOT_LANGUAGE", "fr")
+    worker = DrawingProcess()
+    try:
+        seen = await worker.run(environment_of, ("DISCORD_TOKEN", "BOT_DATABASE", "BOT_LANGUAGE"))
+        assert seen == {"DISCORD_TOKEN": None, "BOT_DATABASE": None, "BOT_LANGUAGE": "fr"}
+    finally:
+        await worker.close()
+
+
+def environment_of(names: tuple[str, ...]) -> dict[str, str | None]:
+    """In the worker: the values of ``names`` in its environment."""
+    return {name: os.environ.get(name) for name in names}
+
+
 #: A bot that starts a drawing process, says its pid, and waits to be killed.
 _STARTS_A_WORKER = """
 import asyncio, os
