@@ -8,14 +8,12 @@ import asyncio
 import math
 import os
 import signal
-import subprocess
-import sys
 import time
 
 import pytest
 
 from bot.drawing_process import DrawingProcess, WorkerGone
-from tests.bot.test_workers import running
+from tests.bot.test_workers import assert_worker_ends_with_killed_bot
 
 
 async def test_jobs_run_in_another_process_and_their_errors_reach_their_callers():
@@ -103,18 +101,4 @@ asyncio.run(main())
 
 
 def test_a_drawing_process_ends_with_a_killed_bot():
-    bot = subprocess.Popen([sys.executable, "-c", _STARTS_A_WORKER], stdout=subprocess.PIPE,
-                           text=True, cwd=os.path.dirname(os.path.dirname(os.path.dirname(
-                               os.path.abspath(__file__)))))
-    try:
-        worker = int(bot.stdout.readline())
-        assert running(worker)
-        bot.send_signal(signal.SIGKILL)
-        bot.wait(30)
-        deadline = time.monotonic() + 30
-        while running(worker):
-            assert time.monotonic() < deadline, "the worker outlived the bot"
-            time.sleep(0.1)
-    finally:
-        bot.kill()
-        bot.wait(30)
+    assert_worker_ends_with_killed_bot(_STARTS_A_WORKER)

@@ -16,6 +16,9 @@ import pytest
 
 from bot.workers import WORKER_NICENESS, PoolBusy, WorkerPool
 
+#: Where the ``bot`` package is, for the scripts run as bots.
+PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 
 def own_priority() -> int:
     return os.getpriority(os.PRIO_PROCESS, 0)
@@ -94,8 +97,14 @@ def running(pid: int) -> bool:
 
 
 def test_a_worker_process_ends_with_a_killed_bot():
-    bot = subprocess.Popen([sys.executable, "-c", _STARTS_A_WORKER], stdout=subprocess.PIPE,
-                           text=True)
+    assert_worker_ends_with_killed_bot(_STARTS_A_WORKER)
+
+
+def assert_worker_ends_with_killed_bot(script: str) -> None:
+    """Run ``script`` (a bot that starts a worker, prints its pid and waits), SIGKILL it, and
+    check that the worker does not outlive it."""
+    bot = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                           cwd=PROJECT_ROOT)
     try:
         worker = int(bot.stdout.readline())
         assert running(worker)
