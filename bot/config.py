@@ -96,6 +96,11 @@ class Config:
         return tuple(s for s in (self.token, password_of(self.database)) if s)
 
 
+#: Environment variables that may hold secrets (the token; a database address with its
+#: password): the bot's worker processes drop them (``bot.workers``, ``bot.drawing_process``).
+SECRET_VARIABLES = frozenset({"DISCORD_TOKEN", "BOT_DATABASE"})
+
+
 def _ids(value: Any, setting: str) -> tuple[int, ...]:
     if isinstance(value, str):
         value = [part for part in value.replace(",", " ").split() if part]

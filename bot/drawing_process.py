@@ -24,10 +24,10 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from bot.config import SECRET_VARIABLES
+
 #: Bytes of the length before each frame.
 LENGTH_BYTES = 4
-#: Environment variables a worker never inherits (secrets: see ``bot.config``).
-PRIVATE_ENV = frozenset({"DISCORD_TOKEN", "BOT_DATABASE"})
 #: How long ``close`` waits for the worker to finish its jobs before killing it.
 CLOSE_TIMEOUT = 5.0
 
@@ -94,7 +94,7 @@ class DrawingProcess:
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         paths = [root, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
         # A worker draws; it has no use for the bot's token, so it does not get it.
-        env = {name: value for name, value in os.environ.items() if name not in PRIVATE_ENV}
+        env = {name: value for name, value in os.environ.items() if name not in SECRET_VARIABLES}
         process = await asyncio.create_subprocess_exec(
             *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             env={**env, "PYTHONPATH": os.pathsep.join(paths)},

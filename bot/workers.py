@@ -39,6 +39,8 @@ import time
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
+from bot.config import SECRET_VARIABLES
+
 Result = TypeVar("Result")
 Kind = Literal["process", "thread"]
 KINDS: tuple[Kind, ...] = ("process", "thread")
@@ -59,6 +61,8 @@ def _prepare_worker(niceness: int, parent: int) -> None:
     with contextlib.suppress(OSError, AttributeError):  # nice is POSIX-only
         os.nice(niceness)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in SECRET_VARIABLES:  # a worker has no use for the bot's secrets
+        os.environ.pop(name, None)
     threading.Thread(target=_exit_with, args=(parent,), name="parent-watch",
                      daemon=True).start()
 

@@ -39,6 +39,17 @@ async def test_a_process_pool_runs_jobs_in_another_process_at_a_lower_priority()
         pool.close()
 
 
+async def test_a_worker_process_forgets_the_bots_secrets(monkeypatch):
+    monkeypatch.setenv("DISCORD_TOKEN", "not-for-workers")
+    monkeypatch.setenv("BOT_LANGUAGE", "fr")
+    pool = WorkerPool("test", workers=1)
+    try:
+        assert await pool.run(os.getenv, "DISCORD_TOKEN") is None
+        assert await pool.run(os.getenv, "BOT_LANGUAGE") == "fr"
+    finally:
+        pool.close()
+
+
 async def test_a_full_pool_refuses_at_once_and_counts_jobs_until_they_end():
     pool = WorkerPool("test", workers=1, kind="thread", max_jobs=2)
     release = threading.Event()
