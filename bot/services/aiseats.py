@@ -149,13 +149,18 @@ class AiSeatService(ChallengeService):
             channel_id=channel_id, source="ai", locale=locale,
         )
 
-    async def add_ai(self, challenge_id: int, user_id: int, level: str) -> Challenge:
+    async def add_ai(self, challenge_id: int, user_id: int, level: str, *,
+                     seated: int | None = None) -> Challenge:
         """The host of a lobby gives its next free place to an AI player of ``level`` (the
-        first reserved id of that level not seated: one taken off the table frees its id)."""
+        first reserved id of that level not seated: one taken off the table frees its id).
+        ``seated``: how many places the host saw taken; if the table has changed since (a
+        double click's second press, an old copy of the message) nothing is done."""
         check_level(level)
         now = self._clock()
         async with self._store.transaction() as tx:
             row = await self._hosted_lobby(tx, challenge_id, user_id, now)
+            if seated is not None and seated != len(row.joined):
+                raise ChallengeError("errors.lobby_changed")
             slot = next(slot for slot in range(_BLOCK)
                         if ai_user_id(level, slot) not in row.joined)
             await self._add_player(tx, row, ai_user_id(level, slot), now)

@@ -145,7 +145,10 @@ def _lobby_view(challenge: Challenge, labels: dict[str, str], locale: Any) -> di
         view.add_item(ChallengeButton(challenge.id, action, labels[action], row=LOBBY_ROW))
     if not challenge.is_full:
         for action in AI_ACTIONS:
-            view.add_item(ChallengeButton(challenge.id, action, labels[action], row=ADD_AI_ROW))
+            # The places taken as drawn: a second press of the same message (a double click)
+            # finds the table changed and is refused instead of seating a second AI.
+            view.add_item(ChallengeButton(challenge.id, action, labels[action],
+                                          seated=len(challenge.joined), row=ADD_AI_ROW))
     for seat in last_ai_of_each_level(challenge.joined):
         label = t("bot.button.ai.remove", locale, player=player_name(seat, locale))
         view.add_item(ChallengeButton(challenge.id, REMOVE_AI, label, seat=seat,
@@ -164,30 +167,37 @@ class ChallengeButton(
     Gate,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"bg:ch:(?P<id>\d+):(?P<action>" + "|".join((*ACTIONS, *AI_ACTIONS, REMOVE_AI))
-    + r")(?::(?P<seat>-\d+))?",
+    + r")(?::(?P<seat>-\d+)|:(?P<seated>\d+))?",
 ):
     """A challenge's button. ``seat``: the AI seat a "− AI" button removes (in its
-    custom_id after the action, ``bg:ch:7:ai-off:-101``)."""
+    custom_id after the action, ``bg:ch:7:ai-off:-101``); ``seated``: the places a "+ AI"
+    button's lobby had taken when it was drawn (``bg:ch:7:ai-easy:2``; none on the buttons of
+    messages drawn before it existed, which are not checked)."""
 
     def __init__(self, challenge_id: int, action: str, label: str = "", *,
-                 seat: int | None = None, row: int | None = None) -> None:
+                 seat: int | None = None, seated: int | None = None,
+                 row: int | None = None) -> None:
         custom_id = f"bg:ch:{challenge_id}:{action}"
         if seat is not None:
             custom_id += f":{seat}"
+        elif seated is not None:
+            custom_id += f":{seated}"
         super().__init__(
             discord.ui.Button(
                 label=label or action.capitalize(), style=STYLES[action],
                 custom_id=custom_id, row=row,
             )
         )
-        self.challenge_id, self.action, self.seat = challenge_id, action, seat
+        self.challenge_id, self.action, self.seat, self.seated = (challenge_id, action, seat,
+                                                                  seated)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> ChallengeButton:
-        seat = match["seat"]
-        return cls(int(match["id"]), match["action"], seat=None if seat is None else int(seat))
+        seat, seated = match["seat"], match["seated"]
+        return cls(int(match["id"]), match["action"], seat=None if seat is None else int(seat),
+                   seated=None if seated is None else int(seated))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: Host = interaction.client  # type: ignore[assignment]
@@ -199,7 +209,8 @@ class ChallengeButton(
                 game = await call(self.challenge_id, user)
             elif self.action in AI_ACTIONS:
                 challenge = await services.add_ai(self.challenge_id, user,
-                                                  self.action.removeprefix("ai-"))
+                                                  self.action.removeprefix("ai-"),
+                                                  seated=self.seated)
             elif self.action == REMOVE_AI:
                 challenge = await services.remove_ai(self.challenge_id, user, self.seat)
             else:

@@ -145,3 +145,26 @@ async def test_an_untimed_lobby_shows_no_time_control_line(world):
     table = await world.challenge("alice", "kolory", {"players": 3, "time_control": "untimed"})
     joined = await (await emu.click("bob", table, label="Join")).reply()
     assert "Time control" not in table.content and "Time control" not in joined.content
+
+
+async def test_a_double_click_on_plus_ai_seats_one_ai_player(world):
+    """Both presses of "+ AI" sent before the first answer changed the message: one AI sits
+    down, the other press is refused privately; pressed again on the new message, it seats
+    another."""
+    emu = world.emu
+    posted = await world.challenge("alice", "kolory", {"players": 4})
+    table = emu.messages[posted.id]  # the emulator's message, edited in place
+    presses = await asyncio.gather(*(emu.click("alice", table, label="+ AI (medium)")
+                                     for _ in range(2)))
+    answers = [await press.reply() for press in presses]
+    (seated,) = [answer for answer in answers if not answer.flags & EPHEMERAL]
+    (again,) = [answer for answer in answers if answer.flags & EPHEMERAL]
+    assert "The table changed meanwhile" in again.content
+    assert "(2/4)" in seated.content and seated.content.count("AI (medium)") == 1
+    assert table.content == seated.content, "two presses, one AI"
+    challenge_id = int(table.buttons()[0]["custom_id"].split(":")[2])  # bg:ch:<id>:join
+    lobby = await world.services.get_challenge(challenge_id)
+    assert lobby.joined == (emu.user("alice").id, ai_user_id("medium"))
+
+    await (await emu.click("alice", table, label="+ AI (medium)")).reply()
+    assert "(3/4)" in table.content and table.content.count("AI (medium)") == 2

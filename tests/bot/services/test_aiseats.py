@@ -127,6 +127,22 @@ async def test_the_host_takes_ai_players_off_a_lobby_and_a_second_press_changes_
     assert (await service.get_challenge(lobby.id)).joined == (1, easy, medium, 2)
 
 
+async def test_a_plus_ai_press_from_a_table_that_has_changed_seats_nobody(service):
+    lobby = await service.challenge("kolory", 1, players=4)
+    first = await service.add_ai(lobby.id, 1, "easy", seated=1)
+    assert first.joined == (1, ai_user_id("easy", 0))
+    # The second press of a double click was drawn when one place was taken.
+    with pytest.raises(ChallengeError) as refused:
+        await service.add_ai(lobby.id, 1, "easy", seated=1)
+    assert refused.value.key == "errors.lobby_changed"
+    await service.join(lobby.id, 2)
+    with pytest.raises(ChallengeError):
+        await service.add_ai(lobby.id, 1, "hard", seated=2)  # someone joined meanwhile
+    assert (await service.get_challenge(lobby.id)).joined == (1, ai_user_id("easy", 0), 2)
+    seated = await service.add_ai(lobby.id, 1, "hard", seated=3)
+    assert seated.joined == (1, ai_user_id("easy", 0), 2, ai_user_id("hard", 0))
+
+
 async def test_an_ai_taken_off_a_table_frees_its_id_for_the_next_of_its_level(service):
     lobby = await service.challenge("kolory", 1, players=5)
     await service.add_ai(lobby.id, 1, "easy")

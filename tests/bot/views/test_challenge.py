@@ -67,3 +67,17 @@ def test_a_full_lobby_may_free_an_ai_place_and_one_without_ai_has_no_minus():
     labels = [[b["label"] for b in row["components"]] for row in people_only.to_components()]
     assert labels == [["Join", "Leave", "Start", "Cancel"],
                       ["+ AI (easy)", "+ AI (medium)", "+ AI (hard)"]]
+
+
+async def test_plus_ai_buttons_carry_the_places_taken_and_older_ones_still_read():
+    seats = (1, ai_user_id("easy", 0))
+    _, view = challenge_message(lobby(seats, players=4), "en")
+    template = ChallengeButton.__discord_ui_compiled_template__
+    adds = [item for item in view.children if "ai-" in item.custom_id
+            and "ai-off" not in item.custom_id]
+    assert [template.fullmatch(item.custom_id)["seated"] for item in adds] == ["2"] * 3
+    for custom_id, seat, seated in (("bg:ch:7:ai-easy:2", None, 2),
+                                    ("bg:ch:7:ai-easy", None, None),  # drawn before the check
+                                    ("bg:ch:7:ai-off:-101", -101, None)):
+        button = await ChallengeButton.from_custom_id(None, None, template.fullmatch(custom_id))
+        assert (button.seat, button.seated) == (seat, seated)
