@@ -13,7 +13,8 @@ whose two helper threads in the bot cost it about 0.3 ms per board.
 These workers are not the heavy pool's: a replay being drawn never delays a move's board. They
 run at the bot's own priority (a board is on a player's path), and each builds every game's
 palette and pieces (``render.warm_up``) before its first board. A worker that dies (killed, out
-of memory) costs no board: that board is drawn in a thread and the next starts a fresh process.
+of memory) costs no board: boards are drawn in threads for a few seconds, then a fresh
+process is started.
 """
 
 from __future__ import annotations
@@ -35,8 +36,13 @@ log = logging.getLogger(__name__)
 class BoardDrawer:
     """Draws the bot's boards and hands off the event loop (see the module)."""
 
+    #: After a worker process dies, boards are drawn in threads for this long before a new
+    #: one is started (a worker that cannot start is not restarted for every board).
+    restart_delay = 10.0
+
     def __init__(self, workers: int = 1, kind: Kind = "process") -> None:
         self.kind = kind
+        self._threads_until = 0.0  # the loop's time until which processes are not used
         self._processes = [DrawingProcess(warm=f"{__name__}:warm_every_game")
                            for _ in range(workers)] if kind == "process" else []
         self._threads = WorkerPool("boards", workers=workers, kind="thread") \
@@ -74,12 +80,17 @@ class BoardDrawer:
             return await self._threads.run(draw, game_name, state, *args, **options)
         # Not every state pickles; the engines' dump is plain data, and small.
         snapshot = engines.get(game_name).dump(state)
-        try:
-            return await self.run(from_snapshot, draw, game_name, snapshot, *args, **options)
-        except WorkerGone:
-            log.warning("a board worker process died; drawing this image in a thread")
-            return await asyncio.to_thread(from_snapshot, draw, game_name, snapshot, *args,
-                                           **options)
+        loop = asyncio.get_running_loop()
+        if loop.time() >= self._threads_until:
+            try:
+                return await self.run(from_snapshot, draw, game_name, snapshot, *args,
+                                      **options)
+            except (WorkerGone, OSError) as error:  # died, or could not start
+                log.warning("a board worker process failed (%s); drawing in threads for %g s",
+                            error, self.restart_delay)
+                self._threads_until = loop.time() + self.restart_delay
+        return await asyncio.to_thread(from_snapshot, draw, game_name, snapshot, *args,
+                                       **options)
 
     async def close(self) -> None:
         """Take no more work; the workers finish what they have, then end."""
