@@ -60,6 +60,16 @@ async def test_three_player_table(world):
     assert (await world.services.get_game(game.id)).ply == 1
 
 
+async def double_click(emu, user: str, message, label: str):
+    """Two presses of one button, both sent before the first answer changed the message: the
+    public answer (the message updated) and the private refusal, each exactly once."""
+    presses = await asyncio.gather(*(emu.click(user, message, label=label) for _ in range(2)))
+    answers = [await press.reply() for press in presses]
+    (updated,) = [answer for answer in answers if not answer.flags & EPHEMERAL]
+    (refused,) = [answer for answer in answers if answer.flags & EPHEMERAL]
+    return updated, refused
+
+
 async def test_the_host_takes_an_ai_player_off_the_table_once(world):
     """Only the host removes an AI seat; the table's message shows it at once, with a "+ AI"
     row again since a place is free; a double click (both presses sent before the first
@@ -79,11 +89,7 @@ async def test_the_host_takes_an_ai_player_off_the_table_once(world):
     assert refused.flags & EPHEMERAL and "Only the player who created" in refused.content
     assert table.content == full
 
-    presses = await asyncio.gather(*(emu.click("alice", table, label="− AI (easy)")
-                                     for _ in range(2)))
-    answers = [await press.reply() for press in presses]
-    (removed,) = [answer for answer in answers if not answer.flags & EPHEMERAL]
-    (again,) = [answer for answer in answers if answer.flags & EPHEMERAL]
+    removed, again = await double_click(emu, "alice", table, "− AI (easy)")
     assert "no longer at the table" in again.content
     assert "(3/4)" in removed.content and removed.content.count("AI (easy)") == 1
     assert table.content == removed.content, "two presses, one AI gone"
@@ -154,11 +160,7 @@ async def test_a_double_click_on_plus_ai_seats_one_ai_player(world):
     emu = world.emu
     posted = await world.challenge("alice", "kolory", {"players": 4})
     table = emu.messages[posted.id]  # the emulator's message, edited in place
-    presses = await asyncio.gather(*(emu.click("alice", table, label="+ AI (medium)")
-                                     for _ in range(2)))
-    answers = [await press.reply() for press in presses]
-    (seated,) = [answer for answer in answers if not answer.flags & EPHEMERAL]
-    (again,) = [answer for answer in answers if answer.flags & EPHEMERAL]
+    seated, again = await double_click(emu, "alice", table, "+ AI (medium)")
     assert "The table changed meanwhile" in again.content
     assert "(2/4)" in seated.content and seated.content.count("AI (medium)") == 1
     assert table.content == seated.content, "two presses, one AI"
