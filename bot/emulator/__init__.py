@@ -4,6 +4,7 @@ from bot.emulator.permissions import ADMINISTRATOR, BOT_PERMISSIONS, MANAGE_GUIL
 from bot.emulator.server import (
     EPHEMERAL,
     Attachment,
+    ComponentGone,
     Emulator,
     EmuUser,
     Event,
@@ -21,6 +22,7 @@ __all__ = [
     "EPHEMERAL",
     "MANAGE_GUILD",
     "Attachment",
+    "ComponentGone",
     "EmuUser",
     "Emulator",
     "Event",

@@ -112,6 +112,12 @@ class HiddenCommand(LookupError):
     to them, so they cannot run it."""
 
 
+class ComponentGone(LookupError):
+    """A press on a button the message no longer has (taken off by an edit): Discord checks a
+    component interaction against the message and refuses it (50035, COMPONENT_VALIDATION_FAILED:
+    the user reads "This interaction failed"); the bot never hears of it."""
+
+
 def _now_iso() -> str:
     return datetime.now(UTC).isoformat()
 
@@ -1033,6 +1039,8 @@ class Emulator:
                 raise ValueError("give the button's custom_id or its label")
             custom_id = message.button(label)["custom_id"]
         current = self.messages.get(message.id, message)
+        if custom_id not in {button.get("custom_id") for button in current.buttons()}:
+            raise ComponentGone(f"message {message.id} has no button {custom_id!r} any more")
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._send_interaction(
             MESSAGE_COMPONENT, self.user(user), current.channel_id, data,

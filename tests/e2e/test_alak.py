@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.emulator import ADMINISTRATOR, EPHEMERAL, HiddenCommand, Message
+from bot.emulator import ADMINISTRATOR, EPHEMERAL, ComponentGone, HiddenCommand, Message
 from bot.services.games import GameService
 from bot.store import open_store
 from bot.views.game import move_custom_id
@@ -54,6 +54,23 @@ async def test_whole_game_with_boards_drawn_by_a_worker_process(world):
     await play_a_whole_game(world)
     boards = world.bot.boards
     assert boards.kind == "process" and await boards.run(os.getpid) != os.getpid()
+
+
+async def test_a_button_taken_off_an_old_board_cannot_be_pressed(world):
+    """Discord checks a press against the message's components (50035,
+    COMPONENT_VALIDATION_FAILED): once the previous board's buttons are taken off, a press there
+    never reaches the bot."""
+    emu = world.emu
+    game_id, thread = await start_alak(world)
+    first = latest_board(world, thread)
+    point = first.buttons()[0]["custom_id"]
+    await (await emu.click("alice", first, point)).reply()
+    await emu.wait_for(lambda _: not emu.messages[first.id].buttons())  # taken off
+    mark = emu.mark()
+    with pytest.raises(ComponentGone):
+        await emu.click("bob", first, point)
+    assert not [e for e in emu.events[mark:] if e.kind in ("request", "message")]
+    assert (await world.services.get_game(game_id)).ply == 1
 
 
 async def play_a_whole_game(world) -> None:
