@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 
 import ai
-from bot.emulator import EPHEMERAL
 from bot.i18n import say, t
 from bot.services.aiseats import ai_level, is_ai
+from emulator import EPHEMERAL
 
 #: How long a test waits for the AI (a worker process starts with the first move).
 AI_PATIENCE = 60.0

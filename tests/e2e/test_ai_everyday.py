@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.emulator import EPHEMERAL, MANAGE_GUILD
 from bot.services.aiseats import ai_level, ai_user_id, is_ai
+from emulator import EPHEMERAL, MANAGE_GUILD
 from tests.e2e.test_ai import assert_no_ai_reached, delivered, until_human_turn
 
 

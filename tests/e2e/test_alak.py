@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.emulator import ADMINISTRATOR, EPHEMERAL, ComponentGone, HiddenCommand, Message
 from bot.services.games import GameService
 from bot.store import open_store
 from bot.views.game import move_custom_id
+from emulator import ADMINISTRATOR, EPHEMERAL, ComponentGone, HiddenCommand, Message
 
 MAX_PLIES = 200
 

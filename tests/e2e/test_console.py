@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.emulator.console import Console, run_folder
+from emulator.console import Console, run_folder
 
 
 def console_for(emu, folder: Path):

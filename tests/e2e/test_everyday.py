@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.emulator import EPHEMERAL, MANAGE_GUILD, HiddenCommand
+from emulator import EPHEMERAL, MANAGE_GUILD, HiddenCommand
 from render.header import move_number
 
 

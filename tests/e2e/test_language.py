@@ -12,8 +12,8 @@ import pytest
 
 import render
 from bot import i18n
-from bot.emulator import MANAGE_GUILD
 from bot.heavy import HeavyWork
+from emulator import MANAGE_GUILD
 
 
 @pytest.fixture

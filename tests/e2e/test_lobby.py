@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 
 import engines
-from bot.emulator import EPHEMERAL
 from bot.services.aiseats import ai_user_id
+from emulator import EPHEMERAL
 
 
 def button_rows(message) -> list[list[str]]:

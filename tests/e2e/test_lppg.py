@@ -9,7 +9,7 @@ import re
 import pytest
 
 import engines
-from bot.emulator import EPHEMERAL
+from emulator import EPHEMERAL
 
 
 async def test_hand_is_private_and_moves_are_suggested(world):

@@ -1,7 +1,7 @@
-"""The local Discord emulator (DESIGN.md §7): see ``bot.emulator.server``."""
+"""The local Discord emulator (DESIGN.md §7): see ``emulator.server``."""
 
-from bot.emulator.permissions import ADMINISTRATOR, BOT_PERMISSIONS, MANAGE_GUILD
-from bot.emulator.server import (
+from emulator.permissions import ADMINISTRATOR, BOT_PERMISSIONS, MANAGE_GUILD
+from emulator.server import (
     EPHEMERAL,
     Attachment,
     ComponentGone,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.emulator import ADMINISTRATOR, EPHEMERAL, MANAGE_GUILD, Emulator, HiddenCommand
 from bot.endpoints import use_endpoints
-from tests.bot.emulator.tinybot import make_bot
+from emulator import ADMINISTRATOR, EPHEMERAL, MANAGE_GUILD, Emulator, HiddenCommand
+from tests.emulator.tinybot import make_bot
 
 
 async def test_login_identify_and_guild(emu_and_bot):

@@ -52,8 +52,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.emulator import limits, mentions
-from bot.emulator.permissions import (
+from emulator import limits, mentions
+from emulator.permissions import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
     BOT_PERMISSIONS,
@@ -69,7 +69,6 @@ from bot.emulator.permissions import (
     missing,
     to_send,
 )
-from bot.sharding import SHARD_SHIFT, shard_of
 
 API_VERSION = 10
 EPHEMERAL = 1 << 6
@@ -105,6 +104,15 @@ AUTOCOMPLETE = 4
 #: Application command option types.
 SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE = range(1, 9)
 NUMBER = 10
+
+
+#: Discord's snowflakes keep their creation time above bit 22; shards split on it.
+SHARD_SHIFT = 22
+
+
+def shard_of(guild_id: int | None, count: int) -> int:
+    """The shard Discord sends a server's events to; a direct message's is shard 0."""
+    return 0 if guild_id is None else (guild_id >> SHARD_SHIFT) % count
 
 
 class HiddenCommand(LookupError):

@@ -1,5 +1,6 @@
-"""The local console of ``make run`` without a token: you type slash commands as one of several
-local users; the bot's replies are printed as text and every file is written to a folder.
+"""The local console (``make run`` without a token, started by ``bot.console``): you type slash
+commands as one of several local users; the bot's replies are printed as text and every file is
+written to a folder. It drives an ``Emulator`` only: any bot connected to it answers.
 
     alice #games> /play alak @bob
     alice #games> /as bob
@@ -26,16 +27,14 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.emulator.server import (
+from emulator.server import (
     PUBLIC_THREAD,
     STRING,
     SUB_COMMAND,
@@ -335,50 +334,6 @@ def run_folder(root: Path) -> Path:
     folder = root / f"run-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
     folder.mkdir()
     return folder
-
-
-async def run_console(config: Any) -> None:
-    """``python -m bot`` without a token: the emulator, the bot against it, and the console."""
-    from dataclasses import replace
-
-    from bot.app import launch
-
-    images_dir = run_folder(Path(config.images_dir))
-    emu = Emulator(users=config.emulator_users)
-    await emu.start()
-    # A fresh database each run: the emulator keeps no threads or messages between runs, so
-    # games from an earlier run would point at threads that no longer exist.
-    database = Path(tempfile.mkdtemp(prefix="boardgames-local-")) / "local.db"
-    local = replace(
-        config, token=emu.token, api_base=emu.api_base, gateway_url=emu.gateway_url,
-        database=str(database), sync_on_start="global", owner_ids=(emu.owner.id,),
-    )
-    running = await launch(local, guild_ready_timeout=0.1)
-    console = Console(emu, images_dir)
-    console.show_new_events()
-    print(f"Local Discord emulator at {emu.api_base}: no token given, nothing leaves this host.")
-    print(f"Users: {', '.join(emu.users)}. Images go to {images_dir.resolve()}/. Type /help.")
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
-    lines = typed_lines()
-    try:
-        while True:
-            print(console.prompt(), end="", flush=True)
-            line = await next_line(lines, stop)
-            if line is None:
-                break
-            keep_going = await console.handle(line)
-            console.show_new_events()
-            if not keep_going:
-                break
-    finally:
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.remove_signal_handler(signum)
-        print("\nStopping.", file=sys.stderr)
-        await running.stop()
-        await emu.close()
 
 
 def typed_lines() -> asyncio.Queue[str | None]:
