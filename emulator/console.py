@@ -34,16 +34,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from emulator.server import (
-    PUBLIC_THREAD,
-    STRING,
-    SUB_COMMAND,
-    SUB_COMMAND_GROUP,
-    USER,
-    Emulator,
-    Event,
-    Message,
-)
+from emulator.api import PUBLIC_THREAD, STRING, SUB_COMMAND, SUB_COMMAND_GROUP, USER
+from emulator.models import Event, Message
+from emulator.server import Emulator
 
 HELP = """\
 Console commands:

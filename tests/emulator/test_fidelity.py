@@ -13,8 +13,8 @@ import pytest
 
 from emulator import BOT_PERMISSIONS, EPHEMERAL, Emulator, running_emulator
 from emulator import limits as lim
+from emulator.gateway import HEARTBEAT_ACK_DELAY
 from emulator.permissions import ATTACH_FILES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS
-from emulator.server import HEARTBEAT_ACK_DELAY
 from tests.emulator.tinybot import started
 
 
