@@ -72,6 +72,9 @@ class Config:
     #: Local console: the users you can act as, and where images are written.
     emulator_users: tuple[str, ...] = ("alice", "bob", "carol", "dave")
     images_dir: str = "emulator-out"
+    #: Keep the local console's database (a ``boardgames-local-*`` folder in the temporary
+    #: directory) after the run instead of removing it at exit.
+    keep_local_database: bool = False
     #: Correspondence play: vacation days each player may take per calendar year.
     vacation_days_per_year: int = 30
     #: A challenge nobody took up is closed (its message says it expired) after this many days.
@@ -120,6 +123,18 @@ def _whole_number(value: Any, setting: str, low: int, high: int) -> int:
     return number
 
 
+def _yes_or_no(value: Any, setting: str) -> bool:
+    """A TOML boolean, or from the environment 1/0, true/false, yes/no."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off", ""):
+        return False
+    raise ConfigError(f"{setting} must be true or false")
+
+
 def _database(value: Any) -> str:
     """A file path, ``sqlite:///path`` or a PostgreSQL URL (the value may hold a password, so
     the error does not repeat it)."""
@@ -152,7 +167,8 @@ def load_config(
     ``BOT_DATABASE``, ``BOT_LOG_LEVEL``, ``BOT_OWNER_IDS``, ``BOT_GUILD_IDS``,
     ``BOT_SYNC_ON_START``, ``BOT_LANGUAGE``, ``BOT_VACATION_DAYS``,
     ``BOT_CHALLENGE_EXPIRY_DAYS``, ``BOT_HEAVY_WORKERS``,
-    ``BOT_HEAVY_POOL``, ``BOT_OUTBOX_HISTORY_DAYS``, ``BOT_SHARD_COUNT``, ``BOT_SHARD_IDS``)."""
+    ``BOT_HEAVY_POOL``, ``BOT_OUTBOX_HISTORY_DAYS``, ``BOT_SHARD_COUNT``, ``BOT_SHARD_IDS``,
+    ``BOT_KEEP_LOCAL_DATABASE``)."""
     env = os.environ if env is None else env
     path = Path(path or env.get("BOT_CONFIG") or DEFAULT_CONFIG_FILE)
     data: dict[str, Any] = {}
@@ -179,6 +195,7 @@ def load_config(
         "default_language": bot.get("default_language", Config.default_language),
         "emulator_users": emulator.get("users", Config.emulator_users),
         "images_dir": emulator.get("images_dir", Config.images_dir),
+        "keep_local_database": emulator.get("keep_database", Config.keep_local_database),
         "vacation_days_per_year": correspondence.get(
             "vacation_days_per_year", Config.vacation_days_per_year
         ),
@@ -209,6 +226,7 @@ def load_config(
         "BOT_OUTBOX_HISTORY_DAYS": "outbox_history_days",
         "BOT_SHARD_COUNT": "shard_count",
         "BOT_SHARD_IDS": "shard_ids",
+        "BOT_KEEP_LOCAL_DATABASE": "keep_local_database",
     }
     for variable, name in overrides.items():
         if env.get(variable):
@@ -235,6 +253,8 @@ def load_config(
         if values[pool] not in ("process", "thread"):
             raise ConfigError(f"{pool} must be process or thread")
     values["database"] = _database(values["database"])
+    values["keep_local_database"] = _yes_or_no(values["keep_local_database"],
+                                               "keep_database")
     values["outbox_history_days"] = _whole_number(
         values["outbox_history_days"], "outbox_history_days", 1, 36_500
     )

@@ -7,6 +7,7 @@ This is the one place the bot imports the emulator; the emulator imports nothing
 from __future__ import annotations
 
 import asyncio
+import shutil
 import signal
 import sys
 import tempfile
@@ -21,19 +22,40 @@ from emulator.console import Console, next_line, run_folder, typed_lines
 
 async def run_console(config: Config) -> None:
     """The emulator, the bot against it, and the console, until /quit, end of input or a stop
-    signal."""
+    signal. The run's database is removed at exit unless ``keep_local_database``."""
     images_dir = run_folder(Path(config.images_dir))
-    emu = Emulator(users=config.emulator_users)
-    await emu.start()
     # A fresh database each run: the emulator keeps no threads or messages between runs, so
     # games from an earlier run would point at threads that no longer exist.
-    database = Path(tempfile.mkdtemp(prefix="boardgames-local-")) / "local.db"
-    local = replace(
-        config, token=emu.token, api_base=emu.api_base, gateway_url=emu.gateway_url,
-        database=str(database), sync_on_start="global", owner_ids=(emu.owner.id,),
-    )
-    running = await launch(local, guild_ready_timeout=0.1)
-    console = Console(emu, images_dir)
+    folder = Path(tempfile.mkdtemp(prefix="boardgames-local-"))
+    try:
+        await play(config, images_dir, folder / "local.db")
+    finally:
+        if config.keep_local_database:
+            print(f"This run's database is kept in {folder}/.", file=sys.stderr)
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+async def play(config: Config, images_dir: Path, database: Path) -> None:
+    emu = Emulator(users=config.emulator_users)
+    await emu.start()
+    try:
+        local = replace(
+            config, token=emu.token, api_base=emu.api_base, gateway_url=emu.gateway_url,
+            database=str(database), sync_on_start="global", owner_ids=(emu.owner.id,),
+        )
+        running = await launch(local, guild_ready_timeout=0.1)
+        try:
+            await converse(Console(emu, images_dir), emu, images_dir)
+        finally:
+            print("\nStopping.", file=sys.stderr)
+            await running.stop()
+    finally:
+        await emu.close()
+
+
+async def converse(console: Console, emu: Emulator, images_dir: Path) -> None:
+    """Typed lines to the console, its answers printed, until the user or a signal stops it."""
     console.show_new_events()
     print(f"Local Discord emulator at {emu.api_base}: no token given, nothing leaves this host.")
     print(f"Users: {', '.join(emu.users)}. Images go to {images_dir.resolve()}/. Type /help.")
@@ -55,6 +77,3 @@ async def run_console(config: Config) -> None:
     finally:
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(signum)
-        print("\nStopping.", file=sys.stderr)
-        await running.stop()
-        await emu.close()

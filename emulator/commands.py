@@ -25,6 +25,21 @@ class HiddenCommand(LookupError):
     to them, so they cannot run it."""
 
 
+def named(item: dict[str, Any], name: str, locale: str | None) -> bool:
+    """Whether a command, option or choice is called ``name``: its own name or, for a user of
+    ``locale``, its name in that language (``name_localizations``)."""
+    wanted = name.casefold()
+    own = str(item.get("name", "")).casefold()
+    local = (item.get("name_localizations") or {}).get(locale) if locale else None
+    return wanted == own or (local is not None and wanted == str(local).casefold())
+
+
+def shown_name(item: dict[str, Any], locale: str | None) -> str:
+    """The name a user of ``locale`` sees."""
+    local = (item.get("name_localizations") or {}).get(locale) if locale else None
+    return str(local or item["name"])
+
+
 class Commands:
     """Registered commands and their validation; part of ``Emulator``."""
 
@@ -32,37 +47,55 @@ class Commands:
         #: Application commands, per scope: None (global) or a guild id.
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
 
-    def find_command(self, path: str) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
-        """(top-level command, sub-command names, leaf with the options) for ``"play alak"``."""
+    def find_command(
+        self, path: str, locale: str | None = None
+    ) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
+        """(top-level command, sub-command names, leaf with the options) for ``"play alak"``.
+        Names may also be those of ``locale`` (``"jouer alak"`` in ``fr``), as Discord's client
+        offers them in the user's language; the names returned are the commands' own."""
         names = path.strip().lstrip("/").split()
         if not names:
             raise LookupError("empty command")
         scopes = [self.commands.get(self.guild_id, []), self.commands.get(None, [])]
         for commands in scopes:
             for command in commands:
-                if command["name"] == names[0] and command.get("type", 1) == 1:
-                    leaf = command
+                if named(command, names[0], locale) and command.get("type", 1) == 1:
+                    leaf, subs = command, []
                     for sub in names[1:]:
                         options = [
                             o
                             for o in leaf.get("options", [])
-                            if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP) and o["name"] == sub
+                            if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)
+                            and named(o, sub, locale)
                         ]
                         if not options:
                             raise LookupError(f"/{names[0]} has no sub-command {sub!r}")
                         leaf = options[0]
+                        subs.append(leaf["name"])
                     if any(o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)
                            for o in leaf.get("options", [])):
-                        subs = ", ".join(o["name"] for o in leaf["options"])
-                        raise LookupError(f"/{path.strip()} needs a sub-command: {subs}")
-                    return command, names[1:], leaf
-        known = sorted({c["name"] for scope in scopes for c in scope})
+                        shown = ", ".join(shown_name(o, locale) for o in leaf["options"])
+                        raise LookupError(f"/{path.strip()} needs a sub-command: {shown}")
+                    return command, subs, leaf
+        known = sorted({shown_name(c, locale) for scope in scopes for c in scope})
         raise LookupError(f"no command /{names[0]} (synced: {', '.join(known) or 'none'})")
 
+    @staticmethod
+    def option_name(leaf: dict[str, Any], name: str, locale: str | None = None) -> str | None:
+        """The option of ``leaf`` that ``name`` (its own or ``locale``'s) names, or None."""
+        return next((o["name"] for o in leaf.get("options", []) if named(o, name, locale)),
+                    None)
+
     def _option_values(
-        self, leaf: dict[str, Any], values: dict[str, Any], focused: str | None
+        self, leaf: dict[str, Any], values: dict[str, Any], focused: str | None,
+        locale: str | None = None,
     ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         declared = {o["name"]: o for o in leaf.get("options", [])}
+        # Options named in the user's language are sent under their own names.
+        values = {self.option_name(leaf, name, locale) or name: raw
+                  for name, raw in values.items()}
+        if focused is not None:
+            focused = self.option_name(leaf, focused, locale) or focused
         unknown = set(values) - set(declared)
         if unknown:
             raise LookupError(
@@ -80,7 +113,7 @@ class Commands:
             choices = option.get("choices")
             if choices and name != focused and not isinstance(raw, int | float):
                 # A choice may be given by its displayed name ("big") as a person would pick it.
-                by_name = [c["value"] for c in choices if c["name"].lower() == str(raw).lower()]
+                by_name = [c["value"] for c in choices if named(c, str(raw), locale)]
                 if by_name:
                     raw = by_name[0]
             if kind == USER:
@@ -118,16 +151,17 @@ class Commands:
         return options, resolved
 
     def _command_data(
-        self, user: EmuUser, path: str, values: dict[str, Any], focused: str | None = None
+        self, user: EmuUser, path: str, values: dict[str, Any], focused: str | None = None,
+        locale: str | None = None,
     ) -> dict[str, Any]:
-        command, subs, leaf = self.find_command(path)
+        command, subs, leaf = self.find_command(path, locale)
         needed = command.get("default_member_permissions")
         if needed is not None and int(needed) & ~self.permissions_of(user):
             raise HiddenCommand(
                 f"/{command['name']} is not offered to {user.name}: it needs permissions "
                 f"{int(needed):#x} (emulator.grant gives them)"
             )
-        options, resolved = self._option_values(leaf, dict(values), focused)
+        options, resolved = self._option_values(leaf, dict(values), focused, locale)
         # Nest the leaf's options under its sub-command (and group) names.
         for sub in reversed(subs):
             group_or_sub = SUB_COMMAND

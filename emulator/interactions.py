@@ -125,7 +125,7 @@ class Interactions:
     ) -> Interaction:
         """``user`` runs ``/path`` (e.g. ``"play alak"``) with ``options`` in ``channel``."""
         member = self.user(user)
-        data = self._command_data(member, path, options or {})
+        data = self._command_data(member, path, options or {}, locale=locale)
         return await self._send_interaction(
             APPLICATION_COMMAND, member, channel or self.channel_id, data, locale=locale
         )
@@ -143,7 +143,7 @@ class Interactions:
     ) -> list[dict[str, Any]]:
         """The choices the bot suggests while ``user`` types ``options[focused]``."""
         member = self.user(user)
-        data = self._command_data(member, path, options, focused=focused)
+        data = self._command_data(member, path, options, focused=focused, locale=locale)
         interaction = await self._send_interaction(
             AUTOCOMPLETE, member, channel or self.channel_id, data, locale=locale
         )
