@@ -17,7 +17,8 @@ from pathlib import Path
 from bot.app import launch
 from bot.config import Config
 from emulator import Emulator
-from emulator.console import Console, next_line, run_folder, typed_lines
+from emulator.console import Console
+from emulator.console_io import next_line, run_folder, typed_lines
 
 
 async def run_console(config: Config) -> None:

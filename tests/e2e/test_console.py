@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from emulator.console import Console, run_folder
+from emulator.console import Console
+from emulator.console_io import run_folder
 
 
 def console_for(emu, folder: Path):
