@@ -71,9 +71,10 @@ async def serve(target_host: str, target_port: int, delay_ms: float, port: int =
             raw = sock.get_extra_info("socket")
             if raw is not None:  # no Nagle: a small message must not wait for more
                 raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        await asyncio.gather(_pipe(client_reader, server_writer, delay),
-                             _pipe(server_reader, client_writer, delay),
-                             return_exceptions=True)
+        with contextlib.suppress(asyncio.CancelledError):  # the proxy stopping
+            await asyncio.gather(_pipe(client_reader, server_writer, delay),
+                                 _pipe(server_reader, client_writer, delay),
+                                 return_exceptions=True)
 
     return await asyncio.start_server(handle, "127.0.0.1", port)
 

@@ -120,3 +120,15 @@ async def test_a_deadlock_is_a_conflict_that_wrote_nothing(store, backend):
     # The winner wrote both rows once; the loser nothing.
     versions = [(await store.get_game(g)).version for g in (first, second)]
     assert versions == [1, 1]
+
+
+async def test_the_pool_size_bounds_the_connections_of_a_process(db, backend):
+    if backend == "sqlite":
+        pytest.skip("PostgreSQL only: an SQLite store has its two connections")
+    from bot.store import open_store
+
+    store = await open_store(db.url, pool_size=3)
+    try:
+        assert store._pool.get_max_size() == 3
+    finally:
+        await store.close()
