@@ -52,9 +52,10 @@ TARGET_MOVES_PER_SECOND = 500
 
 
 async def run(database: str, games: int, moves: int, game: str, synchronous: str,
-              options: dict, time_control: str | None = None, first: int = 0) -> dict:
+              options: dict, time_control: str | None = None, first: int = 0,
+              pool_size: int | None = None) -> dict:
     """``games`` games (players numbered from game ``first`` on) playing ``moves`` in all."""
-    store = await open_store(database, synchronous=synchronous)
+    store = await open_store(database, synchronous=synchronous, pool_size=pool_size)
     service = GameService(store)
     players = engines.get(game).allowed_player_counts()[0]
     latencies: list[float] = []
@@ -197,7 +198,8 @@ def several_processes(database: str, processes: int, games: int, moves: int,
             [sys.executable, "-m", "bench.store", "--worker", str(index * games),
              "--database", database, "--games", str(games), "--moves", str(moves),
              "--game", args.game, "--synchronous", args.synchronous,
-             *(["--time-control", args.time_control] if args.time_control else [])],
+             *(["--time-control", args.time_control] if args.time_control else []),
+             *(["--pool-size", str(args.pool_size)] if args.pool_size else [])],
             stdout=subprocess.PIPE, text=True,
         )
         for index in range(processes)
@@ -227,6 +229,8 @@ def main() -> None:
                              "(a list such as 1,2,4: one run each)")
     parser.add_argument("--latency-ms", type=float, default=0.0,
                         help="PostgreSQL: the database this many ms away each way (a proxy)")
+    parser.add_argument("--pool-size", type=int, default=None,
+                        help="PostgreSQL: connections per process (default: the bot's)")
     parser.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.database is not None and not is_postgres(args.database):
@@ -240,7 +244,7 @@ def main() -> None:
     if args.worker is not None:  # one of the --processes: its figures as JSON
         print(json.dumps(asyncio.run(run(args.database, args.games, args.moves, args.game,
                                          args.synchronous, options, args.time_control,
-                                         first=args.worker))))
+                                         first=args.worker, pool_size=args.pool_size))))
         return
     with tempfile.TemporaryDirectory(dir=args.dir) as directory:
         for backend, make_database in databases(args.backend, directory, args.database,
@@ -269,7 +273,8 @@ def main() -> None:
                         figures = asyncio.run(run(through, games,
                                                   args.moves if games > 1 else args.moves // 5,
                                                   args.game, args.synchronous, options,
-                                                  args.time_control))
+                                                  args.time_control,
+                                                  pool_size=args.pool_size))
                 finally:
                     if proxy is not None:
                         proxy.stop()

@@ -8,10 +8,11 @@ SQLite (``bot.store.sqlite``) and PostgreSQL (``bot.store.postgres``).
 
 **What a transaction may rely on** (the same rule on both backends): a read made inside a
 transaction stays true until it commits for everything in its *scope*. A transaction opened with
-``transaction(games=…, tournaments=…, players=…)`` says what it is about, and runs alone with
-respect to every other transaction about one of those games (its row, moves, clock, seats,
-outbox rows), tournaments (entrants, pairings, results) or players (their rating rows); one
-opened without a scope runs alone, full stop. SQLite gives more than that (one writer for the
+``transaction(games=…, tournaments=…, challenges=…, players=…)`` says what it is about, and
+runs alone with respect to every other transaction about one of those games (its row, moves,
+clock, seats, outbox rows), tournaments (entrants, pairings, results), challenges (their row
+and players) or players (their rating rows, the challenges they send); one opened without a
+scope runs alone, full stop. SQLite gives more than that (one writer for the
 whole file); PostgreSQL runs transactions of different scopes at once (``bot.store.postgres``).
 A transaction creating a game or tournament needs no lock on it: nobody else knows it yet.
 
@@ -43,24 +44,25 @@ class TransactionConflict(RuntimeError):
 
 @dataclass(frozen=True)
 class Scope:
-    """What a write transaction is about (see the module docstring): the games, tournaments
-    and players (rating rows) it reads and changes. Empty: it may touch anything, and runs
+    """What a write transaction is about (see the module docstring): the games, tournaments,
+    challenges and players it reads and changes. Empty: it may touch anything, and runs
     alone."""
 
     games: tuple[int, ...] = ()
     tournaments: tuple[int, ...] = ()
+    challenges: tuple[int, ...] = ()
     players: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, games: Iterable[int] = (), tournaments: Iterable[int] = (),
-           players: Iterable[int] = ()) -> Scope:
+           challenges: Iterable[int] = (), players: Iterable[int] = ()) -> Scope:
         """Each set sorted and without repeats (the order locks are taken in)."""
-        return cls(tuple(sorted(set(games))), tuple(sorted(set(tournaments))),
-                   tuple(sorted(set(players))))
+        return cls(*(tuple(sorted(set(ids))) for ids in (games, tournaments, challenges,
+                                                          players)))
 
     @property
     def everything(self) -> bool:
-        return not (self.games or self.tournaments or self.players)
+        return not (self.games or self.tournaments or self.challenges or self.players)
 
 
 @dataclass(frozen=True)
@@ -412,13 +414,14 @@ class Store(Reads):
         *,
         games: Iterable[int] = (),
         tournaments: Iterable[int] = (),
+        challenges: Iterable[int] = (),
         players: Iterable[int] = (),
     ) -> AbstractAsyncContextManager[Writes]:
         """``async with store.transaction(games=[game_id]) as tx``: commit on success, roll
         back on error. It runs alone with respect to the other transactions about the same
-        games, tournaments or players (all of them: none named), across processes too, so keep
-        it short (no slow work inside). Raises ``TransactionConflict`` if the database broke
-        a deadlock with it (nothing written)."""
+        games, tournaments, challenges or players (all of them: none named), across processes
+        too, so keep it short (no slow work inside). Raises ``TransactionConflict`` if the
+        database broke a deadlock with it (nothing written)."""
 
     def single_write(self) -> AbstractAsyncContextManager[Writes]:
         """``async with store.single_write() as tx``: for ONE write statement, atomic on its

@@ -10,17 +10,17 @@ The SQL is the one of every backend (``bot.store.sql``); what differs is here:
   advisory lock, so processes starting together apply them once, all or nothing (PostgreSQL
   runs DDL inside transactions);
 * transactions lock what they are about (``Scope``, see ``bot.store.base``), not the database:
-  a transaction about games, tournaments or players takes one transaction-scoped advisory
-  lock per entity (``entity_key``) and the database-wide ``WRITE_LOCK`` *shared*; one without
-  a scope takes ``WRITE_LOCK`` exclusively, so it runs alone as every transaction did before.
-  Two moves in two games, from any processes, never wait for each other; two writes about one
-  game queue on its key. The server releases the locks when the transaction ends, or the
-  moment a process dies.
+  a transaction about games, tournaments, challenges or players takes one transaction-scoped
+  advisory lock per entity (``entity_key``) and the database-wide ``WRITE_LOCK`` *shared*;
+  one without a scope takes ``WRITE_LOCK`` exclusively, so it runs alone as every
+  transaction did before. Two moves in two games, from any processes, never wait for each
+  other; two writes about one game queue on its key. The server releases the locks when the
+  transaction ends, or the moment a process dies.
 
   **Lock order**, the one rule that keeps these locks free of deadlocks: every lock of a
   transaction is taken in its first round trip (with BEGIN), in one order: ``WRITE_LOCK``,
-  then the games, then the tournaments, then the players, each by ascending id (the keys
-  sort that way). So a game that ends a tournament round and changes ratings is three
+  then the games, the tournaments, the challenges and the players, each by ascending id (the
+  keys sort that way). So a game that ends a tournament round and changes ratings is three
   transactions, each taking its own locks in that order: the game's (the move), the
   tournament's (``on_game_over`` of the tournaments: the result, the next round's pairing)
   and the game's with its players' (``on_game_over`` of the ratings: players in id order).
@@ -88,10 +88,10 @@ CLAIM_CHECK_SECONDS = 5.0
 #: own pool (mind the server's ``max_connections``: processes × pool size, plus one per process
 #: for its shards).
 POOL_SIZE = 10
-#: Per-entity advisory keys: the kind in the top byte (games before tournaments before
-#: players, the lock order), the id in the rest. A Discord id longer than 56 bits shares its
+#: Per-entity advisory keys: the kind in the top byte (games, tournaments, challenges, then
+#: players: the lock order), the id in the rest. A Discord id longer than 56 bits shares its
 #: key with another: harmless, the two only wait for each other.
-GAME_KEYS, TOURNAMENT_KEYS, PLAYER_KEYS = 1, 2, 3
+GAME_KEYS, TOURNAMENT_KEYS, CHALLENGE_KEYS, PLAYER_KEYS = 1, 2, 3, 4
 _KIND_SHIFT = 56
 _ID_MASK = (1 << _KIND_SHIFT) - 1
 #: The SQLSTATEs a transaction may be run again after: deadlock_detected,
@@ -144,6 +144,7 @@ def lock_statements(scope: Scope) -> str:
     keys = sorted({
         *(entity_key(GAME_KEYS, game) for game in scope.games),
         *(entity_key(TOURNAMENT_KEYS, tournament) for tournament in scope.tournaments),
+        *(entity_key(CHALLENGE_KEYS, challenge) for challenge in scope.challenges),
         *(entity_key(PLAYER_KEYS, player) for player in scope.players),
     })
     # One statement per lock: statements of a query run in order, the calls of one SELECT
@@ -203,9 +204,10 @@ class PostgresStore(CoreReads, Store):
         *,
         games: Iterable[int] = (),
         tournaments: Iterable[int] = (),
+        challenges: Iterable[int] = (),
         players: Iterable[int] = (),
     ) -> AsyncIterator[Writes]:
-        locks = lock_statements(Scope.of(games, tournaments, players))
+        locks = lock_statements(Scope.of(games, tournaments, challenges, players))
         async with self._pool.acquire() as conn:
             committed = False
             try:

@@ -80,6 +80,7 @@ class SqliteStore(CoreReads, Store):
         *,
         games: Iterable[int] = (),
         tournaments: Iterable[int] = (),
+        challenges: Iterable[int] = (),
         players: Iterable[int] = (),
     ) -> AsyncIterator[Writes]:
         # One writer for the whole file: every scope is covered.
