@@ -1,10 +1,12 @@
 """Playing a game: moves, resignations and take-backs.
 
 How a change is written (DESIGN.md §6): the game row is read (committed data, no lock), the
-engine works outside the write lock, then one short transaction writes the new snapshot with
+engine works outside any lock, then one short transaction about that game (it locks the game
+only: ``store.transaction(games=[game_id])``) writes the new snapshot with
 ``version = version + 1`` only if the version is still the one read, together with the move row
 and the outbox rows. Losing that race raises ``BoardChanged`` and writes nothing. Every check
 that can fail runs before the first write, or inside the transaction (which then rolls back).
+Each call is ``@retrying``: a transaction the database ended to break a deadlock runs again.
 
 Rulings (not in RULES.md):
 

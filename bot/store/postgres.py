@@ -30,7 +30,10 @@ The SQL is the one of every backend (``bot.store.sql``); what differs is here:
 
   No lock in the process: each transaction holds a connection of the pool for its length, so
   the pool size (``pool_size``, the ``[database] pool_size`` setting) bounds how many run at
-  once per process.
+  once per process, less one: that connection stays for reads (``_writers``). A transaction
+  waiting for a game's lock holds its connection, and the one holding that lock may read
+  committed data through the pool; were every connection taken by waiters, it would wait
+  for ever.
 
 Reads outside a transaction use any connection of a small pool and see committed data (READ
 COMMITTED), like SQLite's reader. Times and JSON are text, as on SQLite, so rows read back the
@@ -191,6 +194,8 @@ class PostgresStore(CoreReads, Store):
         super().__init__(PostgresConnection(pool))
         self.url = url
         self._pool = pool
+        #: Writes running at once: all connections but one (see the module docstring).
+        self._writers = asyncio.Semaphore(max(1, pool.get_max_size() - 1))
         #: Names this process in its wake-ups, so that it ignores its own: it delivers what it
         #: writes itself (a handler its interaction's rows, the scheduler its reminders).
         self.origin = secrets.token_hex(6)
@@ -208,7 +213,7 @@ class PostgresStore(CoreReads, Store):
         players: Iterable[int] = (),
     ) -> AsyncIterator[Writes]:
         locks = lock_statements(Scope.of(games, tournaments, challenges, players))
-        async with self._pool.acquire() as conn:
+        async with self._writers, self._pool.acquire() as conn:
             committed = False
             try:
                 # One round trip: open the transaction and take its locks, in the lock order.
@@ -230,7 +235,7 @@ class PostgresStore(CoreReads, Store):
     @asynccontextmanager
     async def single_write(self) -> AsyncIterator[Writes]:
         # One statement commits on its own (no BEGIN), under no lock: one round trip.
-        async with self._pool.acquire() as conn:
+        async with self._writers, self._pool.acquire() as conn:
             writes = PostgresWrites(PostgresConnection(conn), self.origin)
             yield writes
             if wake_ups := writes.wake_ups():

@@ -132,3 +132,29 @@ async def test_the_pool_size_bounds_the_connections_of_a_process(db, backend):
         assert store._pool.get_max_size() == 3
     finally:
         await store.close()
+
+
+async def test_writes_queued_on_one_game_never_take_the_last_connection(db, backend):
+    """Transactions waiting for one game's lock each hold a connection; the one holding the
+    lock reads committed data through the pool (as an undo answer does): a connection is
+    always left for that read, however many writes queue."""
+    if backend == "sqlite":
+        pytest.skip("PostgreSQL only: SQLite reads on a connection of their own")
+    from bot.store import open_store
+
+    store = await open_store(db.url, pool_size=3)
+    try:
+        game_id, _ = await two_games(store)
+
+        async def read_inside(index):
+            async with store.transaction(games=[game_id]) as tx:
+                row = await tx.get_game(game_id)
+                await store.moves(game_id)  # committed data, through the pool
+                await asyncio.sleep(0.01)
+                return await tx.update_game(game_id, row.version, update(row.ply + 1))
+
+        results = await asyncio.wait_for(asyncio.gather(*map(read_inside, range(8))), 20)
+        assert all(results)
+        assert (await store.get_game(game_id)).version == 8
+    finally:
+        await store.close()
