@@ -5,6 +5,7 @@ PostgreSQL (a throwaway server started for the run, or ``--database`` for one of
     python -m bench.store [--backend both|sqlite|postgresql] [--database postgresql://...]
                           [--games 50] [--moves 5000] [--game alak] [--synchronous NORMAL]
                           [--time-control 3d+1d] [--processes 1,2,4] [--latency-ms 1]
+                          [--pool-size 10]
 
 ``--processes N[,M…]`` (PostgreSQL) plays the parallel games from N processes at once on the
 one database (then from M…), each with its own connections and a share of the games, as N bot
@@ -12,7 +13,8 @@ processes would: the figures are the moves of all of them over the longest one's
 
 ``--latency-ms D`` (PostgreSQL) puts the database D ms away each way, as a managed database in
 the same region is (about 1 ms): every connection goes through a delaying proxy
-(``bench.dbproxy``), so each round trip to the server costs 2·D ms more.
+(``bench.dbproxy``), so each round trip to the server costs 2·D ms more. ``--pool-size``:
+PostgreSQL's connections per process (default: the bot's, ``[database] pool_size``).
 
 ``--synchronous`` sets the durability on both: FULL flushes every commit to disk (PostgreSQL's
 default, synchronous_commit=on); NORMAL (SQLite's default) lets a crash of the machine lose the
