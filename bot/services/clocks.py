@@ -564,7 +564,7 @@ class ClockService:
 
     async def set_dm_reminders(self, user_id: int, enabled: bool) -> None:
         now = self.clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(players=[user_id]) as tx:
             await tx.ensure_user(user_id, now)
             await clock_writes(tx).set_dm_reminders(user_id, enabled, now)
 

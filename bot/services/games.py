@@ -303,5 +303,5 @@ class GameService(AiSeatService, ChallengeService, PlayService, AdminService, Re
 
     async def set_user_locale(self, user_id: int, locale: str | None) -> None:
         """Save (or, with None, forget) the language a user chose for the bot."""
-        async with self._store.transaction() as tx:
+        async with self._store.single_write() as tx:  # one statement
             await tx.set_user_locale(user_id, locale, self._clock())
