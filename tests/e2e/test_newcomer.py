@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.emulator import EPHEMERAL
+from render import palam as palam_render
 from tests.e2e.test_ai import until_human_turn
 
 
@@ -21,3 +22,28 @@ async def test_undo_against_the_ai_says_why_first(world):
     refused = await (await emu.slash("alice", "undo", {}, channel=thread)).reply()
     assert refused.flags & EPHEMERAL
     assert refused.content == "Moves cannot be taken back in a game against the AI."
+
+
+async def test_a_palam_board_after_a_resignation_mid_duel(world, monkeypatch):
+    subtitles: list[str] = []
+    real = palam_render.draw_header
+
+    def header(*args, **kwargs):
+        subtitles.append(kwargs["subtitle"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(palam_render, "draw_header", header)
+    emu = world.emu
+    first = await world.start_game("alice", "palam", "bob")
+    thread = first.channel_id
+    game = await world.services.game_for_thread(thread)
+    chooser, _ = await world.turn(game.id)
+    await (await emu.slash(chooser.name, "move", {"text": "camp isis"}, channel=thread)).reply()
+    attacker, _ = await world.turn(game.id)
+    await (await emu.slash(attacker.name, "move", {"text": "a"}, channel=thread)).reply()
+    answerer, _ = await world.turn(game.id)
+    await world.resign(answerer, thread)
+    subtitles.clear()
+    board = await (await emu.slash("alice", "board", {}, channel=thread)).reply()
+    # No duel was fought (the board used to say "12 duels"), and the attack still shows.
+    assert board.files and subtitles == ["duels: 0/12"]
