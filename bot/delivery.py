@@ -54,7 +54,7 @@ from discord.http import Route, handle_message_parameters
 
 import engines
 from bot.correspondence.texts import board_clock_text, due_text
-from bot.i18n import say, t
+from bot.i18n import listed, say, t
 from bot.names import player_name
 from bot.replies import NO_PINGS, clip, pinging
 from bot.services.aiseats import is_ai
@@ -655,9 +655,10 @@ class Delivery:
         if outcome is None:
             return t("bot.game.over", locale, reason="")
         reason = outcome_text(outcome, locale)
-        winners = " ".join(mention(game.seats[s], locale) for s in sorted(outcome.winners))
+        winners = [mention(game.seats[s], locale) for s in sorted(outcome.winners)]
         if winners:
-            return t("bot.game.won", locale, winners=winners, reason=reason)
+            return t("bot.game.won", locale, winners=listed(winners, locale),
+                     count=len(winners), reason=reason)
         return t("bot.game.drawn", locale, reason=reason)
 
     # ----- board images -------------------------------------------------------------------------

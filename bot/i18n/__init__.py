@@ -24,12 +24,13 @@ table of CLDR plural forms chosen by ``count``, like ``t``'s.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from babel import Locale
+from babel.lists import format_list
 from babel.numbers import format_decimal
 
 from bot.i18n.catalogs import (
@@ -59,6 +60,7 @@ __all__ = [
     "command_name",
     "language_code",
     "language_of",
+    "listed",
     "number",
     "option_name",
     "phrase_template",
@@ -86,6 +88,11 @@ def number(value: float, locale: object | None) -> str:
     """A number as the reader writes it: "1,234.5" in English, "1 234,5" in French (at most
     two decimals, none for a whole number)."""
     return format_decimal(value, format="#,##0.##", locale=language_code(locale))
+
+
+def listed(items: Sequence[str], locale: object | None) -> str:
+    """Names as the reader lists them: "A and B", "A, B, and C" / "A et B", "A, B et C"."""
+    return format_list(list(items), locale=language_code(locale)) if items else ""
 
 
 def _forms(texts: Mapping[str, str], key: str) -> dict[str, str]:

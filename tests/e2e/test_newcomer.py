@@ -7,6 +7,11 @@ from render import palam as palam_render
 from tests.e2e.test_ai import until_human_turn
 
 
+def plain(text: str) -> str:
+    """``text`` with French no-break spaces as plain ones."""
+    return text.replace("\u00a0", " ").replace("\u202f", " ")
+
+
 async def test_undo_against_the_ai_says_why_first(world):
     emu = world.emu
     mark = emu.mark()
@@ -47,3 +52,26 @@ async def test_a_palam_board_after_a_resignation_mid_duel(world, monkeypatch):
     board = await (await emu.slash("alice", "board", {}, channel=thread)).reply()
     # No duel was fought (the board used to say "12 duels"), and the attack still shows.
     assert board.files and subtitles == ["duels: 0/12"]
+
+
+async def resign_in(world, user: str, thread: int):
+    """``user`` resigns with /resign and the confirming button: the game's result post."""
+    emu = world.emu
+    question = await (await emu.slash(user, "resign", {}, channel=thread)).reply()
+    mark = emu.mark()
+    await emu.click(user, question, label="Resign")
+    return await emu.wait_for_message(lambda m: "Partie terminée" in m.content
+                                      or "Game over" in m.content,
+                                      channel_id=thread, since=mark)
+
+
+async def test_a_team_result_in_french_names_both_winners(world):
+    emu = world.emu
+    mark = emu.mark()
+    await (await emu.slash("alice", "play lppg", {"level": "medium", "players": 4},
+                           locale="fr")).reply()
+    first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    result = await resign_in(world, "alice", first.channel_id)
+    # Seats 1 and 3 (both AI) win against her side: two names, joined, and a plural verb.
+    assert "Partie terminée : IA (moyen) et IA (moyen) gagnent (" in plain(
+        result.content), result.content
