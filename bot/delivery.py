@@ -526,8 +526,8 @@ class Delivery:
 
     async def seat_names(self, game: GameInfo, language: str) -> list[str]:
         """The players' names for thread titles and boards (an AI seat's in ``language``)."""
-        return [player_name(uid, language) if is_ai(uid) else await self.bot.display_name(uid)
-                for uid in game.seats]
+        return [player_name(uid, language, game.seats) if is_ai(uid)
+                else await self.bot.display_name(uid) for uid in game.seats]
 
     async def _thread_name(self, game: GameInfo) -> str:
         language = self.language(game)
@@ -579,7 +579,8 @@ class Delivery:
         if kind == "game_started":
             position = await self._position(game, 0, payload, None)
             seat_list = ", ".join(
-                f"{mention(uid, locale)} ({say(engine.seat_phrase(position.state, seat), locale)})"
+                f"{mention(uid, locale, game.seats)} "
+                f"({say(engine.seat_phrase(position.state, seat), locale)})"
                 for seat, uid in enumerate(game.seats)
             )
             text = t("bot.game.started", locale, game=engine.title, players=seat_list)
@@ -588,7 +589,7 @@ class Delivery:
             return composed
         if kind == "move":
             position = await self._position(game, int(payload["ply"]), payload, payload["move"])
-            mover = mention(game.seats[int(payload["seat"])], locale)
+            mover = mention(game.seats[int(payload["seat"])], locale, game.seats)
             description = description_text(payload.get("description"), payload["move"], locale)
             if description:
                 text = t("bot.game.moved_described", locale, player=mover,
@@ -605,7 +606,8 @@ class Delivery:
             return await self._with_turn(t("bot.game.undone", locale), game, position, locale)
         if kind == "resigned":
             seat = int(payload["seat"])
-            text = t("bot.game.resigned", locale, player=mention(game.seats[seat], locale))
+            text = t("bot.game.resigned", locale,
+                     player=mention(game.seats[seat], locale, game.seats))
             return Composed(text, None, None, NO_PINGS)
         if kind == "undo_requested":
             by = int(payload["by"])
@@ -636,7 +638,7 @@ class Delivery:
         user = game.seats[position.to_move]
         ai_turn = is_ai(user)
         key = "ai.thinking" if ai_turn else "bot.game.your_turn"
-        text += "\n" + t(key, locale, player=mention(user, locale))
+        text += "\n" + t(key, locale, player=mention(user, locale, game.seats))
         clock = None
         if position.current:
             # Timed games (bot.services.clocks): when the move is due, and who paused the clock.
@@ -655,7 +657,7 @@ class Delivery:
         if outcome is None:
             return t("bot.game.over", locale, reason="")
         reason = outcome_text(outcome, locale)
-        winners = [mention(game.seats[s], locale) for s in sorted(outcome.winners)]
+        winners = [mention(game.seats[s], locale, game.seats) for s in sorted(outcome.winners)]
         if winners:
             return t("bot.game.won", locale, winners=listed(winners, locale),
                      count=len(winners), reason=reason)

@@ -71,7 +71,10 @@ async def test_a_team_result_in_french_names_both_winners(world):
     await (await emu.slash("alice", "play lppg", {"level": "medium", "players": 4},
                            locale="fr")).reply()
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    # Three AI players of one level: numbered, here and in every later post.
+    for n in (1, 2, 3):
+        assert f"IA {n} (moyen)" in first.content, first.content
     result = await resign_in(world, "alice", first.channel_id)
-    # Seats 1 and 3 (both AI) win against her side: two names, joined, and a plural verb.
-    assert "Partie terminée : IA (moyen) et IA (moyen) gagnent (" in plain(
+    # Seats 1 and 3 (both AI) win against Alice's side: two names, joined, and a plural verb.
+    assert "Partie terminée : IA 1 (moyen) et IA 3 (moyen) gagnent (" in plain(
         result.content), result.content
