@@ -55,7 +55,7 @@ from discord.http import Route, handle_message_parameters
 import engines
 from bot.correspondence.texts import board_clock_text, due_text
 from bot.i18n import listed, say, t
-from bot.names import player_name
+from bot.names import naming_player, player_name
 from bot.replies import NO_PINGS, clip, pinging
 from bot.services.aiseats import is_ai
 from bot.services.clocks import ClockInfo
@@ -133,13 +133,20 @@ def _aware(moment: datetime) -> datetime:
 mention = player_name
 
 
-def description_text(description: Any, move: str, language: str) -> str:
+def description_text(description: Any, move: str, language: str,
+                     mover: tuple[Phrase, str] | None = None) -> str:
     """What a move did, in ``language``: a ``move`` row stores the engine's phrase (rows
     written before phrases were stored hold English text, shown as it is). Empty when it says
-    no more than the move itself."""
+    no more than the move itself. ``mover``: (seat, name): the phrase names the mover so, and
+    an empty text means it did not name them."""
     if isinstance(description, dict):
         phrase = Phrase.load(description)
+        if mover is not None:
+            named = naming_player(phrase, *mover)
+            return "" if named is None else say(named, language)
         return "" if phrase.key == "move.plain" else say(phrase, language)
+    if mover is not None:
+        return ""
     text = str(description or "")
     return "" if text == move else text
 
@@ -589,9 +596,17 @@ class Delivery:
             return composed
         if kind == "move":
             position = await self._position(game, int(payload["ply"]), payload, payload["move"])
-            mover = mention(game.seats[int(payload["seat"])], locale, game.seats)
-            description = description_text(payload.get("description"), payload["move"], locale)
-            if description:
+            seat = int(payload["seat"])
+            mover = mention(game.seats[seat], locale, game.seats)
+            # Said once: "@alice plays h and captures 2 stones", not "@alice played h: Black
+            # plays h and captures 2 stones" (the engine's sentence, naming the player).
+            said = description_text(payload.get("description"), payload["move"], locale,
+                                    (engine.seat_phrase(position.state, seat), mover))
+            description = "" if said else description_text(payload.get("description"),
+                                                           payload["move"], locale)
+            if said:
+                text = said + "."
+            elif description:
                 text = t("bot.game.moved_described", locale, player=mover,
                          move=payload["move"], description=description)
             else:

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.i18n import t
 from bot.services.aiseats import ai_level, ai_number
+from engines.phrases import Phrase
 
 
 def player_name(user_id: int | None, locale: Any = None, seats: Iterable[int] = ()) -> str:
@@ -24,3 +25,22 @@ def player_name(user_id: int | None, locale: Any = None, seats: Iterable[int] = 
     if number is None:
         return t("ai.name", locale, level=shown)
     return t("ai.name_numbered", locale, level=shown, number=number)
+
+
+def naming_player(phrase: Phrase, seat: Phrase, player: str) -> Phrase | None:
+    """What a move did (an engine's phrase, which names the mover by their seat: "Black plays
+    h and captures 2 stones") with the mover named as ``player`` instead ("@alice plays h…"),
+    so a move's post says who played what once; None when the phrase never names ``seat``."""
+    found = False
+
+    def swap(value: object) -> object:
+        nonlocal found
+        if not isinstance(value, Phrase):
+            return value
+        if value == seat:
+            found = True
+            return player
+        return Phrase(value.key, **{name: swap(inner) for name, inner in value.params})
+
+    named = swap(phrase)
+    return named if found and isinstance(named, Phrase) else None

@@ -78,3 +78,21 @@ async def test_a_team_result_in_french_names_both_winners(world):
     # Seats 1 and 3 (both AI) win against Alice's side: two names, joined, and a plural verb.
     assert "Partie terminée : IA 1 (moyen) et IA 3 (moyen) gagnent (" in plain(
         result.content), result.content
+
+
+async def test_a_move_that_captures_is_said_once(world):
+    emu = world.emu
+    first = await world.start_game("alice", "alak", "bob")
+    thread = first.channel_id
+    alice = emu.user("alice")
+    posts = []
+    for user, move in (("alice", "d"), ("bob", "e"), ("alice", "f")):
+        posts.append(await (await emu.slash(user, "move", {"text": move},
+                                            channel=thread)).reply())
+    # A plain move: who played what.
+    assert posts[1].content.startswith(f"{emu.user('bob').mention} played **e**.")
+    # A capture: the engine's sentence names the player, once, and the move once.
+    said = posts[2].content.splitlines()[0]
+    assert said == f"{alice.mention} plays f and captures 1 stone.", said
+    assert said.count(" f ") == 1 and "played" not in said and "Black" not in said
+
