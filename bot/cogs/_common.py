@@ -49,7 +49,7 @@ async def answer_language(
     the user sees speaks the user's language; what everyone sees speaks the server's
     (``/admin settings language``), like game threads, else the user's."""
     own = language_code(interaction.locale)
-    if private:
+    if private or interaction.guild_id is None:
         return own
     return await bot.services.public_language(interaction.guild_id, own) or own
 

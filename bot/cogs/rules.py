@@ -23,7 +23,7 @@ from discord.ext import commands
 import engines
 from bot import rules
 from bot.cogs._common import answer_language
-from bot.i18n import DEFAULT_LANGUAGE, catalog, language_of, t
+from bot.i18n import DEFAULT_LANGUAGE, catalog, language_of, t, typeset
 from bot.replies import ECHO_MAX, clip
 from bot.rules import diagrams
 
@@ -108,7 +108,9 @@ def section_embed(
     if picture:
         embed.set_image(url=f"attachment://{picture}")
     titles = " · ".join(rules.section_title(s, language) for s in rules.SECTIONS)
-    embed.set_footer(text=f"{t('rules.sections_title', language)}: {titles}")
+    # Assembled here, so spaced here: French puts a no-break space before the colon.
+    embed.set_footer(text=typeset(f"{t('rules.sections_title', language)} : {titles}", language)
+                     if language == "fr" else f"{t('rules.sections_title', language)}: {titles}")
     return embed
 
 

@@ -48,7 +48,7 @@ from bot.cogs._tournament_texts import (
     withdrawal_text,
 )
 from bot.heavy import HeavyBusy
-from bot.i18n import language_code, option_name, t
+from bot.i18n import Text, language_code, option_name, t
 from bot.replies import clip, reply_error, send_ephemeral
 from bot.services.aiseats import Record
 from bot.services.errors import ServiceError
@@ -594,7 +594,9 @@ def ai_record_text(records: list[Record], locale: Any) -> str:
     lines = [t("ai.record.header", locale)]
     for record in records:
         lines.append(t("ai.record.line", locale, level=t(f"ai.level.{record.level}", locale),
-                       won=record.won, drawn=record.drawn, lost=record.lost))
+                       won=Text("ai.record.won", count=record.won),
+                       drawn=Text("ai.record.drawn", count=record.drawn),
+                       lost=Text("ai.record.lost", count=record.lost)))
     return "\n".join(lines)
 
 

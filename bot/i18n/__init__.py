@@ -48,6 +48,7 @@ from bot.i18n.commands import (
     command_name,
     option_name,
 )
+from bot.i18n.french import fill
 from engines.phrases import Phrase, Template, format_phrase
 
 __all__ = [
@@ -149,7 +150,7 @@ def t(key: str, locale: object | None = None, /, **params: Any) -> str:
     values = {name: _shown(name, value, language) for name, value in params.items()}
     values.setdefault("cmd", CommandNames(language))
     values.setdefault("opt", OptionNames(language))
-    return template.format(**values)
+    return fill(template, values) if language == "fr" else template.format(**values)
 
 
 def phrase_template(language: str, key: str) -> Template | None:
@@ -184,4 +185,5 @@ def say(phrase: Phrase, locale: object | None = None) -> str:
         lambda key: phrase_template(language, key),
         lambda count: plural_form(language, count),
         value=_phrase_value(language),
+        fill=fill if language == "fr" else None,
     )

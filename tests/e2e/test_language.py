@@ -52,7 +52,7 @@ async def test_a_french_challengers_game_speaks_french_whoever_acts(world, drawn
     thread = first.channel_id
     game = await world.services.game_for_thread(thread)
     assert game.locale == "fr"
-    assert "Une partie de Alak commence" in first.content
+    assert "Une partie d'Alak commence" in first.content  # "de" elided before the vowel
     assert "à vous de jouer" in first.content
     assert drawn[-1]["lang"] == "fr"
     # Alice now uses an English client; Bob always did. The thread stays French, and the
