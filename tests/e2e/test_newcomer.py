@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+import render
 from bot.emulator import EPHEMERAL
 from render import palam as palam_render
 from tests.e2e.test_ai import until_human_turn
@@ -96,3 +99,33 @@ async def test_a_move_that_captures_is_said_once(world):
     assert said == f"{alice.mention} plays f and captures 1 stone.", said
     assert said.count(" f ") == 1 and "played" not in said and "Black" not in said
 
+
+async def test_clock_texts_read_well(world, monkeypatch):
+    clocks: list[str] = []
+    real = render.board
+
+    def board(*args, **kwargs):
+        clocks.append(kwargs.get("clock"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(render, "board", board)
+    emu = world.emu
+    offer = await (await emu.slash("alice", "play alak",
+                                   {"opponent": "bob", "time_control": "3d+1d"})).reply()
+    first = await world.accept("bob", offer)
+    thread = first.channel_id
+    # A new game's banks are whole: 3 days each, not "2d 23h" a second after the start.
+    assert clocks[-1] is not None and clocks[-1].endswith("banks: Alice 3d, Bob 3d"), clocks[-1]
+    # Claiming too early: a sentence that reads with Discord's "in 3 days".
+    early = await (await emu.slash("bob", "claim", {}, channel=thread)).reply()
+    assert early.flags & EPHEMERAL
+    assert re.fullmatch(r"The clock of game #\d+ has not run out yet: it runs out <t:\d+:R>\.",
+                        early.content), early.content
+    early = await (await emu.slash("bob", "claim", {}, channel=thread, locale="fr")).reply()
+    assert re.search(r"n’est pas encore écoulée\u00a0: le temps sera écoulé <t:\d+:R>\.$",
+                     early.content), early.content
+    # Seconds of vacation cost a started hour, said in days and hours, not "29.9 days".
+    await (await emu.slash("carol", "vacation", {"days": 3})).reply()
+    back = await (await emu.slash("carol", "vacation", {"days": 0}, locale="fr")).reply()
+    assert "Il vous reste 29 jours et 23 heures de vacances sur 30 jours" in back.content, (
+        back.content)
