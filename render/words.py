@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from engines.spelling import fill
+
 NBSP = "\u00a0"
 
 EN: dict[str, str] = {
@@ -300,7 +302,10 @@ class Words:
         template = self.table.get(key)
         if template is None:
             template = EN[key]  # a key missing from a language still reads
-        return template.format(**params) if params else template
+        if not params:
+            return template
+        # French: "À l'IA (moyen) de jouer", "d'Alak" (the word filled in decides).
+        return fill(template, params) if self.lang == "fr" else template.format(**params)
 
     def count(self, key: str, n: float, **params: object) -> str:
         """A counted phrase: ``key.one`` or ``key.other`` by the language's plural rule."""

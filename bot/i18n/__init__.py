@@ -48,8 +48,8 @@ from bot.i18n.commands import (
     command_name,
     option_name,
 )
-from bot.i18n.french import fill
 from engines.phrases import Phrase, Template, format_phrase
+from engines.spelling import fill
 
 __all__ = [
     "DEFAULT_LANGUAGE",

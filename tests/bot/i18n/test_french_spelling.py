@@ -13,8 +13,8 @@ import pytest
 
 from bot import i18n
 from bot.i18n.catalogs import raw_catalog
-from bot.i18n.french import before, fill
 from engines.phrases import Phrase
+from engines.spelling import before, fill
 from tests.bot.i18n.test_every_text import PLURAL_SUFFIX, french_texts, typography_faults
 
 #: "de" before a vowel, which French elides ("d'Alak"); "de l'IA" for the AI.
@@ -145,3 +145,22 @@ def test_a_footer_assembled_in_code_is_spaced_the_french_way():
     footer = section_embed("alak", "overview", "fr").footer.text
     assert footer.startswith("Rubriques\u00a0: ") and not typography_faults(footer)
     assert section_embed("alak", "overview", "en").footer.text.startswith("Sections: ")
+
+
+def test_the_words_on_images_read_right_in_french_too():
+    from render.words import FR, words
+
+    said = words("fr")
+    assert said("header.to_play", name="IA 1 (moyen)") == "À l'IA 1 (moyen) de jouer"
+    faults = {}
+    for key, template in FR.items():
+        names = fields(template)
+        for sample in (0, 1, 2, "Alak", "IA (moyen)", "Est"):
+            try:
+                text = said(key, **{name: sample for name in names})
+            except (ValueError, TypeError, KeyError, IndexError):
+                continue
+            wrong = [m.group(0) for m in DE_VOWEL.finditer(text)] + typography_faults(text)
+            if wrong:
+                faults[f"{key} ({sample!r})"] = wrong
+    assert faults == {}

@@ -3,8 +3,9 @@
 A catalog writes "Une partie de {game}"; with Alak it must read "Une partie d'Alak", with the
 AI "de l'IA (moyen)" (the AI takes its article, as "l'IA" does everywhere in French), with
 Polygo "de Polygo". So where a template has "de {name}" (or "à {name}"), the value decides
-the words around it when the template is filled (``fill``), for catalog texts (``t``) and for
-what the engines say (``say``) alike.
+the words around it when the template is filled (``fill``): for the bot's texts
+(``bot.i18n.t``), what the engines say (``bot.i18n.say``) and the words on images
+(``render.words``) alike, which is why it lives here, below both.
 """
 
 from __future__ import annotations
