@@ -218,7 +218,7 @@ async def test_an_admins_abort_is_told_in_the_games_language(world):
     assert done.ephemeral and "is ended with no result" in done.content  # Carol's English
     notice = await emu.wait_for_message(lambda m: "administrateur" in m.content,
                                         channel_id=first.channel_id, since=mark)
-    assert "a mis fin à cette partie de Alak" in notice.content
+    assert "a mis fin à cette partie d'Alak" in notice.content  # "de" elided
 
 
 async def test_a_french_table_and_its_expiry_are_said_in_french(world):
