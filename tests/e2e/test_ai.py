@@ -85,7 +85,7 @@ async def test_a_game_against_the_ai_starts_at_once_and_survives_a_restart(world
             assert game.ply == restarted_at + 1 or game.status != "active", (
                 "after the start the AI moves, once")
             board = await emu.wait_for_message(
-                lambda m: bool(m.files) and "AI (easy) played" in m.content,
+                lambda m: bool(m.files) and "AI (easy) play" in m.content,
                 channel_id=thread, since=mark)
             if game.status == "active":
                 assert board.notified == {alice.id}, "the AI's move pings the human to move"
@@ -102,7 +102,8 @@ async def test_a_game_against_the_ai_starts_at_once_and_survives_a_restart(world
     assert len(texts) == game.ply and {m.seat for m in record.moves} == {0, 1}
     # Each AI ply was delivered exactly once, its message naming the AI.
     ai_plies = [m.ply for m in record.moves if m.seat == 1]
-    posted = [m for m in emu.channel_messages(thread) if "AI (easy) played" in m.content]
+    # ("AI (easy) played **c**." or, for a capture, "AI (easy) plays c and captures…")
+    posted = [m for m in emu.channel_messages(thread) if "AI (easy) play" in m.content]
     assert len(posted) == len(ai_plies)
     assert await world.services.replay_matches(game.id)
     ratings = world.bot.get_cog("Tournaments").ratings

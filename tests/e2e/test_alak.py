@@ -12,6 +12,7 @@ from bot.services.games import GameService
 from bot.store import open_store
 from bot.views.game import move_custom_id
 from emulator import ADMINISTRATOR, EPHEMERAL, ComponentGone, HiddenCommand, Message
+from tests.e2e.moves import move_said
 
 MAX_PLIES = 200
 
@@ -107,7 +108,9 @@ async def play_a_whole_game(world) -> None:
         assert reply.files and reply.files[0].is_png, f"ply {ply}: the reply carries the board"
         after = await world.services.get_game(game_id)
         assert after.ply == game.ply + 1
-        assert f"played **{after.last_move}**" in reply.content
+        # The move, said once: "played **f**." or, for a capture, the engine's sentence.
+        mover = f"<@{game.user_to_move()}>"
+        assert move_said(reply.content, mover, after.last_move), reply.content
         if after.status == "active":
             assert f"<@{after.user_to_move()}>, your turn" in reply.content
     else:
