@@ -62,6 +62,7 @@ from bot.services.clocks import ClockInfo
 from bot.services.errors import NotFound
 from bot.services.models import GameInfo, OutboxItem, Position
 from bot.views.game import move_view, rematch_view, undo_view
+from bot.views.review import add_review_button
 from engines import Phrase
 
 if TYPE_CHECKING:
@@ -621,8 +622,10 @@ class Delivery:
             return Composed(text, None, None, pinging(requester))
         if kind == "game_over":
             offered = await self.bot.services.rematch_offered(game.id)
-            return Composed(self._result(game, locale), None,
-                            rematch_view(game.id, locale) if offered else None, everyone)
+            view = rematch_view(game.id, locale) if offered else None
+            if game.status == "finished" and game.ply > 0:  # something to review
+                view = add_review_button(view, game.id, locale)
+            return Composed(self._result(game, locale), None, view, everyone)
         raise AssertionError(f"unhandled outbox kind {kind!r}")  # KINDS lists what we post
 
     async def _with_turn(

@@ -5,7 +5,7 @@ reads them).
 A review starts from ``scores[p][s]``: the expected score of seat ``s`` at position ``p``
 (``p = 0`` is the start, ``p = k`` the position after move ``k``), on the scale of results
 (``ai.evaluate``: win 1, draw 0.5, loss 0; with 3–5 players the mean over opponents of ahead 1 /
-level 0.5 / behind 0); the last position holds the result itself.
+level 0.5 / behind 0); the last position holds the result itself (``ai.result_score``).
 
 Definitions (shown to players in the README and on the image):
 
@@ -25,8 +25,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
-
-from engines import Outcome
 
 #: The smallest fall of the mover's expected score that counts as a mistake.
 MISTAKE_LOSS = 0.15
@@ -106,22 +104,6 @@ class Review:
         return cls(data["game"], players, tuple(data["moves"]), movers, forced, scores,
                    mistakes, player_lines(scores, movers, forced, players),
                    bool(data.get("full_information")), bool(data.get("finished", True)))
-
-
-def result_scores(outcome: Outcome, players: int) -> tuple[float, ...]:
-    """Each seat's score from a result, on the evaluation's scale: against each opponent 1 when
-    only the seat is among the winners, 0.5 when both or neither are, 0 when only the opponent
-    is; the mean over opponents (with two players: win 1, draw 0.5, loss 0). Winners, not the
-    engines' point scores, decide: in some games fewer points are better, and a resignation
-    decides whatever the points say."""
-    winners = outcome.winners
-    values = []
-    for seat in range(players):
-        against = [1.0 if (seat in winners) > (other in winners)
-                   else 0.5 if (seat in winners) == (other in winners) else 0.0
-                   for other in range(players) if other != seat]
-        values.append(sum(against) / len(against) if against else 0.5)
-    return tuple(values)
 
 
 def losses(scores: Sequence[Sequence[float]], movers: Sequence[int]) -> list[float]:

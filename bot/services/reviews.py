@@ -13,7 +13,7 @@ Fairness rulings:
 * An aborted game, or one without a move, has nothing to review.
 
 Positions are evaluated with ``ai.evaluate`` (deterministic: the same game always gets the
-same review) on a per-game budget (``REVIEW_BUDGET_S``) chosen so that a 40-ply Alak game and a
+same review) on a per-game budget (``REVIEW_BUDGET_S``) such that a 40-ply Alak game and a
 100-ply Polygo game take well under a minute of CPU (``python -m bench.review``). With two
 players one evaluation per position suffices (the other side's expected score is its
 complement); with more, each seat is evaluated.
@@ -30,21 +30,15 @@ import engines
 from bot.services.aiseats import is_ai
 from bot.services.errors import GameOver, NotFound, ServiceError
 from bot.services.gamestate import ACTIVE, apply_forced_outcome
-from bot.services.review import Review, result_scores
 from bot.services.models import utcnow
+from bot.services.review import Review
 from bot.store import Store
 from bot.store.reviews import review_reads, review_writes
 
-#: Thinking time per position (seconds of ``ai.evaluate``'s budget; searches are sized by
-#: counts calibrated from it, so a review does not depend on how busy the machine is).
-REVIEW_BUDGET_S: dict[str, float] = {
-    "alak": 0.5,
-    "polygo": 0.25,
-    "palago": 0.25,
-    "palam": 0.3,
-    "lppg": 0.3,
-    "kolory": 0.25,
-}
+#: Thinking time per position, where a review needs another than ``ai.EVAL_BUDGET_S`` (the
+#: evaluation's own defaults, which fit the budgets: ``python -m bench.review``). Searches are
+#: sized by counts calibrated from it, so a review does not depend on how busy the machine is.
+REVIEW_BUDGET_S: dict[str, float] = {}
 #: The level whose move is shown as "the AI's move instead", and its budget per position.
 BETTER_LEVEL = "hard"
 BETTER_BUDGET_S = 1.0
@@ -100,16 +94,14 @@ class ReviewSource:
 
 
 def expected_scores(source: ReviewSource, state: Any) -> tuple[float, ...]:
-    """Each seat's expected score at ``state`` (a full state; ``source.seen`` is evaluated)."""
-    outcome = getattr(state, "outcome", None)
-    if outcome is not None:
-        return result_scores(outcome, source.players)
+    """Each seat's expected score at ``state`` (a full state; ``source.seen`` is evaluated; a
+    finished position gets its result, ``ai.result_score``)."""
     position = source.seen(state)
     budget = REVIEW_BUDGET_S.get(source.game)
-    if source.players == 2:
+    if source.players == 2 and getattr(state, "outcome", None) is None:
         # Seen from the player to move (or the requesting player): the other side's is the
         # complement, as results are.
-        seat = source.perspective if source.perspective != FULL else (state.to_move or 0)
+        seat = source.perspective if source.perspective != FULL else int(state.to_move)
         value = ai.evaluate(source.game, position, seat, seed=0, budget_s=budget)
         return (value, 1.0 - value) if seat == 0 else (1.0 - value, value)
     return tuple(ai.evaluate(source.game, position, seat, seed=0, budget_s=budget)
