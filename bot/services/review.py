@@ -185,7 +185,8 @@ def plies_to_ask(scores: Sequence[Sequence[float]], movers: Sequence[int], moves
 
 
 def expected_score_comments(review: Review, names: Sequence[str]) -> list[str]:
-    """One line per position after a move (``/record``'s comments): the expected score of
-    each seat after it, e.g. ``Alice 0.63 · Bob 0.37``."""
-    return [" · ".join(f"{names[s]} {row[s]:.2f}" for s in range(review.players))
+    """One line per move (``/record``'s comments): the expected score of each seat after it,
+    e.g. ``expected score: Alice 0.63 · Bob 0.37`` (a record is in English, like its tags)."""
+    return ["expected score: " + " · ".join(f"{names[s]} {row[s]:.2f}"
+                                            for s in range(review.players))
             for row in review.scores[1:]]
