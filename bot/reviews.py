@@ -186,7 +186,8 @@ def review_png(source: ReviewSource, review: Review, names: Sequence[str],
     """The review's picture (in a worker: the positions are rebuilt here). ``captions``: the
     translated caption of each of ``review.mistakes``."""
     states = source.states()
-    panels = [render.review.MistakePanel(source.seen(states[m.ply - 1]), m.seat, caption)
+    panels = [render.review.MistakePanel(source.seen(states[m.ply - 1]), m.seat, caption,
+                                         m.played)
               for m, caption in zip(review.mistakes, captions, strict=True)]
     marks = [(m.ply, m.seat) for m in review.mistakes]
     return render.review.review(source.game, review.scores, states[-1], panels, marks,

@@ -20,6 +20,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import engines
+from render import board_image
 from render.surface import WIDTH, font, text_width, wrap_text
 from render.theme import BLACK_STONE, RGB, WHITE_STONE, Theme, get_theme, mix
 
@@ -43,6 +44,7 @@ class MistakePanel:
     state: Any
     seat: int
     caption: Sequence[str]  # translated lines: "Move 12 · Alice", "played e4 (−0.32)", "AI: f5"
+    played: str | None = None  # highlighted on the board: where the mistake was played
 
 
 @dataclass(frozen=True)
@@ -164,11 +166,10 @@ def _text_block(draw: ImageDraw.ImageDraw, x: int, y: int, lines: Sequence[str],
     return y
 
 
-def _thumbnail(game_name: str, state: Any, names: Sequence[str], theme: Theme,
+def _thumbnail(game_name: str, panel: MistakePanel, names: Sequence[str], theme: Theme,
                lang: str) -> Image.Image:
-    from render import board_image  # the package imports this module's callers lazily
-    image = board_image(game_name, state, players=names, theme=theme, lang=lang,
-                        last_move=None, status="")
+    image = board_image(game_name, panel.state, players=names, theme=theme, lang=lang,
+                        last_move=panel.played, status="")
     height = round(image.height * THUMB_WIDTH / image.width)
     return image.resize((THUMB_WIDTH, height), Image.Resampling.LANCZOS)
 
@@ -184,7 +185,7 @@ def review_image(
     colours = seat_colours(game_name, final_state, players)
     inner = WIDTH - 2 * MARGIN
     graph = _graph(scores, colours, marks, texts, palette, inner)
-    thumbs = [_thumbnail(game_name, panel.state, names, palette, lang) for panel in panels]
+    thumbs = [_thumbnail(game_name, panel, names, palette, lang) for panel in panels]
     by_seat: dict[int, list[int]] = {}
     for index, panel in enumerate(panels):
         by_seat.setdefault(panel.seat, []).append(index)
