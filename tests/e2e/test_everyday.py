@@ -224,7 +224,7 @@ async def test_rematch_after_a_game_and_the_thread_archives_itself_when_quiet(wo
     await world.resign("bob", thread)
     over = await emu.wait_for_message(lambda m: m.content.startswith("Game over"),
                                       channel_id=thread, since=mark)
-    assert [b["label"] for b in over.buttons()] == ["Rematch", "Review"]
+    assert [b["label"] for b in over.buttons()] == ["Rematch"]
     # Discord lets the bot, which created the thread, shorten its auto-archive delay with
     # the invite's permissions (the fixture checks nothing was refused).
     assert emu.channels[thread]["thread_metadata"]["auto_archive_duration"] == 1440
