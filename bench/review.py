@@ -11,7 +11,9 @@ for its move where the largest mistakes were made (``better_moves``), the pictur
 (``time.process_time``): the CPU a review costs, whatever the number of workers.
 
 ``--wall`` also runs the whole review through ``bot.reviews.ReviewWork`` on a heavy pool of two
-worker processes (the 2-core target), and prints its wall time.
+worker processes (the 2-core target; the picture is not part of it), and prints its wall time
+and the CPU its workers used (starting them included). The workers run at a lower priority
+(``nice``): on a machine busy with other work the wall time says more about that work.
 
 Budget: a 40-ply Alak game and a 100-ply Polygo game within 60 s of CPU each.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import resource
 import time
 from pathlib import Path
 
@@ -100,17 +103,24 @@ def measure(name: str, save: str | None = None) -> dict[str, float]:
             "draw": drawn - asked_at, "total": drawn - start}
 
 
-async def wall(name: str) -> float:
+async def wall(name: str) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the worker processes) of the whole review through
+    ``ReviewWork`` on two worker processes."""
     players, options, plies = GAMES[name]
     source = played(name, players, options, plies)
     heavy = HeavyWork.create(workers=2, kind="process")
     work = ReviewWork(heavy, Forget())  # type: ignore[arg-type]
-    try:
-        begin = time.perf_counter()
-        await work.job(source).task
-        return time.perf_counter() - begin
-    finally:
-        heavy.close()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    begin = time.perf_counter()
+    await work.job(source).task
+    took = time.perf_counter() - begin
+    executor = heavy.pool._executor
+    if executor is not None:
+        executor.shutdown(wait=True)  # the workers' CPU counts once they are waited for
+    heavy.close()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return took, cpu
 
 
 def main() -> None:
@@ -120,7 +130,7 @@ def main() -> None:
     parser.add_argument("--save", help="write each review's picture to this folder")
     args = parser.parse_args()
     print("| game | plies | evaluate (CPU s) | AI's moves (n, CPU s) | picture (CPU s) | "
-          "total CPU s | budget |" + (" wall, 2 workers (s) |" if args.wall else ""))
+          "total CPU s | budget |" + (" 2 workers: wall s, CPU s |" if args.wall else ""))
     print("| --- | --- | --- | --- | --- | --- | --- |" + (" --- |" if args.wall else ""))
     for name in args.games.split(","):
         got = measure(name, args.save)
@@ -129,7 +139,8 @@ def main() -> None:
         row = (f"| {name} | {got['plies']} | {got['evaluate']:.1f} | {got['asked']}, "
                f"{got['better']:.1f} | {got['draw']:.2f} | {got['total']:.1f} | {verdict} |")
         if args.wall:
-            row += f" {asyncio.run(wall(name)):.1f} |"
+            took, cpu = asyncio.run(wall(name))
+            row += f" {took:.1f}, {cpu:.1f} |"
         print(row, flush=True)
 
 

@@ -123,7 +123,8 @@ class ReviewWork:
         scores = [row for part in parts for row in part.scores]
         movers = [seat for part in parts for seat in part.movers]
         forced = [flag for part in parts for flag in part.forced]
-        asked = plies_to_ask(scores, movers, source.moves, forced)
+        asked = [ply for ply in plies_to_ask(scores, movers, source.moves, forced)
+                 if source.may_suggest(movers[ply - 1])]
         progress.better_total = len(asked)
         better: dict[int, str] = {}
 

@@ -9,7 +9,8 @@ Fairness rulings:
   (LPPG's hands and pile), so evaluations use every card, and the image says so.
 * A game in progress is reviewed only for one of its players, and only when every other seat
   is an AI's (no help against people); it is then reviewed from that player's own view at each
-  position (never a card they could not see), and stored for them alone.
+  position (never a card they could not see), the AI's move instead is shown for their own
+  mistakes only, and the review is stored for them alone.
 * An aborted game, or one without a move, has nothing to review.
 
 Positions are evaluated with ``ai.evaluate`` (deterministic: the same game always gets the
@@ -76,6 +77,13 @@ class ReviewSource:
     @property
     def finished(self) -> bool:
         return self.perspective == FULL
+
+    def may_suggest(self, seat: int) -> bool:
+        """Whether the AI's move instead of ``seat``'s may be shown: always once the game is
+        over; while it runs, only for the requesting player's own moves (the AI would choose
+        an AI seat's move from that seat's view, hand included, which the player may not
+        learn before the end)."""
+        return self.finished or seat == self.perspective
 
     def states(self) -> list[Any]:
         """Every position from the start, full states (seed removed where the engine keeps it

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import threading
+from dataclasses import replace
 
 import pytest
 
@@ -156,3 +157,22 @@ async def test_a_failed_review_is_said_and_can_be_asked_again(work, gate):
     assert again is not job
     assert len((await again.task).scores) == 10
     assert work.made == 1
+
+
+async def test_while_a_game_runs_the_ai_suggests_moves_to_its_player_only(work, gate,
+                                                                          monkeypatch):
+    def everyone_errs(src, start, stop):
+        # Seat 0 loses 0.2 with each of its moves, seat 1 then gives it back and more.
+        values = [(0.5 - 0.2 * (p % 2),) for p in range(start, stop)]
+        values = [(a, 1 - a) for (a,) in values]
+        movers = [p % 2 for p in range(start, min(stop, len(src.moves)))]
+        return Evaluated(start, tuple(values), tuple(movers), (False,) * len(movers))
+
+    monkeypatch.setattr(reviews_module, "evaluate_positions", everyone_errs)
+    running = replace(source(), perspective=1)  # seat 1's own review of a running game
+    review = await work.job(running).task
+    asked = sorted(p for plies in gate.asked for p in plies)
+    assert asked and all((p - 1) % 2 == 1 for p in asked)  # only seat 1's moves
+    assert review.mistakes_of(0) and all(m.better is None for m in review.mistakes_of(0))
+    assert all(m.better == "best" for m in review.mistakes_of(1))
+    assert not review.finished and not review.full_information
