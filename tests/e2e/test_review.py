@@ -90,3 +90,33 @@ async def test_review_refused_while_people_play_given_against_the_ai(world):
     # Another member may not look at it while it runs.
     refused = await (await emu.slash("carol", "review", {"game": against_ai.id})).reply()
     assert "still being played" in refused.content
+
+
+@pytest.mark.bot_config(heavy_pool="thread")
+async def test_one_review_at_a_time_per_user(world, monkeypatch):
+    import threading
+
+    import bot.reviews
+    from bot.services.reviews import evaluate_positions
+
+    emu = world.emu
+    first_game, first_over = await finished_game(world)
+    second_game, _ = await finished_game(world, moves=2)
+    release = threading.Event()
+
+    def held(source, start, stop):  # the real evaluation, once the test lets it go
+        release.wait(30)
+        return evaluate_positions(source, start, stop)
+
+    monkeypatch.setattr(bot.reviews, "evaluate_positions", held)
+    pressed = await emu.click("carol", first_over, label="Review")
+    assert "0/5 positions evaluated" in (await pressed.reply()).content
+    refused = await (await emu.slash("carol", "review", {"game": second_game.id})).reply()
+    assert refused.flags & EPHEMERAL
+    assert refused.content.startswith("Your previous review is still being made")
+    other = await emu.slash("dave", "review", {"game": second_game.id})  # not held up
+    assert "positions evaluated" in (await other.reply()).content
+    release.set()
+    assert (await pressed.reply(lambda m: bool(m.files), timeout=PATIENCE)).files
+    assert (await other.reply(lambda m: bool(m.files), timeout=PATIENCE)).files
+    assert first_game.id != second_game.id and world.bot.reviews.made == 2
