@@ -24,7 +24,7 @@ from typing import Any
 import engines
 from ai import alak, kolory, lppg, palago, palam, polygo
 from ai.core import DEFAULT_BUDGET_S, LEVELS, Decision, Reason, check_level, make_rng
-from ai.evaluate import EVAL_BUDGET_S, evaluate, result_score
+from ai.evaluate import EVAL_BUDGET_S, evaluate, opponents, result_score
 
 _PLAYERS = {
     "alak": alak,
@@ -82,4 +82,4 @@ def hint(game_name: str, view: Any, seat: int, seed: int | str = 0,
 
 
 __all__ = ["DEFAULT_BUDGET_S", "EVAL_BUDGET_S", "HINT_LEVEL", "LEVELS", "Hint", "choose", "decide",
-           "evaluate", "hint", "result_score"]
+           "evaluate", "hint", "opponents", "result_score"]

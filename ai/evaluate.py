@@ -26,14 +26,19 @@ How each game is judged, and why:
   most visited one), or of all its playouts while no move has been visited enough to judge
   alone. Kolory's playouts are scored on the evaluation's own scale (ahead / level / behind per
   opponent), so a three-player value is right without conversion.
-- **Palago**: decided by threats, so the threats are looked at first: the side to move that can
-  close a creature of its own colour wins; one facing two threats it cannot block together
-  loses; otherwise the incremental evaluation of the search (how close each colour's shapes are
-  to closing) goes through a logistic curve, pulled towards a draw as the tiles run out (most
-  games that fill the board without a creature are drawn).
+- **Palago**: decided by threats, so the value comes from them, looked at as the AI looks: the
+  side to move that can close a creature of its own colour wins (1); one facing two threats it
+  cannot block together loses (0); then its best moves by the search's evaluation are checked
+  one move ahead: one that leaves two threats the opponent cannot block is nearly a win
+  (``PALAGO_DOUBLE_THREAT``), and if every move looked at lets the opponent close a creature,
+  it is nearly a loss. Otherwise the best safe move's evaluation goes through a wide logistic
+  curve (the evaluation of shapes alone predicted results little better than a constant on
+  games between the levels), pulled towards a draw as the tiles run out (a board filled
+  without a creature is a draw).
 - **LPPG** (hidden hands): the hard level's evaluation of territories and markers (who would
   win if the game ended now, who can end it next turn), which uses only what the view shows,
-  through a logistic curve.
+  through a logistic curve. Playouts would need the hidden cards sampled and tens of
+  milliseconds per move with the engine: too slow to evaluate every ply of a game.
 """
 
 from __future__ import annotations
@@ -53,7 +58,7 @@ from engines.core import Outcome
 EVAL_BUDGET_S: dict[str, float] = {
     "alak": 0.1,
     "palam": 0.2,
-    "palago": 0.05,
+    "palago": 0.1,
     "polygo": 0.3,
     "kolory": 0.3,
     "lppg": 0.05,
@@ -62,8 +67,11 @@ EVAL_BUDGET_S: dict[str, float] = {
 #: Widths of the logistic curves (fitted with bench/evaluate.py on games between the levels).
 ALAK_SCALE = 1.5
 PALAM_SCALE = 8.0
-PALAGO_SCALE = 6.0
-LPPG_SCALE = 30.0
+PALAGO_SCALE = 40.0
+#: Palago: the value of a move that leaves two threats one move cannot block (or, for the
+#: opponent, of having only moves that let them close a creature).
+PALAGO_DOUBLE_THREAT = 0.95
+LPPG_SCALE = 60.0
 #: An MCTS root move is judged alone once it holds this share of the iterations.
 MCTS_TRUST = 0.2
 
@@ -287,7 +295,7 @@ def _kolory(view: Any, seat: int, rng: random.Random, budget: float) -> float:
 
 def _palago(view: Any, seat: int, rng: random.Random, budget: float) -> float:
     from ai import palago
-    from engines.palago import COLOUR_OF_SEAT, TOTAL_TILES
+    from engines.palago import COLOUR_OF_SEAT, GAME, TOTAL_TILES
 
     board = palago.Board.from_tiles(view.tiles)
     mover = view.to_move
@@ -298,11 +306,42 @@ def _palago(view: Any, seat: int, rng: random.Random, budget: float) -> float:
     threats = palago.winning_moves(board, theirs, limit=8)
     if threats and not palago._blockable_together(threats):
         return _for_seat(0.0, mover, seat)
-    # The side to move acts first on its shapes: they weigh a little more (as in the search).
-    x = 1.3 * board.value[mine] - board.value[theirs]
+    # One move ahead, as the AI looks: the best moves by the evaluation, checked for a reply
+    # that closes an opponent's creature (the move loses) and for our threats after it (two
+    # that one move cannot block win).
+    sims = work(budget, palago.SIMULATIONS_PER_S)
+    moves = list(GAME.legal_moves(view))
+    if len(moves) > sims:
+        moves = rng.sample(moves, sims)
+    scored = []
+    for move in moves:
+        value = palago._simulate(board, move.tiles, mine, theirs, view.tiebreak)
+        if value is not None:
+            scored.append((value, move))
+    if not scored:
+        return _for_seat(0.0, mover, seat)
+    scored.sort(key=lambda vm: -vm[0])
     if threats:
-        x -= palago.THREAT_BONUS
-    value = _squash(x, PALAGO_SCALE)
+        needed = {palago.cell_id(q, r) for move in threats for q, r, _ in move}
+        scored.sort(key=lambda vm: not any(palago.cell_id(q, r) in needed
+                                           for q, r, _ in vm[1].tiles))
+    checks = max(2, sims // (10 * palago.CHECK_COST))
+    safe = None
+    for value, move in scored[:checks]:
+        after = board.copy()
+        for q, r, o in move.tiles:
+            after.place(palago.cell_id(q, r), o)
+        if palago.winning_moves(after, theirs, limit=1):
+            continue
+        ours = palago.winning_moves(after, mine, limit=8)
+        if ours and not palago._blockable_together(ours):
+            return _for_seat(PALAGO_DOUBLE_THREAT, mover, seat)
+        if safe is None:
+            safe = value
+    if safe is None:
+        # Every move looked at lets the opponent close a creature.
+        return _for_seat(1.0 - PALAGO_DOUBLE_THREAT, mover, seat)
+    value = _squash(safe, PALAGO_SCALE)
     if not view.tiebreak:
         # A board filling up without a creature heads for a draw.
         left = (TOTAL_TILES - board.tiles) / TOTAL_TILES
