@@ -10,8 +10,10 @@ import pytest
 import ai
 import engines
 from bot.services.aiseats import ai_user_id
+from bot.services.clocks import ClockService
 from bot.services.errors import GameOver, NotFound
-from bot.services.review import analyse
+from bot.services.records import parse_record, replay_record
+from bot.services.review import analyse, expected_score_comments
 from bot.services.reviews import (
     FULL,
     ReviewRefused,
@@ -142,3 +144,23 @@ async def test_the_jobs_evaluate_every_position_and_ask_the_ai(service, store):
     for ply, move in found.items():
         state = states[ply - 1]
         assert move in {str(m) for m in game.legal_moves(state)}
+
+
+async def test_a_reviewed_records_comments_do_not_change_how_it_replays(service, store):
+    info = await start_game(service, "alak", (1, 2))
+    await play(service, info, 3)
+    await service.resign(info.id, 1)
+    source = await ReviewService(store).source(info.id, 1)
+    review = analyse("alak", 2, source.moves, [0, 1, 0], [False] * 3,
+                     [(0.5, 0.5), (0.6, 0.4), (0.25, 0.75), (0.0, 1.0)])
+    comments = expected_score_comments(review, ["Ann", "Bo"])
+    clocks = ClockService(store, service)
+    plain = await clocks.record_text(info.id)
+    text = await clocks.record_text(info.id, comments=comments)
+    lines = text.splitlines()
+    at = lines.index(f"2. {source.moves[1]}")
+    assert lines[at + 1] == "; expected score: Ann 0.25 · Bo 0.75"
+    assert text.count("; expected score:") == 3 and "; " not in plain
+    parsed = parse_record(text)
+    assert parsed.moves == parse_record(plain).moves == source.moves
+    assert replay_record(parsed) == replay_record(parse_record(plain))
