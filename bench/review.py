@@ -2,9 +2,10 @@
 
     python -m bench.review [--games alak,polygo,...] [--wall]
 
-Each game is played by the AI (``easy`` against ``medium``, fixed seeds) up to a number of
-plies (``PLIES``: a 40-ply Alak game on a 21-point line and a 100-ply Polygo game are the
-budgets' cases; the others are typical lengths), then reviewed as the bot does
+Each game is played by the AI (``easy`` against ``medium``, or ``easy`` against ``easy`` for a
+longer game, fixed seeds) up to a number of plies (``GAMES``: a 40-ply Alak game on a
+21-point line and a 100-ply Polygo game are the budgets' cases; the others are typical
+lengths), then reviewed as the bot does
 (``bot.services.reviews``): every position evaluated (``evaluate_positions``), the AI asked
 for its move where the largest mistakes were made (``better_moves``), the picture drawn
 (``review_png``). The CPU of each step is measured in this process, one job after another
@@ -34,39 +35,43 @@ from bot.reviews import ReviewWork, review_png
 from bot.services.review import analyse, plies_to_ask
 from bot.services.reviews import ReviewSource, better_moves, evaluate_positions
 
-#: (players, options, plies) per game.
-GAMES: dict[str, tuple[int, dict, int]] = {
-    "alak": (2, {"length": 21}, 40),
-    "polygo": (2, {}, 100),
-    "palago": (2, {}, 40),
-    "palam": (2, {}, 60),
-    "lppg": (2, {}, 60),
-    "kolory": (3, {}, 60),
+#: (game, players, options, plies) per row.
+GAMES: dict[str, tuple[str, int, dict, int]] = {
+    "alak": ("alak", 2, {"length": 21}, 40),
+    "polygo": ("polygo", 2, {}, 100),
+    "palago": ("palago", 2, {}, 40),
+    "palam": ("palam", 2, {}, 60),
+    "lppg": ("lppg", 2, {}, 60),
+    "lppg-4": ("lppg", 4, {}, 60),
+    "kolory": ("kolory", 3, {}, 60),
 }
 BUDGET_S = {"alak": 60.0, "polygo": 60.0}
 
 
 def played(name: str, players: int, options: dict, plies: int) -> ReviewSource:
-    """A game the AI plays (seat 0 ``easy``, the others ``medium``), cut at ``plies``: the
-    first of a few fixed seeds whose game lasts that long (else the longest)."""
+    """A game the AI plays, cut at ``plies``: seat 0 ``easy`` and the others ``medium``, else
+    every seat ``easy`` (longer games), on the first of a few fixed seeds whose game lasts
+    that long (else the longest found)."""
     longest = None
-    for seed in range(7, 17):
-        source = _played(name, players, options, plies, seed)
-        if longest is None or len(source.moves) > len(longest.moves):
-            longest = source
-        if len(source.moves) >= plies:
-            break
+    for others in ("medium", "easy"):
+        for seed in range(7, 17):
+            source = _played(name, players, options, plies, seed, others)
+            if longest is None or len(source.moves) > len(longest.moves):
+                longest = source
+            if len(source.moves) >= plies:
+                return source
     assert longest is not None
     return longest
 
 
-def _played(name: str, players: int, options: dict, plies: int, seed: int) -> ReviewSource:
+def _played(name: str, players: int, options: dict, plies: int, seed: int,
+            others: str) -> ReviewSource:
     game = engines.get(name)
     state = game.new(players=players, seed=seed, options=options)
     moves: list[str] = []
     while state.outcome is None and len(moves) < plies:
         seat = state.to_move
-        level = "easy" if seat == 0 else "medium"
+        level = "easy" if seat == 0 else others
         move = ai.choose(name, game.view(state, seat), seat, level=level, seed=len(moves),
                          budget_s=0.05)
         state = game.play(state, move)
@@ -81,8 +86,8 @@ class Forget:
         return None
 
 
-def measure(name: str, save: str | None = None) -> dict[str, float]:
-    players, options, plies = GAMES[name]
+def measure(label: str, save: str | None = None) -> dict[str, float]:
+    name, players, options, plies = GAMES[label]
     source = played(name, players, options, plies)
     start = time.process_time()
     part = evaluate_positions(source, 0, source.positions)
@@ -97,16 +102,16 @@ def measure(name: str, save: str | None = None) -> dict[str, float]:
                      captions(review, names, "en"))
     drawn = time.process_time()
     if save:
-        Path(save, f"review-{name}.png").write_bytes(png)
+        Path(save, f"review-{label}.png").write_bytes(png)
     return {"plies": len(source.moves), "positions": source.positions,
             "evaluate": evaluated - start, "asked": len(asked), "better": asked_at - evaluated,
             "draw": drawn - asked_at, "total": drawn - start}
 
 
-async def wall(name: str) -> tuple[float, float]:
+async def wall(label: str) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the worker processes) of the whole review through
     ``ReviewWork`` on two worker processes."""
-    players, options, plies = GAMES[name]
+    name, players, options, plies = GAMES[label]
     source = played(name, players, options, plies)
     heavy = HeavyWork.create(workers=2, kind="process")
     work = ReviewWork(heavy, Forget())  # type: ignore[arg-type]

@@ -150,10 +150,24 @@ def _graph(scores: Sequence[Sequence[float]], colours: Sequence[RGB],
         draw.ellipse([x - r, y - r, x + r, y + r], outline=theme.highlight, width=3 * SS)
     # The result: its name above the end of the curves, each seat's value beside its dot.
     draw.text((right, top - 12 * SS), texts.result, font=small, fill=theme.text, anchor="mb")
-    for seat in range(len(colours)):
-        draw.text((right + 12 * SS, y_of(scores[-1][seat])), texts.results[seat], font=small,
-                  fill=theme.text, anchor="lm")
+    for seat, y in _spread([y_of(scores[-1][s]) for s in range(len(colours))],
+                           (SMALL_SIZE + 2) * SS):
+        draw.text((right + 12 * SS, y), texts.results[seat], font=small, fill=theme.text,
+                  anchor="lm")
     return image.resize((width, GRAPH_HEIGHT), Image.Resampling.LANCZOS)
+
+
+def _spread(ys: Sequence[float], gap: float) -> list[tuple[int, float]]:
+    """(index, y) of labels wanted at ``ys``, moved apart so that none overlap (close results
+    of several seats would write their values over each other)."""
+    order = sorted(range(len(ys)), key=lambda i: ys[i])
+    placed: list[tuple[int, float]] = []
+    for index in order:
+        y = ys[index] if not placed else max(ys[index], placed[-1][1] + gap)
+        placed.append((index, y))
+    # Centre the group on where it was wanted.
+    shift = (sum(ys) - sum(y for _, y in placed)) / len(ys) if ys else 0.0
+    return [(index, y + shift) for index, y in placed]
 
 
 def _text_block(draw: ImageDraw.ImageDraw, x: int, y: int, lines: Sequence[str], size: int,

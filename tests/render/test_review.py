@@ -97,3 +97,11 @@ def test_seat_colours_are_the_games_own():
         state = game.new(players=players, seed=1)
         colours = seat_colours(name, state, players)
         assert len(colours) == players and len(set(colours)) == players, name
+
+
+def test_close_results_are_written_apart():
+    from render.review import _spread
+
+    placed = dict(_spread([100.0, 104.0, 300.0], 20.0))
+    assert abs(placed[0] - placed[1]) >= 20.0 and placed[2] >= 290.0
+    assert dict(_spread([10.0, 200.0], 20.0)) == {0: 10.0, 1: 200.0}
