@@ -136,7 +136,7 @@ class ReviewWork:
         await _all(ask(ply) for ply in asked)
         review = analyse(source.game, source.players, source.moves, movers, forced, scores,
                          better=better, full_information=source.finished,
-                         finished=source.finished)
+                         finished=source.finished, ended=source.ended())
         await self.service.save(source, review)
         self.made += 1
         return review
@@ -192,4 +192,4 @@ def review_png(source: ReviewSource, review: Review, names: Sequence[str],
               for m, caption in zip(review.mistakes, captions, strict=True)]
     marks = [(m.ply, m.seat) for m in review.mistakes]
     return render.review.review(source.game, review.scores, states[-1], panels, marks,
-                                list(names), texts, lang=lang)
+                                list(names), texts, lang=lang, ended=review.ended)

@@ -103,16 +103,18 @@ def _curve_edge(colour: RGB, theme: Theme) -> RGB:
 
 def _graph(scores: Sequence[Sequence[float]], colours: Sequence[RGB],
            marks: Sequence[tuple[int, int]], texts: ReviewTexts, theme: Theme,
-           width: int) -> Image.Image:
-    """The expected-score graph (``marks``: (move, seat) of the mistakes shown, ringed)."""
+           width: int, ended: Sequence[float] | None = None) -> Image.Image:
+    """The expected-score graph (``marks``: (move, seat) of the mistakes shown, ringed;
+    ``ended``: the result of a game that ended without a move, one step after the last)."""
     w, h = width * SS, GRAPH_HEIGHT * SS
     image = Image.new("RGB", (w, h), theme.panel)
     draw = ImageDraw.Draw(image)
     left, right, top, bottom = 70 * SS, w - 70 * SS, 34 * SS, h - 50 * SS
     moves = max(1, len(scores) - 1)
+    span = moves + (1 if ended is not None else 0)
 
     def x_of(ply: float) -> float:
-        return left + (right - left) * ply / moves
+        return left + (right - left) * ply / span
 
     def y_of(value: float) -> float:
         return bottom - (bottom - top) * value
@@ -135,10 +137,14 @@ def _graph(scores: Sequence[Sequence[float]], colours: Sequence[RGB],
     ImageDraw.Draw(label).text((2, 0), texts.axis_score, font=small, fill=theme.muted)
     label = label.rotate(90, expand=True)
     image.paste(label, (4 * SS, max(0, int((top + bottom) / 2 - label.height / 2))), label)
+    final = list(ended) if ended is not None else list(scores[-1])
     for seat, colour in enumerate(colours):
         points = [(x_of(p), y_of(row[seat])) for p, row in enumerate(scores)]
         draw.line(points, fill=_curve_edge(colour, theme), width=6 * SS, joint="curve")
         draw.line(points, fill=colour, width=3 * SS, joint="curve")
+        if ended is not None:  # the resignation (or time): a thin step to the result
+            points.append((x_of(span), y_of(ended[seat])))
+            draw.line(points[-2:], fill=_curve_edge(colour, theme), width=SS)
         # The result at the end of the curve.
         x, y = points[-1]
         r = 6 * SS
@@ -150,7 +156,7 @@ def _graph(scores: Sequence[Sequence[float]], colours: Sequence[RGB],
         draw.ellipse([x - r, y - r, x + r, y + r], outline=theme.highlight, width=3 * SS)
     # The result: its name above the end of the curves, each seat's value beside its dot.
     draw.text((right, top - 12 * SS), texts.result, font=small, fill=theme.text, anchor="mb")
-    for seat, y in _spread([y_of(scores[-1][s]) for s in range(len(colours))],
+    for seat, y in _spread([y_of(final[s]) for s in range(len(colours))],
                            (SMALL_SIZE + 2) * SS):
         draw.text((right + 12 * SS, y), texts.results[seat], font=small, fill=theme.text,
                   anchor="lm")
@@ -192,13 +198,14 @@ def review_image(
     game_name: str, scores: Sequence[Sequence[float]], final_state: Any,
     panels: Sequence[MistakePanel], marks: Sequence[tuple[int, int]], names: Sequence[str],
     texts: ReviewTexts, *, theme: str | Theme = "dark", lang: str = "en",
+    ended: Sequence[float] | None = None,
 ) -> Image.Image:
     """The review as an RGB image (``review`` encodes it)."""
     palette = get_theme(theme)
     players = len(names)
     colours = seat_colours(game_name, final_state, players)
     inner = WIDTH - 2 * MARGIN
-    graph = _graph(scores, colours, marks, texts, palette, inner)
+    graph = _graph(scores, colours, marks, texts, palette, inner, ended)
     thumbs = [_thumbnail(game_name, panel, names, palette, lang) for panel in panels]
     by_seat: dict[int, list[int]] = {}
     for index, panel in enumerate(panels):
@@ -255,12 +262,14 @@ def review(
     game_name: str, scores: Sequence[Sequence[float]], final_state: Any,
     panels: Sequence[MistakePanel], marks: Sequence[tuple[int, int]], names: Sequence[str],
     texts: ReviewTexts, *, theme: str | Theme = "dark", lang: str = "en",
+    ended: Sequence[float] | None = None,
 ) -> bytes:
     """PNG of a review: ``scores[p][s]`` is seat ``s``'s expected score at position ``p`` (the
-    last one the result), ``panels`` the mistakes shown (each with the position before it),
+    last one the result, or ``ended`` one step after it for a game that ended without a move),
+    ``panels`` the mistakes shown (each with the position before it),
     ``marks`` the (move, seat) ringed on the graph; ``names`` per seat; ``texts`` translated."""
     image = review_image(game_name, scores, final_state, panels, marks, names, texts,
-                         theme=theme, lang=lang)
+                         theme=theme, lang=lang, ended=ended)
     buffer = io.BytesIO()
     # Boards and curves: 256 colours lose nothing visible and make the file several times
     # smaller.

@@ -76,7 +76,7 @@ def review_texts(review: Review, source: ReviewSource, game_title: str, names: S
         axis_moves=t("review.axis_moves", locale),
         axis_score=t("review.axis_score", locale),
         ticks=[number(v, locale) for v in (0, 0.5, 1)],
-        result=t("review.result", locale),
+        result=t("review.result" if review.finished else "review.now", locale),
         results=[number(round(review.result[s], 2), locale) for s in seats],
         player_lines=player_lines(review, names, locale),
         mistakes_heading=[t("review.mistakes_of", locale, player=names[s]) for s in seats],

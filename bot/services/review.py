@@ -5,7 +5,10 @@ reads them).
 A review starts from ``scores[p][s]``: the expected score of seat ``s`` at position ``p``
 (``p = 0`` is the start, ``p = k`` the position after move ``k``), on the scale of results
 (``ai.evaluate``: win 1, draw 0.5, loss 0; with 3–5 players the mean over opponents of ahead 1 /
-level 0.5 / behind 0); the last position holds the result itself (``ai.result_score``).
+level 0.5 / behind 0); a position where the game is over holds the result itself
+(``ai.result_score``). A game that ended without a move (a resignation, a loss on time) has its
+last position evaluated like the others and the result beside (``Review.ended``): the fall to
+the result is the resignation's, not the last move's.
 
 Definitions (shown to players in the README and on the image):
 
@@ -73,10 +76,13 @@ class Review:
     lines: tuple[PlayerLine, ...]
     full_information: bool = False
     finished: bool = True
+    #: The result when the game ended without a move (resignation, time), else None.
+    ended: tuple[float, ...] | None = None
 
     @property
     def result(self) -> tuple[float, ...]:
-        return self.scores[-1]
+        """The result (a finished game), or where the game stands (a game in progress)."""
+        return self.ended if self.ended is not None else self.scores[-1]
 
     def mistakes_of(self, seat: int) -> tuple[Mistake, ...]:
         return tuple(m for m in self.mistakes if m.seat == seat)
@@ -91,6 +97,7 @@ class Review:
                           "before": round(m.before, 4), "after": round(m.after, 4),
                           "better": m.better} for m in self.mistakes],
             "full_information": self.full_information, "finished": self.finished,
+            "ended": None if self.ended is None else [round(v, 4) for v in self.ended],
         }
 
     @classmethod
@@ -101,9 +108,11 @@ class Review:
                                  float(m["after"]), m.get("better")) for m in data["mistakes"])
         forced = tuple(bool(f) for f in data["forced"])
         players = int(data["players"])
+        ended = data.get("ended")
         return cls(data["game"], players, tuple(data["moves"]), movers, forced, scores,
                    mistakes, player_lines(scores, movers, forced, players),
-                   bool(data.get("full_information")), bool(data.get("finished", True)))
+                   bool(data.get("full_information")), bool(data.get("finished", True)),
+                   None if ended is None else tuple(float(v) for v in ended))
 
 
 def losses(scores: Sequence[Sequence[float]], movers: Sequence[int]) -> list[float]:
@@ -152,8 +161,10 @@ def analyse(
     forced: Sequence[bool], scores: Sequence[Sequence[float]], *,
     better: Mapping[int, str] | None = None, full_information: bool = False,
     finished: bool = True, shown: int = MISTAKES_SHOWN,
+    ended: Sequence[float] | None = None,
 ) -> Review:
-    """The review of a series of evaluations. ``better`` maps a move number to the AI's move in
+    """The review of a series of evaluations (``ended``: the result of a game that ended
+    without a move, see the module). ``better`` maps a move number to the AI's move in
     the position before it, where it was asked; a "mistake" the AI would have played too is
     not one (its loss came from the evaluation's noise or from what followed), so it is
     skipped and the next largest is shown instead."""
@@ -173,7 +184,8 @@ def analyse(
     rows = tuple(tuple(float(v) for v in row) for row in scores)
     return Review(game, players, tuple(moves), tuple(movers), tuple(forced), rows,
                   tuple(chosen), player_lines(rows, movers, forced, players),
-                  full_information, finished)
+                  full_information, finished,
+                  None if ended is None else tuple(float(v) for v in ended))
 
 
 def plies_to_ask(scores: Sequence[Sequence[float]], movers: Sequence[int], moves: Sequence[str],

@@ -85,13 +85,23 @@ class ReviewSource:
         learn before the end)."""
         return self.finished or seat == self.perspective
 
-    def states(self) -> list[Any]:
-        """Every position from the start, full states (seed removed where the engine keeps it
-        only for drawing: ``view`` of the seat to move is never what is evaluated)."""
+    def states(self, with_result: bool = True) -> list[Any]:
+        """Every position from the start, full states; the last one with the stored result of
+        a game ended without a move (a resignation, a loss on time) unless ``with_result`` is
+        False (the position as the last move left it)."""
         game = engines.get(self.game)
         states = game.replay(self.players, self.seed, self.options, list(self.moves))
-        states[-1] = apply_forced_outcome(states[-1], self.forced_outcome)
+        if with_result:
+            states[-1] = apply_forced_outcome(states[-1], self.forced_outcome)
         return states
+
+    def ended(self) -> tuple[float, ...] | None:
+        """Each seat's result if the game ended without a move, else None."""
+        if not self.forced_outcome:
+            return None
+        outcome = apply_forced_outcome(self.states()[-1], self.forced_outcome).outcome
+        return tuple(ai.result_score(self.game, outcome, self.players, seat)
+                     for seat in range(self.players))
 
     def seen(self, state: Any) -> Any:
         """A position as the review may use it: the full state of a finished game, else the
@@ -128,9 +138,10 @@ class Evaluated:
 
 
 def evaluate_positions(source: ReviewSource, start: int, stop: int) -> Evaluated:
-    """A heavy-pool job: positions ``start`` to ``stop - 1`` of the game."""
+    """A heavy-pool job: positions ``start`` to ``stop - 1`` of the game (the last one as the
+    last move left it: a resignation's result is ``ReviewSource.ended``)."""
     game = engines.get(source.game)
-    states = source.states()
+    states = source.states(with_result=False)
     scores, movers, forced = [], [], []
     for index in range(start, stop):
         state = states[index]

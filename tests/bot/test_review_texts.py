@@ -63,8 +63,11 @@ def test_what_the_picture_says_about_hidden_cards_and_running_games():
     notes = review_texts(review, source, "LPPG", ["Ann", "Bo"], "en").notes
     assert any("every card is known" in note for note in notes)
     review, source = make("alak", perspective=1)
-    notes = review_texts(review, source, "Alak", ["Ann", "Bo"], "fr").notes
-    assert any("ce que voit Bo" in note for note in notes)
+    running = review_texts(review, source, "Alak", ["Ann", "Bo"], "fr")
+    assert any("ce que voit Bo" in note for note in running.notes)
+    assert running.result == "maintenant"  # where it stands, not a result
+    review, source = make("alak")
+    assert review_texts(review, source, "Alak", ["Ann", "Bo"], "fr").result == "résultat"
 
 
 def test_the_message_and_the_progress_are_translated():

@@ -105,3 +105,24 @@ def test_close_results_are_written_apart():
     placed = dict(_spread([100.0, 104.0, 300.0], 20.0))
     assert abs(placed[0] - placed[1]) >= 20.0 and placed[2] >= 290.0
     assert dict(_spread([10.0, 200.0], 20.0)) == {0: 10.0, 1: 200.0}
+
+
+def test_a_resignation_is_a_last_step_to_the_result():
+    states = kolory_game()
+    scores = [(0.5, 0.5, 0.5)] * len(states)
+    flat = review_image("kolory", scores, states[-1], [], [], ["A", "B", "C"], texts(3))
+    ended = review_image("kolory", scores, states[-1], [], [], ["A", "B", "C"], texts(3),
+                         ended=(1.0, 0.5, 0.0))
+    colours = seat_colours("kolory", states[-1], 3)
+    left, top, right, bottom = graph_box(ended)
+
+    def top_colour_rows(image):
+        graph = image.convert("RGB").crop((left, top, right, bottom))
+        rgb = graph.load()
+        return [y for y in range(graph.height) for x in range(graph.width - 90, graph.width - 60)
+                if close(rgb[x, y], colours[2], 10)]
+
+    # Seat 2's dot (drawn last, on top) is at 0 (the bottom of the plot) only when the result
+    # is given; else it ends where its curve does, at 0.5.
+    assert top_colour_rows(flat) and top_colour_rows(ended)
+    assert min(top_colour_rows(ended)) > max(top_colour_rows(flat)) + 50

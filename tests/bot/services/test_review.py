@@ -111,3 +111,14 @@ def test_the_records_comments_give_every_seats_expected_score_after_each_move():
     assert len(comments) == 9
     assert comments[0] == "expected score: Ann 0.20 · Bo 0.80"
     assert comments[-1] == "expected score: Ann 1.00 · Bo 0.00"
+
+
+def test_a_game_ended_without_a_move_keeps_its_result_apart():
+    # Seat 1 played the last move (to 0.6 for seat 0), then resigned: seat 0 won.
+    scores = [(0.5, 0.5), (0.5, 0.5), (0.6, 0.4)]
+    review = analyse("alak", 2, ["a", "b"], [0, 1], [False, False], scores, ended=(1.0, 0.0))
+    assert review.result == (1.0, 0.0) and review.scores[-1] == (0.6, 0.4)
+    assert not review.mistakes  # the resignation is no move: seat 1's move lost 0.1 only
+    assert Review.load(review.dump()).ended == (1.0, 0.0)
+    running = analyse("alak", 2, ["a", "b"], [0, 1], [False, False], scores, finished=False)
+    assert running.result == (0.6, 0.4) and Review.load(running.dump()).ended is None

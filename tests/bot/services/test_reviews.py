@@ -20,6 +20,7 @@ from bot.services.reviews import (
     ReviewService,
     better_moves,
     evaluate_positions,
+    expected_scores,
 )
 from tests.bot.services.conftest import start_game
 
@@ -131,7 +132,11 @@ async def test_the_jobs_evaluate_every_position_and_ask_the_ai(service, store):
     assert len(scores) == 5 and all(len(row) == 2 for row in scores)
     assert all(0 <= v <= 1 and row[0] + row[1] == pytest.approx(1) for row in scores
                for v in row)
-    assert scores[-1] == (1.0, 0.0)  # seat 1 resigned: the result, not an evaluation
+    # Seat 1 resigned after its own move: the last position is evaluated as that move left
+    # it (the fall to the result is the resignation's, not the move's), the result beside.
+    last = source.states(with_result=False)[-1]
+    assert last.outcome is None and scores[-1] == expected_scores(source, last)
+    assert source.ended() == (1.0, 0.0) and source.states()[-1].outcome is not None
     assert first.movers + rest.movers == (0, 1, 0, 1)
     game = engines.get("alak")
     states = source.states()
