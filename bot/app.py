@@ -218,6 +218,7 @@ class BoardGamesBot(commands.Bot):
         await self.ai_player.stop()
         await self._finish_interactions(STOP_GRACE_SECONDS)
         await self.delivery.stop()
+        self.reviews.close()
         self.heavy.close()
         await self.boards.close()
         # Stop reading the gateway first: while a read is pending, discord.py's close sends

@@ -105,6 +105,12 @@ class ReviewWork:
             job.task.add_done_callback(lambda _: self._jobs.pop(key, None))
         return job
 
+    def close(self) -> None:
+        """Stop the reviews being made (the bot is stopping): nothing of them is stored, and
+        asking again after a restart makes them anew."""
+        for job in list(self._jobs.values()):
+            job.task.cancel()
+
     async def _make(self, job: ReviewJob) -> Review:
         source, progress = job.source, job.progress
         pool = self.heavy.pool

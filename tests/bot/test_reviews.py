@@ -176,3 +176,14 @@ async def test_while_a_game_runs_the_ai_suggests_moves_to_its_player_only(work, 
     assert review.mistakes_of(0) and all(m.better is None for m in review.mistakes_of(0))
     assert all(m.better == "best" for m in review.mistakes_of(1))
     assert not review.finished and not review.full_information
+
+
+async def test_closing_stops_the_reviews_in_the_works(work, gate):
+    gate.open.clear()
+    job = work.job(source())
+    await asyncio.sleep(0.05)
+    work.close()
+    gate.open.set()
+    with pytest.raises(asyncio.CancelledError):
+        await job.task
+    assert work.service.saved == {} and work.made == 0
