@@ -42,3 +42,17 @@ def add_review_button(view: discord.ui.View | None, game_id: int, locale: Any) -
     view = view or discord.ui.View(timeout=None)
     view.add_item(ReviewButton(game_id, t("review.button", locale)))
     return view
+
+
+def review_buttons_of(message: discord.Message) -> discord.ui.View | None:
+    """The Review buttons of one of our messages, as a view to keep when its other buttons are
+    taken off (None when it has none)."""
+    view = None
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            match = re.fullmatch(ReviewButton.__discord_ui_compiled_template__,
+                                 getattr(child, "custom_id", None) or "")
+            if match:
+                view = view or discord.ui.View(timeout=None)
+                view.add_item(ReviewButton(int(match["game"]), child.label or ""))
+    return view

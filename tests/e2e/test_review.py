@@ -120,3 +120,18 @@ async def test_one_review_at_a_time_per_user(world, monkeypatch):
     assert (await pressed.reply(lambda m: bool(m.files), timeout=PATIENCE)).files
     assert (await other.reply(lambda m: bool(m.files), timeout=PATIENCE)).files
     assert first_game.id != second_game.id and world.bot.reviews.made == 2
+
+
+@pytest.mark.bot_config(heavy_pool="thread")
+async def test_the_review_button_stays_once_the_rematch_started(world):
+    emu = world.emu
+    game, over = await finished_game(world)
+    await (await emu.click("bob", over, label="Rematch")).reply()
+    mark = emu.mark()
+    started = await (await emu.click("alice", over, label="Rematch")).reply()
+    assert f"is game #{game.id + 1}" in started.content
+    edited = await emu.wait_for(lambda e: e.kind == "edit" and e.data.id == over.id,
+                                since=mark)
+    assert [b["label"] for b in edited.data.buttons()] == ["Review"]
+    pressed = await emu.click("carol", emu.messages[over.id], label="Review")
+    assert (await pressed.reply(lambda m: bool(m.files), timeout=PATIENCE)).flags & EPHEMERAL
