@@ -62,6 +62,7 @@ from bot.services.clocks import ClockInfo
 from bot.services.errors import NotFound
 from bot.services.models import GameInfo, OutboxItem, Position
 from bot.views.game import move_view, rematch_view, undo_view
+from bot.views.review import add_review_button, review_buttons_of
 from engines import Phrase
 
 if TYPE_CHECKING:
@@ -487,19 +488,22 @@ class Delivery:
 
     def strip_buttons(self, message: discord.Message | None) -> None:
         """Take the buttons off one of our messages, in the background (an ephemeral one
-        cannot be edited this way: its stale buttons refuse when pressed)."""
+        cannot be edited this way: its stale buttons refuse when pressed). A result's Review
+        button stays: a game can be reviewed whatever happened since (a rematch)."""
         if message is None or message.flags.ephemeral or not message.components:
             return
-        self._strip(message.channel.id, message.id)
+        kept = review_buttons_of(message)
+        self._strip(message.channel.id, message.id, kept)
 
-    def _strip(self, channel_id: int, message_id: int) -> None:
+    def _strip(self, channel_id: int, message_id: int,
+               kept: discord.ui.View | None = None) -> None:
         async def strip() -> None:
             # Best effort: a board left with buttons refuses them when pressed (its version).
             # The plain edit request: ``PartialMessage.edit`` would also build a
             # discord.Message of the answer, which nobody reads (a quarter of its cost).
             with (
                 contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError),
-                handle_message_parameters(view=None) as params,
+                handle_message_parameters(view=kept) as params,
             ):
                 await self.bot.http.edit_message(channel_id, message_id, params=params)
 
@@ -638,8 +642,10 @@ class Delivery:
             return Composed(text, None, None, pinging(requester))
         if kind == "game_over":
             offered = await self.bot.services.rematch_offered(game.id)
-            return Composed(self._result(game, locale), None,
-                            rematch_view(game.id, locale) if offered else None, everyone)
+            view = rematch_view(game.id, locale) if offered else None
+            if game.status == "finished" and game.ply > 0:  # something to review
+                view = add_review_button(view, game.id, locale)
+            return Composed(self._result(game, locale), None, view, everyone)
         raise AssertionError(f"unhandled outbox kind {kind!r}")  # KINDS lists what we post
 
     async def _with_turn(

@@ -33,6 +33,7 @@ from bot.replies import reply_error, send_ephemeral
 from bot.services.aiseats import is_ai
 from bot.services.errors import ServiceError
 from bot.services.models import GameInfo, OutboxItem
+from bot.services.review import expected_score_comments
 
 if TYPE_CHECKING:
     from bot.app import BoardGamesBot
@@ -160,7 +161,13 @@ class Clocks(commands.Cog):
         info = await game_here(self.bot, interaction, game)
         if info is None:
             return
-        text = await self.bot.clocks.record_text(info.id, names=await self._names(info))
+        names = await self._names(info)
+        # A finished game's stored review adds the expected scores after each move.
+        review = await self.bot.reviews.service.finished_review(info.id)
+        comments = None
+        if review is not None and len(review.moves) == info.ply:
+            comments = expected_score_comments(review, [names[uid] for uid in info.seats])
+        text = await self.bot.clocks.record_text(info.id, names=names, comments=comments)
         file = discord.File(io.BytesIO(text.encode("utf-8")),
                             filename=f"{info.game}-{info.id}.txt")
         await interaction.response.send_message(

@@ -59,7 +59,8 @@ RECORD_GAMES = 1000
 
 
 class HintRefused(ServiceError):
-    """A hint asked for in a game between people (or by someone not playing)."""
+    """A hint asked for in a game between people, by someone not playing, or in a table where
+    a person is among the asker's opponents."""
 
     key = "errors.hint_people"
 
@@ -239,6 +240,13 @@ class AiSeatService(ChallengeService):
         row = await self._game_row(game_id)
         if user_id not in row.seats or not has_ai(row.seats):
             raise HintRefused("errors.hint_people")
+        # A hint would help one person against another: only when every opponent is an AI
+        # (LPPG's partner, a person or not, is no opponent).
+        people = [other for other in ai.opponents(row.game, len(row.seats),
+                                                  row.seats.index(user_id))
+                  if not is_ai(row.seats[other])]
+        if people:
+            raise HintRefused("errors.hint.person_opponent", count=len(people))
         if row.status != ACTIVE:
             raise GameOver("errors.game_over", game_id=game_id)
         seat = row.to_move

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -596,8 +596,11 @@ class ClockService:
         ``ReplaySource.public_states``)."""
         return (await self.replay_source(game_id)).public_states()
 
-    async def record_text(self, game_id: int, names: Mapping[int, str] | None = None) -> str:
-        """The game record as text (``bot.services.records``): header, then numbered moves."""
+    async def record_text(self, game_id: int, names: Mapping[int, str] | None = None,
+                          comments: Sequence[str] | None = None) -> str:
+        """The game record as text (``bot.services.records``): header, then numbered moves
+        (each followed by its comment, if ``comments`` are given)."""
         record = await self._games.record(game_id)
         info = await self.clock_info(game_id)
-        return records.format_record(record, time_control=info.time_control, names=names)
+        return records.format_record(record, time_control=info.time_control, names=names,
+                                     comments=comments)

@@ -126,9 +126,9 @@ async def play_a_whole_game(world) -> None:
     for message in emu.channel_messages(thread):
         if "your turn" in message.content or "played **" in message.content:
             assert message.files and message.files[0].is_png, message.content
-    # No board is left with move buttons to press: only the result's Rematch remains.
+    # No board is left with move buttons to press: only the result's Rematch and Review remain.
     await emu.wait_for(lambda _: [b["label"] for m in emu.channel_messages(thread)
-                                  for b in m.buttons()] == ["Rematch"])
+                                  for b in m.buttons()] == ["Rematch", "Review"])
 
 
 async def test_illegal_move_and_out_of_turn_are_private_and_change_nothing(world):
