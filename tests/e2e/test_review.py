@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from emulator import EPHEMERAL
 from bot.services.aiseats import is_ai
 from bot.services.records import parse_record
+from emulator import EPHEMERAL
 from tests.e2e.test_ai import until_human_turn
 
 #: A review of a short game takes a few seconds with the real AI.
