@@ -138,6 +138,7 @@ class BoardGamesBot(commands.Bot):
         #: The task reading the gateway (``connect``), set by whoever starts it.
         self.gateway_task: asyncio.Task | None = None
         services.challenge_expiry = timedelta(days=config.challenge_expiry_days)
+        services.seek_expiry = timedelta(days=config.seek_expiry_days)
         self.delivery = Delivery(self)
         self.heavy = HeavyWork.create(config.heavy_workers, config.heavy_pool)
         # Post-game reviews: made in the heavy pool, stored (bot.reviews, the Review cog).

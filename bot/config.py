@@ -81,6 +81,8 @@ class Config:
     vacation_days_per_year: int = 30
     #: A challenge nobody took up is closed (its message says it expired) after this many days.
     challenge_expiry_days: int = 7
+    #: A seek nobody joined is closed (its message says it expired) after this many days.
+    seek_expiry_days: int = 7
     #: Replays, brackets and diagrams are drawn by this many workers, "process"es (default:
     #: they never slow the bot's own process) or "thread"s (``bot.workers``).
     heavy_workers: int = 1
@@ -205,6 +207,7 @@ def load_config(
         "challenge_expiry_days": correspondence.get(
             "challenge_expiry_days", Config.challenge_expiry_days
         ),
+        "seek_expiry_days": correspondence.get("seek_expiry_days", Config.seek_expiry_days),
         "heavy_workers": bot.get("heavy_workers", Config.heavy_workers),
         "heavy_pool": bot.get("heavy_pool", Config.heavy_pool),
         "board_workers": bot.get("board_workers", Config.board_workers),
@@ -222,6 +225,7 @@ def load_config(
         "BOT_LANGUAGE": "default_language",
         "BOT_VACATION_DAYS": "vacation_days_per_year",
         "BOT_CHALLENGE_EXPIRY_DAYS": "challenge_expiry_days",
+        "BOT_SEEK_EXPIRY_DAYS": "seek_expiry_days",
         "BOT_HEAVY_WORKERS": "heavy_workers",
         "BOT_HEAVY_POOL": "heavy_pool",
         "BOT_BOARD_WORKERS": "board_workers",
@@ -250,7 +254,8 @@ def load_config(
         raise ConfigError("sync_on_start must be off, global or guilds")
     for setting, low, high in (("vacation_days_per_year", 0, 366), ("heavy_workers", 1, 64),
                                ("board_workers", 1, 64), ("database_pool_size", 2, 1000),
-                               ("challenge_expiry_days", 1, 365)):
+                               ("challenge_expiry_days", 1, 365),
+                               ("seek_expiry_days", 1, 365)):
         values[setting] = _whole_number(values[setting], setting, low, high)
     for pool in ("heavy_pool", "board_pool"):
         values[pool] = str(values[pool]).lower()

@@ -23,7 +23,8 @@ Rulings (the issue is silent on these):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.i18n import language_code
@@ -70,6 +71,8 @@ class Lobby:
     seeks: tuple[Seek, ...]
     challenges: tuple[Challenge, ...]  # open to anyone, two players, not seeks
     tables: tuple[Challenge, ...]  # lobbies for more than two players with a free place
+    #: The open challenges' time controls (None: untimed).
+    time_controls: Mapping[int, str | None] = field(default_factory=dict)
 
 
 class SeekService(ChallengeService):
@@ -162,7 +165,10 @@ class SeekService(ChallengeService):
                 challenges.append(self._challenge(row))
             elif len(row.joined) < row.players:
                 tables.append(self._challenge(row))
-        return Lobby(tuple(seeks), tuple(challenges[:limit]), tuple(tables[:limit]))
+        challenges = challenges[:limit]
+        reads = clock_reads(self._store)
+        controls = {c.id: await reads.challenge_time_control(c.id) for c in challenges}
+        return Lobby(tuple(seeks), tuple(challenges), tuple(tables[:limit]), controls)
 
     async def withdraw_seeks(self, user_id: int, guild_id: int | None) -> list[Challenge]:
         """Withdraw every open seek of a player on a server; returns them, withdrawn."""
