@@ -97,7 +97,8 @@ class Seeks(commands.Cog):
             await send_ephemeral(interaction, t("seeks.none_to_withdraw", interaction.locale))
             return
         await send_ephemeral(interaction, t("seeks.withdrawn_list", interaction.locale,
-                                            ids=", ".join(f"#{c.id}" for c in withdrawn)))
+                                            ids=", ".join(t("seeks.number", interaction.locale, id=c.id)
+                                                         for c in withdrawn)))
         for challenge in withdrawn:
             content, _ = await render_seek(self.bot, await services.get_seek(challenge.id))
             await edit_posted(self.bot, challenge, content)

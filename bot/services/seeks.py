@@ -109,7 +109,7 @@ class SeekService(ChallengeService):
             if len(mine) >= MAX_OPEN_SEEKS:
                 raise ChallengeError(
                     "seeks.errors.too_many", count=MAX_OPEN_SEEKS,
-                    ids=", ".join(f"#{s.challenge_id}" for s in mine))
+                    ids=", ".join(str(s.challenge_id) for s in mine))
             await tx.ensure_user(host_id, now)
             challenge_id = await tx.insert_challenge(
                 game=name, options=resolved, host_id=host_id, opponent_id=None, players=2,
