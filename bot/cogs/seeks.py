@@ -96,9 +96,9 @@ class Seeks(commands.Cog):
         if not withdrawn:
             await send_ephemeral(interaction, t("seeks.none_to_withdraw", interaction.locale))
             return
+        numbers = ", ".join(t("seeks.number", interaction.locale, id=c.id) for c in withdrawn)
         await send_ephemeral(interaction, t("seeks.withdrawn_list", interaction.locale,
-                                            ids=", ".join(t("seeks.number", interaction.locale, id=c.id)
-                                                         for c in withdrawn)))
+                                            ids=numbers))
         for challenge in withdrawn:
             content, _ = await render_seek(self.bot, await services.get_seek(challenge.id))
             await edit_posted(self.bot, challenge, content)

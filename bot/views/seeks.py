@@ -28,6 +28,9 @@ from bot.services.seeks import Lobby, Seek
 from bot.views.challenge import announce_start, challenge_language, options_text, render_challenge
 from bot.views.game import Gate
 
+#: Discord's limit on buttons in one message (5 rows of 5).
+MAX_BUTTONS = 25
+
 
 def stamp(moment: datetime, style: str) -> str:
     """A Discord timestamp: every reader sees it in their own language and time zone."""
@@ -95,30 +98,24 @@ async def refresh_posted(bot: Host, challenge_id: int) -> None:
         await edit_posted(bot, challenge, content, view)
 
 
+#: Discord's limit on a message's content; a lobby longer than this lists what fits.
+CONTENT_MAX = 2000
+
+
 def lobby_message(lobby: Lobby, language: str) -> tuple[str, discord.ui.View | None]:
-    """The lobby: a section per kind, a line and a Join button per entry."""
-    if not (lobby.seeks or lobby.challenges or lobby.tables):
-        return t("seeks.lobby.empty", language), None
-    lines = [t("seeks.lobby.title", language)]
-    view = discord.ui.View(timeout=None)
-
-    def add(challenge_id: int) -> None:
-        view.add_item(LobbyButton(challenge_id,
-                                  t("seeks.button.join_numbered", language, id=challenge_id)))
-
+    """The lobby: a section per kind, a line and a Join button per entry, as many entries as
+    fit in one message (the rest counted in a last line)."""
+    sections: list[tuple[str, list[tuple[int, str]]]] = []
     if lobby.seeks:
-        lines.append(t("seeks.lobby.seeks", language))
-        for seek in lobby.seeks:
-            lines.append(t("seeks.lobby.seek_line", language, id=seek.id,
-                           game=engines.get(seek.challenge.game).title,
-                           host=f"<@{seek.challenge.host_id}>", rating=seek.host_rating,
-                           details=seek_details(seek, language),
-                           age=stamp(seek.challenge.created_at, "R")))
-            add(seek.id)
+        sections.append((t("seeks.lobby.seeks", language), [
+            (seek.id, t("seeks.lobby.seek_line", language, id=seek.id,
+                        game=engines.get(seek.challenge.game).title,
+                        host=f"<@{seek.challenge.host_id}>", rating=seek.host_rating,
+                        details=seek_details(seek, language),
+                        age=stamp(seek.challenge.created_at, "R")))
+            for seek in lobby.seeks]))
     for key, challenges in (("challenges", lobby.challenges), ("tables", lobby.tables)):
-        if not challenges:
-            continue
-        lines.append(t(f"seeks.lobby.{key}", language))
+        entries = []
         for challenge in challenges:
             title = engines.get(challenge.game).title + options_text(
                 challenge.game, challenge.options, language)
@@ -126,14 +123,35 @@ def lobby_message(lobby: Lobby, language: str) -> tuple[str, discord.ui.View | N
                       "age": stamp(challenge.created_at, "R")}
             if key == "challenges":
                 control = lobby.time_controls.get(challenge.id)
-                lines.append(t("seeks.lobby.challenge_line", language, **common,
-                               details=t("seeks.untimed", language)
-                               if control in (None, "untimed")
-                               else control_text(control, language)))
+                details = (t("seeks.untimed", language) if control in (None, "untimed")
+                           else control_text(control, language))
+                entries.append((challenge.id, t("seeks.lobby.challenge_line", language,
+                                                **common, details=details)))
             else:
-                lines.append(t("seeks.lobby.table_line", language, **common,
-                               count=len(challenge.joined), players=challenge.players))
-            add(challenge.id)
+                entries.append((challenge.id, t(
+                    "seeks.lobby.table_line", language, **common,
+                    count=len(challenge.joined), players=challenge.players)))
+        if entries:
+            sections.append((t(f"seeks.lobby.{key}", language), entries))
+    if not sections:
+        return t("seeks.lobby.empty", language), None
+    total = sum(len(entries) for _, entries in sections)
+    room = CONTENT_MAX - len(t("seeks.lobby.more", language, count=total)) - 1
+    lines = [t("seeks.lobby.title", language)]
+    view = discord.ui.View(timeout=None)
+    shown = 0
+    for heading, entries in sections:
+        for index, (challenge_id, line) in enumerate(entries):
+            added = ([heading] if index == 0 else []) + [line]
+            if (len("\n".join([*lines, *added])) > room
+                    or len(view.children) >= MAX_BUTTONS):
+                break
+            lines.extend(added)
+            view.add_item(LobbyButton(challenge_id, t("seeks.button.join_numbered", language,
+                                                      id=challenge_id)))
+            shown += 1
+    if shown < total:
+        lines.append(t("seeks.lobby.more", language, count=total - shown))
     return "\n".join(lines), view
 
 
