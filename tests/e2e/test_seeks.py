@@ -171,3 +171,32 @@ async def test_max_seeks_withdraw_and_expiry(world, lang):
         assert not now_reads.buttons()
     empty = await lobby(world, lang)
     assert "**Alak**" not in empty.content
+
+
+async def test_open_challenges_and_tables_joined_from_the_lobby_after_a_restart(world, lang):
+    emu, text = world.emu, TEXTS[lang]
+    offer = await world.challenge("carol", "palago", {})
+    table = await world.challenge("dave", "kolory", {"players": 3})
+    listed = await lobby(world, lang, user="bob")
+    await world.restart()  # the lobby's buttons carry their ids: they still work
+
+    mark = emu.mark()
+    seated = await (await emu.click("bob", listed, label=text["join_n"].format(id=_id(table)),
+                                    locale=LOCALES[lang])).reply()
+    assert seated.flags & EPHEMERAL  # the refreshed lobby, his alone
+    table_now = await edited(emu, table, "(2/3)", since=mark)
+    assert emu.user("bob").mention in table_now.content
+
+    mark = emu.mark()
+    await emu.click("alice", listed, label=text["join_n"].format(id=_id(offer)),
+                    locale=LOCALES[lang])
+    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    game = await world.services.game_for_thread(board.channel_id)
+    assert game.seats == (emu.user("carol").id, emu.user("alice").id)
+    pointer = await edited(emu, offer, f"<#{game.thread_id}>", since=mark)
+    assert not pointer.buttons()
+
+
+def _id(message) -> int:
+    """The challenge number in a challenge message's first button."""
+    return int(message.buttons()[0]["custom_id"].split(":")[2])
