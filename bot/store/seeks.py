@@ -1,4 +1,4 @@
-"""Storage of seeks (migration 0013): the part of a seek its open challenge does not hold
+"""Storage of seeks (migration 0011): the part of a seek its open challenge does not hold
 (rated, the joiner's rating range, its expiry). The only module with this feature's SQL
 (``seek_reads(store_or_tx)``, ``seek_writes(tx)``, like ``bot.store.rematches``)."""
 

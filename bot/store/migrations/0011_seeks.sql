@@ -1,4 +1,4 @@
--- 0013: seeks (bot.services.seeks). Portable SQL.
+-- 0011: seeks (bot.services.seeks). Portable SQL.
 
 -- A seek is an open challenge (``challenges``: opponent_id NULL, players 2, its status and
 -- message) listed in ``/lobby``, with what only a seek has: whether its game is rated, the

@@ -1,3 +1,0 @@
--- 0011: a placeholder. Parallel branches (issue 31) each add a migration; this branch's is
--- 0013_seeks.sql and the numbers must run without a gap. Whoever merges drops this file and
--- renumbers 0013_seeks.sql after the migrations that took this number.
