@@ -140,6 +140,7 @@ class AiPlayer:
         job = await services.ai_job(game_id)
         if job is None:
             return False
+        started = asyncio.get_running_loop().time()
         try:
             decision = await self.pool.run(think, job)
         except PoolBusy:
@@ -149,6 +150,9 @@ class AiPlayer:
             log.exception("the AI could not choose a move in game %s", game_id)
             await asyncio.sleep(RETRY_SECONDS)
             return False
+        # Not the move: a hint of what the AI saw is no one's business before it is played.
+        log.debug("AI (%s) of game %s thought %.2f s", job.level, game_id,
+                  asyncio.get_running_loop().time() - started)
         try:
             played = await services.move(game_id, job.user_id, decision.move,
                                          expected_version=job.version)

@@ -90,16 +90,24 @@ class BoardDrawer:
             return await self._threads.run(draw, game_name, state, *args, **options)
         # Not every state pickles; the engines' dump is plain data, and small.
         snapshot = engines.get(game_name).dump(state)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         worker = self._ready_worker()
         if worker is not None:
             try:
-                return await worker.run(from_snapshot, draw, game_name, snapshot, *args,
-                                        **options)
+                png = await worker.run(from_snapshot, draw, game_name, snapshot, *args,
+                                       **options)
+                log.debug("%s of %s drawn by worker %s in %.1f ms", draw.__name__, game_name,
+                          worker.pid, (loop.time() - started) * 1000)
+                return png
             except (WorkerGone, OSError) as error:  # it died under this board
                 self._failed(worker, error)
         self.drawn_in_threads += 1
-        return await asyncio.to_thread(from_snapshot, draw, game_name, snapshot, *args,
-                                       **options)
+        png = await asyncio.to_thread(from_snapshot, draw, game_name, snapshot, *args,
+                                      **options)
+        log.debug("%s of %s drawn in a thread in %.1f ms", draw.__name__, game_name,
+                  (loop.time() - started) * 1000)
+        return png
 
     def _ready_worker(self) -> DrawingProcess | None:
         """The least busy worker process that is started and warm, if any; the others are
@@ -124,9 +132,12 @@ class BoardDrawer:
                                                    name="board-worker-start")
 
     async def _started(self, process: DrawingProcess) -> None:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         try:
-            await process.run(os.getpid)  # answered once the worker has warmed up
+            pid = await process.run(os.getpid)  # answered once the worker has warmed up
             self._ready.add(process)
+            log.debug("board worker %s ready in %.1f s", pid, loop.time() - started)
         except (WorkerGone, OSError) as error:  # could not start, or died warming up
             self._failed(process, error)
         except RuntimeError:
