@@ -140,6 +140,7 @@ class BoardGamesBot(commands.Bot):
         #: The task reading the gateway (``connect``), set by whoever starts it.
         self.gateway_task: asyncio.Task | None = None
         services.challenge_expiry = timedelta(days=config.challenge_expiry_days)
+        services.ai_games_per_user = config.ai_games_per_user
         self.delivery = Delivery(self)
         self.heavy = HeavyWork.create(config.heavy_workers, config.heavy_pool)
         self.boards = BoardDrawer(config.board_workers, config.board_pool)
@@ -154,7 +155,8 @@ class BoardGamesBot(commands.Bot):
         self.scheduler = Scheduler(self.clocks.next_due, self._run_due, now=self.clocks.now)
         self.clocks.on_change = self.scheduler.poke
         # AI players: their turns are found in the database, woken by every change.
-        self.ai_player = AiPlayer(self, shards=self.own_shards)
+        self.ai_player = AiPlayer(self, shards=self.own_shards,
+                                  hints_per_user=config.ai_hints_per_user)
         services.on_change = self._changed
 
     def _changed(self) -> None:
