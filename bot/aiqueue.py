@@ -5,8 +5,14 @@ AI and a stream of hints would keep every worker busy, and another user's AI mov
 behind all of it (43.9 s for a medium Alak move, issue 26). Here each job belongs to a user (a
 hint to whoever asked, an AI move to the person playing that game), the pool is given no more
 jobs than it has workers, and each time a worker frees up the next job is taken from the user
-who has the fewest jobs running, the one served least recently among equals. A user whose job
-arrives waits at most for the first worker to free up: one think time, whatever others queued.
+who has the fewest jobs running, the one served least recently among equals.
+
+One user's jobs never hold every worker: with several workers, a user has at most all but one
+running (``per_user``), so a worker is free, or about to be, for anyone else. There is no
+taking a search back from a worker once started, so this is what keeps another user's AI move
+from waiting for a flooder's search (a hard search takes a second on a quiet machine, several
+on a busy one); the price is that one user alone thinks on one worker less. Whoever arrives
+waits at most for one search of someone else's, whatever anyone queued.
 """
 
 from __future__ import annotations
@@ -28,9 +34,12 @@ class FairQueue:
     """Feeds ``pool`` with at most ``pool.workers`` jobs at once, users served in turn (see the
     module); ``max_waiting`` jobs at most wait (``PoolBusy`` beyond)."""
 
-    def __init__(self, pool: WorkerPool, *, max_waiting: int | None = None) -> None:
+    def __init__(self, pool: WorkerPool, *, max_waiting: int | None = None,
+                 per_user: int | None = None) -> None:
         self.pool = pool
         self.max_waiting = max_waiting
+        #: Jobs of one user running at once: all workers but one (one if there is one).
+        self.per_user = per_user or max(1, pool.workers - 1)
         #: user -> their waiting jobs, in the order they came.
         self._waiting: dict[int, deque[tuple[Callable[..., Any], tuple, asyncio.Future]]] = {}
         self._running: dict[int, int] = {}  # user -> jobs in the pool
@@ -62,9 +71,11 @@ class FairQueue:
         return await future  # cancelled while waiting: dropped by _dispatch
 
     def _next_user(self) -> int | None:
-        """The user with the fewest jobs running; among equals, the least recently served
-        (one never served first)."""
-        return min(self._waiting, default=None, key=lambda user: (
+        """Among the users with fewer than ``per_user`` jobs running, the one with the fewest;
+        among equals, the least recently served (one never served first)."""
+        allowed = [user for user in self._waiting
+                   if self._running.get(user, 0) < self.per_user]
+        return min(allowed, default=None, key=lambda user: (
             self._running.get(user, 0), self._last_served.get(user, -1)))
 
     def _served(self, user: int) -> None:

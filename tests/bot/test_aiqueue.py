@@ -46,27 +46,48 @@ async def until(condition, what: str) -> None:
         await asyncio.sleep(0.005)
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-async def test_another_users_job_waits_for_one_job_at_most(workers):
-    pool = WorkerPool("fair-test", workers=workers, kind="thread")
+async def test_with_one_worker_another_users_job_waits_for_one_job_at_most():
+    pool = WorkerPool("fair-test", workers=1, kind="thread")
     queue, gates = FairQueue(pool), Gates()
     try:
         flood = [asyncio.ensure_future(queue.run(1, gates.job, f"flood-{i}")) for i in range(20)]
-        await until(lambda: len(gates.started) == workers, "the first jobs started")
+        await until(lambda: gates.started == ["flood-0"], "the first job started")
         other = asyncio.ensure_future(queue.run(2, gates.job, "other"))
         await asyncio.sleep(0.05)
-        assert "other" not in gates.started, "every worker was busy"
-        gates.open("flood-0")  # one worker frees up: the other user's job is next
+        assert gates.started == ["flood-0"], "the worker was busy"
+        gates.open("flood-0")  # the worker frees up: the other user's job is next
         await until(lambda: "other" in gates.started, "the other user's job started")
-        assert gates.started == [f"flood-{i}" for i in range(workers)] + ["other"]
+        assert gates.started == ["flood-0", "other"]
         for i in range(20):
             gates.open(f"flood-{i}")
         gates.open("other")
         assert await asyncio.wait_for(other, GUARD) == "other"
         assert await asyncio.wait_for(asyncio.gather(*flood), GUARD) == [
             f"flood-{i}" for i in range(20)]
-        assert list(queue.served) == [1] * workers + [2] + [1] * (20 - workers)
+        assert list(queue.served) == [1, 2] + [1] * 19
         assert queue.running == queue.waiting == 0
+    finally:
+        pool.close()
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+async def test_one_user_never_holds_every_worker_another_starts_at_once(workers):
+    pool = WorkerPool("fair-test", workers=workers, kind="thread")
+    queue, gates = FairQueue(pool), Gates()
+    try:
+        flood = [asyncio.ensure_future(queue.run(1, gates.job, f"flood-{i}")) for i in range(20)]
+        await until(lambda: len(gates.started) == workers - 1, "the first jobs started")
+        await asyncio.sleep(0.05)
+        assert len(gates.started) == workers - 1, "a worker is kept for anyone else"
+        # Another user's job starts while every job of the flood is still running.
+        other = asyncio.ensure_future(queue.run(2, gates.job, "other"))
+        await until(lambda: "other" in gates.started, "the other user's job started")
+        gates.open("other")
+        assert await asyncio.wait_for(other, GUARD) == "other"
+        for i in range(20):
+            gates.open(f"flood-{i}")
+        await asyncio.wait_for(asyncio.gather(*flood), GUARD)
+        assert list(queue.served) == [1] * (workers - 1) + [2] + [1] * (21 - workers)
     finally:
         pool.close()
 

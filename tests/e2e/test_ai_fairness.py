@@ -45,9 +45,10 @@ async def test_a_hint_while_the_previous_one_is_thought_is_answered_at_once(worl
     thread = first.channel_id
     await until_human_turn(world.services, (await world.services.game_for_thread(thread)).id)
     player = world.bot.ai_player
-    # Every AI worker busy for a moment: Alice's first hint waits its turn.
-    busy = [asyncio.ensure_future(player.queue.run(0, time.sleep, 2))
-            for _ in range(player.pool.workers)]
+    # Every AI worker busy for a moment (with jobs of other users, one each: no user holds
+    # them all): Alice's first hint waits its turn.
+    busy = [asyncio.ensure_future(player.queue.run(-1 - n, time.sleep, 2))
+            for n in range(player.pool.workers)]
     asking = await emu.slash("alice", "hint", channel=thread)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + PATIENCE
