@@ -55,6 +55,7 @@ class BoardDrawer:
         self._starting: dict[DrawingProcess, asyncio.Task] = {}
         #: Boards (and hands) drawn in threads because no worker process was ready.
         self.drawn_in_threads = 0
+        self._closed = False
 
     async def run(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
         """``fn(*args, **kwargs)`` in a worker (the least busy process, or a thread)."""
@@ -88,6 +89,8 @@ class BoardDrawer:
                     **options: Any) -> bytes:
         if self._threads is not None:
             return await self._threads.run(draw, game_name, state, *args, **options)
+        if self._closed:
+            raise RuntimeError("the board drawer is closed")
         # Not every state pickles; the engines' dump is plain data, and small.
         snapshot = engines.get(game_name).dump(state)
         loop = asyncio.get_running_loop()
@@ -153,6 +156,7 @@ class BoardDrawer:
 
     async def close(self) -> None:
         """Take no more work; the workers finish what they have, then end."""
+        self._closed = True
         if self._threads is not None:
             self._threads.close()
         self._ready.clear()

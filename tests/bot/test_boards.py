@@ -160,8 +160,9 @@ async def test_boards_in_threads_share_the_bots_process():
         await boards.close()
 
 
-async def test_a_closed_drawer_draws_nothing():
-    boards = BoardDrawer(workers=1, kind="thread")
+@pytest.mark.parametrize("kind", ["thread", "process"])
+async def test_a_closed_drawer_draws_nothing(kind):
+    boards = BoardDrawer(workers=1, kind=kind)
     await boards.close()
     with pytest.raises(RuntimeError):
         await boards.board("alak", engines.get("alak").new(2, seed=0))
