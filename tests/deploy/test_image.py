@@ -300,3 +300,12 @@ async def test_the_bot_installed_as_the_dockerfile_does_plays_a_move(tmp_path):
                                text=True)
         assert where.returncode == 0, where.stderr
         assert "site-packages" in where.stdout and ROOT.as_posix() not in where.stdout
+        # Every package the image's files hold was installed (the console's emulator too,
+        # which a bot with a token never imports).
+        shipped = sorted(relative.split("/")[0] for relative in build_context(ROOT)
+                         if relative.count("/") == 1 and relative.endswith("/__init__.py"))
+        assert "bot" in shipped and "ai" in shipped
+        imported = subprocess.run(
+            [str(image.python), "-c", f"import {', '.join(shipped)}"], cwd=workdir,
+            env=clean_environment(), capture_output=True, text=True)
+        assert imported.returncode == 0, imported.stderr
