@@ -32,6 +32,7 @@ import contextlib
 import statistics
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -169,20 +170,24 @@ async def ai_replies(emu: Emulator, user: str, game: str, level: str, count: int
                    pause=OTHER_PAUSE)
 
 
-async def bench_flood(moves: int) -> dict[str, Any]:
+async def bench_flood(moves: int, games_cap: int | None = None) -> dict[str, Any]:
+    """The flood (see the module); ``games_cap``: the bot's ``ai_games_per_user`` (None: its
+    default), 30 to let the flooder have every game it asks for."""
     emu = Emulator(users=["flooder", "other"])
     await emu.start()
     alone: list[float] = []
     flooded: list[float] = []
     counts = dict.fromkeys(("games_started", "games_refused", "flooder_moves", "hints_answered",
                             "hints_told_to_wait", "hints_refused_otherwise",
-                            "hints_unanswered"), 0)
+                            "hints_unanswered", "other_waited_too_long"), 0)
     with tempfile.TemporaryDirectory(prefix="bench-ai-flood-") as workdir:
         config = Config(
             token=emu.token, api_base=emu.api_base, gateway_url=emu.gateway_url,
             database=str(Path(workdir) / "bench.db"), sync_on_start="global",
             log_level="WARNING",
         )
+        if games_cap is not None:
+            config = replace(config, ai_games_per_user=games_cap)
         bot = BotProcess(config, daemon=False)
         tasks: list[asyncio.Task] = []
         try:
@@ -209,7 +214,11 @@ async def bench_flood(moves: int) -> dict[str, Any]:
             tasks = [asyncio.create_task(flood_game(emu, "flooder", thread, counts))
                      for thread in threads]
             await asyncio.sleep(2.0)  # the flood under way
-            await ai_replies(emu, "other", "alak", "medium", moves, flooded)
+            try:
+                await ai_replies(emu, "other", "alak", "medium", moves, flooded)
+            except TimeoutError:  # counted as a reply of PATIENCE seconds, and the end
+                flooded.append(PATIENCE)
+                counts["other_waited_too_long"] = 1
             elapsed = time.perf_counter() - started
         finally:
             for task in tasks:
@@ -239,6 +248,9 @@ def report_flood(result: dict[str, Any]) -> None:
           f"{result['hints_answered']} answered, {result['hints_told_to_wait']} told to wait, "
           f"{result['hints_refused_otherwise']} refused otherwise, "
           f"{result['hints_unanswered']} unanswered; {result['elapsed_s']:.0f} s")
+    if result["other_waited_too_long"]:
+        print(f"the other user waited more than {PATIENCE:.0f} s for an AI reply: the bench "
+              f"stopped there (that reply counts as {PATIENCE:.0f} s)")
     target = result["alone_p95_s"] + 1.0
     print("| other user's medium Alak AI reply | p50 | p95 | max | n |")
     print("| --- | ---: | ---: | ---: | ---: |")
@@ -259,9 +271,11 @@ def main() -> None:
     parser.add_argument("--flood", action="store_true",
                         help="one user floods the AI while another plays (issue 26); "
                              "--moves: the other user's AI replies timed (README: 30)")
+    parser.add_argument("--games-cap", type=int, default=None,
+                        help="with --flood: the bot's ai_games_per_user (default: its own)")
     args = parser.parse_args()
     if args.flood:
-        report_flood(asyncio.run(bench_flood(args.moves)))
+        report_flood(asyncio.run(bench_flood(args.moves, args.games_cap)))
         return
     result = asyncio.run(bench(args.games, args.moves, args.level))
     print(f"{result['games']} games against the AI ({args.level}) at once: "
