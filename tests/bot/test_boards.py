@@ -16,6 +16,7 @@ import pytest_asyncio
 import engines
 import render
 from bot.boards import BoardDrawer
+from bot.drawing_process import WorkerGone
 
 
 def mid_game(game_name: str, plies: int = 12):
@@ -145,6 +146,30 @@ async def test_no_board_waits_for_a_worker_to_start_nor_for_one_that_died(tmp_pa
         assert await boards.run(os.getpid) not in (worker, os.getpid())
     finally:
         gate.touch()
+        await boards.close()
+
+
+async def test_a_board_waiting_in_a_worker_that_dies_is_drawn_in_a_thread_at_once():
+    """The board is queued in the worker behind a job that never ends; the worker is killed:
+    the board's job fails with it, and the board comes from a thread (the worker would never
+    have answered)."""
+    boards = BoardDrawer(workers=1, kind="process")
+    state, last_move = mid_game("alak")
+    expected = render.board("alak", state, last_move=last_move)
+    try:
+        await asyncio.wait_for(boards.warm_up(), 60)
+        worker = await boards.run(os.getpid)
+        stuck = asyncio.ensure_future(boards.run(time.sleep, 3600))
+        board = asyncio.ensure_future(boards.board("alak", state, last_move=last_move))
+        while boards._processes[0].pending < 2:  # both jobs are in the worker's hands
+            await asyncio.sleep(0.01)
+        assert not board.done() and boards.drawn_in_threads == 0
+        os.kill(worker, signal.SIGKILL)
+        assert await asyncio.wait_for(board, 60) == expected
+        assert boards.drawn_in_threads == 1
+        with pytest.raises(WorkerGone):
+            await stuck
+    finally:
         await boards.close()
 
 
