@@ -24,7 +24,7 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from bot.emulator import running_emulator
+from emulator import running_emulator
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Seconds for the bot to connect, and for each answer.

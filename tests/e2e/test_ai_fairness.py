@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from bot.emulator import EPHEMERAL
 from bot.i18n import t
+from emulator import EPHEMERAL
 from tests.e2e.test_ai import until_human_turn
 
 #: Guards against a hang only.

@@ -15,11 +15,11 @@ import signal
 import pytest
 
 import engines
-from bot.emulator import running_emulator
-from bot.emulator.botprocess import BotProcess
 from bot.logs import PAYLOAD_LOGGERS, HidePayloads, setup_logging
 from bot.services.games import GameService
 from bot.store import open_store
+from emulator import running_emulator
+from emulator.botprocess import BotProcess
 from tests.e2e.conftest import TOKEN
 
 #: Moves are chosen at random among the suggestions; LPPG ends long before this.
