@@ -91,6 +91,10 @@ class GameTree(app_commands.CommandTree):
     instead; autocomplete gets no suggestions)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        # Which command, by whom, where: never its options (a move typed, a hand's card).
+        log.debug("%s /%s by user %s in channel %s", interaction.type.name,
+                  interaction.command and interaction.command.qualified_name,
+                  interaction.user.id, interaction.channel_id)
         if not getattr(self.client, "closing", False):
             return True
         if interaction.type == discord.InteractionType.autocomplete:
@@ -139,6 +143,7 @@ class BoardGamesBot(commands.Bot):
         self.gateway_task: asyncio.Task | None = None
         services.challenge_expiry = timedelta(days=config.challenge_expiry_days)
         services.seek_expiry = timedelta(days=config.seek_expiry_days)
+        services.ai_games_per_user = config.ai_games_per_user
         self.delivery = Delivery(self)
         self.heavy = HeavyWork.create(config.heavy_workers, config.heavy_pool)
         # Post-game reviews: made in the heavy pool, stored (bot.reviews, the Review cog).
@@ -155,7 +160,8 @@ class BoardGamesBot(commands.Bot):
         self.scheduler = Scheduler(self.clocks.next_due, self._run_due, now=self.clocks.now)
         self.clocks.on_change = self.scheduler.poke
         # AI players: their turns are found in the database, woken by every change.
-        self.ai_player = AiPlayer(self, shards=self.own_shards)
+        self.ai_player = AiPlayer(self, shards=self.own_shards,
+                                  hints_per_user=config.ai_hints_per_user)
         services.on_change = self._changed
 
     def _changed(self) -> None:

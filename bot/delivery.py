@@ -347,6 +347,8 @@ class Delivery:
                                 exc_info=True)
                     break
                 answered |= used
+                log.debug("outbox row %s (%s) of game %s delivered%s", item.id, item.kind,
+                          game_id, " as the interaction's answer" if used else "")
                 with contextlib.suppress(NotFound):  # another process marked it meanwhile
                     # Once the interaction has answered, its token leaves the other rows.
                     await self.bot.services.mark_delivered(
