@@ -208,7 +208,6 @@ class NotifyService:
             return None
         return await notify_reads(self._store).next_digest_at()
 
-    @retrying
     async def run_due_digests(self, now: datetime) -> int:
         """Claim the digests due at ``now`` and write their outbox rows; returns how many rows
         were written."""
@@ -220,11 +219,15 @@ class NotifyService:
                 written += 1
         return written
 
+    @retrying
     async def _claim_digest(self, user_id: int, planned: datetime, now: datetime) -> bool:
         settings = await self.settings(user_id)
-        zone = zone_named(settings.time_zone or "UTC")
-        if settings.digest_hour is None or zone is None:
+        if settings.digest_hour is None:
             return False
+        # A zone checked when saved that a later tz database dropped: UTC rather than a digest
+        # that stays due for ever (the scheduler would wake for it again and again).
+        zone = zone_named(settings.time_zone or "UTC") or zone_named("UTC")
+        assert zone is not None
         following = next_digest_time(settings.digest_hour, zone, max(planned, now))
         send = not is_stale(planned, now) and bool(await self.digest_entries(user_id))
         async with self._store.transaction(players=[user_id]) as tx:
