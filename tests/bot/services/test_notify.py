@@ -212,3 +212,19 @@ async def test_a_refused_dm_stops_digests_is_told_once_and_a_setting_change_resu
     await notify.set_digest(1, hour=9)
     assert await notify.dms_refused(1) is False
     assert await notify.next_digest_due() is not None
+
+
+async def test_only_the_process_running_shard_0_writes_digests(store, service, notify, clock):
+    """Direct messages are shard 0's (as on Discord): a process running other shards leaves
+    the digests to it."""
+    from bot.sharding import Shards
+
+    await timed_game(service, "3d", users=(1, 2))
+    at(clock, datetime(2026, 1, 10, 5, tzinfo=UTC))
+    planned = (await notify.set_digest(1, enabled=True, hour=8, time_zone="UTC")).digest_next_at
+    elsewhere = NotifyService(store, clock=clock, shards=Shards(2, (1,)))
+    assert await elsewhere.next_digest_due() is None
+    assert await elsewhere.run_due_digests(planned) == 0
+    zero = NotifyService(store, clock=clock, shards=Shards(2, (0,)))
+    assert await zero.next_digest_due() == planned
+    assert await zero.run_due_digests(planned) == 1
