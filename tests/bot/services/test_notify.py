@@ -12,6 +12,7 @@ import pytest
 from bot.services.clocks import ClockService
 from bot.services.errors import NotAPlayer
 from bot.services.notify import NotifyError, NotifyService
+from bot.sharding import Shards
 from bot.store import open_store
 from tests.bot.services.test_clocks import at, pending, play_first_legal, timed_game
 from tests.bot.store.dbutil import other_process
@@ -217,8 +218,6 @@ async def test_a_refused_dm_stops_digests_is_told_once_and_a_setting_change_resu
 async def test_only_the_process_running_shard_0_writes_digests(store, service, notify, clock):
     """Direct messages are shard 0's (as on Discord): a process running other shards leaves
     the digests to it."""
-    from bot.sharding import Shards
-
     await timed_game(service, "3d", users=(1, 2))
     at(clock, datetime(2026, 1, 10, 5, tzinfo=UTC))
     planned = (await notify.set_digest(1, enabled=True, hour=8, time_zone="UTC")).digest_next_at
