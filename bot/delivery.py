@@ -673,7 +673,9 @@ class Delivery:
             return Composed(text, position, None, NO_PINGS, clock)
         shown = public_buttons(game.game, position)
         view = move_view(game.id, position.version, shown) if shown else None
-        return Composed(text, position, view, pinging(user), clock)
+        # Quiet mode (``/mute``): the player is named, not pinged.
+        pings = pinging(user) if await self.bot.notify.turn_pings(user, game.id) else NO_PINGS
+        return Composed(text, position, view, pings, clock)
 
     def _result(self, game: GameInfo, locale: str) -> str:
         outcome = game.outcome
