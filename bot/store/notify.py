@@ -1,4 +1,4 @@
-"""Storage of the notifications a player controls (migration 0011): the daily digest by direct
+"""Storage of the notifications a player controls (migration 0012): the daily digest by direct
 message, the quiet mode of a game (``muted_games``) and the one place that remembers that
 Discord refused a direct message to a user (error 50007). The only module with this feature's
 SQL; its settings share ``user_settings`` with ``bot.store.clocks`` (reminders by DM).

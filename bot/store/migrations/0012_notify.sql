@@ -1,6 +1,4 @@
--- 0011: notifications a player controls (bot.store.notify). Portable SQL.
--- (Asked for as 0014 to stay clear of parallel branches; the loader wants 1, 2, 3… without
--- gaps, so it is the next number here: renumber on merge.)
+-- 0012: notifications a player controls (bot.store.notify). Portable SQL.
 
 -- The daily digest by direct message: off while digest_hour is NULL. The hour is local to
 -- time_zone (an IANA name, "Europe/Paris"); digest_next_at is the UTC time of the next one,
