@@ -1,0 +1,2 @@
+-- 0014: reserved for a branch merged in parallel (issue 31); this branch's rating history is
+-- 0015. Delete this file when the branch that owns number 0014 is merged.
