@@ -3,13 +3,14 @@ so a button keeps working after the bot restarts. They reach the bot through ``b
 
 from bot.views.challenge import ChallengeButton
 from bot.views.game import MoveButton, RematchButton, ResignButton, UndoButton
+from bot.views.history import HistoryButton
 from bot.views.review import ReviewButton
 
 #: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
 DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton,
-                 ReviewButton)
+                 ReviewButton, HistoryButton)
 
 __all__ = [
-    "DYNAMIC_ITEMS", "ChallengeButton", "MoveButton", "RematchButton", "ResignButton",
-    "ReviewButton", "UndoButton",
+    "DYNAMIC_ITEMS", "ChallengeButton", "HistoryButton", "MoveButton", "RematchButton",
+    "ResignButton", "ReviewButton", "UndoButton",
 ]
