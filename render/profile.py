@@ -104,7 +104,7 @@ def profile_figure(series: Sequence[RatingSeries], games: dict[str, Sequence[int
     figure = Figure(figsize=(WIDTH / DPI, HEIGHT / DPI), dpi=DPI, facecolor=background)
     family = _font_family()
     rating_ax, games_ax = figure.subplots(
-        2, 1, sharex=True, gridspec_kw={"height_ratios": [2.3, 1], "hspace": 0.12})
+        2, 1, sharex=True, gridspec_kw={"height_ratios": [2.3, 1], "hspace": 0.22})
     figure.subplots_adjust(left=0.11, right=0.98, top=0.83, bottom=0.11)
     figure.suptitle(texts.title, x=0.02, y=0.975, ha="left", color=text, fontsize=18,
                     family=family, fontweight="bold")
@@ -117,7 +117,7 @@ def profile_figure(series: Sequence[RatingSeries], games: dict[str, Sequence[int
         for side, spine in ax.spines.items():
             spine.set_visible(side in ("bottom", "left"))
             spine.set_color(muted)
-        ax.tick_params(colors=muted, labelsize=13, length=0, pad=6)
+        ax.tick_params(colors=muted, labelsize=14, length=0, pad=6)
         ax.grid(True, axis="y", color=grid, linewidth=1)
         ax.set_axisbelow(True)
         for label in ax.get_yticklabels():
@@ -164,11 +164,13 @@ def profile_figure(series: Sequence[RatingSeries], games: dict[str, Sequence[int
         games_ax.bar(middles, counts, width=22, bottom=bottom, color=_game_colour(game),
                      linewidth=0)
         bottom = [b + c for b, c in zip(bottom, counts, strict=True)]
-    games_ax.set_ylabel(texts.games_axis, color=muted, fontsize=13, family=family)
+    # Said above the panel: a rotated label would be taller than this short panel.
+    games_ax.set_title(texts.games_axis, loc="left", color=muted, fontsize=13, family=family,
+                       pad=6)
     games_ax.yaxis.set_major_locator(MaxNLocator(nbins=3, integer=True, min_n_ticks=1))
     games_ax.set_ylim(0, max([*bottom, 1]) * 1.15)
     games_ax.set_xlim(date2num(start), date2num(end))
-    games_ax.set_xticks(middles, month_labels(months, lang), fontsize=12.5, family=family)
+    games_ax.set_xticks(middles, month_labels(months, lang), fontsize=13.5, family=family)
     for label in games_ax.get_yticklabels():
         label.set_family(family)
     return figure
