@@ -32,8 +32,9 @@ from bot.store.history import history_reads
 from bot.store.ratings import HistoryRow, rating_reads
 
 WON, DRAWN, LOST = "won", "drawn", "lost"
-#: Games per /history page.
-PAGE_SIZE = 10
+#: Games per /history page: 8 of the longest lines (five players, 19-digit ids, French) fit
+#: one message (2,000 characters) with room to spare.
+PAGE_SIZE = 8
 #: Pages a /history may go back (a page is a query with an offset: keep it cheap).
 MAX_PAGES = 100
 

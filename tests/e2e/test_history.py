@@ -149,3 +149,15 @@ async def test_history_of_one_game_links_the_thread_and_shows_the_rating(world):
     assert answer.buttons() == []  # one page: no buttons
     empty = await (await emu.slash("dave", "history", {})).reply()
     assert "No finished game to show." in empty.content
+
+
+async def test_private_pages_stay_private_and_turn_after_a_restart(world):
+    emu = world.emu
+    games = [await finished_game(world, "bob", "alice") for _ in range(PAGE_SIZE + 1)]
+    answer = await (await emu.slash("alice", "history", {"private": True})).reply()
+    assert answer.flags & EPHEMERAL
+    assert f"#{games[-1]} **Alak** · lost to <@{emu.user('bob').id}>" in answer.content
+    await world.restart()  # the buttons carry their query: nothing to remember
+    turned = await (await emu.click("alice", answer, label="Next ▶")).reply()
+    assert turned.id == answer.id and turned.flags & EPHEMERAL
+    assert turned.content.splitlines()[1].startswith(f"• #{games[0]} **Alak**")
