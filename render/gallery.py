@@ -130,10 +130,10 @@ def sample_profile(lang: str) -> bytes:
         return points
 
     multi = "Kolory (à plusieurs)" if lang == "fr" else "Kolory (multiplayer)"
-    series = [RatingSeries("alak", "Alak", walk(25, 12)),
-              RatingSeries("palago", "Palago", walk(12, 20)),
-              RatingSeries("kolory", "Kolory", walk(8, 30)),
-              RatingSeries("kolory", multi, walk(6, 25), dashed=True)]
+    lines = [("alak", "Alak", walk(25, 12)), ("palago", "Palago", walk(12, 20)),
+             ("kolory", "Kolory", walk(8, 30)), ("kolory", multi, walk(6, 25))]
+    series = [RatingSeries(game, f"{label} · {round(points[-1][1])}", points,
+                           dashed=label == multi) for game, label, points in lines]
     games = {"alak": [0, 0, 1, 2, 3, 4, 2, 3, 5, 1, 2, 2],
              "palago": [0, 0, 0, 1, 1, 2, 1, 0, 2, 1, 3, 1],
              "kolory": [0, 1, 1, 0, 0, 1, 2, 1, 1, 0, 1, 2]}

@@ -27,6 +27,8 @@ from render.theme import GAME_COLOURS, RGB, Theme, get_theme, mix
 #: The picture's height (its width is the boards', ``render.surface.WIDTH``).
 HEIGHT = 600
 DPI = 100
+#: Legend entries a row (each says a game and its rating now).
+LEGEND_COLUMNS = 3
 #: Months shown, the current one included.
 MONTHS = 12
 
@@ -105,7 +107,10 @@ def profile_figure(series: Sequence[RatingSeries], games: dict[str, Sequence[int
     family = _font_family()
     rating_ax, games_ax = figure.subplots(
         2, 1, sharex=True, gridspec_kw={"height_ratios": [2.3, 1], "hspace": 0.22})
-    figure.subplots_adjust(left=0.11, right=0.98, top=0.83, bottom=0.11)
+    # The legend above the panels: three a row, as many rows as it takes.
+    legend_rows = max(1, -(-len(series) // LEGEND_COLUMNS))
+    figure.subplots_adjust(left=0.11, right=0.98, top=0.875 - 0.045 * legend_rows,
+                           bottom=0.11)
     figure.suptitle(texts.title, x=0.02, y=0.975, ha="left", color=text, fontsize=18,
                     family=family, fontweight="bold")
     start = datetime.combine(months[0], datetime.min.time(), tzinfo=now.tzinfo)
@@ -143,8 +148,8 @@ def profile_figure(series: Sequence[RatingSeries], games: dict[str, Sequence[int
         handles.append(line)
     if handles:
         legend = figure.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.1, 0.935),
-                               ncol=min(len(handles), 4), frameon=False, handlelength=1.6,
-                               columnspacing=1.2, labelcolor=text,
+                               ncol=min(len(handles), LEGEND_COLUMNS), frameon=False,
+                               handlelength=1.6, columnspacing=1.2, labelcolor=text,
                                prop={"family": family, "size": 13.5})
         legend.set_in_layout(False)
     else:

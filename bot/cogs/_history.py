@@ -77,7 +77,7 @@ def page_text(page: HistoryPage, locale: Any) -> str:
 
 def chart_series(chart: ChartData, locale: Any) -> list[RatingSeries]:
     """A line per (game, rating system), in the games' order: the rating before the first
-    game of the window, then after each game."""
+    game of the window, then after each game; the legend says the game and the rating now."""
     lang = language_code(locale)
     systems: dict[tuple[str, str], list] = {}
     for step in chart.steps:
@@ -95,6 +95,8 @@ def chart_series(chart: ChartData, locale: Any) -> list[RatingSeries]:
         two_ratings = (game, "glicko") in systems and (game, "skill") in systems
         label = (t("tournaments.profile.more_players", lang, game=title)
                  if system == "skill" and two_ratings else title)
+        # The rating now in the legend: a line of a few games is short on a year's axis.
+        label = f"{label} · {number(round(points[-1][1]), lang)}"
         found.append(RatingSeries(game, label, tuple(points),
                                   dashed=system == "skill" and two_ratings))
     return found
