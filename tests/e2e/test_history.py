@@ -161,3 +161,27 @@ async def test_private_pages_stay_private_and_turn_after_a_restart(world):
     turned = await (await emu.click("alice", answer, label="Next ▶")).reply()
     assert turned.id == answer.id and turned.flags & EPHEMERAL
     assert turned.content.splitlines()[1].startswith(f"• #{games[0]} **Alak**")
+
+
+async def test_a_french_server_hears_french_pages_and_a_stranger_his_own_note(world):
+    emu = world.emu
+    saved = await (await emu.slash("alice", "admin settings", {"language": "fr"})).reply()
+    assert saved.flags & EPHEMERAL
+    for _ in range(PAGE_SIZE + 1):
+        await finished_game(world, "alice", "bob")
+    answer = await (await emu.slash("bob", "history", {})).reply()  # Bob's client: English
+    assert answer.content.startswith("Parties terminées de"), answer.content
+    refused = await (await emu.click("carol", answer, label="Suivante ▶")).reply()
+    assert refused.flags & EPHEMERAL and refused.content.startswith("These pages turn for")
+    turned = await (await emu.click("bob", answer, label="Suivante ▶")).reply()
+    assert "page 2" in turned.content.splitlines()[0]
+    assert "perdue contre" in turned.content
+
+
+async def test_when_the_pool_is_full_the_profile_says_so_without_a_picture(world):
+    emu = world.emu
+    await finished_game(world, "alice", "bob")
+    world.bot.heavy.max_jobs = 0  # as if the pool held all it may
+    shown = await (await emu.slash("alice", "profile", {})).reply()
+    assert shown.files == []
+    assert "Ratings of" in shown.content and "No picture this time" in shown.content
