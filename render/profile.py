@@ -132,7 +132,8 @@ def profile_figure(series: Sequence[RatingSeries], games: dict[str, Sequence[int
     for one in series:
         colour = _game_colour(one.game)
         # The rating holds until the next game: a step after each game, then on to now.
-        times = [date2num(when) for when, _, _ in one.points] + [date2num(now)]
+        end = max(now, one.points[-1][0])
+        times = [date2num(when) for when, _, _ in one.points] + [date2num(end)]
         values = [value for _, value, _ in one.points]
         values.append(values[-1])
         spread = [dev for _, _, dev in one.points]

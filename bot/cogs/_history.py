@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import logging
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -102,13 +103,14 @@ def chart_series(chart: ChartData, locale: Any) -> list[RatingSeries]:
     return found
 
 
-def chart_key(chart: ChartData, months: list, name: str, lang: str) -> tuple:
+def chart_key(chart: ChartData, today: date, name: str, lang: str) -> tuple:
     """The picture's cache key: the player's rating version (a new rated game changes it) and
-    the games finished in the window (an unrated game changes the bars), the window, the name
-    and the language."""
+    the games finished in the window (an unrated game changes the bars), the day (the lines
+    run to the day drawn: a picture of weeks ago would end them early), the name and the
+    language."""
     newest = max((when for _, when in chart.ended), default=None)
-    return ("profile", chart.user_id, chart.version, len(chart.ended), newest, months[-1],
-            name, lang)
+    return ("profile", chart.user_id, chart.version, len(chart.ended), newest, today, name,
+            lang)
 
 
 async def profile_file(bot: BoardGamesBot, interaction: discord.Interaction, user_id: int,
@@ -118,13 +120,15 @@ async def profile_file(bot: BoardGamesBot, interaction: discord.Interaction, use
     (publicly unless ``private``); a cached picture is sent at once."""
     lang = language_code(locale)
     history = HistoryService(bot.services.store)
-    now = discord.utils.utcnow()
+    # Drawn as of the end of today: the picture stays the same all day (a day is a pixel or
+    # two of a year's axis).
+    now = discord.utils.utcnow().replace(hour=23, minute=59, second=59, microsecond=0)
     months = window_months(now.date())
     chart = await history.chart(user_id, months[0])
     if chart.empty:
         return None, ""
     name = await bot.display_name(user_id, interaction.guild)
-    key = chart_key(chart, months, name, lang)
+    key = chart_key(chart, now.date(), name, lang)
     png = bot.heavy.cached(key)
     if png is None:
         texts = ProfileTexts(t("history.chart_title", lang, player=name),
