@@ -33,11 +33,12 @@ async def test_pages_list_results_opponents_and_rating_changes_last_first(tsv, v
     second = await history.page(1, guild_id=10, asker_id=9, page=1)
     assert [g.game_id for g in second.games] == played[1::-1]
     assert not second.has_next
-    newest, before = first.games[:2]  # i = 11: a draw with user 3; i = 10: lost to user 2
-    assert (newest.result, newest.opponents, newest.partners) == (DRAWN, (3,), ())
-    assert (before.result, before.opponents) == (LOST, (2,))
-    assert first.games[2].result == WON
-    assert [g.result for g in second.games] == [LOST, WON]
+    results = {"win": WON, "loss": LOST, "draw": DRAWN}
+    expected = [(results[("win", "loss", "draw")[i % 3]], (2 + i % 2,), ())
+                for i in range(len(played))][::-1]
+    shown = [(g.result, g.opponents, g.partners) for g in first.games + second.games]
+    assert shown == expected
+    assert {result for result, _, _ in shown} == {WON, LOST, DRAWN}
     change = second.games[1].rating
     assert change.before == pytest.approx(1500) and change.after > 1500
     # Another server's games are not listed there.
