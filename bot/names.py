@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import t
-from bot.services.aiseats import ai_level
+from bot.seats import ai_level
 
 
 def player_name(user_id: int | None, locale: Any = None) -> str:

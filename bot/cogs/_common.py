@@ -20,11 +20,11 @@ from bot.services.models import GameInfo, MoveResult
 from render.header import move_number
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 
 async def game_here(
-    bot: BoardGamesBot, interaction: discord.Interaction, game_id: int | None = None
+    bot: CogHost, interaction: discord.Interaction, game_id: int | None = None
 ) -> GameInfo | None:
     """The game named by id (only if it may be seen from here: ``game_seen_from``), else the
     game of this thread; tells the user when there is none."""
@@ -49,7 +49,7 @@ def reply_token(interaction: discord.Interaction, game: GameInfo) -> str | None:
 
 
 async def act_and_deliver(
-    bot: BoardGamesBot,
+    bot: CogHost,
     interaction: discord.Interaction,
     game: GameInfo,
     action: Callable[[str | None], Awaitable[object]],
@@ -86,7 +86,7 @@ FINISHED_THREAD_ARCHIVE_MINUTES = 1440
 log = logging.getLogger(__name__)
 
 
-async def archive_when_quiet(bot: BoardGamesBot, game: GameInfo) -> None:
+async def archive_when_quiet(bot: CogHost, game: GameInfo) -> None:
     """Let a finished game's thread archive itself a day after its last message.
 
     Discord lets a thread's creator (the bot started every game thread) set its auto-archive
@@ -143,7 +143,7 @@ class GameNumber(NumberOption):
     async def autocomplete(  # type: ignore[override]
         self, interaction: discord.Interaction, value: int | float | str, /
     ) -> list[app_commands.Choice[int]]:
-        bot: BoardGamesBot = interaction.client  # type: ignore[assignment]
+        bot: CogHost = interaction.client  # type: ignore[assignment]
         user = interaction.user.id
         found = await bot.services.games_to_suggest(
             guild_id=interaction.guild_id, user_id=user, purpose=self.purpose, limit=100)

@@ -27,7 +27,7 @@ from bot.replies import ECHO_MAX, clip
 from bot.rules import diagrams
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +157,7 @@ def command_lines(tree_commands: list[Any], language: str) -> list[str]:
 
 
 class Rules(commands.Cog):
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
         self._pictures: dict[tuple[str, str, str], bytes] = {}
         self._warming: asyncio.Task | None = None
@@ -274,5 +274,5 @@ class Rules(commands.Cog):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Rules(bot))

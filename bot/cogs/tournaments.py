@@ -59,7 +59,7 @@ from bot.services.tournaments.models import MAX_GRACE_HOURS, MAX_NAME, MAX_SWISS
 from render.bracket import BracketMatch, render_bracket
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +143,7 @@ def number_of(action: str) -> Any:
 
 
 async def bracket_png(
-    bot: BoardGamesBot, tournaments: TournamentService, tournament: Tournament, locale: Any
+    bot: CogHost, tournaments: TournamentService, tournament: Tournament, locale: Any
 ) -> bytes:
     """The elimination bracket as a PNG, with the players' display names."""
     rounds = await tournaments.bracket(tournament.id)
@@ -183,7 +183,7 @@ def has_bracket(tournament: Tournament) -> bool:
 
 
 async def bracket_file(
-    bot: BoardGamesBot, tournaments: TournamentService, tournament: Tournament, locale: Any
+    bot: CogHost, tournaments: TournamentService, tournament: Tournament, locale: Any
 ) -> discord.File | None:
     if not has_bracket(tournament):
         return None
@@ -214,7 +214,7 @@ class Tournaments(commands.Cog):
         guild_only=True,
     )
 
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
         self.ratings = RatingService(bot.services.store)
         self.tournaments = TournamentService(bot.services.store, bot.services, self.ratings)
@@ -275,7 +275,7 @@ class Tournaments(commands.Cog):
         found = await self.bot.services.public_language(tournament.guild_id, None)
         return found or self.bot.config.default_language
 
-    async def post_item(self, bot: BoardGamesBot, item: OutboxItem) -> None:
+    async def post_item(self, bot: CogHost, item: OutboxItem) -> None:
         """Post a ``tournament_round`` (the round's pairings, pinging the players paired) or
         ``tournament_finished`` (final standings, pinging nobody) row in the tournament's
         channel, with the bracket for elimination; a ``tournament_forfeit`` row in its game's
@@ -304,7 +304,7 @@ class Tournaments(commands.Cog):
         await bot.delivery.send(tournament.channel_id, item, guild_id=tournament.guild_id,
                                 **kwargs)
 
-    async def _post_forfeit(self, bot: BoardGamesBot, item: OutboxItem, tournament: Tournament,
+    async def _post_forfeit(self, bot: CogHost, item: OutboxItem, tournament: Tournament,
                             locale: Any) -> None:
         game = await bot.services.get_game(int(item.payload["game_id"]))
         # Rows go out in order and a game's thread is opened by its first row.
@@ -590,7 +590,7 @@ def ai_record_text(records: list[Record], locale: Any) -> str:
     return "\n".join(lines)
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Tournaments(bot))
 
 
