@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from bot.services.clocks import ClockService
     from bot.services.games import GameService
     from bot.services.models import GameInfo, OutboxItem
+    from bot.shutdown import StopOrder
     from bot.workers import WorkerPool
 
 
@@ -97,6 +98,7 @@ class CogHost(Host, Protocol):
     boards: BoardDrawer
     ai_player: AiRunner
     scheduler: Scheduler
+    stop_order: StopOrder
     tree: app_commands.CommandTree
     http: Any  # discord.py's HTTP client
     user: discord.ClientUser | None

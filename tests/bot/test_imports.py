@@ -31,7 +31,7 @@ PLACES = {
     "bot.store": "storage", "bot.config": "storage",
     "bot.services": "services",
     "bot.cogs": "cogs",
-    "bot": "bot", "bot.app": "bot", "bot.client": "bot", "bot.shutdown": "bot",
+    "bot": "bot", "bot.app": "bot", "bot.client": "bot",
     "bot.__main__": "bot", "bot.emulator": "bot",
 }
 
