@@ -37,7 +37,7 @@ from bot.seats import is_ai
 from bot.services.clocks import ClockService, GraceFor
 from bot.services.games import GameService
 from bot.sharding import Shards
-from bot.shutdown import GameTree, StopOrder, cancel_and_wait, finish_in_flight
+from bot.shutdown import GameTree, StopOrder, cancel_and_wait, finish_answers, finish_in_flight
 from bot.store.base import ShardClaim
 from bot.views import DYNAMIC_ITEMS
 
@@ -127,16 +127,24 @@ class BoardGamesBot(commands.Bot):
         order.add("pool users", "outbox delivery and boards' warm-up", self.delivery.stop)
         order.add("pools", "heavy pool", self.heavy.close)
         order.add("pools", "board workers", self.boards.close)
-        order.add("gateway", "gateway reader", self._stop_reading_gateway)
+        order.add("gateway", "gateway", self._close_gateway)
+        order.add("gateway", "answers to the last interactions", finish_answers)
 
     def _refuse(self) -> None:
         self.closing = True
 
-    async def _stop_reading_gateway(self) -> None:
+    async def _close_gateway(self) -> None:
+        """Stop reading the gateway, then close it normally at once: Discord sends nothing
+        more (what it sent meanwhile is lost: the window is kept as short as can be)."""
         # While a read is pending, discord.py's close sends close code 4000 (resumable)
         # instead of the normal 1000 it means.
         if self.gateway_task is not asyncio.current_task():
             await cancel_and_wait(self.gateway_task)
+        await self._close_sessions()
+
+    async def _close_sessions(self) -> None:
+        if self.ws is not None and self.ws.open:
+            await self.ws.close(code=1000)
 
     def _changed(self) -> None:
         """A committed change: deadlines may have moved, and an AI seat may be to move."""
@@ -221,3 +229,7 @@ class ShardedBoardGamesBot(BoardGamesBot, commands.AutoShardedBot):
     """The bot when ``shard_count`` is set: discord.py's ``AutoShardedBot`` opens one gateway
     session per shard of ``own_shards`` (IDENTIFY with ``[shard, count]``), and Discord sends
     each the events of its servers (``bot.sharding``)."""
+
+    async def _close_sessions(self) -> None:
+        for shard in self.shards.values():
+            await shard.disconnect()

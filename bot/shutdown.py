@@ -15,8 +15,11 @@ The order, each stage over before the next begins (``STAGES``; the bot's ``close
 4. ``pool users``: the tasks that draw in the pools below are cancelled and awaited: the rules
    diagrams (``bot.cogs.rules``), the boards' warm-up and the outbox delivery's loop.
 5. ``pools``: the heavy pool and the board workers close.
-6. ``gateway``: the gateway is closed normally (1000); then ``bot.app`` lets go of the shards
-   and closes the database.
+6. ``gateway``: the bot stops reading the gateway and closes it normally (1000) at once, so
+   Discord sends nothing more; the interactions read before that get their answer (mostly the
+   notice of step 1), for ``ANSWER_GRACE_SECONDS`` at most, before discord.py closes its HTTP
+   session (an answer cut off there would be lost, and fail in a task nobody awaits). Then
+   ``bot.app`` lets go of the shards and closes the database.
 
 A part with a background task adds its stop to a stage (``StopOrder.add``) when it starts; a
 stop that fails is logged and the others still run.
@@ -30,6 +33,7 @@ import inspect
 import logging
 from collections.abc import Awaitable, Callable
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -47,6 +51,8 @@ HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")
 IN_FLIGHT_TASKS = (*HANDLER_TASKS, "discord.py: ", "background-")
 #: How long a stop waits for the work in flight (the process must be gone within 5 s).
 STOP_GRACE_SECONDS = 3.0
+#: How long the answers to the last interactions read from the gateway may take.
+ANSWER_GRACE_SECONDS = 1.0
 
 Stop = Callable[[], Awaitable[None] | None]
 
@@ -85,6 +91,11 @@ class StopOrder:
                     log.exception("stopping %s failed", name)
 
 
+async def finish_answers(timeout: float = ANSWER_GRACE_SECONDS) -> None:
+    """Let the interactions read before the gateway closed get their answers."""
+    await finish_in_flight(timeout, HANDLER_TASKS)
+
+
 async def cancel_and_wait(task: asyncio.Task | None) -> None:
     """Cancel a background task and wait until it has ended."""
     if task is None or task.done():
@@ -94,11 +105,13 @@ async def cancel_and_wait(task: asyncio.Task | None) -> None:
         await task
 
 
-async def finish_in_flight(timeout: float = STOP_GRACE_SECONDS) -> None:
+async def finish_in_flight(
+    timeout: float = STOP_GRACE_SECONDS, names: tuple[str, ...] = IN_FLIGHT_TASKS
+) -> None:
     """Let work in flight finish before the pools, the connections and the database close (a
-    stop must not cut a move's answer in half): the tasks named in ``IN_FLIGHT_TASKS``. Work
-    started meanwhile (a board's buttons taken off after its answer, a late interaction turned
-    away) is waited for too, until ``timeout``."""
+    stop must not cut a move's answer in half): the tasks whose names start with one of
+    ``names``. Work started meanwhile (a board's buttons taken off after its answer, a late
+    interaction turned away) is waited for too, until ``timeout``."""
     current = asyncio.current_task()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -106,7 +119,7 @@ async def finish_in_flight(timeout: float = STOP_GRACE_SECONDS) -> None:
         running = [
             task for task in asyncio.all_tasks()
             if task is not current and not task.done()
-            and task.get_name().startswith(IN_FLIGHT_TASKS)
+            and task.get_name().startswith(names)
         ]
         left = deadline - loop.time()
         if not running or left <= 0:
@@ -121,9 +134,10 @@ class GameTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         if not getattr(self.client, "closing", False):
             return True
-        if interaction.type == discord.InteractionType.autocomplete:
-            with contextlib.suppress(discord.HTTPException):
+        # Nothing may escape: discord.py runs this in a task nobody awaits.
+        with contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError):
+            if interaction.type == discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
-        else:
-            await send_ephemeral(interaction, t("bot.errors.closing", interaction.locale))
+            else:
+                await send_ephemeral(interaction, t("bot.errors.closing", interaction.locale))
         return False

@@ -90,10 +90,11 @@ async def test_the_bot_stops_its_background_tasks_before_the_pools_they_use(the_
     position = {name: i for i, (_, name) in enumerate(names)}
     assert names[0] == ("refuse", "new interactions")
     for user in ("AI player", "outbox delivery and boards' warm-up", "rules diagrams"):
-        assert position[user] < position["heavy pool"] < position["gateway reader"]
+        assert position[user] < position["heavy pool"] < position["gateway"]
         assert position[user] < position["board workers"]
     assert position["correspondence scheduler"] < position[
         "interactions and their background work"]
+    assert names[-1] == ("gateway", "answers to the last interactions")
 
 
 async def test_the_bot_has_what_its_cogs_and_buttons_rely_on(the_bot):
