@@ -1,7 +1,7 @@
 """What the buttons, the outbox delivery and the cogs need from the bot, as protocols: they
-depend on these rather than on the bot (``bot.app``, which builds on them and loads the cogs by
-name), so imports point one way: ``app`` → ``cogs`` → ``delivery`` → ``views`` → ``host``,
-``replies``."""
+depend on these rather than on the bot (``bot.client``, which builds on them and loads the cogs
+by name), so imports point one way: ``client`` → ``cogs`` → ``delivery`` → ``views`` →
+``host``, ``replies``."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ class Answerer(Protocol):
 
 
 class Host(Protocol):
-    """The bot (``bot.app.BoardGamesBot``) as its parts see it."""
+    """The bot (``bot.client.BoardGamesBot``) as its parts see it."""
 
     services: GameService
     clocks: ClockService
@@ -90,7 +90,7 @@ class AiRunner(Protocol):
 
 class CogHost(Host, Protocol):
     """The bot as its cogs see it: its parts, and the members of the discord.py
-    ``commands.Bot`` it is that they call. The cogs depend on this, never on ``bot.app``
+    ``commands.Bot`` it is that they call. The cogs depend on this, never on ``bot.client``
     (which loads them by name)."""
 
     delivery: Outbox
