@@ -207,7 +207,11 @@ def pinging(user_ids: set[int]) -> discord.AllowedMentions:
 class Tournaments(commands.Cog):
     """The commands, and the feature's place in the bot: its services on the game service's
     database, a poster for its outbox kinds, a listener for finished games, and the start-up
-    catch-up of results."""
+    catch-up of results.
+
+    Longer than 300 lines on purpose: discord.py declares a command group's subcommands on
+    one cog class (``/tournament`` and its nine subcommands, ``/leaderboard``,
+    ``/profile``); what they say lives in ``bot.cogs._tournament_texts``."""
 
     group = app_commands.Group(
         name="tournament", description="Tournaments: sign up, pairings, standings",

@@ -167,7 +167,12 @@ class ReplaySource:
         return [game.view(state, None) for state in states]
 
 class ClockService:
-    """Deadlines, reminders, claims, forfeits, vacations and settings (module docstring)."""
+    """Deadlines, reminders, claims, forfeits, vacations and settings (module docstring).
+
+    Longer than 300 lines on purpose: one service over the clocks' tables and their rulings;
+    each section (deadlines, claims, the scheduler's calls, vacations, settings, records) is a
+    few methods sharing the store, the game service and the clock, which a split would have
+    to pass around."""
 
     def __init__(
         self,
