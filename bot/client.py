@@ -33,9 +33,12 @@ from bot.heavy import HeavyWork
 from bot.housekeeping import DueWork
 from bot.i18n.translator import CatalogTranslator
 from bot.names import player_name
+from bot.reviews import ReviewWork
 from bot.seats import is_ai
 from bot.services.clocks import ClockService, GraceFor
 from bot.services.games import GameService
+from bot.services.notify import NotifyService
+from bot.services.reviews import ReviewService
 from bot.sharding import Shards
 from bot.shutdown import GameTree, StopOrder, cancel_and_wait, finish_answers, finish_in_flight
 from bot.store.base import ShardClaim
@@ -93,8 +96,12 @@ class BoardGamesBot(commands.Bot):
         #: The task reading the gateway (``connect``), set by whoever starts it.
         self.gateway_task: asyncio.Task | None = None
         services.challenge_expiry = timedelta(days=config.challenge_expiry_days)
+        services.seek_expiry = timedelta(days=config.seek_expiry_days)
+        services.ai_games_per_user = config.ai_games_per_user
         self.delivery = Delivery(self)
         self.heavy = HeavyWork.create(config.heavy_workers, config.heavy_pool)
+        # Post-game reviews: made in the heavy pool, stored (bot.reviews, the Review cog).
+        self.reviews = ReviewWork(self.heavy, ReviewService(services.store))
         self.boards = BoardDrawer(config.board_workers, config.board_pool)
         self._names: dict[int, str] = {}
         # Correspondence play: clocks, and the one task that sends reminders and forfeits
@@ -104,15 +111,20 @@ class BoardGamesBot(commands.Bot):
             services.store, services, grace_for=grace_for,
             vacation_days_per_year=config.vacation_days_per_year, shards=self.own_shards,
         )
-        #: What the scheduler does when it wakes: reminders, forfeits, pruning.
+        # Notifications a player controls (digest, quiet mode, refused DMs), on the clocks'
+        # time so that tests moving one move both.
+        self.notify = NotifyService(services.store, clock=self.clocks.now,
+                                    shards=self.own_shards)
+        #: What the scheduler does when it wakes: reminders, forfeits, digests, pruning.
         self.due_work = DueWork(
-            self.clocks, services, self.delivery, shards=self.own_shards,
+            self.clocks, self.notify, services, self.delivery, shards=self.own_shards,
             history=timedelta(days=config.outbox_history_days),
         )
-        self.scheduler = Scheduler(self.clocks.next_due, self.due_work, now=self.clocks.now)
+        self.scheduler = Scheduler(self.due_work.next_due, self.due_work, now=self.clocks.now)
         self.clocks.on_change = self.scheduler.poke
         # AI players: their turns are found in the database, woken by every change.
-        self.ai_player = AiPlayer(self, shards=self.own_shards)
+        self.ai_player = AiPlayer(self, shards=self.own_shards,
+                                  hints_per_user=config.ai_hints_per_user)
         services.on_change = self._changed
         #: How the bot stops (``bot.shutdown``): every background task, in one order.
         self.stop_order = StopOrder()
@@ -124,6 +136,7 @@ class BoardGamesBot(commands.Bot):
         order.add("producers", "correspondence scheduler", self.scheduler.stop)
         order.add("producers", "AI player", self.ai_player.stop)
         order.add("in flight", "interactions and their background work", finish_in_flight)
+        order.add("pool users", "post-game reviews", self.reviews.close)
         order.add("pool users", "outbox delivery and boards' warm-up", self.delivery.stop)
         order.add("pools", "heavy pool", self.heavy.close)
         order.add("pools", "board workers", self.boards.close)

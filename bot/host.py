@@ -18,9 +18,11 @@ if TYPE_CHECKING:
     from bot.config import Config
     from bot.correspondence.scheduler import Scheduler
     from bot.heavy import HeavyWork
+    from bot.reviews import ReviewWork
     from bot.services.clocks import ClockService
     from bot.services.games import GameService
     from bot.services.models import GameInfo, OutboxItem
+    from bot.services.notify import NotifyService
     from bot.shutdown import StopOrder
     from bot.workers import WorkerPool
 
@@ -51,6 +53,7 @@ class Host(Protocol):
 
     services: GameService
     clocks: ClockService
+    notify: NotifyService
     config: Config
     delivery: Answerer
     #: True once the bot is shutting down: new interactions are turned away.
@@ -95,6 +98,7 @@ class CogHost(Host, Protocol):
 
     delivery: Outbox
     heavy: HeavyWork
+    reviews: ReviewWork
     boards: BoardDrawer
     ai_player: AiRunner
     scheduler: Scheduler

@@ -5,6 +5,8 @@ services that seat AI players, the names messages give them (``bot.names``), the
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import ai
 
 #: Reserved ids per level: ``−(SLOTS_PER_LEVEL × (index + 1) + slot)``.
@@ -27,6 +29,15 @@ def ai_level(user_id: int | None) -> str | None:
     if user_id is None or not LOWEST_AI_ID <= user_id <= HIGHEST_AI_ID:
         return None
     return ai.LEVELS[-user_id // SLOTS_PER_LEVEL - 1]
+
+
+def ai_number(user_id: int, seats: Iterable[int]) -> int | None:
+    """Which AI of its level ``user_id`` is at a table of ``seats`` (1, 2…, in the order of
+    their reserved ids, so a rematch's turned seats keep the numbers), or None when it is
+    the only one of its level there."""
+    level = ai_level(user_id)
+    same = sorted({uid for uid in seats if ai_level(uid) == level} | {user_id}, reverse=True)
+    return None if level is None or len(same) < 2 else same.index(user_id) + 1
 
 
 def is_ai(user_id: int | None) -> bool:

@@ -132,6 +132,10 @@ class GameTree(app_commands.CommandTree):
     instead; autocomplete gets no suggestions)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        # Which command, by whom, where: never its options (a move typed, a hand's card).
+        log.debug("%s /%s by user %s in channel %s", interaction.type.name,
+                  interaction.command and interaction.command.qualified_name,
+                  interaction.user.id, interaction.channel_id)
         if not getattr(self.client, "closing", False):
             return True
         # Nothing may escape: discord.py runs this in a task nobody awaits.

@@ -15,6 +15,7 @@ from discord.http import handle_message_parameters
 
 from bot.delivery.compose import Composed
 from bot.services.models import GameInfo, OutboxItem
+from bot.views.review import review_buttons_of
 
 
 class StaleButtons:
@@ -65,19 +66,22 @@ class StaleButtons:
 
     def strip_buttons(self, message: discord.Message | None) -> None:
         """Take the buttons off one of our messages, in the background (an ephemeral one
-        cannot be edited this way: its stale buttons refuse when pressed)."""
+        cannot be edited this way: its stale buttons refuse when pressed). A result's Review
+        button stays: a game can be reviewed whatever happened since (a rematch)."""
         if message is None or message.flags.ephemeral or not message.components:
             return
-        self._strip(message.channel.id, message.id)
+        kept = review_buttons_of(message)
+        self._strip(message.channel.id, message.id, kept)
 
-    def _strip(self, channel_id: int, message_id: int) -> None:
+    def _strip(self, channel_id: int, message_id: int,
+               kept: discord.ui.View | None = None) -> None:
         async def strip() -> None:
             # Best effort: a board left with buttons refuses them when pressed (its version).
             # The plain edit request: ``PartialMessage.edit`` would also build a
             # discord.Message of the answer, which nobody reads (a quarter of its cost).
             with (
                 contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError),
-                handle_message_parameters(view=None) as params,
+                handle_message_parameters(view=kept) as params,
             ):
                 await self.bot.http.edit_message(channel_id, message_id, params=params)
 

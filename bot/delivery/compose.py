@@ -14,13 +14,14 @@ import discord
 
 import engines
 from bot.correspondence.texts import due_text
-from bot.i18n import say, t
-from bot.names import player_name
+from bot.i18n import listed, say, t
+from bot.names import naming_player, player_name
 from bot.replies import NO_PINGS, pinging
 from bot.seats import is_ai
 from bot.services.clocks import ClockInfo
 from bot.services.models import GameInfo, OutboxItem, Position
 from bot.views.game import move_view, rematch_view, undo_view
+from bot.views.review import add_review_button
 from engines import Phrase
 
 #: The outbox kinds the game delivery posts itself (DESIGN: written by the game service); other
@@ -64,13 +65,20 @@ def public_buttons(game_name: str, position: Position) -> list[str]:
 mention = player_name
 
 
-def description_text(description: Any, move: str, language: str) -> str:
+def description_text(description: Any, move: str, language: str,
+                     mover: tuple[Phrase, str] | None = None) -> str:
     """What a move did, in ``language``: a ``move`` row stores the engine's phrase (rows
     written before phrases were stored hold English text, shown as it is). Empty when it says
-    no more than the move itself."""
+    no more than the move itself. ``mover``: (seat, name): the phrase names the mover so, and
+    an empty text means it did not name them."""
     if isinstance(description, dict):
         phrase = Phrase.load(description)
+        if mover is not None:
+            named = naming_player(phrase, *mover)
+            return "" if named is None else say(named, language)
         return "" if phrase.key == "move.plain" else say(phrase, language)
+    if mover is not None:
+        return ""
     text = str(description or "")
     return "" if text == move else text
 
@@ -119,7 +127,8 @@ class Composer:
         if kind == "game_started":
             position = await self._position(game, 0, payload, None)
             seat_list = ", ".join(
-                f"{mention(uid, locale)} ({say(engine.seat_phrase(position.state, seat), locale)})"
+                f"{mention(uid, locale, game.seats)} "
+                f"({say(engine.seat_phrase(position.state, seat), locale)})"
                 for seat, uid in enumerate(game.seats)
             )
             text = t("bot.game.started", locale, game=engine.title, players=seat_list)
@@ -128,9 +137,17 @@ class Composer:
             return composed
         if kind == "move":
             position = await self._position(game, int(payload["ply"]), payload, payload["move"])
-            mover = mention(game.seats[int(payload["seat"])], locale)
-            description = description_text(payload.get("description"), payload["move"], locale)
-            if description:
+            seat = int(payload["seat"])
+            mover = mention(game.seats[seat], locale, game.seats)
+            # Said once: "@alice plays h and captures 2 stones", not "@alice played h: Black
+            # plays h and captures 2 stones" (the engine's sentence, naming the player).
+            said = description_text(payload.get("description"), payload["move"], locale,
+                                    (engine.seat_phrase(position.state, seat), mover))
+            description = "" if said else description_text(payload.get("description"),
+                                                           payload["move"], locale)
+            if said:
+                text = said + "."
+            elif description:
                 text = t("bot.game.moved_described", locale, player=mover,
                          move=payload["move"], description=description)
             else:
@@ -145,7 +162,8 @@ class Composer:
             return await self._with_turn(t("bot.game.undone", locale), game, position, locale)
         if kind == "resigned":
             seat = int(payload["seat"])
-            text = t("bot.game.resigned", locale, player=mention(game.seats[seat], locale))
+            text = t("bot.game.resigned", locale,
+                     player=mention(game.seats[seat], locale, game.seats))
             return Composed(text, None, None, NO_PINGS)
         if kind == "undo_requested":
             by = int(payload["by"])
@@ -161,8 +179,10 @@ class Composer:
             return Composed(text, None, None, pinging(requester))
         if kind == "game_over":
             offered = await self.bot.services.rematch_offered(game.id)
-            return Composed(self._result(game, locale), None,
-                            rematch_view(game.id, locale) if offered else None, everyone)
+            view = rematch_view(game.id, locale) if offered else None
+            if game.status == "finished" and game.ply > 0:  # something to review
+                view = add_review_button(view, game.id, locale)
+            return Composed(self._result(game, locale), None, view, everyone)
         raise AssertionError(f"unhandled outbox kind {kind!r}")  # KINDS lists what we post
 
     async def _with_turn(
@@ -176,7 +196,7 @@ class Composer:
         user = game.seats[position.to_move]
         ai_turn = is_ai(user)
         key = "ai.thinking" if ai_turn else "bot.game.your_turn"
-        text += "\n" + t(key, locale, player=mention(user, locale))
+        text += "\n" + t(key, locale, player=mention(user, locale, game.seats))
         clock = None
         if position.current:
             # Timed games (bot.services.clocks): when the move is due, and who paused the clock.
@@ -188,14 +208,17 @@ class Composer:
             return Composed(text, position, None, NO_PINGS, clock)
         shown = public_buttons(game.game, position)
         view = move_view(game.id, position.version, shown) if shown else None
-        return Composed(text, position, view, pinging(user), clock)
+        # Quiet mode (``/mute``): the player is named, not pinged.
+        pings = pinging(user) if await self.bot.notify.turn_pings(user, game.id) else NO_PINGS
+        return Composed(text, position, view, pings, clock)
 
     def _result(self, game: GameInfo, locale: str) -> str:
         outcome = game.outcome
         if outcome is None:
             return t("bot.game.over", locale, reason="")
         reason = outcome_text(outcome, locale)
-        winners = " ".join(mention(game.seats[s], locale) for s in sorted(outcome.winners))
+        winners = [mention(game.seats[s], locale, game.seats) for s in sorted(outcome.winners)]
         if winners:
-            return t("bot.game.won", locale, winners=winners, reason=reason)
+            return t("bot.game.won", locale, winners=listed(winners, locale),
+                     count=len(winners), reason=reason)
         return t("bot.game.drawn", locale, reason=reason)

@@ -25,8 +25,8 @@ class BoardImages:
 
     async def seat_names(self, game: GameInfo, language: str) -> list[str]:
         """The players' names for thread titles and boards (an AI seat's in ``language``)."""
-        return [player_name(uid, language) if is_ai(uid) else await self.bot.display_name(uid)
-                for uid in game.seats]
+        return [player_name(uid, language, game.seats) if is_ai(uid)
+                else await self.bot.display_name(uid) for uid in game.seats]
 
     async def position_file(self, game: GameInfo, position: Position, language: str,
                             clock: ClockInfo | None) -> discord.File:

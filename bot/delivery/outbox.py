@@ -232,6 +232,8 @@ class Delivery:
                     log.warning("outbox row %s (%s) undeliverable; dropped", item.id, item.kind)
                     used = False
                 answered |= used
+                log.debug("outbox row %s (%s) of game %s delivered%s", item.id, item.kind,
+                          game_id, " as the interaction's answer" if used else "")
                 with contextlib.suppress(NotFound):  # another process marked it meanwhile
                     # Once the interaction has answered, its token leaves the other rows.
                     await self.bot.services.mark_delivered(

@@ -31,6 +31,10 @@ Rulings (not in RULES.md):
   is their turn.
 * The AI's decision is seeded by the game and its ply, so a retried turn (a restart, a second
   process) chooses the same move.
+* A person plays at most ``ai_games_per_user`` games against the AI at once (the setting of
+  that name): ``/play level:`` beyond it, and adding an AI to a lobby they host, are refused
+  until one of those games ends. (Counted in the new game's transaction: exact on SQLite, whose
+  transactions take turns; on PostgreSQL starts racing in the same instant may pass together.)
 """
 
 from __future__ import annotations
@@ -49,20 +53,28 @@ from bot.seats import (
     has_ai,
     is_ai,
 )
+from bot.services.base import retrying
 from bot.services.challenges import ChallengeService
 from bot.services.errors import ChallengeError, GameOver, NotYourTurn, ServiceError
 from bot.services.gamestate import ACTIVE
 from bot.services.models import Challenge, GameInfo
 from bot.sharding import Shards
-from bot.store import ChallengeRow, Writes
+from bot.store import ChallengeRow, Reads, Writes
 from bot.store.aiseats import AiTurn, ai_seat_reads
 
 #: How many finished games against the AI a profile counts (the newest).
 RECORD_GAMES = 1000
 
 
+class AiGamesLimit(ServiceError):
+    """The player already plays ``ai_games_per_user`` games against the AI."""
+
+    key = "errors.ai_games_limit"
+
+
 class HintRefused(ServiceError):
-    """A hint asked for in a game between people (or by someone not playing)."""
+    """A hint asked for in a game between people, by someone not playing, or in a table where
+    a person is among the asker's opponents."""
 
     key = "errors.hint_people"
 
@@ -101,6 +113,16 @@ class Record:
 class AiSeatService(ChallengeService):
     """Games against AI players (part of ``GameService``)."""
 
+    #: How many games against the AI one person may play at once (``Config``'s setting).
+    ai_games_per_user = 5
+
+    async def _check_ai_games(self, reads: Reads, user_id: int) -> None:
+        """Refuse (``AiGamesLimit``) a new game against the AI to someone at the limit."""
+        running = await ai_seat_reads(reads).active_games_against(
+            user_id, LOWEST_AI_ID, HIGHEST_AI_ID)
+        if running >= self.ai_games_per_user:
+            raise AiGamesLimit(count=self.ai_games_per_user)
+
     async def play_ai(
         self,
         game: str,
@@ -125,11 +147,17 @@ class AiSeatService(ChallengeService):
         if is_ai(user_id):
             raise ChallengeError("errors.challenge_self")
         time_control = await self.server_time_control(guild_id, time_control)
-        return await self.create_game(
-            game, seats, options, time_control=time_control, guild_id=guild_id,
-            channel_id=channel_id, source="ai", locale=locale,
-        )
+        async with self._store.transaction() as tx:
+            # Counted in the game's own transaction: starts that race see each other's games.
+            await self._check_ai_games(tx, user_id)
+            info = await self.create_game_in(
+                tx, game, seats, options, time_control=time_control, guild_id=guild_id,
+                channel_id=channel_id, source="ai", locale=locale,
+            )
+        self.notify_change()
+        return info
 
+    @retrying
     async def add_ai(self, challenge_id: int, user_id: int, level: str, *,
                      seated: int | None = None) -> Challenge:
         """The host of a lobby gives its next free place to an AI player of ``level`` (the
@@ -138,23 +166,25 @@ class AiSeatService(ChallengeService):
         double click's second press, an old copy of the message) nothing is done."""
         check_level(level)
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._hosted_lobby(tx, challenge_id, user_id, now)
             if seated is not None and seated != len(row.joined):
                 raise ChallengeError("errors.lobby_changed")
+            await self._check_ai_games(tx, user_id)
             slot = next(slot for slot in range(SLOTS_PER_LEVEL)
                         if ai_user_id(level, slot) not in row.joined)
             await self._add_player(tx, row, ai_user_id(level, slot), now)
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)
 
+    @retrying
     async def remove_ai(self, challenge_id: int, user_id: int, ai_id: int | None) -> Challenge:
         """The host of a lobby takes the AI player ``ai_id`` off the table before the game
         starts, which frees its place. A press naming an AI that is no longer seated (a double
         click, an old copy of the lobby's message) is refused and changes nothing, as is any
         id that is not an AI seat's: people leave a table themselves."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._hosted_lobby(tx, challenge_id, user_id, now)
             if not is_ai(ai_id) or ai_id not in row.joined:
                 raise ChallengeError("errors.ai_not_seated")
@@ -207,6 +237,13 @@ class AiSeatService(ChallengeService):
         row = await self._game_row(game_id)
         if user_id not in row.seats or not has_ai(row.seats):
             raise HintRefused("errors.hint_people")
+        # A hint would help one person against another: only when every opponent is an AI
+        # (LPPG's partner, a person or not, is no opponent).
+        people = [other for other in ai.opponents(row.game, len(row.seats),
+                                                  row.seats.index(user_id))
+                  if not is_ai(row.seats[other])]
+        if people:
+            raise HintRefused("errors.hint.person_opponent", count=len(people))
         if row.status != ACTIVE:
             raise GameOver("errors.game_over", game_id=game_id)
         seat = row.to_move

@@ -32,16 +32,26 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import engines
+from bot.competition.ratings import Glicko
 from bot.correspondence.timecontrol import TimeControl
 from bot.i18n import language_code
 from bot.services import clockstate
-from bot.services.base import ServiceBase
+from bot.services.base import ServiceBase, retrying
 from bot.services.errors import ChallengeError, NotFound
 from bot.services.gamestate import ACTIVE, FINISHED
 from bot.services.models import Challenge, GameInfo
-from bot.store import ChallengeRow, NewGame, Writes
+from bot.store import ChallengeRow, NewGame, Reads, Writes
 from bot.store.clocks import clock_reads, clock_writes
+from bot.store.ratings import rating_reads
+from bot.store.seeks import SeekRow, seek_reads, seek_writes
 from engines import Game
+
+
+async def rating_of(reads: Reads, game: str, user_id: int) -> int:
+    """A player's Glicko rating in ``game``, rounded (the default before any rated game):
+    what a seek shows and its rating range checks."""
+    found = (await rating_reads(reads).glicko(game, [user_id])).get(user_id)
+    return round(found.rating if found is not None else Glicko().rating)
 
 
 class ChallengeService(ServiceBase):
@@ -53,9 +63,12 @@ class ChallengeService(ServiceBase):
 
     #: How long a challenge stays open (the bot sets it from its configuration).
     challenge_expiry: timedelta = timedelta(days=7)
+    #: How long a seek stays open (``bot.services.seeks``; from the configuration too).
+    seek_expiry: timedelta = timedelta(days=7)
 
     # ----- challenges and lobbies -----------------------------------------------------------
 
+    @retrying
     async def challenge(
         self,
         game: str,
@@ -83,7 +96,8 @@ class ChallengeService(ServiceBase):
         time_control = await self.server_time_control(guild_id, time_control)
         control = self._time_control(time_control)
         now = self._clock()
-        async with self._store.transaction() as tx:
+        # The host: two challenges they send at once are not the same one twice.
+        async with self._store.transaction(players=[host_id]) as tx:
             for sent in await tx.open_challenges_of(host_id, guild_id):
                 if (sent.game, sent.opponent_id) == (name, opponent_id) and not self._expired(
                     sent, now
@@ -137,15 +151,22 @@ class ChallengeService(ServiceBase):
         return [self._challenge(r) for r in await self._store.open_challenges(guild_id, limit)]
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        async with self._store.transaction() as tx:
+        async with self._store.single_write() as tx:  # one statement
             if not await tx.set_challenge_message(challenge_id, message_id):
                 raise NotFound("errors.challenge_not_found", challenge_id=challenge_id)
 
     def _expired(self, row: ChallengeRow, now: datetime) -> bool:
         return row.created_at + self.challenge_expiry <= now
 
-    def _check_open(self, row: ChallengeRow, now: datetime) -> None:
-        if row.status == "expired" or (row.status == "open" and self._expired(row, now)):
+    def _check_open(self, row: ChallengeRow, now: datetime, seek: SeekRow | None = None
+                    ) -> None:
+        """Refuse a challenge that is not open; a seek (``seek``) expires on its own date."""
+        if seek is not None and (row.status == "expired"
+                                 or (row.status == "open" and seek.expires_at <= now)):
+            raise ChallengeError("seeks.errors.expired", id=row.id,
+                                 count=self.seek_expiry.days, days=self.seek_expiry.days)
+        if row.status == "expired" or (row.status == "open" and seek is None
+                                       and self._expired(row, now)):
             raise ChallengeError("errors.challenge_expired", challenge_id=row.id,
                                  count=self.challenge_expiry.days,
                                  days=self.challenge_expiry.days)
@@ -155,15 +176,19 @@ class ChallengeService(ServiceBase):
             )
 
     async def next_challenge_expiry(self) -> datetime | None:
-        """When the oldest open challenge expires (None: none is open)."""
+        """When the next open challenge or seek expires (None: none is open)."""
         oldest = await self._store.oldest_open_challenge_time()
-        return None if oldest is None else oldest + self.challenge_expiry
+        seek = await seek_reads(self._store).next_seek_expiry()
+        due = [d for d in (None if oldest is None else oldest + self.challenge_expiry, seek)
+               if d is not None]
+        return min(due, default=None)
 
     async def expire_challenges(self, now: datetime, *, batch: int = 100) -> list[Challenge]:
         """Close the challenges sent ``challenge_expiry`` or more before ``now``; each gets a
         ``challenge_expired`` outbox row {challenge_id} (its message is changed to say so),
-        written in the same transaction. Returns them."""
-        expired: list[Challenge] = []
+        written in the same transaction; so do the seeks whose expiry is ``now`` or before
+        (``seek_expired`` rows). Returns them."""
+        expired = await self._expire_seeks(now, batch)
         while True:
             async with self._store.transaction() as tx:
                 rows = await tx.open_challenges_created_before(
@@ -180,6 +205,34 @@ class ChallengeService(ServiceBase):
             if len(rows) < batch:
                 return expired
 
+    async def _expire_seeks(self, now: datetime, batch: int) -> list[Challenge]:
+        expired: list[Challenge] = []
+        while True:
+            async with self._store.transaction() as tx:
+                rows = await seek_writes(tx).open_seeks_expiring_by(now, batch)
+                for seek in rows:
+                    row = await self._challenge_row(tx, seek.challenge_id)
+                    await tx.set_challenge_status(row.id, "expired", now)
+                    await tx.insert_outbox(None, "seek_expired", {"challenge_id": row.id}, now,
+                                           guild_id=row.guild_id)
+                    expired.append(self._challenge(await self._challenge_row(tx, row.id)))
+            if len(rows) < batch:
+                return expired
+
+    async def _check_rating_range(self, tx: Writes, row: ChallengeRow, seek: SeekRow,
+                                  user_id: int) -> None:
+        """Refuse a joiner whose rating in the game is outside the seek's range."""
+        if seek.min_rating is None and seek.max_rating is None:
+            return
+        rating = await rating_of(tx, row.game, user_id)
+        low, high = seek.min_rating, seek.max_rating
+        if (low is not None and rating < low) or (high is not None and rating > high):
+            key = ("seeks.errors.out_of_range" if low is not None and high is not None
+                   else "seeks.errors.below_range" if low is not None
+                   else "seeks.errors.above_range")
+            raise ChallengeError(key, min=low, max=high, rating=rating,
+                                 game=self._engine(row.game).title)
+
     @staticmethod
     async def _add_player(
         tx: Writes, row: ChallengeRow, user_id: int, now: datetime
@@ -191,18 +244,22 @@ class ChallengeService(ServiceBase):
         await tx.add_challenge_player(row.id, user_id, now)
         return (*row.joined, user_id)
 
+    @retrying
     async def accept(self, challenge_id: int, user_id: int) -> GameInfo:
         """Accept a two-player challenge (yours, or an open one): the game starts."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._challenge_row(tx, challenge_id)
-            self._check_open(row, now)
+            seek = await seek_writes(tx).seek(challenge_id)
+            self._check_open(row, now, seek)
             if row.players != 2:
                 raise ChallengeError("errors.challenge_is_lobby", challenge_id=row.id)
             if user_id == row.host_id:
-                raise ChallengeError("errors.challenge_own")
+                raise ChallengeError("seeks.errors.own" if seek else "errors.challenge_own")
             if row.opponent_id is not None and user_id != row.opponent_id:
                 raise ChallengeError("errors.challenge_not_for_you")
+            if seek is not None:
+                await self._check_rating_range(tx, row, seek, user_id)
             seats = row.joined
             if user_id not in seats:
                 seats = await self._add_player(tx, row, user_id, now)
@@ -210,10 +267,11 @@ class ChallengeService(ServiceBase):
         self.notify_change()
         return info
 
+    @retrying
     async def decline(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenged player says no (open challenges and lobbies cannot be declined)."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._challenge_row(tx, challenge_id)
             self._check_open(row, now)
             if row.opponent_id is None:
@@ -224,22 +282,24 @@ class ChallengeService(ServiceBase):
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)
 
+    @retrying
     async def cancel(self, challenge_id: int, user_id: int) -> Challenge:
         """The host withdraws a challenge or closes a lobby."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._challenge_row(tx, challenge_id)
             if user_id != row.host_id:
                 raise ChallengeError("errors.not_the_host")
-            self._check_open(row, now)
+            self._check_open(row, now, await seek_writes(tx).seek(challenge_id))
             await tx.set_challenge_status(row.id, "cancelled", now)
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)
 
+    @retrying
     async def join(self, challenge_id: int, user_id: int) -> Challenge:
         """Take a place in a lobby (or an open challenge); the host then starts the game."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._challenge_row(tx, challenge_id)
             self._check_open(row, now)
             if user_id in row.joined:
@@ -250,10 +310,11 @@ class ChallengeService(ServiceBase):
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)
 
+    @retrying
     async def leave(self, challenge_id: int, user_id: int) -> Challenge:
         """Leave a lobby before it starts (the host cancels instead)."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._challenge_row(tx, challenge_id)
             self._check_open(row, now)
             if user_id == row.host_id:
@@ -264,10 +325,11 @@ class ChallengeService(ServiceBase):
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)
 
+    @retrying
     async def start(self, challenge_id: int, user_id: int) -> GameInfo:
         """The host starts a full lobby; seats follow the joining order."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._challenge_row(tx, challenge_id)
             if user_id != row.host_id:
                 raise ChallengeError("errors.not_the_host")
@@ -370,6 +432,7 @@ class ChallengeService(ServiceBase):
             raise ChallengeError("errors.bad_options", reason=str(error)) from None
         return engine.name, resolved
 
+    @retrying
     async def create_game(
         self,
         game: str,
@@ -384,7 +447,8 @@ class ChallengeService(ServiceBase):
     ) -> GameInfo:
         """Start a game between ``seats`` (user ids in
         seat order) without a challenge, in its own transaction, with its clock."""
-        async with self._store.transaction() as tx:
+        # A new game needs no lock of its own: its players' (the users it creates) will do.
+        async with self._store.transaction(players=seats) as tx:
             info = await self.create_game_in(
                 tx, game, seats, options, time_control=time_control, guild_id=guild_id,
                 channel_id=channel_id, source=source, locale=locale,

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -68,6 +68,7 @@ from bot.correspondence.reminders import (
 )
 from bot.correspondence.scheduler import Scheduler
 from bot.services import clockstate, records
+from bot.services.base import retrying
 from bot.services.errors import GameOver, NotAPlayer, NotFound, ServiceError
 from bot.services.games import GameService
 from bot.services.gamestate import (
@@ -273,6 +274,7 @@ class ClockService:
         return await self._end_on_time(game_id, claimed_by=user_id, grace=timedelta(0),
                                        reply_token=reply_token)
 
+    @retrying
     async def _end_on_time(
         self,
         game_id: int,
@@ -311,7 +313,7 @@ class ClockService:
             if claimer_seat is not None:
                 forced["claimed_by"] = claimer_seat
             _, update = forced_end(game, row, state, forced, now)
-            async with self._store.transaction() as tx:
+            async with self._store.transaction(games=[game_id]) as tx:
                 fresh = await clock_writes(tx).clock(game_id)
                 if fresh != clock:  # a move or a vacation changed the clock: look again
                     continue
@@ -396,7 +398,7 @@ class ClockService:
         return written
 
     async def _send_reminder(self, clock: ClockRow, threshold: Threshold, now: datetime) -> int:
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(games=[clock.game_id]) as tx:
             writes = clock_writes(tx)
             fresh = await writes.clock(clock.game_id)
             if fresh != clock:  # the turn or the deadline changed since the read
@@ -452,6 +454,7 @@ class ClockService:
                              allowance=self.vacation_days_per_year)
         now = self.clock()
         start, end = _year_bounds(now)
+        # No scope: it changes the clocks of every game of the user, found inside.
         async with self._store.transaction() as tx:
             writes = clock_writes(tx)
             current = [v for v in await writes.vacations([user_id], ending_after=now)
@@ -505,7 +508,7 @@ class ClockService:
 
     async def set_dm_reminders(self, user_id: int, enabled: bool) -> None:
         now = self.clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(players=[user_id]) as tx:
             await tx.ensure_user(user_id, now)
             await clock_writes(tx).set_dm_reminders(user_id, enabled, now)
 
@@ -530,8 +533,11 @@ class ClockService:
         ``ReplaySource.public_states``)."""
         return (await self.replay_source(game_id)).public_states()
 
-    async def record_text(self, game_id: int, names: Mapping[int, str] | None = None) -> str:
-        """The game record as text (``bot.services.records``): header, then numbered moves."""
+    async def record_text(self, game_id: int, names: Mapping[int, str] | None = None,
+                          comments: Sequence[str] | None = None) -> str:
+        """The game record as text (``bot.services.records``): header, then numbered moves
+        (each followed by its comment, if ``comments`` are given)."""
         record = await self._games.record(game_id)
         info = await self.clock_info(game_id)
-        return records.format_record(record, time_control=info.time_control, names=names)
+        return records.format_record(record, time_control=info.time_control, names=names,
+                                     comments=comments)

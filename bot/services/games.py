@@ -21,7 +21,6 @@ from typing import Any
 
 from bot.services.admin import AdminService
 from bot.services.aiseats import AiSeatService, has_ai
-from bot.services.challenges import ChallengeService
 from bot.services.errors import BoardChanged, GameOver, NotAPlayer, NotFound
 from bot.services.gamestate import ACTIVE, FINISHED, normal_json, rebuild
 from bot.services.models import (
@@ -33,6 +32,7 @@ from bot.services.models import (
 )
 from bot.services.play import PlayService
 from bot.services.rematches import RematchService
+from bot.services.seeks import SeekService
 from bot.sharding import Shards
 
 __all__ = ["ACTIVE", "FINISHED", "GameService"]
@@ -42,13 +42,13 @@ _RECORD_ATTEMPTS = 5
 OUTBOX_PRUNE_BATCH = 500
 
 
-class GameService(AiSeatService, ChallengeService, PlayService, AdminService, RematchService):
+class GameService(AiSeatService, SeekService, PlayService, AdminService, RematchService):
     """Everything the bot does with games, as plain async calls (see ``bot.services``)."""
 
     # ----- games ----------------------------------------------------------------------------
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
-        async with self._store.transaction() as tx:
+        async with self._store.single_write() as tx:  # one statement
             if not await tx.set_thread(game_id, thread_id):
                 raise NotFound("errors.not_found", game_id=game_id)
 
@@ -257,7 +257,7 @@ class GameService(AiSeatService, ChallengeService, PlayService, AdminService, Re
     async def forget_reply(self, reply_token: str) -> None:
         """That interaction answers none of its rows (they are posted like the
         others)."""
-        async with self._store.transaction() as tx:
+        async with self._store.single_write() as tx:  # one statement
             await tx.forget_reply_token(reply_token)
 
     async def prune_outbox(
@@ -303,5 +303,5 @@ class GameService(AiSeatService, ChallengeService, PlayService, AdminService, Re
 
     async def set_user_locale(self, user_id: int, locale: str | None) -> None:
         """Save (or, with None, forget) the language a user chose for the bot."""
-        async with self._store.transaction() as tx:
+        async with self._store.single_write() as tx:  # one statement
             await tx.set_user_locale(user_id, locale, self._clock())

@@ -3,11 +3,21 @@ so a button keeps working after the bot restarts. They reach the bot through ``b
 
 from bot.views.challenge import ChallengeButton
 from bot.views.game import MoveButton, RematchButton, ResignButton, UndoButton
+from bot.views.review import ReviewButton
+from bot.views.seeks import LobbyButton, SeekButton
 
 #: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
-DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton)
+DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton,
+                 ReviewButton, SeekButton, LobbyButton)
 
 __all__ = [
-    "DYNAMIC_ITEMS", "ChallengeButton", "MoveButton", "RematchButton", "ResignButton",
-    "UndoButton",
+                 "DYNAMIC_ITEMS",
+                 "ChallengeButton",
+                 "LobbyButton",
+                 "MoveButton",
+                 "RematchButton",
+                 "ResignButton",
+                 "ReviewButton",
+                 "SeekButton",
+                 "UndoButton",
 ]

@@ -15,11 +15,27 @@ NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
 class Clocks:
     def __init__(self) -> None:
         self.wrote = False
+        self.due: datetime | None = None
         self.rounds: list[datetime] = []
 
-    async def run_due(self, now: datetime) -> bool:
+    async def run_due(self, now: datetime) -> int:
         self.rounds.append(now)
-        return self.wrote
+        return int(self.wrote)
+
+    async def next_due(self) -> datetime | None:
+        return self.due
+
+
+class Notify:
+    def __init__(self) -> None:
+        self.digests = 0
+        self.digest_due: datetime | None = None
+
+    async def run_due_digests(self, now: datetime) -> int:
+        return self.digests
+
+    async def next_digest_due(self) -> datetime | None:
+        return self.digest_due
 
 
 class Services:
@@ -42,7 +58,8 @@ class Delivery:
 def due_work() -> tuple[DueWork, Clocks, Services, Delivery]:
     clocks, services, delivery = Clocks(), Services(), Delivery()
     shards = Shards.configured(2, (1,))
-    work = DueWork(clocks, services, delivery, history=timedelta(days=30), shards=shards)
+    work = DueWork(clocks, Notify(), services, delivery, history=timedelta(days=30),
+                   shards=shards)
     return work, clocks, services, delivery
 
 
@@ -65,3 +82,19 @@ async def test_the_history_is_pruned_at_most_once_an_hour_for_our_shards(caplog)
     await work(NOW + PRUNE_EVERY)
     assert services.pruned == [(timedelta(days=30), Shards.configured(2, (1,)))] * 2
     assert "pruned 3 delivered outbox row(s)" in caplog.text
+
+
+async def test_a_digest_due_is_posted_at_once_too():
+    work, _, _, delivery = due_work()
+    work.notify.digests = 2
+    await work(NOW)
+    assert len(delivery.flushes) == 1 and "digest" in SCHEDULED_KINDS
+
+
+async def test_the_scheduler_wakes_for_the_first_clock_or_digest_due():
+    work, clocks, _, _ = due_work()
+    assert await work.next_due() is None
+    clocks.due = NOW + timedelta(hours=2)
+    assert await work.next_due() == clocks.due
+    work.notify.digest_due = NOW + timedelta(hours=1)
+    assert await work.next_due() == NOW + timedelta(hours=1)

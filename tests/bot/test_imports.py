@@ -32,7 +32,7 @@ PLACES = {
     "bot.services": "services",
     "bot.cogs": "cogs",
     "bot": "bot", "bot.app": "bot", "bot.client": "bot",
-    "bot.__main__": "bot", "bot.emulator": "bot",
+    "bot.__main__": "bot", "bot.console": "bot",
 }
 
 

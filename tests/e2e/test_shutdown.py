@@ -10,9 +10,9 @@ import threading
 
 import pytest
 
-from bot.emulator import running_emulator
-from bot.emulator.botprocess import BotProcess
 from bot.rules import diagrams
+from emulator import running_emulator
+from emulator.botprocess import BotProcess
 
 #: How long before the emulator saw the gateway close an interaction may have been on its way
 #: to a bot that had already sent its close frame.

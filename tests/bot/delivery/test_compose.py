@@ -31,9 +31,20 @@ class Services:
                         False, current=False)
 
 
+class Notify:
+    """Quiet mode (``/mute``): the muted players of each game."""
+
+    def __init__(self) -> None:
+        self.muted: set[tuple[int, int]] = set()
+
+    async def turn_pings(self, user_id: int, game_id: int) -> bool:
+        return (user_id, game_id) not in self.muted
+
+
 @pytest.fixture
 def composer() -> Composer:
-    bot = SimpleNamespace(services=Services(), config=SimpleNamespace(default_language="en"))
+    bot = SimpleNamespace(services=Services(), config=SimpleNamespace(default_language="en"),
+                          notify=Notify())
     return Composer(bot)
 
 
@@ -57,6 +68,12 @@ async def test_a_move_names_the_next_player_pings_only_them_and_has_its_buttons(
     custom_ids = [button["custom_id"] for row in composed.view.to_components()
                   for button in row["components"]]
     assert custom_ids and all(cid.startswith("bg:mv:3:5:") for cid in custom_ids)
+
+
+async def test_a_muted_player_is_named_not_pinged(composer):
+    composer.bot.notify.muted.add((BOB, 3))
+    composed = await composer.compose(move_row(1, 0), game(), "en")
+    assert f"<@{BOB}>" in composed.content and composed.pings.users is False
 
 
 async def test_an_ai_to_move_gets_no_ping_and_no_buttons(composer):
