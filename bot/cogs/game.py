@@ -24,7 +24,7 @@ from bot.views.game import resign_view
 from render.header import move_number
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 #: Discord shows at most 25 autocomplete choices.
 MAX_SUGGESTIONS = 25
@@ -42,7 +42,7 @@ def rank_moves(moves: list[str], typed: str) -> list[str]:
 
 
 class Game(commands.Cog):
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -173,5 +173,5 @@ class Game(commands.Cog):
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Game(bot))

@@ -18,11 +18,11 @@ from bot.services.errors import ServiceError
 from bot.views.game import move_view
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 
 class Hand(commands.Cog):
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
 
     @app_commands.command(name="hand", description="See your cards (only you see them)")
@@ -71,5 +71,5 @@ class Hand(commands.Cog):
         )
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Hand(bot))

@@ -24,11 +24,11 @@ from bot.services.errors import ServiceError
 from bot.workers import PoolBusy
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 
 class Hint(commands.Cog):
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
 
     @app_commands.command(
@@ -64,5 +64,5 @@ class Hint(commands.Cog):
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Hint(bot))

@@ -60,7 +60,7 @@ from bot.services.tournaments.models import MAX_GRACE_HOURS, MAX_NAME, MAX_SWISS
 from render.bracket import BracketMatch, render_bracket
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +144,7 @@ def number_of(action: str) -> Any:
 
 
 async def bracket_png(
-    bot: BoardGamesBot, tournaments: TournamentService, tournament: Tournament, locale: Any
+    bot: CogHost, tournaments: TournamentService, tournament: Tournament, locale: Any
 ) -> bytes:
     """The elimination bracket as a PNG, with the players' display names."""
     rounds = await tournaments.bracket(tournament.id)
@@ -184,7 +184,7 @@ def has_bracket(tournament: Tournament) -> bool:
 
 
 async def bracket_file(
-    bot: BoardGamesBot, tournaments: TournamentService, tournament: Tournament, locale: Any
+    bot: CogHost, tournaments: TournamentService, tournament: Tournament, locale: Any
 ) -> discord.File | None:
     if not has_bracket(tournament):
         return None
@@ -208,14 +208,18 @@ def pinging(user_ids: set[int]) -> discord.AllowedMentions:
 class Tournaments(commands.Cog):
     """The commands, and the feature's place in the bot: its services on the game service's
     database, a poster for its outbox kinds, a listener for finished games, and the start-up
-    catch-up of results."""
+    catch-up of results.
+
+    Longer than 300 lines on purpose: discord.py declares a command group's subcommands on
+    one cog class (``/tournament`` and its nine subcommands, ``/leaderboard``,
+    ``/profile``); what they say lives in ``bot.cogs._tournament_texts``."""
 
     group = app_commands.Group(
         name="tournament", description="Tournaments: sign up, pairings, standings",
         guild_only=True,
     )
 
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
         self.ratings = RatingService(bot.services.store)
         self.tournaments = TournamentService(bot.services.store, bot.services, self.ratings)
@@ -276,7 +280,7 @@ class Tournaments(commands.Cog):
         found = await self.bot.services.public_language(tournament.guild_id, None)
         return found or self.bot.config.default_language
 
-    async def post_item(self, bot: BoardGamesBot, item: OutboxItem) -> None:
+    async def post_item(self, bot: CogHost, item: OutboxItem) -> None:
         """Post a ``tournament_round`` (the round's pairings, pinging the players paired) or
         ``tournament_finished`` (final standings, pinging nobody) row in the tournament's
         channel, with the bracket for elimination; a ``tournament_forfeit`` row in its game's
@@ -305,7 +309,7 @@ class Tournaments(commands.Cog):
         await bot.delivery.send(tournament.channel_id, item, guild_id=tournament.guild_id,
                                 **kwargs)
 
-    async def _post_forfeit(self, bot: BoardGamesBot, item: OutboxItem, tournament: Tournament,
+    async def _post_forfeit(self, bot: CogHost, item: OutboxItem, tournament: Tournament,
                             locale: Any) -> None:
         game = await bot.services.get_game(int(item.payload["game_id"]))
         # Rows go out in order and a game's thread is opened by its first row.
@@ -606,7 +610,7 @@ def ai_record_text(records: list[Record], locale: Any) -> str:
     return "\n".join(lines)
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Tournaments(bot))
 
 

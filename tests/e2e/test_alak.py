@@ -352,7 +352,7 @@ async def test_background_sender_leaves_fresh_rows_to_their_handler(world):
 async def test_the_scheduler_s_rows_go_at_once_a_handler_s_wait_for_it(world):
     """A reminder has no handler to wait for: the scheduler's pass posts it at once, but not
     the fresh rows a handler is answering its interaction with."""
-    from bot.app import SCHEDULED_KINDS
+    from bot.housekeeping import SCHEDULED_KINDS
 
     emu = world.emu
     game_id, _ = await start_alak(world)
