@@ -58,6 +58,12 @@ class Seeks(commands.Cog):
     async def seek(self, interaction: discord.Interaction, game: str,
                    time_control: str | None = None, rated: bool = True,
                    min_rating: Rating | None = None, max_rating: Rating | None = None) -> None:
+        if isinstance(interaction.channel, discord.Thread):
+            # A seek's game gets a thread made from the seek's message, and a thread cannot hold
+            # another thread: seeks are posted in the server's text channels.
+            await send_ephemeral(interaction, t("seeks.errors.in_thread",
+                                                language_code(interaction.locale)))
+            return
         try:
             seek = await self.bot.services.seek(
                 game, interaction.user.id, guild_id=interaction.guild_id,
