@@ -24,8 +24,9 @@ How each game is judged, and why:
 - **Polygo** and **Kolory** (no cheap evaluation; MCTS already written): the tree search from the
   position, and the per-seat mean result of its playouts through the move it would play (the
   most visited one), or of all its playouts while no move has been visited enough to judge
-  alone. Kolory's playouts are scored on the evaluation's own scale (ahead / level / behind per
-  opponent), so a three-player value is right without conversion.
+  alone. Kolory's tree chooses moves by the players' own reward (a seat that cannot win still
+  cuts the leader's patch, as the AI levels do), and its playouts are also scored on the
+  evaluation's scale (ahead / level / behind per opponent), which is what the value reads.
 - **Palago**: decided by threats, so the value comes from them, looked at as the AI looks: the
   side to move that can close a creature of its own colour wins (1); one facing two threats it
   cannot block together loses (0); then its best moves by the search's evaluation are checked
@@ -37,8 +38,10 @@ How each game is judged, and why:
   without a creature is a draw).
 - **LPPG** (hidden hands): the hard level's evaluation of territories and markers (who would
   win if the game ended now, who can end it next turn), which uses only what the view shows,
-  through a logistic curve. Playouts would need the hidden cards sampled and tens of
-  milliseconds per move with the engine: too slow to evaluate every ply of a game.
+  through a logistic curve, pulled towards ½ over the first cards laid (fitted: until about
+  eight cards are down it predicts results no better than a constant). Playouts would need
+  the hidden cards sampled and tens of milliseconds per move with the engine: too slow to
+  evaluate every ply of a game.
 """
 
 from __future__ import annotations
@@ -72,6 +75,9 @@ PALAGO_SCALE = 40.0
 #: opponent, of having only moves that let them close a creature).
 PALAGO_DOUBLE_THREAT = 0.95
 LPPG_SCALE = 60.0
+#: LPPG: the cards on the terrain at the start, and how many more make the evaluation trusted.
+LPPG_START_CARDS = 2
+LPPG_TRUSTED_AFTER = 8
 #: An MCTS root move is judged alone once it holds this share of the iterations.
 MCTS_TRUST = 0.2
 
@@ -207,9 +213,12 @@ def _palam_draft(view: Any, seat: int, rng: random.Random, budget: float) -> flo
 
 
 def _mcts_values(game: Any, root: Any, players: int, iterations: int,
-                 rng: random.Random) -> list[float]:
+                 rng: random.Random, best_mean: bool = False) -> list[float]:
     """Per seat, the mean reward of the playouts through the search's chosen move, or of all
-    playouts while that move holds too few of them to be judged alone."""
+    playouts while that move holds too few of them to be judged alone. With ``best_mean``,
+    the chosen move is the best by its mean among the moves visited at least half as often
+    as the most visited one (when the rewards differ little, as Kolory's, visits stay even
+    long after the means have found the move: the last card that cuts the leader's patch)."""
     from ai import mcts
 
     totals = [0.0] * players
@@ -217,7 +226,12 @@ def _mcts_values(game: Any, root: Any, players: int, iterations: int,
     if not stats:
         return [t / iterations for t in totals]
     best = stats[0]
-    if best.rewards is not None and best.visits >= max(8, MCTS_TRUST * iterations):
+    if best_mean:
+        close = [s for s in stats if s.visits * 2 >= best.visits]
+        best = max(close, key=lambda s: s.mean)
+        if best.rewards is not None and best.visits >= 4:
+            return list(best.rewards)
+    elif best.rewards is not None and best.visits >= max(8, MCTS_TRUST * iterations):
         return list(best.rewards)
     return [t / iterations for t in totals]
 
@@ -234,7 +248,10 @@ def _polygo(view: Any, seat: int, rng: random.Random, budget: float) -> float:
 
 
 class _KolorySearch:
-    """Kolory's search with playouts scored on the evaluation's scale."""
+    """Kolory's search whose rewards carry two vectors: first the players' own rewards (the
+    share of the win plus the margin over the best other seat, as the AI plays: a seat that
+    cannot win still cuts the leader's patch), which the tree maximises, then the same end on
+    the evaluation's scale (``_kolory_scores``), which the evaluation reads."""
 
     def __init__(self) -> None:
         from ai import kolory
@@ -251,7 +268,7 @@ class _KolorySearch:
         return self.base.play(pos, key, rng)
 
     def rewards(self, pos: Any) -> tuple[float, ...] | None:
-        return None if pos.to_move is not None else _kolory_scores(pos.largest())
+        return None if pos.to_move is not None else _both(pos.largest())
 
     def playout(self, pos: Any, rng: random.Random) -> tuple[float, ...]:
         from ai import kolory
@@ -264,7 +281,13 @@ class _KolorySearch:
             else:
                 key = moves[rng.randrange(len(moves))]
             pos.play(key, rng)
-        return _kolory_scores(pos.largest())
+        return _both(pos.largest())
+
+
+def _both(sizes: list[int]) -> tuple[float, ...]:
+    from ai import kolory
+
+    return kolory.rewards_of(sizes) + _kolory_scores(sizes)
 
 
 def _kolory_scores(sizes: list[int]) -> tuple[float, ...]:
@@ -287,7 +310,9 @@ def _kolory(view: Any, seat: int, rng: random.Random, budget: float) -> float:
     per_iteration = left * (placed + left / 2 + 4)
     iterations = min(work(budget, kolory.ITERATIONS_PER_S),
                      work(budget, kolory.UNITS_PER_S / per_iteration, minimum=16))
-    return _mcts_values(_KolorySearch(), pos, pos.players, iterations, rng)[seat]
+    values = _mcts_values(_KolorySearch(), pos, 2 * pos.players, iterations, rng,
+                          best_mean=True)
+    return values[pos.players + seat]
 
 
 # ----- evaluation functions ---------------------------------------------------------------------
@@ -352,7 +377,11 @@ def _palago(view: Any, seat: int, rng: random.Random, budget: float) -> float:
 def _lppg(view: Any, seat: int, rng: random.Random, budget: float) -> float:
     from ai import lppg
 
-    return _squash(lppg.evaluate(view, seat), LPPG_SCALE)
+    value = _squash(lppg.evaluate(view, seat), LPPG_SCALE)
+    # Early on the evaluation predicts nothing (fitted: no better than a constant over the
+    # first third of the games): trust it in proportion to the cards laid.
+    trust = min(1.0, max(0.0, (len(view.placed) - LPPG_START_CARDS) / LPPG_TRUSTED_AFTER))
+    return 0.5 + trust * (value - 0.5)
 
 
 _EVALUATORS = {
