@@ -27,6 +27,8 @@ How each game is judged, and why:
   alone. Kolory's tree chooses moves by the players' own reward (a seat that cannot win still
   cuts the leader's patch, as the AI levels do), and its playouts are also scored on the
   evaluation's scale (ahead / level / behind per opponent), which is what the value reads.
+  In Polygo's scoring phase the count as it stands (dead stones as marked) weighs most, since
+  most games end with it; the search covers a resumed game.
 - **Palago**: decided by threats, so the value comes from them, looked at as the AI looks: the
   side to move that can close a creature of its own colour wins (1); one facing two threats it
   cannot block together loses (0); then its best moves by the search's evaluation are checked
@@ -78,6 +80,9 @@ LPPG_SCALE = 60.0
 #: LPPG: the cards on the terrain at the start, and how many more make the evaluation trusted.
 LPPG_START_CARDS = 2
 LPPG_TRUSTED_AFTER = 8
+#: Polygo's scoring phase: the weight of the count as it stands (the rest is the search's
+#: value of playing on, in case play resumes).
+POLYGO_COUNT_WEIGHT = 0.8
 #: An MCTS root move is judged alone once it holds this share of the iterations.
 MCTS_TRUST = 0.2
 
@@ -238,13 +243,20 @@ def _mcts_values(game: Any, root: Any, players: int, iterations: int,
 
 def _polygo(view: Any, seat: int, rng: random.Random, budget: float) -> float:
     from ai import polygo
+    from engines.polygo import SCORING, score
 
     board = polygo.Board.from_view(view)
-    # In the scoring phase, play may resume: judge the board as if it went on from here.
+    # In the scoring phase, play may resume: judge the board as if it went on from here...
     board.passes = min(board.passes, 1)
     values = _mcts_values(polygo.SEARCH, (board, ()), 2,
                           work(budget, polygo.ITERATIONS_PER_S, minimum=16), rng)
-    return values[seat]
+    if view.phase != SCORING:
+        return values[seat]
+    # ...but most games end with the count as it stands (dead stones as marked).
+    points = score(view).points
+    counted = 1.0 if points[seat] > points[1 - seat] else \
+        0.5 if points[seat] == points[1 - seat] else 0.0
+    return POLYGO_COUNT_WEIGHT * counted + (1 - POLYGO_COUNT_WEIGHT) * values[seat]
 
 
 class _KolorySearch:
