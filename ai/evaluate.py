@@ -2,6 +2,8 @@
 and for anyone who asks "who is winning?".
 
     value = ai.evaluate("polygo", view, seat)      # in [0, 1]
+    found = ai.analyse("polygo", view, seat)       # the same value, and the move the search
+                                                   # found best when ``seat`` is to move
 
 The value is on the scale of results: a win is 1, a draw 0.5, a loss 0; with three or more
 players, the mean over the seat's opponents of finishing ahead of them (1), level (0.5) or
@@ -51,6 +53,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import engines
@@ -117,11 +120,28 @@ def result_score(game_name: str, outcome: Outcome, players: int, seat: int) -> f
     return total / len(rivals)
 
 
+@dataclass(frozen=True)
+class Analysis:
+    """An evaluation and, when ``seat`` is to move and the method searched moves, the move its
+    search found best (canonical text; a cheaper, weaker choice than the hard level's)."""
+
+    value: float
+    move: str | None = None
+
+
 def evaluate(game_name: str, view: Any, seat: int, seed: int | str = 0,
              budget_s: float | None = None) -> float:
     """The expected score of ``seat`` from ``view`` (what ``seat`` sees), in [0, 1]: see the
     module docstring. ``budget_s`` (seconds of one core, turned into a count of work)
     replaces the game's default ``EVAL_BUDGET_S``."""
+    return analyse(game_name, view, seat, seed, budget_s).value
+
+
+def analyse(game_name: str, view: Any, seat: int, seed: int | str = 0,
+            budget_s: float | None = None) -> Analysis:
+    """``evaluate``'s value with, at no extra cost, the move its search found best for
+    ``seat`` when it is to move (None otherwise, and for LPPG and Palam's draft, whose
+    evaluations search no moves)."""
     game = engines.get(game_name)
     if isinstance(view, Mapping):
         view = game.load(view)
@@ -130,7 +150,7 @@ def evaluate(game_name: str, view: Any, seat: int, seed: int | str = 0,
     if view.outcome is not None or view.to_move is None:
         if view.outcome is None:
             raise ValueError("a game without a move to make has no outcome")
-        return result_score(game.name, view.outcome, view.players, seat)
+        return Analysis(result_score(game.name, view.outcome, view.players, seat))
     if budget_s is None:
         budget = EVAL_BUDGET_S[game.name]
     elif not budget_s > 0:
@@ -138,8 +158,10 @@ def evaluate(game_name: str, view: Any, seat: int, seed: int | str = 0,
     else:
         budget = float(budget_s)
     rng = make_rng(game.name, "evaluate", seed)
-    value = _EVALUATORS[game.name](view, seat, rng, budget)
-    return min(1.0, max(0.0, value))
+    found: list[str] = []
+    value = _EVALUATORS[game.name](view, seat, rng, budget, found)
+    move = found[0] if found and seat == view.to_move else None
+    return Analysis(min(1.0, max(0.0, value)), move)
 
 
 def _squash(x: float, scale: float) -> float:
@@ -154,43 +176,58 @@ def _for_seat(value: float, mover: int, seat: int) -> float:
 # ----- alpha-beta games -------------------------------------------------------------------------
 
 
-def _alphabeta(rules: Any, pos: Any, nodes: int, scale: float) -> tuple[int, float]:
+def _alphabeta(rules: Any, pos: Any, nodes: int, scale: float) -> tuple[int, float, Any]:
     """(mover, the mover's expected score) by alpha-beta: proven results exactly, otherwise
     the value through a logistic curve. Forced moves are played first (the search does not
     value a position with a single move)."""
-    for _ in range(64):
+    first = None
+    for ply in range(64):
         if rules.terminal(pos, rules.to_move(pos)) is not None:
             break
         moves = rules.moves(pos)
         if len(moves) != 1:
             break
+        if ply == 0:
+            first = moves[0]
         pos = rules.play(pos, moves[0])
     mover = rules.to_move(pos)
     end = rules.terminal(pos, mover)
-    value = end if end is not None else AlphaBeta(rules, nodes).search(pos).value
+    if end is not None:
+        value = end
+    else:
+        result = AlphaBeta(rules, nodes).search(pos)
+        value = result.value
+        if first is None:
+            first = result.move
     if value >= WIN / 2:
-        return mover, 1.0
+        return mover, 1.0, first
     if value <= -WIN / 2:
-        return mover, 0.0
-    return mover, _squash(value, scale)
+        return mover, 0.0, first
+    return mover, _squash(value, scale), first
 
 
-def _alak(view: Any, seat: int, rng: random.Random, budget: float) -> float:
+def _alak(view: Any, seat: int, rng: random.Random, budget: float, found: list[str]) -> float:
     from ai import alak
+    from engines.alak import LETTERS
 
-    mover, value = _alphabeta(alak.RULES, alak.from_view(view), work(budget, alak.NODES_PER_S),
-                              ALAK_SCALE)
+    mover, value, move = _alphabeta(alak.RULES, alak.from_view(view),
+                                    work(budget, alak.NODES_PER_S), ALAK_SCALE)
+    if move is not None:
+        found.append(LETTERS[move])
     return _for_seat(value, mover, seat)
 
 
-def _palam(view: Any, seat: int, rng: random.Random, budget: float) -> float:
+def _palam(view: Any, seat: int, rng: random.Random, budget: float, found: list[str]) -> float:
     from ai import palam
     from engines.palam import DRAFT
 
     if view.phase == DRAFT:
         return _palam_draft(view, seat, rng, budget)
-    mover, value = _alphabeta(palam.RULES, palam.from_view(view),
-                              work(budget, palam.NODES_PER_S), PALAM_SCALE)
+    pos = palam.from_view(view)
+    mover, value, move = _alphabeta(palam.RULES, pos, work(budget, palam.NODES_PER_S),
+                                    PALAM_SCALE)
+    if move is not None:
+        found.append(palam.move_text(move))
     return _for_seat(value, mover, seat)
 
 
@@ -217,8 +254,8 @@ def _palam_draft(view: Any, seat: int, rng: random.Random, budget: float) -> flo
 # ----- tree-search games ------------------------------------------------------------------------
 
 
-def _mcts_values(game: Any, root: Any, players: int, iterations: int,
-                 rng: random.Random, best_mean: bool = False) -> list[float]:
+def _mcts_values(game: Any, root: Any, players: int, iterations: int, rng: random.Random,
+                 found: list, best_mean: bool = False) -> list[float]:
     """Per seat, the mean reward of the playouts through the search's chosen move, or of all
     playouts while that move holds too few of them to be judged alone. With ``best_mean``,
     the chosen move is the best by its mean among the moves visited at least half as often
@@ -234,6 +271,8 @@ def _mcts_values(game: Any, root: Any, players: int, iterations: int,
     if best_mean:
         close = [s for s in stats if s.visits * 2 >= best.visits]
         best = max(close, key=lambda s: s.mean)
+    found.append(best.move)
+    if best_mean:
         if best.rewards is not None and best.visits >= 4:
             return list(best.rewards)
     elif best.rewards is not None and best.visits >= max(8, MCTS_TRUST * iterations):
@@ -241,16 +280,18 @@ def _mcts_values(game: Any, root: Any, players: int, iterations: int,
     return [t / iterations for t in totals]
 
 
-def _polygo(view: Any, seat: int, rng: random.Random, budget: float) -> float:
+def _polygo(view: Any, seat: int, rng: random.Random, budget: float, found: list[str]) -> float:
     from ai import polygo
     from engines.polygo import SCORING, score
 
     board = polygo.Board.from_view(view)
     # In the scoring phase, play may resume: judge the board as if it went on from here...
     board.passes = min(board.passes, 1)
+    turns: list = []
     values = _mcts_values(polygo.SEARCH, (board, ()), 2,
-                          work(budget, polygo.ITERATIONS_PER_S, minimum=16), rng)
+                          work(budget, polygo.ITERATIONS_PER_S, minimum=16), rng, turns)
     if view.phase != SCORING:
+        found.extend(polygo.turn_text(turn, view.board_kind) for turn in turns)
         return values[seat]
     # ...but most games end with the count as it stands (dead stones as marked).
     points = score(view).points
@@ -312,9 +353,9 @@ def _kolory_scores(sizes: list[int]) -> tuple[float, ...]:
         for seat in range(players))
 
 
-def _kolory(view: Any, seat: int, rng: random.Random, budget: float) -> float:
+def _kolory(view: Any, seat: int, rng: random.Random, budget: float, found: list[str]) -> float:
     from ai import kolory
-    from engines.kolory import CARDS_PER_PLAYER
+    from engines.kolory import CARDS_PER_PLAYER, KoloryMove, unpack
 
     pos = kolory.Position.from_view(view)
     placed = pos.cards - 1
@@ -322,23 +363,27 @@ def _kolory(view: Any, seat: int, rng: random.Random, budget: float) -> float:
     per_iteration = left * (placed + left / 2 + 4)
     iterations = min(work(budget, kolory.ITERATIONS_PER_S),
                      work(budget, kolory.UNITS_PER_S / per_iteration, minimum=16))
-    values = _mcts_values(_KolorySearch(), pos, 2 * pos.players, iterations, rng,
+    keys: list = []
+    values = _mcts_values(_KolorySearch(), pos, 2 * pos.players, iterations, rng, keys,
                           best_mean=True)
+    found.extend(str(KoloryMove(*unpack(key))) for key in keys)
     return values[pos.players + seat]
 
 
 # ----- evaluation functions ---------------------------------------------------------------------
 
 
-def _palago(view: Any, seat: int, rng: random.Random, budget: float) -> float:
+def _palago(view: Any, seat: int, rng: random.Random, budget: float, found: list[str]) -> float:
     from ai import palago
-    from engines.palago import COLOUR_OF_SEAT, GAME, TOTAL_TILES
+    from engines.palago import COLOUR_OF_SEAT, GAME, TOTAL_TILES, PalagoMove
 
     board = palago.Board.from_tiles(view.tiles)
     mover = view.to_move
     mine = COLOUR_OF_SEAT[mover]
     theirs = 1 - mine
-    if palago.winning_moves(board, mine, limit=1):
+    wins = palago.winning_moves(board, mine, limit=1)
+    if wins:
+        found.append(str(PalagoMove(wins[0])))
         return _for_seat(1.0, mover, seat)
     threats = palago.winning_moves(board, theirs, limit=8)
     if threats and not palago._blockable_together(threats):
@@ -372,9 +417,11 @@ def _palago(view: Any, seat: int, rng: random.Random, budget: float) -> float:
             continue
         ours = palago.winning_moves(after, mine, limit=8)
         if ours and not palago._blockable_together(ours):
+            found.insert(0, str(move))
             return _for_seat(PALAGO_DOUBLE_THREAT, mover, seat)
         if safe is None:
             safe = value
+            found.append(str(move))
     if safe is None:
         # Every move looked at lets the opponent close a creature.
         return _for_seat(1.0 - PALAGO_DOUBLE_THREAT, mover, seat)
@@ -386,7 +433,7 @@ def _palago(view: Any, seat: int, rng: random.Random, budget: float) -> float:
     return _for_seat(value, mover, seat)
 
 
-def _lppg(view: Any, seat: int, rng: random.Random, budget: float) -> float:
+def _lppg(view: Any, seat: int, rng: random.Random, budget: float, found: list[str]) -> float:
     from ai import lppg
 
     value = _squash(lppg.evaluate(view, seat), LPPG_SCALE)

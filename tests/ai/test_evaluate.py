@@ -105,3 +105,21 @@ def test_polygos_scoring_phase_leans_on_the_count() -> None:
     assert black >= 0.8
     assert ai.evaluate("polygo", game.view(state, 1), 1, budget_s=SMALL_BUDGET) == \
         pytest.approx(1 - black)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_analyse_gives_the_value_and_a_legal_move_for_the_seat_to_move(name: str) -> None:
+    game = engines.get(name)
+    moves_found = 0
+    for state in random_states(name, 4, seed=5):
+        for seat in range(state.players):
+            view = game.view(state, seat)
+            found = ai.analyse(name, view, seat, seed=2, budget_s=SMALL_BUDGET)
+            assert found.value == ai.evaluate(name, view, seat, seed=2, budget_s=SMALL_BUDGET)
+            if seat != state.to_move:
+                assert found.move is None
+            elif found.move is not None:
+                game.play(state, found.move)  # legal in the real game (raises otherwise)
+                moves_found += 1
+    if name != "lppg":  # its evaluation searches no moves
+        assert moves_found > 0
