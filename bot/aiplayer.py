@@ -25,7 +25,9 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 import ai
-from bot.services.aiseats import AiJob
+import ai.draws
+from bot.services.aiseats import HIGHEST_AI_ID, LOWEST_AI_ID, AiJob, is_ai
+from bot.services.draws import DrawJob
 from bot.services.errors import ServiceError
 from bot.sharding import EVERY_SERVER, Shards
 from bot.workers import PoolBusy, WorkerPool
@@ -53,6 +55,11 @@ def think(job: AiJob) -> ai.Decision:
     return ai.decide(job.game, job.view, job.seat, job.level, job.seed)
 
 
+def judge_draw(job: DrawJob) -> bool:
+    """In a worker process: whether the job's AI seat accepts the draw offered to it."""
+    return ai.draws.accepts_draw(job.game, job.view, job.seat, job.seed)
+
+
 def suggest(job: AiJob) -> ai.Hint:
     """In a worker process: the hint for the job's player."""
     return ai.hint(job.game, job.view, job.seat, job.seed)
@@ -71,6 +78,8 @@ class AiPlayer:
         self._task: asyncio.Task | None = None
         #: Games whose AI turn this process is thinking about.
         self._thinking: dict[int, asyncio.Task] = {}
+        #: Draw offers an AI seat of this process is judging.
+        self._judging: set[int] = set()
 
     def start(self) -> None:
         if self._task is None or self._task.done():
@@ -108,6 +117,10 @@ class AiPlayer:
     async def play_round(self) -> int:
         """Start thinking about every AI turn not already in hand; returns how many began."""
         started = 0
+        # Offers first: an AI answers a draw offer before it moves on (a move would lapse it).
+        for offer in await self.bot.services.ai_draw_offers(
+                LOWEST_AI_ID, HIGHEST_AI_ID, MAX_THINKING, shards=self.shards):
+            await self.answer_draw_offers(offer.game_id)
         for turn in await self.bot.services.ai_turns(limit=MAX_THINKING, shards=self.shards):
             if turn.game_id in self._thinking or len(self._thinking) >= MAX_THINKING:
                 continue
@@ -149,6 +162,8 @@ class AiPlayer:
             log.exception("the AI could not choose a move in game %s", game_id)
             await asyncio.sleep(RETRY_SECONDS)
             return False
+        # An offer made while it thought is answered before its move would lapse it.
+        await self.answer_draw_offers(game_id)
         try:
             played = await services.move(game_id, job.user_id, decision.move,
                                          expected_version=job.version)
@@ -162,3 +177,39 @@ class AiPlayer:
             log.warning("delivering the AI move of game %s failed; the outbox retries",
                         game_id, exc_info=True)
         return True
+
+    async def answer_draw_offers(self, game_id: int) -> int:
+        """The AI seats of the game answer its pending draw offers (``ai.draws``, judged in a
+        worker); returns how many answers were given. Another process or a double answer
+        loses cleanly (the offer is no longer open)."""
+        services = self.bot.services
+        answered = 0
+        for offer in await services.pending_draw_offers(game_id):
+            if offer.id in self._judging:
+                continue
+            game = await services.get_game(game_id)
+            judges = [uid for seat, uid in enumerate(game.seats)
+                      if seat != offer.seat and is_ai(uid)]
+            if not judges:
+                continue
+            self._judging.add(offer.id)
+            try:
+                job = await services.draw_job(offer, judges[0])
+                if job is None:
+                    continue
+                accept = await self.pool.run(judge_draw, job)
+                await services.answer_draw(game_id, judges[0], offer.id, accept)
+                answered += 1
+            except ServiceError as error:
+                log.info("AI answer to draw offer %s not given: %s", offer.id, error.key)
+                continue
+            except PoolBusy:
+                continue  # a later round answers it
+            finally:
+                self._judging.discard(offer.id)
+            try:
+                await self.bot.delivery.flush(game_id)
+            except Exception:
+                log.warning("delivering the AI's draw answer in game %s failed; the outbox "
+                            "retries", game_id, exc_info=True)
+        return answered

@@ -61,6 +61,7 @@ from bot.services.aiseats import is_ai
 from bot.services.clocks import ClockInfo
 from bot.services.errors import NotFound
 from bot.services.models import GameInfo, OutboxItem, Position
+from bot.views.draws import with_abort
 from bot.views.game import move_view, rematch_view, undo_view
 from engines import Phrase
 
@@ -95,6 +96,9 @@ KINDS = frozenset({
     "game_started", "move", "undo_requested", "undo_done", "undo_declined", "resigned",
     "game_over",
 })
+#: Boards past this many moves per player never look for an Abort button (two reads saved per
+#: move; every player has moved by then in all but freak games, where ``/abort`` still works).
+ABORT_BUTTON_PLIES = 6
 #: Games last days: a thread stays open a week without messages (Discord's longest).
 THREAD_ARCHIVE_MINUTES = 10080
 #: Discord's code for a second thread started from one message.
@@ -485,6 +489,10 @@ class Delivery:
             return
         self._strip(message.channel.id, message.id)
 
+    def strip(self, channel_id: int, message_id: int) -> None:
+        """Take the buttons off message ``message_id`` of ``channel_id``, in the background."""
+        self._strip(channel_id, message_id)
+
     def _strip(self, channel_id: int, message_id: int) -> None:
         async def strip() -> None:
             # Best effort: a board left with buttons refuses them when pressed (its version).
@@ -648,6 +656,9 @@ class Delivery:
             return Composed(text, position, None, NO_PINGS, clock)
         shown = public_buttons(game.game, position)
         view = move_view(game.id, position.version, shown) if shown else None
+        if (position.current and position.ply < ABORT_BUTTON_PLIES * len(game.seats)
+                and await self.bot.services.abort_open(game.id, position.ply)):
+            view = with_abort(view, game.id, locale)  # until every player has moved once
         return Composed(text, position, view, pinging(user), clock)
 
     def _result(self, game: GameInfo, locale: str) -> str:

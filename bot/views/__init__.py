@@ -2,12 +2,14 @@
 so a button keeps working after the bot restarts. They reach the bot through ``bot.host``."""
 
 from bot.views.challenge import ChallengeButton
+from bot.views.draws import AbortButton, DrawAnswerButton, DrawOfferButton
 from bot.views.game import MoveButton, RematchButton, ResignButton, UndoButton
 
 #: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
-DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton)
+DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton,
+                 DrawAnswerButton, DrawOfferButton, AbortButton)
 
 __all__ = [
-    "DYNAMIC_ITEMS", "ChallengeButton", "MoveButton", "RematchButton", "ResignButton",
-    "UndoButton",
+    "DYNAMIC_ITEMS", "AbortButton", "ChallengeButton", "DrawAnswerButton", "DrawOfferButton",
+    "MoveButton", "RematchButton", "ResignButton", "UndoButton",
 ]
