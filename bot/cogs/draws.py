@@ -73,7 +73,7 @@ async def post_draw_row(bot: BoardGamesBot, item: OutboxItem) -> None:
         pings = pinging(by)
     elif item.kind == "draw_agreed":
         text = t("draws.agreed", locale, player=answerer, sender=sender)
-        pings = NO_PINGS  # the result that follows pings everyone
+        pings = pinging(by)  # the one who offered learns the answer, as for a refusal
     else:
         text = t("draws.lapsed", locale, sender=sender)
         pings = NO_PINGS
