@@ -657,7 +657,7 @@ class Delivery:
         shown = public_buttons(game.game, position)
         view = move_view(game.id, position.version, shown) if shown else None
         if (position.current and position.ply < ABORT_BUTTON_PLIES * len(game.seats)
-                and await self.bot.services.abort_open(game.id, position.ply)):
+                and await self.bot.services.abort_open(game.id, position.ply, game=game)):
             view = with_abort(view, game.id, locale)  # until every player has moved once
         return Composed(text, position, view, pinging(user), clock)
 

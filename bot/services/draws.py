@@ -247,16 +247,26 @@ class DrawService(ServiceBase):
 
     # ----- aborting -------------------------------------------------------------------------
 
-    async def abort_open(self, game_id: int, ply: int | None = None) -> bool:
+    async def abort_open(self, game_id: int, ply: int | None = None, *,
+                         game: GameInfo | None = None) -> bool:
         """Whether the game's players may still abort it (a running game where someone has
-        not moved yet); with ``ply``, as the game stood after that many moves."""
-        row = await self._store.get_game(game_id)
-        if row is None or row.status != ACTIVE:
+        not moved yet); with ``ply``, as the game stood after that many moves. ``game``: the
+        game as the caller has it (a board being posted), saving a read of it."""
+        if game is None:
+            row = await self._store.get_game(game_id)
+            if row is None:
+                return False
+            status, seats = row.status, row.seats
+        else:
+            status, seats = game.status, game.seats
+        if status != ACTIVE:
             return False
+        if ply == 0:
+            return True  # nobody has moved
         moves = await self._store.moves(game_id)
         if ply is not None:
             moves = [m for m in moves if m.ply <= ply]
-        return not all_have_moved(row.seats, {m.seat for m in moves})
+        return not all_have_moved(seats, {m.seat for m in moves})
 
     async def abort_by_player(self, game_id: int, user_id: int, *,
                               reply_token: str | None = None) -> GameInfo:
