@@ -190,3 +190,17 @@ async def test_abort_before_everyone_moved_and_not_after(world):
     assert refused.flags & EPHEMERAL and "ne peut plus être interrompue" in refused.content
     assert (await world.services.get_game(game.id)).status == "active"
     assert t("draws.abort_button", "fr") == "Interrompre"
+
+
+async def test_an_offer_survives_a_restart(world):
+    """The offer is in the database and its buttons name it: after a restart Bob's Accept
+    still ends the game drawn."""
+    emu = world.emu
+    thread, game, _ = await start(world)
+    _, posted = await offer(world, "alice", thread)
+    await world.restart()
+    mark = emu.mark()
+    await (await emu.click("bob", posted, label="Accept the draw")).reply()
+    await emu.wait_for_message(lambda m: "draw agreed" in m.content, channel_id=thread,
+                               since=mark)
+    assert (await world.services.get_game(game.id)).outcome.scores == (0.5, 0.5)
