@@ -48,8 +48,8 @@ async def test_an_accepted_draw_ends_the_game_drawn_and_rated_as_one(world):
     mark = emu.mark()
     accepted = await (await emu.click("bob", posted, label="Accept the draw")).reply()
     assert accepted.flags & EPHEMERAL and "You accepted" in accepted.content
-    said = await emu.wait_for_message(lambda m: not m.ephemeral and "accepted" in m.content, channel_id=thread,
-                                      since=mark)
+    said = await emu.wait_for_message(lambda m: not m.ephemeral and "accepted" in m.content,
+                                      channel_id=thread, since=mark)
     assert alice.mention in said.content and bob.mention in said.content
     assert said.notified == {alice.id}, "the one who offered learns the answer"
     result = await emu.wait_for_message(lambda m: "draw agreed" in m.content,
@@ -171,13 +171,15 @@ async def test_abort_before_everyone_moved_and_not_after(world):
     mark = emu.mark()
     aborted = await (await emu.click("bob", emu.messages[second.id], label="Abort")).reply()
     assert aborted.flags & EPHEMERAL and "aborted" in aborted.content
-    notice = await emu.wait_for_message(lambda m: not m.ephemeral and "aborted this game" in m.content,
-                                        channel_id=thread, since=mark)
+    notice = await emu.wait_for_message(
+        lambda m: not m.ephemeral and "aborted this game" in m.content,
+        channel_id=thread, since=mark)
     assert notice.notified == {alice.id}
     after = await world.services.get_game(game.id)
     assert after.status == "aborted" and after.outcome is None
     await delivered(world, game.id)
-    assert (await world.bot.get_cog("Tournaments").ratings.glicko_of("alak", [alice.id]))[alice.id].games == 0
+    ratings = world.bot.get_cog("Tournaments").ratings
+    assert (await ratings.glicko_of("alak", [alice.id]))[alice.id].games == 0
 
     # A second game: once both have moved, neither the button nor /abort is there.
     thread, game, board = await start(world, locale="fr")
