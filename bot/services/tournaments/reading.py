@@ -155,7 +155,8 @@ class Reading(TournamentBase):
     def _elimination_standings(
         players: Sequence[int], pairings: Sequence[PairingRow]
     ) -> list[StandingRow]:
-        """Ranked by how far each player went (the champion first), then by seed."""
+        """Ranked by how far each player went (the champion first), then by seed; points are
+        wins, a bye counting as one."""
         reached = {p: 0 for p in players}
         alive = set(players)
         wins = {p: 0 for p in players}
@@ -167,6 +168,11 @@ class Reading(TournamentBase):
             if p.first_score is None:
                 continue
             if p.second_id is None:
+                # A bye is a win (as in Swiss): the player goes through as if they had won
+                # that round's game, and the table says so.
+                if p.first_id is not None:
+                    wins[p.first_id] += 1
+                    played[p.first_id] += 1
                 continue
             winner = p.first_id if p.first_score > 0.5 else p.second_id
             loser = p.second_id if winner == p.first_id else p.first_id
