@@ -31,6 +31,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+import ai
 import engines
 from bot.cogs._common import LARGEST, NumberOption
 from bot.cogs._tournament_texts import (
@@ -52,7 +53,7 @@ from bot.heavy import HeavyBusy
 from bot.i18n import language_code, number, option_name, t
 from bot.names import player_name
 from bot.replies import clip, reply_error, send_ephemeral
-from bot.services.aiseats import Record
+from bot.services.aiseats import Record, is_ai
 from bot.services.errors import ServiceError
 from bot.services.models import OutboxItem
 from bot.services.ratings import RatingService
@@ -240,8 +241,9 @@ async def refuse(interaction: discord.Interaction, error: ServiceError) -> None:
 
 
 def pinging(user_ids: set[int]) -> discord.AllowedMentions:
-    """Mentions that notify exactly these users (anyone else mentioned is only named)."""
-    users = [discord.Object(uid) for uid in sorted(user_ids)]
+    """Mentions that notify exactly these users (anyone else mentioned is only named); an AI
+    entrant has no account to notify."""
+    users = [discord.Object(uid) for uid in sorted(user_ids) if not is_ai(uid)]
     return discord.AllowedMentions(everyone=False, roles=False, users=users or False)
 
 
@@ -479,6 +481,29 @@ class Tournaments(commands.Cog):
             "tournaments.joined", interaction.locale, player=mention(interaction.user.id),
             name=shown_name(info.name), id=info.id,
             players=t("tournaments.count.players", interaction.locale, count=len(info.players))))
+
+    @group.command(name="add-ai", description="Enter an AI player (organiser or Manage Server)")
+    @app_commands.describe(level="How strong the AI plays",
+                           tournament="Tournament number (default: the one in sign-up here)")
+    @app_commands.choices(level=[
+        app_commands.Choice(name=locale_str(level, key=f"ai.level.{level}"), value=level)
+        for level in ai.LEVELS
+    ])
+    async def add_ai(self, interaction: discord.Interaction, level: str,
+                     tournament: number_of("start") = None) -> None:
+        done = await self._call(interaction, tournament, "start",
+                                lambda tid: self.tournaments.add_ai(
+                                    tid, interaction.user.id, level,
+                                    guild_id=interaction.guild_id,
+                                    manager_of=self._manager_of(interaction)))
+        if done is None:
+            return
+        info, ai_id = done
+        locale = interaction.locale
+        await self._answer(interaction, t(
+            "tournaments.history.ai_added", locale, by=mention(interaction.user.id),
+            player=player_name(ai_id, locale), name=shown_name(info.name), id=info.id,
+            players=t("tournaments.count.players", locale, count=len(info.players))))
 
     @group.command(name="leave", description="Leave a tournament (withdraw once it runs)")
     @app_commands.describe(tournament="Tournament number (default: the one you are in here)")

@@ -99,3 +99,41 @@ async def test_the_final_post_in_french(world):
     none = await (await emu.slash("bob", "tournament list", {"status": "finished"},
                                   locale="fr")).reply()
     assert "Tournois terminés" in none.content
+
+
+async def test_an_ai_player_entered_by_the_organiser_plays_at_once(world):
+    """Alice organises a round robin, signs up, enters an AI (easy) and starts: the AI's
+    moves come at once, Alice plays hers, the final standings name the AI (never pinged)
+    and nobody's rating moved."""
+    from tests.e2e.test_ai import assert_no_ai_reached, until_human_turn
+
+    emu = world.emu
+    alice = emu.user("alice")
+    await (await emu.slash("alice", "tournament create", {
+        "game": "alak", "format": "round_robin", "name": "Robots"})).reply()
+    await (await emu.slash("alice", "tournament join", {})).reply()
+    refused = await (await emu.slash("bob", "tournament add-ai", {"level": "easy"})).reply()
+    assert refused.flags & EPHEMERAL and "organiser" in refused.content
+    added = await (await emu.slash("alice", "tournament add-ai", {"level": "easy"},
+                                   locale="fr")).reply()
+    assert "a inscrit IA (facile)" in added.content and not added.flags & EPHEMERAL
+    assert added.notified == frozenset()
+    (tournament,) = await tournaments(world).tournaments(emu.guild_id)
+    mark = emu.mark()
+    await (await emu.slash("alice", "tournament start", {})).reply()
+    pairing = await emu.wait_for_message(lambda m: "round 1" in m.content,
+                                         channel_id=emu.channel_id, since=mark)
+    assert "AI (easy)" in pairing.content and pairing.notified == {alice.id}
+    (board,) = await tournaments(world).pairings(tournament.id)
+    game = await until_human_turn(world.services, board.game_id)
+    thread = await thread_of(world, game.id)
+    while game.status == "active":
+        moves = await world.services.legal_moves(game.id, alice.id)
+        await (await emu.slash("alice", "move", {"text": moves[0]}, channel=thread)).reply()
+        game = await until_human_turn(world.services, game.id)
+    final = await emu.wait_for_message(lambda m: "final standings" in m.content,
+                                       channel_id=emu.channel_id, since=mark, timeout=30)
+    assert "AI (easy)" in final.content and final.files
+    ratings = world.bot.get_cog("Tournaments").ratings
+    assert (await ratings.glicko_of("alak", [alice.id]))[alice.id].games == 0
+    assert_no_ai_reached(emu)
