@@ -11,9 +11,10 @@ Rulings (issue 31 §1; not in RULES.md):
   other player must agree (so one opponent, the only case above). A player has at most one
   pending offer per game (the database refuses a second one too). Offering while the opponent's
   own offer is pending accepts that offer.
-* **Lapsing.** An offer made on the sender's turn stays open through the sender's move(s) of
+* **Lapsing.** An offer made on the sender's turn stays open through the sender's move of
   that turn (offer, then move); any other move lapses it: a move of the opponent (who played on
-  instead of answering) or a later move of the sender. An offer made on the opponent's turn
+  instead of answering) or a later move of the sender (Palam's duel loser and Kolory's rounds
+  can give one player two turns in a row). An offer made on the opponent's turn
   lapses at the next move. The end of the game (a move, a resignation, a claim, an abort)
   lapses every pending offer.
 * **Agreed.** The game ends with no winner, scores ½ each and the reason "draw agreed"

@@ -11,17 +11,17 @@ from bot.store import GameRow, Writes
 from bot.store.draws import LAPSED, DrawOfferRow, draw_writes
 
 
-async def lapse_draw_offers(tx: Writes, row: GameRow, seat: int, turn_goes_on: bool,
-                            finished: bool, now: datetime) -> None:
+async def lapse_draw_offers(tx: Writes, row: GameRow, seat: int, finished: bool,
+                            now: datetime) -> None:
     """In a move's transaction: the offers this move lapses (``bot.services.draws``), each
-    with a
-    ``draw_lapsed`` outbox row after the move's own. ``turn_goes_on``: the mover is still to
-    move after it (a turn of several moves)."""
+    with a ``draw_lapsed`` outbox row after the move's own. An offer made on the sender's turn
+    survives the sender's next move only (every move of a drawable game is a whole turn, even
+    when the same player moves twice in a row, as Palam's duel loser or Kolory's new round
+    may)."""
     writes = draw_writes(tx)
     for offer in await writes.pending_draw_offers(row.id):
         if not finished and offer.seat == seat and offer.keep_turn:
-            if not turn_goes_on:  # that turn is over: the sender's next move lapses it
-                await writes.keep_draw_offer_turn(offer.id, False, now)
+            await writes.keep_draw_offer_turn(offer.id, False, now)
             continue
         await writes.close_draw_offer(offer.id, LAPSED, None, now)
         # When the move ended the game, its result says enough: the buttons just come off.

@@ -127,7 +127,7 @@ class PlayService(ServiceBase):
             if row.undo_seat is not None:
                 payload["undo_dropped_by"] = row.seats[row.undo_seat]
             await tx.insert_outbox(game_id, "move", payload, now, reply_token)
-            await lapse_draw_offers(tx, row, seat, after.to_move == seat, finished, now)
+            await lapse_draw_offers(tx, row, seat, finished, now)
             if finished:
                 await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now,
                                        reply_token)

@@ -2,8 +2,8 @@
 
 -- A player's offer of a draw by agreement in a running game. ``status``: pending, then
 -- accepted, declined or lapsed (the game went on without an answer, or ended). ``keep_turn``
--- is 1 while the offer was made on the sender's own turn and that turn goes on: their move of
--- that turn keeps it open (lichess's "offer, then move"); any later move lapses it.
+-- is 1 while the offer was made on the sender's own turn and they have not moved since: that
+-- move keeps it open (lichess's "offer, then move"); any later move lapses it.
 CREATE TABLE draw_offers (
     id          INTEGER PRIMARY KEY,
     game_id     INTEGER NOT NULL REFERENCES games (id),

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import pytest
 
+import engines
+
 from bot.competition.ratings import Glicko, rate_two_player_game
 from bot.services import GameOver, NotAPlayer
 from bot.services.aiseats import ai_user_id
 from bot.services.draws import DrawError, draw_possible
-from tests.bot.services.conftest import start_game
+from bot.services.gamestate import rebuild
+from tests.bot.services.conftest import SEED, start_game
 from tests.bot.services.tourney import services
 from tests.bot.store.dbutil import db_dump
 
@@ -210,3 +213,37 @@ async def test_aborting_twice_is_refused(service):
     await service.abort_by_player(info.id, 1)
     with pytest.raises(GameOver):
         await service.abort_by_player(info.id, 2)
+
+
+async def test_ruling_a_second_turn_in_a_row_lapses_the_senders_offer(service):
+    """Kolory with two players: a new round may start with the player who ended the last one.
+    An offer made on one's turn survives one's move, not one's next turn."""
+    info = await start_game(service, game="kolory")
+
+    async def play(user: int) -> None:
+        await service.move(info.id, user, (await service.legal_moves(info.id, user))[0])
+
+    movers = []
+    for _ in range(40):
+        game = await service.get_game(info.id)
+        assert game.status == "active", f"no player had two turns in a row: {movers}"
+        mover = game.user_to_move()
+        movers.append(mover)
+        # Would this player move again right after this move? Ask the engine (the full
+        # state stays in the service: replay what was played, with the game's own seed).
+        record = await service.record(info.id)
+        state = rebuild("kolory", 2, SEED, info.options, [m.text for m in record.moves])
+        engine = engines.get("kolory")
+        after = engine.play(state, (await service.legal_moves(info.id, mover))[0])
+        if after.to_move == state.to_move and after.outcome is None:
+            break
+        await play(mover)
+    offer = (await service.offer_draw(info.id, mover)).offer_id  # on the mover's turn
+    await play(mover)
+    pending = await service.pending_draw_offers(info.id)
+    assert [o.id for o in pending] == [offer], "the sender's own move keeps it"
+    assert (await service.get_game(info.id)).user_to_move() == mover
+    await play(mover)  # the sender's next turn
+    assert await service.pending_draw_offers(info.id) == []
+    lapsed = [o for o in await service.pending_outbox(10_000) if o.kind == "draw_lapsed"]
+    assert [o.payload["offer_id"] for o in lapsed] == [offer]
