@@ -575,14 +575,18 @@ class Tournaments(commands.Cog):
                                      tid, guild_id=interaction.guild_id))
         if table is None:
             return
-        # The bracket is a heavy drawing: within the user's limits, refused privately.
-        admission = (self.bot.heavy.admit(interaction.user.id) if has_bracket(table.tournament)
-                     else nullcontext())
+        # The bracket (or, for a finished event of another format, the final table) is a
+        # heavy drawing: within the user's limits, refused privately.
+        finished = table.tournament.status == "finished"
+        admission = (self.bot.heavy.admit(interaction.user.id)
+                     if has_bracket(table.tournament) or finished else nullcontext())
         try:
             with admission:
                 await interaction.response.defer(thinking=True)
                 file = await bracket_file(self.bot, self.tournaments, table.tournament,
                                           interaction.locale)
+                if file is None and finished:
+                    file = await standings_file(self.bot, table, interaction.locale)
         except HeavyBusy as error:
             await reply_error(interaction, error)
             return

@@ -134,6 +134,11 @@ async def test_an_ai_player_entered_by_the_organiser_plays_at_once(world):
     final = await emu.wait_for_message(lambda m: "final standings" in m.content,
                                        channel_id=emu.channel_id, since=mark, timeout=30)
     assert "AI (easy)" in final.content and final.files
+    # Looking back: the finished round robin's standings come with the table's picture.
+    table = await (await emu.slash("bob", "tournament standings",
+                                   {"tournament": tournament.id}, locale="fr")).reply()
+    assert table.files[0].filename == f"standings-{tournament.id}.png"
+    assert "IA (facile)" in table.content
     ratings = world.bot.get_cog("Tournaments").ratings
     assert (await ratings.glicko_of("alak", [alice.id]))[alice.id].games == 0
     assert_no_ai_reached(emu)
