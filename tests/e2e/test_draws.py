@@ -206,3 +206,34 @@ async def test_an_offer_survives_a_restart(world):
     await emu.wait_for_message(lambda m: "draw agreed" in m.content, channel_id=thread,
                                since=mark)
     assert (await world.services.get_game(game.id)).outcome.scores == (0.5, 0.5)
+
+
+async def test_an_offer_to_the_ai_made_before_a_restart_is_answered_after_it(world):
+    """The pending offer is read from the database: a bot stopped before its AI answered
+    answers after the start, once."""
+    emu = world.emu
+    mark = emu.mark()
+    await (await emu.slash("alice", "play alak", {"level": "hard"})).reply()
+    first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    thread = first.channel_id
+    game = await world.services.game_for_thread(thread)
+
+    async def never(game_id: int) -> int:
+        await asyncio.Event().wait()
+        return 0
+
+    world.bot.ai_player.answer_draw_offers = never  # this run never answers
+    await (await emu.slash("alice", "draw", channel=thread)).reply()
+    assert len(await world.services.pending_draw_offers(game.id)) == 1
+    mark = emu.mark()
+    await world.restart()
+    said = await emu.wait_for_message(
+        lambda m: "draw offer" in m.content and "AI (hard)" in m.content
+        and ("accepted" in m.content or "declined" in m.content),
+        channel_id=thread, since=mark, timeout=AI_PATIENCE)
+    assert said.notified == {emu.user("alice").id}
+    assert await world.services.pending_draw_offers(game.id) == []
+    await delivered(world, game.id)
+    answers = [m for m in emu.channel_messages(thread) if "draw offer" in m.content
+               and ("accepted" in m.content or "declined" in m.content)]
+    assert len(answers) == 1, "answered once"
