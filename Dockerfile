@@ -13,6 +13,7 @@ COPY pyproject.toml README.md ./
 COPY engines ./engines
 COPY render ./render
 COPY bot ./bot
+COPY emulator ./emulator
 RUN pip install . \
     && useradd --system --create-home --uid 10001 bot \
     && mkdir -p /data \

@@ -27,7 +27,7 @@ from typing import Any
 import ai
 from bench.e2e import BotProcess, percentile
 from bot.config import Config
-from bot.emulator import Emulator, Message
+from emulator import Emulator, Message
 
 GAMES = ("polygo", "palago", "palam", "kolory", "alak")
 #: Seconds a bench waits for one answer (an AI move queued behind the others included).

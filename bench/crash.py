@@ -24,10 +24,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.emulator import Emulator, Interaction
-from bot.emulator.botprocess import BotProcess
 from bot.services.games import GameService
 from bot.store import open_store
+from emulator import Emulator, Interaction
+from emulator.botprocess import BotProcess
 
 #: How long after its last action the bot may live before the kill (seconds, uniform).
 KILL_WITHIN = 0.12

@@ -55,7 +55,7 @@ from typing import Any
 
 from bot import runner
 from bot.config import Config
-from bot.emulator import Emulator, Event, Interaction, Message
+from emulator import Emulator, Event, Interaction, Message
 
 LAG_TICK = 0.005
 #: Seconds allowed for the bot process to connect, and to stop and report.

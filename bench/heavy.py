@@ -39,9 +39,9 @@ from pathlib import Path
 from bench import percentile
 from bench.e2e import BotProcess, bot_process, play_game, start_game
 from bot.config import Config
-from bot.emulator import EPHEMERAL, Emulator, Event, Interaction
 from bot.services import GameService
 from bot.store import open_store
+from emulator import EPHEMERAL, Emulator, Event, Interaction
 
 REPLAY_GAMES = ("palago", "palam", "lppg", "kolory", "alak")
 MAX_PLIES = 300

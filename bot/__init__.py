@@ -1,1 +1,1 @@
-"""The discord.py application: commands, views, services, storage, i18n, local emulator."""
+"""The discord.py application: commands, views, services, storage, i18n, the local console."""

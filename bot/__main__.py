@@ -30,7 +30,7 @@ def main() -> int:
 
             runner.run(run(config))
         else:
-            from bot.emulator.console import run_console
+            from bot.console import run_console
 
             if config.log_level == "INFO":
                 # The console is the conversation; the bot's routine INFO lines would drown it.

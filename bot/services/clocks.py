@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -68,6 +68,7 @@ from bot.correspondence.reminders import (
 from bot.correspondence.scheduler import Scheduler
 from bot.i18n import Text
 from bot.services import clockstate, records
+from bot.services.base import retrying
 from bot.services.errors import GameOver, NotAPlayer, NotFound, ServiceError
 from bot.services.games import GameService
 from bot.services.gamestate import (
@@ -163,12 +164,19 @@ def charged_in(vacations: Iterable[VacationRow]) -> timedelta:
 
 
 def days_left_text(left: float, allowance: int) -> Text:
-    """"{left} vacation days left of {allowance} this year", translatable: the days to a tenth,
-    rounded down (never more than is left), so "29.9" once an hour was taken and "25" when
-    whole."""
-    tenths = math.floor(left * 10 + 1e-9)
-    count: float = tenths // 10 if tenths % 10 == 0 else tenths / 10
-    return Text("clocks.days_left", count=count, allowance=allowance)
+    """"25 vacation days left of 30 this year", translatable; once part of a day was taken
+    (the allowance is used in started hours), in days and hours: "29 days and 23 hours of
+    vacation left of 30 days", never a fraction of a day ("29.9")."""
+    hours_left = math.floor(left * 24 + 1e-6)
+    days, hours = divmod(hours_left, 24)
+    if not hours:
+        return Text("clocks.days_left", count=days, allowance=allowance)
+    hours_text = Text("clocks.count.hours", count=hours)
+    of = Text("clocks.count.days", count=allowance)
+    if not days:
+        return Text("clocks.time_left.hours", hours=hours_text, allowance=of)
+    return Text("clocks.time_left.days_hours", days=Text("clocks.count.days", count=days),
+                hours=hours_text, allowance=of)
 
 
 def _year_bounds(now: datetime) -> tuple[datetime, datetime]:
@@ -329,6 +337,7 @@ class ClockService:
         return await self._end_on_time(game_id, claimed_by=user_id, grace=timedelta(0),
                                        reply_token=reply_token)
 
+    @retrying
     async def _end_on_time(
         self,
         game_id: int,
@@ -367,7 +376,7 @@ class ClockService:
             if claimer_seat is not None:
                 forced["claimed_by"] = claimer_seat
             _, update = forced_end(game, row, state, forced, now)
-            async with self._store.transaction() as tx:
+            async with self._store.transaction(games=[game_id]) as tx:
                 fresh = await clock_writes(tx).clock(game_id)
                 if fresh != clock:  # a move or a vacation changed the clock: look again
                     continue
@@ -452,7 +461,7 @@ class ClockService:
         return written
 
     async def _send_reminder(self, clock: ClockRow, threshold: Threshold, now: datetime) -> int:
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(games=[clock.game_id]) as tx:
             writes = clock_writes(tx)
             fresh = await writes.clock(clock.game_id)
             if fresh != clock:  # the turn or the deadline changed since the read
@@ -508,6 +517,7 @@ class ClockService:
                              allowance=self.vacation_days_per_year)
         now = self.clock()
         start, end = _year_bounds(now)
+        # No scope: it changes the clocks of every game of the user, found inside.
         async with self._store.transaction() as tx:
             writes = clock_writes(tx)
             current = [v for v in await writes.vacations([user_id], ending_after=now)
@@ -561,7 +571,7 @@ class ClockService:
 
     async def set_dm_reminders(self, user_id: int, enabled: bool) -> None:
         now = self.clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(players=[user_id]) as tx:
             await tx.ensure_user(user_id, now)
             await clock_writes(tx).set_dm_reminders(user_id, enabled, now)
 
@@ -586,8 +596,11 @@ class ClockService:
         ``ReplaySource.public_states``)."""
         return (await self.replay_source(game_id)).public_states()
 
-    async def record_text(self, game_id: int, names: Mapping[int, str] | None = None) -> str:
-        """The game record as text (``bot.services.records``): header, then numbered moves."""
+    async def record_text(self, game_id: int, names: Mapping[int, str] | None = None,
+                          comments: Sequence[str] | None = None) -> str:
+        """The game record as text (``bot.services.records``): header, then numbered moves
+        (each followed by its comment, if ``comments`` are given)."""
         record = await self._games.record(game_id)
         info = await self.clock_info(game_id)
-        return records.format_record(record, time_control=info.time_control, names=names)
+        return records.format_record(record, time_control=info.time_control, names=names,
+                                     comments=comments)

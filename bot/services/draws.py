@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.services import clockstate
-from bot.services.base import ServiceBase
+from bot.services.base import ServiceBase, retrying
 from bot.services.drawstate import close_draw_offers, offer_payload
 from bot.services.errors import BoardChanged, GameOver, NotFound, ServiceError
 from bot.services.gamestate import ABORTED, ACTIVE, forced_end, write_forced_end
@@ -112,6 +112,7 @@ class DrawService(ServiceBase):
 
     # ----- offering and answering -----------------------------------------------------------
 
+    @retrying
     async def offer_draw(self, game_id: int, user_id: int, *,
                          reply_token: str | None = None) -> DrawResult:
         """``user_id`` offers a draw; their opponent's pending offer, if any, is accepted
@@ -147,6 +148,7 @@ class DrawService(ServiceBase):
         self.notify_change()  # the AI player answers offers made to an AI seat
         return DrawResult(self._row_info(row), offer_id, False)
 
+    @retrying
     async def answer_draw(self, game_id: int, user_id: int, offer_id: int, accept: bool, *,
                           reply_token: str | None = None) -> DrawResult:
         """Accept (the game ends drawn) or decline (said publicly, a ``draw_declined`` row)
@@ -219,6 +221,7 @@ class DrawService(ServiceBase):
     async def draw_offer(self, offer_id: int) -> DrawOfferRow | None:
         return await draw_reads(self._store).draw_offer(offer_id)
 
+    @retrying
     async def set_draw_offer_message(self, offer_id: int, channel_id: int,
                                      message_id: int) -> None:
         """Where the offer's Accept/Decline message was posted (its buttons come off when the
@@ -269,6 +272,7 @@ class DrawService(ServiceBase):
             moves = [m for m in moves if m.ply <= ply]
         return not all_have_moved(seats, {m.seat for m in moves})
 
+    @retrying
     async def abort_by_player(self, game_id: int, user_id: int, *,
                               reply_token: str | None = None) -> GameInfo:
         """A player aborts the game before everyone has moved once: no result, not rated.

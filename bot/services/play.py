@@ -1,10 +1,12 @@
 """Playing a game: moves, resignations and take-backs.
 
 How a change is written (DESIGN.md §6): the game row is read (committed data, no lock), the
-engine works outside the write lock, then one short transaction writes the new snapshot with
+engine works outside any lock, then one short transaction about that game (it locks the game
+only: ``store.transaction(games=[game_id])``) writes the new snapshot with
 ``version = version + 1`` only if the version is still the one read, together with the move row
 and the outbox rows. Losing that race raises ``BoardChanged`` and writes nothing. Every check
 that can fail runs before the first write, or inside the transaction (which then rolls back).
+Each call is ``@retrying``: a transaction the database ended to break a deadlock runs again.
 
 Rulings (not in RULES.md):
 
@@ -27,7 +29,7 @@ from typing import Any
 
 from bot.services import clockstate
 from bot.services.aiseats import has_ai
-from bot.services.base import ServiceBase
+from bot.services.base import ServiceBase, retrying
 from bot.services.drawstate import lapse_draw_offers
 from bot.services.errors import (
     BoardChanged,
@@ -56,6 +58,7 @@ _RESIGN_ATTEMPTS = 5
 class PlayService(ServiceBase):
     """Moves, resignations and take-backs (part of ``GameService``)."""
 
+    @retrying
     async def move(
         self,
         game_id: int,
@@ -107,7 +110,7 @@ class PlayService(ServiceBase):
             forced_outcome=None,
             updated_at=now,
         )
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(games=[game_id]) as tx:
             if not await tx.update_game(game_id, row.version, update):
                 fresh = await self._game_row(game_id, tx)
                 if fresh.status != ACTIVE:  # a resignation or a claim got there first
@@ -154,6 +157,7 @@ class PlayService(ServiceBase):
             raise GameOver("errors.game_over", game_id=game_id)
         return self._row_info(row)
 
+    @retrying
     async def resign(
         self,
         game_id: int,
@@ -179,7 +183,7 @@ class PlayService(ServiceBase):
             forced = {"kind": "resign", "seat": seat, "outcome": dump_outcome(outcome)}
             now = self._clock()
             after, update = forced_end(game, row, state, forced, now)
-            async with self._store.transaction() as tx:
+            async with self._store.transaction(games=[game_id]) as tx:
                 if not await tx.update_game(game_id, row.version, update):
                     continue
                 await write_forced_end(
@@ -192,17 +196,21 @@ class PlayService(ServiceBase):
 
     # ----- undo -----------------------------------------------------------------------------
 
+    @retrying
     async def request_undo(
         self, game_id: int, user_id: int, *, reply_token: str | None = None
     ) -> GameInfo:
         """Ask to take back your last move; every other player must agree (``answer_undo``).
         The request is known by the id of its ``undo_requested`` outbox row."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(games=[game_id]) as tx:
             row = await self._game_row(game_id, tx)
             seat = self._seat_of(row, user_id)
             if row.status != ACTIVE:
                 raise GameOver("errors.game_over", game_id=game_id)
+            # First: against the AI no take-back is ever possible, whatever the last move.
+            if has_ai(row.seats):
+                raise UndoError("errors.undo_against_ai")
             last = await tx.last_move(game_id)
             if last is None:
                 raise UndoError("errors.undo_nothing")
@@ -210,8 +218,6 @@ class PlayService(ServiceBase):
                 raise UndoError("errors.undo_not_your_move")
             if row.undo_seat is not None:
                 raise UndoError("errors.undo_pending")
-            if has_ai(row.seats):
-                raise UndoError("errors.undo_against_ai")
             await tx.set_undo_request(game_id, row.version, seat, (), now)
             await tx.insert_outbox(
                 game_id, "undo_requested",
@@ -221,6 +227,7 @@ class PlayService(ServiceBase):
             row = await self._game_row(game_id, tx)
         return self._row_info(row)
 
+    @retrying
     async def answer_undo(
         self,
         game_id: int,
@@ -243,7 +250,7 @@ class PlayService(ServiceBase):
         if accept and needed <= {*row.undo_consents, seat}:
             rebuilt = await self._rebuilt_without_last(row)  # engine work outside the lock
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(games=[game_id]) as tx:
             fresh = await self._game_row(game_id, tx)
             if fresh.version != row.version:
                 raise BoardChanged("errors.board_changed", game_id=game_id)

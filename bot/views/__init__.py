@@ -4,12 +4,13 @@ so a button keeps working after the bot restarts. They reach the bot through ``b
 from bot.views.challenge import ChallengeButton
 from bot.views.draws import AbortButton, DrawAnswerButton, DrawOfferButton
 from bot.views.game import MoveButton, RematchButton, ResignButton, UndoButton
+from bot.views.review import ReviewButton
 
 #: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
 DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton,
-                 DrawAnswerButton, DrawOfferButton, AbortButton)
+                 ReviewButton, DrawAnswerButton, DrawOfferButton, AbortButton)
 
 __all__ = [
     "DYNAMIC_ITEMS", "AbortButton", "ChallengeButton", "DrawAnswerButton", "DrawOfferButton",
-    "MoveButton", "RematchButton", "ResignButton", "UndoButton",
+    "MoveButton", "RematchButton", "ResignButton", "ReviewButton", "UndoButton",
 ]

@@ -89,7 +89,12 @@ def test_the_example_documents_every_setting_with_its_default():
 
     example = Path(__file__).resolve().parents[2] / "config.example.toml"
     text = example.read_text()
-    keys = {"database": "path", "emulator_users": "users"}
+    keys = {
+        "database": "path",
+        "emulator_users": "users",
+        "keep_local_database": "keep_database",
+        "database_pool_size": "pool_size",
+    }
     for setting in fields(Config):
         assert f"\n{keys.get(setting.name, setting.name)} = " in text, setting.name
     assert load_config(example, env={}) == Config()
@@ -156,3 +161,13 @@ def test_heavy_work_and_board_settings(tmp_path):
                 {"BOT_BOARD_POOL": "fiber"}):
         with pytest.raises(ConfigError):
             load_config(tmp_path / "none.toml", env=env)
+
+
+def test_the_local_console_keeps_its_database_only_when_asked(tmp_path):
+    path = tmp_path / "config.toml"
+    assert load_config(path, env={}).keep_local_database is False
+    path.write_text("[emulator]\nkeep_database = true\n")
+    assert load_config(path, env={}).keep_local_database is True
+    assert load_config(path, env={"BOT_KEEP_LOCAL_DATABASE": "no"}).keep_local_database is False
+    with pytest.raises(ConfigError, match="keep_database"):
+        load_config(path, env={"BOT_KEEP_LOCAL_DATABASE": "perhaps"})

@@ -12,8 +12,8 @@ import pytest
 
 from bot.app import RunningBot, launch
 from bot.config import Config
-from bot.emulator import Emulator, EmuUser, Message
 from bot.endpoints import use_endpoints
+from emulator import Emulator, EmuUser, Message
 from tests.bot.conftest import (
     BACKENDS,
     postgres_cluster,  # noqa: F401  (the session's PostgreSQL)

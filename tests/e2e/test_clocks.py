@@ -8,8 +8,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from bot.correspondence.texts import control_text
-from bot.emulator import EPHEMERAL
 from bot.services.records import parse_record
+from emulator import EPHEMERAL
 
 
 def skew_clock(world, ahead: timedelta) -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.emulator.console import Console, run_folder
+from emulator.console import Console
+from emulator.console_io import run_folder
+from tests.e2e.moves import move_said
 
 
 def console_for(emu, folder: Path):
@@ -75,7 +77,7 @@ async def test_the_console_shows_pings_follows_only_its_users_threads_and_reads_
     move = (await world.services.legal_moves(game.id, emu.user("alice").id))[0]
     assert " " in move
     shown = await type_(f"/move {move}")  # no quotes: the last text option takes the rest
-    assert any(f"@alice played **{move}**" in line for line in shown), shown
+    assert any(move_said(line.split("] ", 1)[-1], "@alice", move) for line in shown), shown
     after = await world.services.get_game(game.id)
     to_move = next(u.name for u in emu.users.values() if u.id == after.user_to_move())
     assert any(f"🔔 pinged: @{to_move}" in line for line in shown), shown
@@ -98,3 +100,44 @@ def test_each_run_writes_to_a_folder_of_its_own_and_clears_earlier_runs(tmp_path
     folder = run_folder(tmp_path)
     assert folder.parent == tmp_path and folder.is_dir() and not any(folder.iterdir())
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([folder.name, "notes.txt"])
+
+
+async def test_french_command_option_and_choice_names_work_as_the_french_help_lists_them(
+    world, tmp_path
+):
+    _, type_ = console_for(world.emu, tmp_path)
+    assert (await type_("/lang fr"))[0].endswith(": fr")
+
+    shown = await type_("/aide")
+    assert any("Bot de jeux de plateau" in line for line in shown), shown
+    assert any("/règles jeu:" in line for line in shown), "the French help names /règles"
+
+    shown = await type_("/règles jeu:alak rubrique:Un tour")
+    assert any("Alak — Un tour" in line for line in shown), shown
+
+    shown = await type_("/jouer alak adversaire:@bob")
+    assert any("[Accepter] [Refuser]" in line or "buttons:" in line for line in shown), shown
+    challenge = next(m for m in reversed(world.emu.channel_messages(world.emu.channel_id))
+                     if m.buttons())
+    assert str(world.emu.user("bob").id) in challenge.content
+    # The English names still work for a French user, as the bot's own names.
+    assert any("Bot de jeux de plateau" in line for line in await type_("/help"))
+
+
+async def test_lang_changes_only_the_current_users_language(world, tmp_path):
+    _, type_ = console_for(world.emu, tmp_path)
+    await type_("/lang fr")
+    await type_("/as bob")
+    shown = await type_("/help")
+    assert any("Board games bot" in line for line in shown), "Bob's client is still English"
+    assert "no command /aide" in (await type_("/aide"))[0], "Bob sees English names"
+    await type_("/as alice")
+    assert any("Bot de jeux de plateau" in line for line in await type_("/help"))
+
+
+async def test_a_named_text_value_may_hold_spaces_without_quotes(world, tmp_path):
+    _, type_ = console_for(world.emu, tmp_path)
+    shown = await type_("/rules game:alak section:A turn")
+    assert any("Alak — A turn" in line for line in shown), shown
+    shown = await type_("/rules alak section:special cases private:true")
+    assert any("(only you)" in line and "Alak — Special cases" in line for line in shown), shown

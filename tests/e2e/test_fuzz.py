@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.emulator.server import (
+from emulator.api import (
     AUTOCOMPLETE,
     BOOLEAN,
     INTEGER,

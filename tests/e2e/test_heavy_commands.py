@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 import threading
 
-from bot.emulator import EPHEMERAL
 from bot.heavy import HeavyWork
+from emulator import EPHEMERAL
 
 
 async def played_game(world, host: str, guest: str, moves: int = 2):

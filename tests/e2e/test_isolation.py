@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.emulator import EPHEMERAL, MANAGE_GUILD
+from emulator import EPHEMERAL, MANAGE_GUILD
 
 #: A server other than the emulator's, and a channel of it.
 SERVER_A = 4_100_000_000_000_000_001

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.emulator import EPHEMERAL
+from emulator import EPHEMERAL
 
 
 def turn_of(emu, name: str) -> str:

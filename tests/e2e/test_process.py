@@ -12,10 +12,10 @@ import signal
 import pytest
 
 from bench.crash import drill
-from bot.emulator import EPHEMERAL, running_emulator
-from bot.emulator.botprocess import BotProcess
 from bot.services.games import GameService
 from bot.store import open_store
+from emulator import EPHEMERAL, running_emulator
+from emulator.botprocess import BotProcess
 
 
 async def start_game(emu) -> tuple[int, int]:

@@ -11,13 +11,13 @@ import signal
 from datetime import UTC, datetime, timedelta
 
 from bench.crash import Report, check, settle
-from bot.emulator import Emulator
-from bot.emulator.botprocess import BotProcess
 from bot.services.aiseats import is_ai
 from bot.services.games import GameService
 from bot.sharding import shard_of
 from bot.store import open_store
 from bot.store.sql import time_text
+from emulator import Emulator
+from emulator.botprocess import BotProcess
 from tests.bot.conftest import postgres_cluster  # noqa: F401  (the session's PostgreSQL)
 from tests.bot.store.dbutil import PostgresDatabase, query
 from tests.e2e.test_ai import until_human_turn

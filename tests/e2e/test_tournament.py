@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from bot.emulator import ADMINISTRATOR, EPHEMERAL, MANAGE_GUILD
+from emulator import ADMINISTRATOR, EPHEMERAL, MANAGE_GUILD
 
 USERS = ("alice", "bob", "carol", "dave")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.emulator import EPHEMERAL
+from emulator import EPHEMERAL
 from tests.e2e.test_tournament import open_tournament, thread_of, tournaments
 
 

@@ -79,8 +79,11 @@ async def test_finished_tournaments_are_listed_and_suggested(world):
     assert "Finished tournaments" in finished.content and "Cup" in finished.content
     assert f"won by <@{ids['alice']}>" in finished.content
     assert finished.notified == frozenset(), "a list pings nobody"
-    everything = await (await emu.slash("bob", "tournament list", {"status": "all"},
-                                        locale="fr")).reply()
+    everything = await (await emu.slash("bob", "tournament list", {"status": "all"})).reply()
+    assert "Every tournament" in everything.content and "won by" in everything.content
+    # What everyone sees speaks the server's language.
+    await world.services.set_guild_settings(emu.guild_id, locale="fr")
+    everything = await (await emu.slash("bob", "tournament list", {"status": "all"})).reply()
     assert "Tous les tournois" in everything.content and "remporté par" in everything.content
     for command in ("tournament standings", "tournament pairings"):
         choices = await emu.autocomplete("bob", command, {"tournament": ""}, "tournament")
@@ -114,9 +117,8 @@ async def test_an_ai_player_entered_by_the_organiser_plays_at_once(world):
     await (await emu.slash("alice", "tournament join", {})).reply()
     refused = await (await emu.slash("bob", "tournament add-ai", {"level": "easy"})).reply()
     assert refused.flags & EPHEMERAL and "organiser" in refused.content
-    added = await (await emu.slash("alice", "tournament add-ai", {"level": "easy"},
-                                   locale="fr")).reply()
-    assert "a inscrit IA (facile)" in added.content and not added.flags & EPHEMERAL
+    added = await (await emu.slash("alice", "tournament add-ai", {"level": "easy"})).reply()
+    assert "entered AI (easy)" in added.content and not added.flags & EPHEMERAL
     assert added.notified == frozenset()
     (tournament,) = await tournaments(world).tournaments(emu.guild_id)
     mark = emu.mark()
@@ -134,9 +136,11 @@ async def test_an_ai_player_entered_by_the_organiser_plays_at_once(world):
     final = await emu.wait_for_message(lambda m: "final standings" in m.content,
                                        channel_id=emu.channel_id, since=mark, timeout=30)
     assert "AI (easy)" in final.content and final.files
-    # Looking back: the finished round robin's standings come with the table's picture.
+    # Looking back: the finished round robin's standings come with the table's picture, in
+    # the server's language.
+    await world.services.set_guild_settings(emu.guild_id, locale="fr")
     table = await (await emu.slash("bob", "tournament standings",
-                                   {"tournament": tournament.id}, locale="fr")).reply()
+                                   {"tournament": tournament.id})).reply()
     assert table.files[0].filename == f"standings-{tournament.id}.png"
     assert "IA (facile)" in table.content
     ratings = world.bot.get_cog("Tournaments").ratings

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.emulator import EPHEMERAL
+from emulator import EPHEMERAL
 
 
 async def start(world):

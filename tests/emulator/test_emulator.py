@@ -5,9 +5,9 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.emulator import ADMINISTRATOR, EPHEMERAL, MANAGE_GUILD, Emulator, HiddenCommand
 from bot.endpoints import use_endpoints
-from tests.bot.emulator.tinybot import make_bot
+from emulator import ADMINISTRATOR, EPHEMERAL, MANAGE_GUILD, Emulator, HiddenCommand
+from tests.emulator.tinybot import make_bot
 
 
 async def test_login_identify_and_guild(emu_and_bot):
@@ -110,3 +110,24 @@ async def test_commands_are_offered_by_their_default_permissions(emu_and_bot):
     emu.grant("bob", ADMINISTRATOR)
     assert (await (await emu.slash("bob", "admins")).reply()).content == "hello admin"
     assert (await (await emu.slash("alice", "admins")).reply()).content == "hello admin"
+
+
+def test_commands_go_by_their_names_in_the_users_language_too():
+    """As Discord's client offers them: a French user types /jouer; the interaction carries the
+    command's own names."""
+    emu = Emulator()
+    emu.commands[None] = [{
+        "id": "1", "name": "play", "type": 1, "name_localizations": {"fr": "jouer"},
+        "options": [{
+            "name": "alak", "type": 1, "name_localizations": {"fr": "alak"},
+            "options": [{"name": "opponent", "type": 6,
+                         "name_localizations": {"fr": "adversaire"}}],
+        }],
+    }]
+    command, subs, leaf = emu.find_command("jouer alak", "fr")
+    assert (command["name"], subs, leaf["name"]) == ("play", ["alak"], "alak")
+    assert emu.find_command("play alak", "fr")[0] is command, "the own names still work"
+    assert emu.option_name(leaf, "adversaire", "fr") == "opponent"
+    assert emu.option_name(leaf, "adversaire", "en-US") is None
+    with pytest.raises(LookupError, match="no command /jouer"):
+        emu.find_command("jouer alak", "en-US")

@@ -11,9 +11,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.emulator import Emulator
 from bot.endpoints import use_endpoints
 from bot.sharding import shard_of
+from emulator import Emulator
 
 
 def shard_bot(shard: int, count: int) -> commands.AutoShardedBot:

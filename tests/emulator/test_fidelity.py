@@ -11,11 +11,11 @@ import aiohttp
 import discord
 import pytest
 
-from bot.emulator import BOT_PERMISSIONS, EPHEMERAL, Emulator, running_emulator
-from bot.emulator import limits as lim
-from bot.emulator.permissions import ATTACH_FILES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS
-from bot.emulator.server import HEARTBEAT_ACK_DELAY
-from tests.bot.emulator.tinybot import started
+from emulator import BOT_PERMISSIONS, EPHEMERAL, Emulator, running_emulator
+from emulator import limits as lim
+from emulator.gateway import HEARTBEAT_ACK_DELAY
+from emulator.permissions import ATTACH_FILES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS
+from tests.emulator.tinybot import started
 
 
 def post(emu: Emulator, channel: int | None = None) -> str:

@@ -1,5 +1,6 @@
-"""The local console of ``make run`` without a token: you type slash commands as one of several
-local users; the bot's replies are printed as text and every file is written to a folder.
+"""The local console (``make run`` without a token, started by ``bot.console``): you type slash
+commands as one of several local users; the bot's replies are printed as text and every file is
+written to a folder. It drives an ``Emulator`` only: any bot connected to it answers.
 
     alice #games> /play alak @bob
     alice #games> /as bob
@@ -8,12 +9,16 @@ local users; the bot's replies are printed as text and every file is written to 
     bob Alak #1> /move f
 
 Console commands: /as <user>, /in <channel or thread>, /click <button label>, /threads, /users,
-/lang <en|fr>, /console, /quit. Everything else is sent to the bot as a slash command (``/help``
-is the bot's own); arguments are ``@user``, ``name:value``, or plain values filling the
-command's options in order, the last text option taking the rest of the line (``/move b1 e2``).
+/lang <en|fr> (the current user's Discord language), /console, /quit. Everything else is sent to
+the bot as a slash command (``/help`` is the bot's own), named in English or in the current
+user's language (``/jouer``, ``/règles jeu:alak``), as Discord's client offers them; arguments
+are ``@user``, ``name:value``, or plain values filling the command's options in order, the last
+text option taking the rest of the line (``/move b1 e2``); a text value given by name goes on
+over spaces until the next option (``section:A turn``).
 
-Each run writes its files to a folder of its own under the images folder (``run-<time>``) and
-removes the folders of earlier runs, so a path printed now never shows an older run's picture.
+Each run writes its files to a folder of its own under the images folder (``run-<time>``, see
+``console_io.run_folder``) and removes the folders of earlier runs, so a path printed now never
+shows an older run's picture.
 A new thread is entered when it concerns the current user (a message in it mentions them).
 Whenever a message notifies someone, a line says so, as Discord would ping them.
 """
@@ -22,29 +27,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import re
 import shlex
-import shutil
-import signal
-import sys
-import tempfile
-import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.emulator.server import (
-    PUBLIC_THREAD,
-    STRING,
-    SUB_COMMAND,
-    SUB_COMMAND_GROUP,
-    USER,
-    Emulator,
-    Event,
-    Message,
-)
+from emulator.api import PUBLIC_THREAD, STRING, SUB_COMMAND, SUB_COMMAND_GROUP, USER
+from emulator.commands import shown_name
+from emulator.models import Event, Message
+from emulator.server import Emulator
 
 HELP = """\
 Console commands:
@@ -53,15 +44,16 @@ Console commands:
                         play in is entered automatically
   /click <label>        press the newest button with that label here
   /<command> ... ?      end a value with ? to see the bot's suggestions (e.g. /move ?)
-  /threads  /users  /lang <en|fr>  /console (this list)  /quit
+  /lang <en|fr>         your Discord language (each user has their own): the bot answers
+                        you in it, and commands go by its names too (/jouer, /aide)
+  /threads  /users  /console (this list)  /quit
 Anything else is a slash command for the bot: /help (the bot's), /play alak @bob, /move f,
 /board, /games... Arguments are @user, name:value, or plain values filling the options in
-order; the last text option takes the rest of the line (/move b1 e2)."""
+order; the last text option takes the rest of the line (/move b1 e2), and so does a text
+value given by name until the next option (/rules alak section:A turn)."""
 SHORT_HELP = "Console: /as <user>, /in <thread>, /click <label>, /threads, /console, /quit."
 #: Files shown as pictures; anything else is a "file".
 IMAGE_SUFFIXES = (".png", ".gif", ".jpg", ".jpeg", ".webp")
-#: Folders of earlier runs (and files of the console's first versions, named <id>-<name>).
-OLD_OUTPUT = re.compile(r"run-[\w.-]+|\d+-.+")
 #: Names discord.py gives the tasks that run slash commands and button callbacks.
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")
 
@@ -77,11 +69,17 @@ class Console:
         self.output = output
         self.user = next(iter(emu.users.values()))
         self.channel_id = emu.channel_id
-        self.locale = "en-US"
+        #: Each local user's Discord client language (``/lang``), by user id.
+        self.locales: dict[int, str] = {}
         self._printed = 0
         self._shown: dict[int, tuple[str, int]] = {}
         self._follow_threads = True
         self._new_threads: list[int] = []
+
+    @property
+    def locale(self) -> str:
+        """The current user's Discord client language."""
+        return self.locales.get(self.user.id, "en-US")
 
     # ----- what the user sees -------------------------------------------------------------------
 
@@ -184,18 +182,17 @@ class Console:
         try:
             if command in local:
                 await local[command](args)
-            else:
-                await self._slash(words)
-                if command == "help":
-                    self.show_new_events()
-                    self.output(SHORT_HELP)
+            elif await self._slash(words) == "help":
+                self.show_new_events()
+                self.output(SHORT_HELP)
         except LookupError as exc:
             self.output(str(exc).strip("'\""))
         return True
 
     async def _help(self, args: list[str]) -> None:
         self.output(HELP.rstrip())
-        names = sorted({c["name"] for scope in self.emu.commands.values() for c in scope})
+        names = sorted({shown_name(c, self.locale)
+                        for scope in self.emu.commands.values() for c in scope})
         self.output("Bot commands: " + " ".join(f"/{n}" for n in names))
 
     async def _as(self, args: list[str]) -> None:
@@ -232,8 +229,9 @@ class Console:
         self.output("Local users: " + ", ".join(self.emu.users))
 
     async def _lang(self, args: list[str]) -> None:
-        self.locale = {"fr": "fr", "en": "en-US"}.get((args or ["en"])[0].lower(), "en-US")
-        self.output(f"Discord client language: {self.locale}")
+        locale = {"fr": "fr", "en": "en-US"}.get((args or ["en"])[0].lower(), "en-US")
+        self.locales[self.user.id] = locale
+        self.output(f"Discord client language of {self.user.name}: {locale}")
 
     async def _click(self, args: list[str]) -> None:
         if not args:
@@ -249,18 +247,19 @@ class Console:
                     return
         raise LookupError(f"No button [{' '.join(args)}] in {self.channel_name(self.channel_id)}.")
 
-    async def _slash(self, words: list[str]) -> None:
+    async def _slash(self, words: list[str]) -> str:
+        """Send the typed command (named in the user's language or not); its own name."""
         # The longest run of leading words that names a command or sub-command.
         path_length = 1
         for length in range(len(words), 0, -1):
             try:
-                self.emu.find_command(" ".join(words[:length]))
+                self.emu.find_command(" ".join(words[:length]), self.locale)
             except LookupError:
                 continue
             path_length = length
             break
         path = " ".join(words[:path_length])
-        _, _, leaf = self.emu.find_command(path)
+        command, _, leaf = self.emu.find_command(path, self.locale)
         values, suggest = self._parse_options(leaf, words[path_length:])
         if suggest is not None:
             name, typed = suggest
@@ -270,29 +269,44 @@ class Console:
             )
             shown = " ".join(c["name"] for c in choices) or "(none)"
             self.output(f"  suggestions for {name}: {shown}")
-            return
+            return command["name"]
         interaction = await self.emu.slash(
             self.user, path, values, channel=self.channel_id, locale=self.locale
         )
         await self._settle(interaction)
+        return command["name"]
 
     def _parse_options(
         self, leaf: dict[str, Any], args: list[str]
     ) -> tuple[dict[str, Any], tuple[str, str] | None]:
+        """Option values by the options' own names (typed in the user's language or not), and
+        the option whose suggestions are asked for (a value ending with ``?``)."""
         options = [o for o in leaf.get("options", [])
                    if o["type"] not in (SUB_COMMAND, SUB_COMMAND_GROUP)]
+        by_name = {o["name"]: o for o in options}
         values: dict[str, Any] = {}
         suggest = None
         last_text: str | None = None  # the text option that takes the rest of the line
+        named_text: str | None = None  # a text option given by name, whose value goes on
         for arg in args:
-            if ":" in arg and arg.split(":", 1)[0] in {o["name"] for o in options}:
-                name, value = arg.split(":", 1)
+            named = self.emu.option_name(leaf, arg.split(":", 1)[0], self.locale)
+            if ":" in arg and named in by_name:
+                name, value = named, arg.split(":", 1)[1]
+                named_text = name if by_name[name]["type"] == STRING else None
+                last_text = None
             elif arg.startswith("@"):
                 free = [o for o in options if o["type"] == USER and o["name"] not in values]
                 if not free:
                     raise LookupError(f"/{leaf['name']} takes no (more) user")
                 name, value = free[0]["name"], arg
+                named_text = last_text = None
+            elif named_text is not None and self._goes_on(by_name[named_text],
+                                                          f"{values.get(named_text, '')} {arg}"):
+                # As in Discord's client, a value typed after ``name:`` goes on over spaces
+                # (``section:A turn``) until the next option.
+                name, value = named_text, f"{values.pop(named_text, '')} {arg}"
             else:
+                named_text = None
                 free = [o for o in options if o["type"] != USER and o["name"] not in values]
                 if not free and last_text is not None:
                     name, value = last_text, f"{values.pop(last_text)} {arg}"
@@ -301,13 +315,23 @@ class Console:
                 else:
                     name, value = free[0]["name"], arg
                     last_text = name if free[0]["type"] == STRING else None
-            if value.endswith("?") and any(
-                o["name"] == name and o.get("autocomplete") for o in options
-            ):
+            if value.endswith("?") and by_name[name].get("autocomplete"):
                 suggest = (name, value[:-1])
                 continue
             values[name] = value
         return values, suggest
+
+    def _goes_on(self, option: dict[str, Any], value: str) -> bool:
+        """Whether ``value`` may be the text option's value: any text, or for an option with
+        choices, the start of a choice's name (so ``game:alak big`` still fills the next
+        option)."""
+        choices = option.get("choices")
+        if not choices:
+            return True
+        typed = value.strip().casefold()
+        names = [str(c["name"]) for c in choices] + [
+            str(n) for c in choices for n in (c.get("name_localizations") or {}).values()]
+        return any(name.casefold().startswith(typed) for name in names)
 
     async def _settle(self, interaction: Any, timeout: float = 15.0) -> None:
         """Wait until the bot has answered this interaction and finished handling it (the bot
@@ -320,98 +344,3 @@ class Console:
         ]
         if handlers:
             await asyncio.wait(handlers, timeout=timeout)
-
-
-def run_folder(root: Path) -> Path:
-    """A new folder for this run's files under ``root``, after removing earlier runs' output
-    (only what the console itself wrote there)."""
-    root.mkdir(parents=True, exist_ok=True)
-    for old in root.iterdir():
-        if OLD_OUTPUT.fullmatch(old.name):
-            if old.is_dir():
-                shutil.rmtree(old, ignore_errors=True)
-            else:
-                old.unlink(missing_ok=True)
-    folder = root / f"run-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
-    folder.mkdir()
-    return folder
-
-
-async def run_console(config: Any) -> None:
-    """``python -m bot`` without a token: the emulator, the bot against it, and the console."""
-    from dataclasses import replace
-
-    from bot.app import launch
-
-    images_dir = run_folder(Path(config.images_dir))
-    emu = Emulator(users=config.emulator_users)
-    await emu.start()
-    # A fresh database each run: the emulator keeps no threads or messages between runs, so
-    # games from an earlier run would point at threads that no longer exist.
-    database = Path(tempfile.mkdtemp(prefix="boardgames-local-")) / "local.db"
-    local = replace(
-        config, token=emu.token, api_base=emu.api_base, gateway_url=emu.gateway_url,
-        database=str(database), sync_on_start="global", owner_ids=(emu.owner.id,),
-    )
-    running = await launch(local, guild_ready_timeout=0.1)
-    console = Console(emu, images_dir)
-    console.show_new_events()
-    print(f"Local Discord emulator at {emu.api_base}: no token given, nothing leaves this host.")
-    print(f"Users: {', '.join(emu.users)}. Images go to {images_dir.resolve()}/. Type /help.")
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
-    lines = typed_lines()
-    try:
-        while True:
-            print(console.prompt(), end="", flush=True)
-            line = await next_line(lines, stop)
-            if line is None:
-                break
-            keep_going = await console.handle(line)
-            console.show_new_events()
-            if not keep_going:
-                break
-    finally:
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.remove_signal_handler(signum)
-        print("\nStopping.", file=sys.stderr)
-        await running.stop()
-        await emu.close()
-
-
-def typed_lines() -> asyncio.Queue[str | None]:
-    """What the user types, line by line (None once input ends). A daemon thread reads the
-    file descriptor itself (no buffered object whose lock it would hold), so a stop signal
-    never waits for a line that is not coming, nor trips the interpreter's shutdown."""
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[str | None] = asyncio.Queue()
-
-    def put(line: str | None) -> None:
-        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody reads any more
-            loop.call_soon_threadsafe(queue.put_nowait, line)
-
-    def read() -> None:
-        pending = b""
-        while chunk := os.read(sys.stdin.fileno(), 4096):
-            pending += chunk
-            *complete, pending = pending.split(b"\n")
-            for raw in complete:
-                put(raw.decode("utf-8", "replace"))
-        if pending:
-            put(pending.decode("utf-8", "replace"))
-        put(None)
-
-    threading.Thread(target=read, name="console-input", daemon=True).start()
-    return queue
-
-
-async def next_line(lines: asyncio.Queue[str | None], stop: asyncio.Event) -> str | None:
-    """The next typed line, or None when input ends or a stop signal (SIGTERM, ^C) came."""
-    reading = asyncio.ensure_future(lines.get())
-    stopping = asyncio.ensure_future(stop.wait())
-    await asyncio.wait({reading, stopping}, return_when=asyncio.FIRST_COMPLETED)
-    for task in (reading, stopping):
-        task.cancel()
-    return reading.result() if reading.done() and not reading.cancelled() else None

@@ -7,8 +7,8 @@ import json
 import aiohttp
 import pytest
 
-from bot.emulator import Emulator
-from tests.bot.emulator.tinybot import started
+from emulator import Emulator
+from tests.emulator.tinybot import started
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.emulator.server import Emulator
+from emulator.server import Emulator
 
 #: Seconds a bot process has to connect.
 START_TIMEOUT = 60.0

@@ -1,0 +1,216 @@
+"""Application commands: what the bot registers (bulk overwrite, global or per server) and how a
+user's command is checked against it before it reaches the bot, as Discord's client checks it:
+the command and sub-commands exist, required options are given, choices and numbers are valid,
+and the member has the command's ``default_member_permissions``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from emulator.api import (
+    BOOLEAN,
+    INTEGER,
+    NUMBER,
+    SUB_COMMAND,
+    SUB_COMMAND_GROUP,
+    USER,
+    Call,
+    json_response,
+)
+from emulator.models import EmuUser
+
+
+class HiddenCommand(LookupError):
+    """The member lacks the command's ``default_member_permissions``: Discord does not offer it
+    to them, so they cannot run it."""
+
+
+def named(item: dict[str, Any], name: str, locale: str | None) -> bool:
+    """Whether a command, option or choice is called ``name``: its own name or, for a user of
+    ``locale``, its name in that language (``name_localizations``)."""
+    wanted = name.casefold()
+    own = str(item.get("name", "")).casefold()
+    local = (item.get("name_localizations") or {}).get(locale) if locale else None
+    return wanted == own or (local is not None and wanted == str(local).casefold())
+
+
+def shown_name(item: dict[str, Any], locale: str | None) -> str:
+    """The name a user of ``locale`` sees."""
+    local = (item.get("name_localizations") or {}).get(locale) if locale else None
+    return str(local or item["name"])
+
+
+class Commands:
+    """Registered commands and their validation; part of ``Emulator``."""
+
+    def _setup_commands(self) -> None:
+        #: Application commands, per scope: None (global) or a guild id.
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}
+
+    def find_command(
+        self, path: str, locale: str | None = None
+    ) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
+        """(top-level command, sub-command names, leaf with the options) for ``"play alak"``.
+        Names may also be those of ``locale`` (``"jouer alak"`` in ``fr``), as Discord's client
+        offers them in the user's language; the names returned are the commands' own."""
+        names = path.strip().lstrip("/").split()
+        if not names:
+            raise LookupError("empty command")
+        scopes = [self.commands.get(self.guild_id, []), self.commands.get(None, [])]
+        for commands in scopes:
+            for command in commands:
+                if named(command, names[0], locale) and command.get("type", 1) == 1:
+                    leaf, subs = command, []
+                    for sub in names[1:]:
+                        options = [
+                            o
+                            for o in leaf.get("options", [])
+                            if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)
+                            and named(o, sub, locale)
+                        ]
+                        if not options:
+                            raise LookupError(f"/{names[0]} has no sub-command {sub!r}")
+                        leaf = options[0]
+                        subs.append(leaf["name"])
+                    if any(o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)
+                           for o in leaf.get("options", [])):
+                        shown = ", ".join(shown_name(o, locale) for o in leaf["options"])
+                        raise LookupError(f"/{path.strip()} needs a sub-command: {shown}")
+                    return command, subs, leaf
+        known = sorted({shown_name(c, locale) for scope in scopes for c in scope})
+        raise LookupError(f"no command /{names[0]} (synced: {', '.join(known) or 'none'})")
+
+    @staticmethod
+    def option_name(leaf: dict[str, Any], name: str, locale: str | None = None) -> str | None:
+        """The option of ``leaf`` that ``name`` (its own or ``locale``'s) names, or None."""
+        return next((o["name"] for o in leaf.get("options", []) if named(o, name, locale)),
+                    None)
+
+    def _option_values(
+        self, leaf: dict[str, Any], values: dict[str, Any], focused: str | None,
+        locale: str | None = None,
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        declared = {o["name"]: o for o in leaf.get("options", [])}
+        # Options named in the user's language are sent under their own names.
+        values = {self.option_name(leaf, name, locale) or name: raw
+                  for name, raw in values.items()}
+        if focused is not None:
+            focused = self.option_name(leaf, focused, locale) or focused
+        unknown = set(values) - set(declared)
+        if unknown:
+            raise LookupError(
+                f"unknown option(s) {', '.join(sorted(unknown))}; options: {', '.join(declared)}"
+            )
+        if focused is None:
+            missing = [n for n, o in declared.items() if o.get("required") and n not in values]
+            if missing:
+                raise LookupError(f"missing required option(s): {', '.join(missing)}")
+        resolved: dict[str, Any] = {}
+        options = []
+        for name, raw in values.items():
+            option = declared[name]
+            kind = option["type"]
+            choices = option.get("choices")
+            if choices and name != focused and not isinstance(raw, int | float):
+                # A choice may be given by its displayed name ("big") as a person would pick it.
+                by_name = [c["value"] for c in choices if named(c, str(raw), locale)]
+                if by_name:
+                    raw = by_name[0]
+            if kind == USER:
+                user = self.user(raw)
+                value: Any = str(user.id)
+                resolved.setdefault("users", {})[value] = user.payload()
+                member = self._member_payload(user)
+                del member["user"]
+                resolved.setdefault("members", {})[value] = {
+                    **member, "permissions": str(self.permissions_of(user))
+                }
+            elif kind == INTEGER and name != focused:
+                try:
+                    value = int(raw)
+                except ValueError:
+                    raise LookupError(f"option {name} needs a whole number, not {raw!r}") from None
+            elif kind == NUMBER and name != focused:
+                try:
+                    value = float(raw)
+                except ValueError:
+                    raise LookupError(f"option {name} needs a number, not {raw!r}") from None
+            elif kind == BOOLEAN:
+                value = raw if isinstance(raw, bool) else str(raw).lower() in ("1", "true", "yes")
+            else:
+                value = str(raw)
+            if choices and name != focused:
+                allowed = [c["value"] for c in choices]
+                if value not in allowed:
+                    shown = ", ".join(str(c["name"]) for c in choices)
+                    raise LookupError(f"option {name} must be one of: {shown}")
+            entry = {"name": name, "type": kind, "value": value}
+            if name == focused:
+                entry["focused"] = True
+            options.append(entry)
+        return options, resolved
+
+    def _command_data(
+        self, user: EmuUser, path: str, values: dict[str, Any], focused: str | None = None,
+        locale: str | None = None,
+    ) -> dict[str, Any]:
+        command, subs, leaf = self.find_command(path, locale)
+        needed = command.get("default_member_permissions")
+        if needed is not None and int(needed) & ~self.permissions_of(user):
+            raise HiddenCommand(
+                f"/{command['name']} is not offered to {user.name}: it needs permissions "
+                f"{int(needed):#x} (emulator.grant gives them)"
+            )
+        options, resolved = self._option_values(leaf, dict(values), focused, locale)
+        # Nest the leaf's options under its sub-command (and group) names.
+        for sub in reversed(subs):
+            group_or_sub = SUB_COMMAND
+            parent = command
+            for name in subs[: subs.index(sub)]:
+                parent = next(o for o in parent["options"] if o["name"] == name)
+            node = next(o for o in parent["options"] if o["name"] == sub)
+            group_or_sub = node["type"]
+            options = [{"name": sub, "type": group_or_sub, "options": options}]
+        data: dict[str, Any] = {
+            "id": command["id"],
+            "name": command["name"],
+            "type": 1,
+            "options": options,
+        }
+        if command.get("guild_id"):
+            data["guild_id"] = command["guild_id"]
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _sync_commands(self, guild_id: int | None, commands: list[dict]) -> list[dict]:
+        stored = []
+        for command in commands:
+            stored.append(
+                {
+                    **command,
+                    "id": str(self._next_id()),
+                    "application_id": str(self.application_id),
+                    "version": str(self._next_id()),
+                    "type": command.get("type", 1),
+                    "guild_id": None if guild_id is None else str(guild_id),
+                    "default_member_permissions": command.get("default_member_permissions"),
+                }
+            )
+        self.commands[guild_id] = stored
+        self._record("sync", {"guild_id": guild_id, "commands": stored})
+        return stored
+
+    # ----- routes (``emulator.routes``) --------------------------------------------------------
+
+    def get_global_commands(self, call: Call) -> Any:
+        return json_response(self.commands.get(None, []))
+
+    def overwrite_global_commands(self, call: Call) -> Any:
+        return json_response(self._sync_commands(None, call.payload or []))
+
+    def get_guild_commands(self, call: Call) -> Any:
+        return json_response(self.commands.get(call.snowflake("guild.id"), []))
+
+    def overwrite_guild_commands(self, call: Call) -> Any:
+        return json_response(self._sync_commands(call.snowflake("guild.id"), call.payload or []))

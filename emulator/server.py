@@ -1,0 +1,137 @@
+"""A loopback Discord: enough of the REST API and gateway for the real discord.py client.
+
+The emulator plays Discord's part for tests, benchmarks and the local console (DESIGN.md §7): it
+serves the gateway (HELLO, IDENTIFY, READY, GUILD_CREATE, heartbeats, dispatches) and the REST
+routes the bot uses (command sync, interaction callbacks with files, follow-ups, channel messages,
+threads, message edits). It records everything the bot sends, and its Python API plays the users:
+``await emu.slash(alice, "play alak", {"opponent": bob})``, ``await emu.click(bob, message,
+label="Accept")``, ``await emu.autocomplete(...)``; ``await emu.wait_for(...)`` waits for what the
+bot answers, without sleeping.
+
+It is as strict as Discord where players would notice:
+
+* **Notifications.** A created message records whom it notifies (``Message.notified``, also on
+  its event): the users it mentions that ``allowed_mentions`` lets through (``mentions``). An
+  edit notifies nobody, and the first follow-up after a deferred response is such an edit.
+  ``emu.pings(user)`` and ``emu.wait_for_ping(user)`` read them.
+* **Limits** (``limits``): content, embeds, components, autocomplete choices, thread names and
+  attachments beyond Discord's documented limits are refused with 400 / 50035.
+* **Timing.** An interaction acknowledged more than 3 s after it was sent is refused with
+  404 / 10062, and its token is dead; a second acknowledgment gets 400 / 40060; a token lives
+  15 minutes. ``rest_delay`` adds a round trip to every REST answer (half before the request is
+  handled, half after), as a real network does.
+* **Permissions** (``permissions``): the bot has exactly what the README's invite link grants;
+  what needs more is refused with 403 / 50013. Members are plain members
+  (``MEMBER_PERMISSIONS``) unless a test grants more with ``emu.grant(user, MANAGE_GUILD)`` or
+  ``ADMINISTRATOR``; the server's owner (the first user) has every permission, as on Discord.
+  Interactions carry them in ``member.permissions`` (what discord.py's
+  ``interaction.permissions`` reads), and a command whose ``default_member_permissions`` a
+  member lacks is not offered to them (``HiddenCommand``).
+* **Nonces.** A message sent with ``nonce`` and ``enforce_nonce`` is created once per nonce,
+  channel and author for ``nonce_seconds``; sending it again returns the first message.
+* **Threads.** A message starts at most one thread (the thread has the message's id); a second
+  attempt is refused with 400 / 160004.
+
+Every refusal is kept in ``emu.refusals`` (tests assert it stays empty) and every REST request
+in ``emu.requests``.
+
+The parts, each a module as Discord's API reference splits it: ``state`` (users, servers,
+channels, members), ``permissions``, ``gateway``, ``interactions`` (tokens, deadlines,
+follow-ups), ``messages`` (attachments, nonces, notifications: ``mentions``), ``channels``
+(threads, direct messages), ``commands`` (registration, validation), ``limits``, and
+``routes``, the table of REST routes. ``Emulator`` puts them together.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Iterable
+from typing import Any
+
+from aiohttp import web
+
+from emulator.api import API_VERSION
+from emulator.channels import Channels
+from emulator.commands import Commands
+from emulator.events import EventLog
+from emulator.gateway import HEARTBEAT_INTERVAL, Gateway
+from emulator.interactions import ACK_DEADLINE, TOKEN_LIFETIME, Interactions
+from emulator.messages import NONCE_SECONDS, Messages
+from emulator.permissions import Permissions
+from emulator.routes import Rest
+from emulator.state import State
+
+
+class Emulator(State, Permissions, EventLog, Gateway, Commands, Interactions, Messages, Channels,
+               Rest):
+    """The local Discord. ``await start()`` binds a loopback port; ``close()`` stops it."""
+
+    def __init__(
+        self,
+        users: Iterable[str] = ("alice", "bob", "carol", "dave"),
+        *,
+        token: str = "emulator-token",
+        guild_name: str = "Local games",
+        channel_name: str = "games",
+        host: str = "127.0.0.1",
+        port: int = 0,
+        rest_delay: float = 0.0,
+        ack_deadline: float = ACK_DEADLINE,
+        token_lifetime: float = TOKEN_LIFETIME,
+        nonce_seconds: float = NONCE_SECONDS,
+        heartbeat_interval: float = HEARTBEAT_INTERVAL,
+        shards: int = 1,
+    ) -> None:
+        self.token = token
+        self.host = host
+        self.port = port
+        self._runner: web.AppRunner | None = None
+        self._setup_permissions()
+        self._setup_state(users, guild_name, channel_name)
+        self._setup_events()
+        self._setup_gateway(shards, heartbeat_interval)
+        self._setup_commands()
+        self._setup_interactions(ack_deadline, token_lifetime)
+        self._setup_messages(nonce_seconds)
+        self._setup_rest(rest_delay)
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=32 * 1024 * 1024)
+        app.router.add_get("/", self._gateway)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v{version}/{path:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        sockets = site._server.sockets  # type: ignore[union-attr]
+        self.port = sockets[0].getsockname()[1]
+
+    async def close(self) -> None:
+        for task in list(self._background):
+            task.cancel()
+        for gateway in list(self._gateways.values()):
+            if not gateway.ws.closed:
+                await gateway.ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        for _, future in self._waiters:
+            if not future.done():
+                future.cancel()
+        self._waiters.clear()
+
+    @property
+    def api_base(self) -> str:
+        return f"http://{self.host}:{self.port}/api/v{API_VERSION}"
+
+
+@contextlib.asynccontextmanager
+async def running_emulator(**kwargs: Any) -> AsyncIterator[Emulator]:
+    """``async with running_emulator() as emu:`` — started, and closed afterwards."""
+    emulator = Emulator(**kwargs)
+    await emulator.start()
+    try:
+        yield emulator
+    finally:
+        await emulator.close()

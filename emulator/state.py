@@ -1,0 +1,201 @@
+"""The world the bot lives in: the application and its bot user, the local users, the servers
+(guilds) with their channels and members, and the payloads Discord describes them with.
+
+Every local user is a member of every server. The bot is installed in each server (a guild
+install); user installs and direct-message or group-DM contexts would be added here, as new
+kinds of channels and install records, leaving the other modules' routes unchanged.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from typing import Any
+
+from emulator.api import (
+    PUBLIC_THREAD,
+    SHARD_SHIFT,
+    TEXT_CHANNEL,
+    UNKNOWN_CHANNEL,
+    Call,
+    Refused,
+    json_response,
+)
+from emulator.models import EmuUser, Message
+from emulator.permissions import MEMBER_PERMISSIONS
+
+
+class State:
+    """Users, servers, channels and members; part of ``Emulator``."""
+
+    def _setup_state(self, users: Iterable[str], guild_name: str, channel_name: str) -> None:
+        self._ids = itertools.count(1_100_000_000_000_000_000)
+        # Servers a shard apart: with ``shards`` shards, the n-th server is on shard n % shards.
+        self._guild_ids = itertools.count(1_000_000_000 << SHARD_SHIFT, 1 << SHARD_SHIFT)
+        self.bot_user = EmuUser(self._next_id(), "boardgames", bot=True)
+        self.application_id = self.bot_user.id
+        self.users: dict[str, EmuUser] = {}
+        for name in users:
+            self.add_user(name)
+        self.owner = next(iter(self.users.values()), self.bot_user)
+        #: Server id -> name; every user is a member of every server.
+        self.guilds: dict[int, str] = {}
+        #: Channel id -> Discord's channel object: text channels, threads, direct messages.
+        self.channels: dict[int, dict[str, Any]] = {}
+        #: The first server and its channel (``add_guild`` makes more).
+        self.guild_id, self.channel_id = self.add_guild(guild_name, channel_name)
+        self.messages: dict[int, Message] = {}
+
+    def _next_id(self) -> int:
+        return next(self._ids)
+
+    def add_guild(self, name: str, channel_name: str = "games") -> tuple[int, int]:
+        """A new server with a text channel: (server id, channel id). Consecutive servers are
+        on consecutive shards (``shard_of``)."""
+        guild_id = next(self._guild_ids)
+        channel_id = self._next_id()
+        self.guilds[guild_id] = name
+        self.channels[channel_id] = {
+            "id": str(channel_id),
+            "type": TEXT_CHANNEL,
+            "guild_id": str(guild_id),
+            "name": channel_name,
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "rate_limit_per_user": 0,
+            "last_message_id": None,
+        }
+        return guild_id, channel_id
+
+    @property
+    def guild_name(self) -> str:
+        return self.guilds[self.guild_id]
+
+    def guild_of(self, channel_id: int) -> int | None:
+        """The server of a channel or thread (None: a direct message)."""
+        guild = self.channels.get(channel_id, {}).get("guild_id")
+        return None if guild is None else int(guild)
+
+    def add_user(self, name: str) -> EmuUser:
+        user = EmuUser(self._next_id(), name.lower())
+        self.users[user.name] = user
+        return user
+
+    def user(self, name_or_user: str | EmuUser) -> EmuUser:
+        if isinstance(name_or_user, EmuUser):
+            return name_or_user
+        name = name_or_user.lstrip("@").lower()
+        try:
+            return self.users[name]
+        except KeyError:
+            raise LookupError(f"no local user {name!r}; users: {', '.join(self.users)}") from None
+
+    def channel_messages(self, channel_id: int) -> list[Message]:
+        return [m for m in self.messages.values() if m.channel_id == channel_id]
+
+    def threads(self) -> list[dict[str, Any]]:
+        return [c for c in self.channels.values() if c["type"] == PUBLIC_THREAD]
+
+    # ----- payloads ------------------------------------------------------------------------------
+
+    def _member_payload(self, user: EmuUser) -> dict[str, Any]:
+        return {
+            "user": user.payload(),
+            "roles": [],
+            "joined_at": "2024-01-01T00:00:00+00:00",
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "nick": None,
+            "avatar": None,
+            "pending": False,
+        }
+
+    def _guild_payload(self, guild_id: int) -> dict[str, Any]:
+        members = [self._member_payload(u) for u in (self.bot_user, *self.users.values())]
+        return {
+            "id": str(guild_id),
+            "name": self.guilds[guild_id],
+            "icon": None,
+            "owner_id": str(self.owner.id),
+            "unavailable": False,
+            "large": False,
+            "member_count": len(members),
+            "members": members,
+            "roles": [
+                {
+                    "id": str(guild_id),
+                    "name": "@everyone",
+                    "permissions": str(MEMBER_PERMISSIONS),
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "channels": [c for c in self.channels.values()
+                         if c["type"] == TEXT_CHANNEL and c["guild_id"] == str(guild_id)],
+            "threads": [c for c in self.threads() if c["guild_id"] == str(guild_id)],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "preferred_locale": "en-US",
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "premium_tier": 0,
+            "system_channel_flags": 0,
+            "afk_timeout": 300,
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "joined_at": "2024-01-01T00:00:00+00:00",
+        }
+
+    def _user_payloads(self, user_ids: Iterable[int]) -> list[dict[str, Any]]:
+        wanted = set(user_ids)
+        return [u.payload() for u in self.users.values() if u.id in wanted]
+
+    def _application_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.application_id),
+            "name": self.bot_user.name,
+            "icon": None,
+            "description": "Local emulator application",
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": self.owner.payload(),
+            "team": None,
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "summary": "",
+            "rpc_origins": [],
+        }
+
+    def _channel_payload(self, channel_id: int) -> dict[str, Any]:
+        try:
+            return self.channels[channel_id]
+        except KeyError:
+            raise Refused(404, UNKNOWN_CHANNEL, "Unknown Channel") from None
+
+    # ----- routes (``emulator.routes``) --------------------------------------------------------
+
+    def get_current_user(self, call: Call) -> Any:
+        return json_response({**self.bot_user.payload(), "verified": True, "mfa_enabled": False})
+
+    def get_user(self, call: Call) -> Any:
+        uid = call.params["user.id"]
+        found = [u for u in (self.bot_user, *self.users.values()) if str(u.id) == uid]
+        if not found:
+            raise LookupError(f"user {uid}")
+        return json_response(found[0].payload())
+
+    def get_current_application(self, call: Call) -> Any:
+        return json_response(self._application_payload())

@@ -1,0 +1,42 @@
+"""``python -m bot`` without a token: the local console, in its own process as ``make run``
+starts it. Each run's database lives in a ``boardgames-local-*`` folder of the temporary
+directory, removed at exit unless the user keeps it (``[emulator] keep_database``)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def run_console(tmp_path: Path, typed: str, **settings: str) -> tuple[Path, str]:
+    """Run the console with ``typed`` as its input: (its temporary directory, its stderr)."""
+    temp, work = tmp_path / "tmp", tmp_path / "work"
+    temp.mkdir()
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "BOT_"))}
+    env.update(TMPDIR=str(temp), BOT_CONFIG=str(work / "absent.toml"),
+               BOT_BOARD_POOL="thread", BOT_HEAVY_POOL="thread", **settings)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"], input=typed, capture_output=True, text=True, env=env,
+        cwd=work, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "alice #games>" in done.stdout
+    return temp, done.stderr
+
+
+@pytest.mark.parametrize("typed", ["/quit\n", "/help\n"], ids=["quit", "end of input"])
+def test_each_run_removes_its_database_folder_at_exit(tmp_path, typed):
+    temp, _ = run_console(tmp_path, typed)
+    assert list(temp.glob("boardgames-local-*")) == []
+
+
+def test_a_run_keeps_its_database_when_asked(tmp_path):
+    temp, stderr = run_console(tmp_path, "/quit\n", BOT_KEEP_LOCAL_DATABASE="1")
+    kept = list(temp.glob("boardgames-local-*"))
+    assert len(kept) == 1 and (kept[0] / "local.db").is_file()
+    assert f"kept in {kept[0]}" in stderr
