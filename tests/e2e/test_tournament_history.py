@@ -5,7 +5,7 @@ winner), and ``standings``/``pairings`` suggest finished ones, in English and Fr
 
 from __future__ import annotations
 
-from bot.emulator import EPHEMERAL
+from emulator import EPHEMERAL
 from tests.e2e.test_tournament import thread_of, tournaments
 
 
