@@ -351,6 +351,8 @@ class Delivery:
                                 exc_info=True)
                     break
                 answered |= used
+                log.debug("outbox row %s (%s) of game %s delivered%s", item.id, item.kind,
+                          game_id, " as the interaction's answer" if used else "")
                 with contextlib.suppress(NotFound):  # another process marked it meanwhile
                     # Once the interaction has answered, its token leaves the other rows.
                     await self.bot.services.mark_delivered(
@@ -682,7 +684,9 @@ class Delivery:
         if (position.current and position.ply < ABORT_BUTTON_PLIES * len(game.seats)
                 and await self.bot.services.abort_open(game.id, position.ply, game=game)):
             view = with_abort(view, game.id, locale)  # until every player has moved once
-        return Composed(text, position, view, pinging(user), clock)
+        # Quiet mode (``/mute``): the player is named, not pinged.
+        pings = pinging(user) if await self.bot.notify.turn_pings(user, game.id) else NO_PINGS
+        return Composed(text, position, view, pings, clock)
 
     def _result(self, game: GameInfo, locale: str) -> str:
         outcome = game.outcome

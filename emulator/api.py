@@ -24,6 +24,8 @@ UNKNOWN_MESSAGE = 10008
 UNKNOWN_WEBHOOK = 10015
 UNKNOWN_INTERACTION = 10062
 ALREADY_ACKNOWLEDGED = 40060
+#: A direct message to a user whose privacy settings refuse it.
+CANNOT_MESSAGE_USER = 50007
 THREAD_ALREADY_CREATED = 160004
 #: Channel types (Discord API). Group DMs (3) and private threads (12) are not modelled yet.
 TEXT_CHANNEL = 0

@@ -25,11 +25,12 @@ from discord.ext import commands
 
 import engines
 from bot.cogs._common import act_and_deliver, game_here, game_number
+from bot.cogs.notify import send_dm, zone_autocomplete
 from bot.correspondence import texts
 from bot.heavy import HeavyBusy, replay_gif, replay_key
 from bot.i18n import language_code, t
 from bot.names import player_name
-from bot.replies import reply_error, send_ephemeral
+from bot.replies import NO_PINGS, reply_error, send_ephemeral
 from bot.services.aiseats import is_ai
 from bot.services.errors import ServiceError
 from bot.services.models import GameInfo, OutboxItem
@@ -67,20 +68,26 @@ async def post_clock_row(bot: BoardGamesBot, item: OutboxItem) -> None:
     if where is None:
         log.warning("outbox row %s: game %s has nowhere to post", item.id, game.id)
         return
-    await bot.delivery.send(where, item, guild_id=game.guild_id, content=text)
-    if item.kind == "reminder" and payload.get("dm"):
+    pings = True
+    if item.kind == "reminder":
+        # Quiet mode (``/mute``): only the last reminder before a time-out pings.
+        pings = await bot.notify.reminder_pings(int(payload["user_id"]), game.id,
+                                                str(payload.get("threshold")))
+    await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
+                            **({} if pings else {"allowed_mentions": NO_PINGS}))
+    if item.kind == "reminder" and payload.get("dm") and pings:
         await _remind_by_dm(bot, item, game)
 
 
 async def _remind_by_dm(bot: BoardGamesBot, item: OutboxItem, game: GameInfo) -> None:
-    """Best effort: closed DMs must not hold the thread's reminder back (nor repeat it)."""
+    """Best effort: closed DMs must not hold the thread's reminder back (nor repeat it); a
+    refusal (50007) puts DMs to the user on hold (``bot.cogs.notify.send_dm``)."""
     user_id = int(item.payload["user_id"])
     link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id}"
     text = texts.reminder_dm_text(item.payload, engines.get(game.game).title, link,
                                   await _dm_language(bot, user_id, game))
     try:
-        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-        await user.send(text, nonce=str(item.id))  # once, like every outbox message
+        await send_dm(bot, user_id, text, nonce=str(item.id))  # once, like every outbox message
     except discord.HTTPException:
         log.info("could not send reminder %s by DM to %s", item.id, user_id)
 
@@ -139,20 +146,47 @@ class Clocks(commands.Cog):
                 log.exception("posting the vacation notice of game %s failed", game.id)
 
     @app_commands.command(name="settings", description="Your reminder settings")
-    @app_commands.describe(dm_reminders="Also send me reminders by direct message")
+    @app_commands.describe(
+        dm_reminders="Also send me reminders by direct message",
+        digest="A daily direct message listing your games where it is your turn",
+        digest_hour="The hour of the digest (0 to 23) in your time zone",
+        time_zone="Your time zone, e.g. Europe/Paris or America/New_York",
+    )
+    @app_commands.autocomplete(time_zone=zone_autocomplete)
     async def settings(
-        self, interaction: discord.Interaction, dm_reminders: bool | None = None
+        self, interaction: discord.Interaction, dm_reminders: bool | None = None,
+        digest: bool | None = None, digest_hour: app_commands.Range[int, 0, 23] | None = None,
+        time_zone: str | None = None,
     ) -> None:
+        """Reminders by DM, the daily digest (``bot.services.notify``). A wrong time zone is
+        refused before anything changes; any DM setting given tries DMs again after Discord
+        refused one."""
         user = interaction.user.id
+        locale = interaction.locale
+        notify = self.bot.notify
+        try:
+            if digest is not None or digest_hour is not None or time_zone is not None:
+                await notify.set_digest(user, enabled=digest, hour=digest_hour,
+                                        time_zone=time_zone)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
         if dm_reminders is not None:
-            await self.bot.clocks.set_dm_reminders(user, dm_reminders)
-        if dm_reminders:
+            await notify.set_dm_reminders(user, dm_reminders)
+        if dm_reminders or digest:
             # Direct messages are theirs alone: in the language of the client they asked with.
-            await self.bot.services.set_user_locale(user, language_code(interaction.locale))
-        enabled = await self.bot.clocks.dm_reminders(user)
-        state = t("clocks.settings_on" if enabled else "clocks.settings_off", interaction.locale)
-        await send_ephemeral(interaction, t("clocks.settings_saved", interaction.locale,
-                                            state=state))
+            await self.bot.services.set_user_locale(user, language_code(locale))
+        saved = await notify.settings(user)
+        state = t("clocks.settings_on" if saved.dm_reminders else "clocks.settings_off", locale)
+        lines = [t("clocks.settings_saved", locale, state=state)]
+        if saved.digest and saved.digest_next_at is not None:
+            lines.append(t("notify.digest_on", locale, hour=saved.digest_hour,
+                           zone=saved.time_zone, next=int(saved.digest_next_at.timestamp())))
+        else:
+            lines.append(t("notify.digest_off", locale))
+        if saved.dm_refused_at is not None:
+            lines.append(t("notify.dms_on_hold", locale))
+        await send_ephemeral(interaction, "\n".join(lines))
 
     @app_commands.command(name="record", description="Download a game's record as text")
     @app_commands.describe(game="A game number (default: the game of this thread)")

@@ -1,4 +1,4 @@
-"""Storage of draw offers (migration 0011): who offered a draw in which game, and what became
+"""Storage of draw offers (migration 0013): who offered a draw in which game, and what became
 of the offer. The only module with this feature's SQL (``draw_reads(store_or_tx)``,
 ``draw_writes(tx)``, like ``bot.store.rematches``)."""
 

@@ -5,12 +5,15 @@ from bot.views.challenge import ChallengeButton
 from bot.views.draws import AbortButton, DrawAnswerButton, DrawOfferButton
 from bot.views.game import MoveButton, RematchButton, ResignButton, UndoButton
 from bot.views.review import ReviewButton
+from bot.views.seeks import LobbyButton, SeekButton
 
 #: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
 DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton,
-                 ReviewButton, DrawAnswerButton, DrawOfferButton, AbortButton)
+                 ReviewButton, SeekButton, LobbyButton, DrawAnswerButton, DrawOfferButton,
+                 AbortButton)
 
 __all__ = [
     "DYNAMIC_ITEMS", "AbortButton", "ChallengeButton", "DrawAnswerButton", "DrawOfferButton",
-    "MoveButton", "RematchButton", "ResignButton", "ReviewButton", "UndoButton",
+    "LobbyButton", "MoveButton", "RematchButton", "ResignButton", "ReviewButton", "SeekButton",
+    "UndoButton",
 ]

@@ -1,4 +1,4 @@
--- 0011: draw offers (bot.services.draws). Portable SQL.
+-- 0013: draw offers (bot.services.draws). Portable SQL.
 
 -- A player's offer of a draw by agreement in a running game. ``status``: pending, then
 -- accepted, declined or lapsed (the game went on without an answer, or ended). ``keep_turn``
