@@ -73,6 +73,10 @@ class StaleButtons:
         kept = review_buttons_of(message)
         self._strip(message.channel.id, message.id, kept)
 
+    def strip(self, channel_id: int, message_id: int) -> None:
+        """Take every button off message ``message_id`` of ``channel_id``, in the background."""
+        self._strip(channel_id, message_id)
+
     def _strip(self, channel_id: int, message_id: int,
                kept: discord.ui.View | None = None) -> None:
         async def strip() -> None:

@@ -20,6 +20,7 @@ from bot.replies import NO_PINGS, pinging
 from bot.seats import is_ai
 from bot.services.clocks import ClockInfo
 from bot.services.models import GameInfo, OutboxItem, Position
+from bot.views.draws import with_abort
 from bot.views.game import move_view, rematch_view, undo_view
 from bot.views.review import add_review_button
 from engines import Phrase
@@ -30,6 +31,9 @@ KINDS = frozenset({
     "game_started", "move", "undo_requested", "undo_done", "undo_declined", "resigned",
     "game_over",
 })
+#: Boards past this many moves per player never look for an Abort button (two reads saved per
+#: move; every player has moved by then in all but freak games, where ``/abort`` still works).
+ABORT_BUTTON_PLIES = 6
 #: Above this many legal moves the board gets no move buttons (use /move and its autocomplete).
 MAX_MOVE_BUTTONS = 20
 #: Beyond this many moves we do not look for a subset worth buttons (formatting costs time).
@@ -208,6 +212,9 @@ class Composer:
             return Composed(text, position, None, NO_PINGS, clock)
         shown = public_buttons(game.game, position)
         view = move_view(game.id, position.version, shown) if shown else None
+        if (position.current and position.ply < ABORT_BUTTON_PLIES * len(game.seats)
+                and await self.bot.services.abort_open(game.id, position.ply, game=game)):
+            view = with_abort(view, game.id, locale)  # until every player has moved once
         # Quiet mode (``/mute``): the player is named, not pinged.
         pings = pinging(user) if await self.bot.notify.turn_pings(user, game.id) else NO_PINGS
         return Composed(text, position, view, pings, clock)

@@ -102,6 +102,10 @@ class Delivery:
         """Take the buttons off one of our messages, in the background."""
         self.buttons.strip_buttons(message)
 
+    def strip(self, channel_id: int, message_id: int) -> None:
+        """Take the buttons off message ``message_id`` of ``channel_id``, in the background."""
+        self.buttons.strip(channel_id, message_id)
+
     # ----- the background sender ----------------------------------------------------------------
 
     def start(self) -> None:

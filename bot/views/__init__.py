@@ -2,6 +2,7 @@
 so a button keeps working after the bot restarts. They reach the bot through ``bot.host``."""
 
 from bot.views.challenge import ChallengeButton
+from bot.views.draws import AbortButton, DrawAnswerButton, DrawOfferButton
 from bot.views.game import MoveButton, RematchButton, ResignButton, UndoButton
 from bot.views.history import HistoryButton
 from bot.views.review import ReviewButton
@@ -9,11 +10,15 @@ from bot.views.seeks import LobbyButton, SeekButton
 
 #: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
 DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton,
-                 ReviewButton, SeekButton, LobbyButton, HistoryButton)
+                 ReviewButton, SeekButton, LobbyButton, HistoryButton, DrawAnswerButton,
+                 DrawOfferButton, AbortButton)
 
 __all__ = [
     "DYNAMIC_ITEMS",
+    "AbortButton",
     "ChallengeButton",
+    "DrawAnswerButton",
+    "DrawOfferButton",
     "HistoryButton",
     "LobbyButton",
     "MoveButton",
