@@ -94,7 +94,7 @@ POLYGO_COUNT_WEIGHT = 0.8
 #: w_standing × (standing − ½)), where standing is the mean over the opponents of a logistic
 #: curve of the patch difference as it stands, of width KOLORY_WIDTH[0] + KOLORY_WIDTH[1] ×
 #: √(cards left), and trust grows linearly from 0 to 1 between the two shares of cards placed.
-#: Fitted on 36 games of 3 players and 16 of 4 between the AI levels (bench/evaluate.py's
+#: Fitted on 36 games of 3 players and 13 of 4 between the AI levels (bench/evaluate.py's
 #: pairings, 0.2 s per move, seeds 7919 × i + 50003, not the bench's), every second ply, all
 #: seats, by a grid search for the lowest Brier score: over the first 30 % of the cards
 #: neither the search nor the patches predicted better than a constant (least-squares weights
