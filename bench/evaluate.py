@@ -1,6 +1,6 @@
 """Calibration of ``ai.evaluate`` (issue 30; README "AI" section). Not a test: nothing here asserts.
 
-    python -m bench.evaluate [--game NAME ...] [--games N] [--jobs J] [--every K]
+    python -m bench.evaluate [--game NAME ...] [--games N] [--jobs J] [--every K] [--players P]
                              [--out positions.jsonl] [--report positions.jsonl ...]
 
 Plays N games per game between the AI levels (easy, medium and hard in turn against each
@@ -34,11 +34,11 @@ OPTIONS = {"alak": {"length": 11}}
 PHASES = ("start", "middle", "end")
 
 
-def play_and_evaluate(task: tuple[str, int, float, int]) -> list[dict]:
+def play_and_evaluate(task: tuple[str, int, float, int, int | None]) -> list[dict]:
     """One game between two levels, then the evaluation of every ``every``-th position."""
-    name, index, think, every = task
+    name, index, think, every, players = task
     game = engines.get(name)
-    players = PLAYERS.get(name, 2)
+    players = players or PLAYERS.get(name, 2)
     a, b = PAIRINGS[index % len(PAIRINGS)]
     levels = [a if (seat + index) % 2 == 0 else b for seat in range(players)]
     seed = 7919 * index + 3
@@ -115,6 +115,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="seconds per move at most for the players (default 0.2)")
     parser.add_argument("--every", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--players", type=int,
+                        help="players per game (default: 3 for Kolory, otherwise 2)")
     parser.add_argument("--out")
     parser.add_argument("--report", nargs="*")
     args = parser.parse_args(argv)
@@ -125,7 +127,7 @@ def main(argv: list[str] | None = None) -> None:
                 rows.extend(json.loads(line) for line in lines if line.strip())
         print(report(rows))
         return
-    tasks = [(name, i, args.think, args.every) for name in (args.game or GAMES)
+    tasks = [(name, i, args.think, args.every, args.players) for name in (args.game or GAMES)
              for i in range(args.games)]
     rows = []
     with ProcessPoolExecutor(args.jobs) as pool:
