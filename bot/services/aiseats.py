@@ -132,6 +132,7 @@ class AiSeatService(ChallengeService):
         channel_id: int | None = None,
         time_control: str | None = None,
         locale: str | None = None,
+        place: str | None = None,
     ) -> GameInfo:
         """Start a game of ``user_id`` (seat 0) against ``players − 1`` AI players of
         ``level``, at once. ``locale``: the player's language, the game's unless the server
@@ -146,7 +147,7 @@ class AiSeatService(ChallengeService):
         time_control = await self.server_time_control(guild_id, time_control)
         return await self.create_game(
             game, seats, options, time_control=time_control, guild_id=guild_id,
-            channel_id=channel_id, source="ai", locale=locale,
+            channel_id=channel_id, source="ai", locale=locale, place=place,
         )
 
     async def add_ai(self, challenge_id: int, user_id: int, level: str, *,

@@ -64,6 +64,7 @@ class ChallengeService(ServiceBase):
         channel_id: int | None = None,
         time_control: str | None = None,
         locale: str | None = None,
+        place: str | None = None,
     ) -> Challenge:
         """A challenge to ``opponent_id`` (2 players), an open challenge (no opponent) or a
         lobby (more than 2 players; filled with ``join`` and started by the host).
@@ -99,6 +100,7 @@ class ChallengeService(ServiceBase):
                 channel_id=channel_id,
                 now=now,
                 locale=None if locale is None else language_code(locale),
+                place=place,
             )
             if time_control is not None:
                 await clock_writes(tx).set_challenge_time_control(challenge_id, str(control))
@@ -291,7 +293,7 @@ class ChallengeService(ServiceBase):
         info = await self._insert_game(
             tx, self._engine(row.game), row.options, tuple(seats), control, now,
             challenge_id=row.id, guild_id=row.guild_id, channel_id=row.channel_id,
-            locale=locale,
+            locale=locale, place=row.place,
         )
         await tx.set_challenge_status(row.id, status, now, game_id=info.id)
         return info
@@ -310,6 +312,7 @@ class ChallengeService(ServiceBase):
         channel_id: int | None,
         source: str | None = None,
         locale: str | None = None,
+        place: str | None = None,
     ) -> GameInfo:
         """The game row, its seats, its clock and the ``game_started`` outbox row."""
         seed = self._seeds()
@@ -328,6 +331,7 @@ class ChallengeService(ServiceBase):
                 channel_id=channel_id,
                 created_at=now,
                 locale=locale,
+                place=place,
             )
         )
         await clockstate.start_clock(tx, game_id, seats, state.to_move, control, now)
@@ -377,13 +381,14 @@ class ChallengeService(ServiceBase):
         channel_id: int | None = None,
         source: str | None = None,
         locale: str | None = None,
+        place: str | None = None,
     ) -> GameInfo:
         """Start a game between ``seats`` (user ids in
         seat order) without a challenge, in its own transaction, with its clock."""
         async with self._store.transaction() as tx:
             info = await self.create_game_in(
                 tx, game, seats, options, time_control=time_control, guild_id=guild_id,
-                channel_id=channel_id, source=source, locale=locale,
+                channel_id=channel_id, source=source, locale=locale, place=place,
             )
         self.notify_change()
         return info
@@ -400,6 +405,7 @@ class ChallengeService(ServiceBase):
         channel_id: int | None = None,
         source: str | None = None,
         locale: str | None = None,
+        place: str | None = None,
     ) -> GameInfo:
         """``create_game`` inside the caller's transaction, so a tournament records
         its pairing and the game together. ``source`` (e.g. "tournament:3") is copied into
@@ -419,6 +425,6 @@ class ChallengeService(ServiceBase):
         return await self._insert_game(
             tx, self._engine(name), resolved, seats, control, now,
             challenge_id=None, guild_id=guild_id, channel_id=channel_id, source=source,
-            locale=language,
+            locale=language, place=place,
         )
 

@@ -21,6 +21,10 @@ from typing import Any
 
 from bot.sharding import Shards
 
+#: ``place`` of a game (or challenge) played where the bot is not a member: a DM, a group DM,
+#: a server without the bot. None: a thread of a server with the bot.
+CONVERSATION = "conversation"
+
 log = logging.getLogger(__name__)
 
 
@@ -42,6 +46,8 @@ class ChallengeRow:
     updated_at: datetime
     #: The challenger's language ("en", "fr"), or None.
     locale: str | None = None
+    #: Where its game will live: None (a server's thread) or "conversation".
+    place: str | None = None
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,9 @@ class NewGame:
     created_at: datetime
     #: The language of the game's public posts ("en", "fr"), or None for the bot's default.
     locale: str | None = None
+    #: None: a thread of a server with the bot; "conversation": a DM, group DM or server
+    #: without the bot, whose channel stands for the thread (``thread_id`` = ``channel_id``).
+    place: str | None = None
 
 
 @dataclass(frozen=True)
@@ -87,6 +96,8 @@ class GameRow:
     updated_at: datetime
     #: The language of the game's public posts ("en", "fr"), or None for the bot's default.
     locale: str | None = None
+    #: Where it lives (``NewGame.place``).
+    place: str | None = None
 
 
 @dataclass(frozen=True)
@@ -219,9 +230,10 @@ class Writes(Reads):
         channel_id: int | None,
         now: datetime,
         locale: str | None = None,
+        place: str | None = None,
     ) -> int:
         """A new open challenge with its host joined; returns its id. ``locale``: the
-        challenger's language."""
+        challenger's language; ``place``: where its game will live (``NewGame.place``)."""
 
     @abc.abstractmethod
     async def add_challenge_player(self, challenge_id: int, user_id: int, now: datetime) -> None:
