@@ -4,11 +4,17 @@ PostgreSQL (a throwaway server started for the run, or ``--database`` for one of
 
     python -m bench.store [--backend both|sqlite|postgresql] [--database postgresql://...]
                           [--games 50] [--moves 5000] [--game alak] [--synchronous NORMAL]
-                          [--time-control 3d+1d] [--processes 2]
+                          [--time-control 3d+1d] [--processes 1,2,4] [--latency-ms 1]
+                          [--pool-size 10]
 
-``--processes N`` (PostgreSQL) plays the parallel games from N processes at once on the one
-database, each with its own connections and a share of the games, as N bot processes would:
-the figures are the moves of all of them over the longest one's time.
+``--processes N[,M…]`` (PostgreSQL) plays the parallel games from N processes at once on the
+one database (then from M…), each with its own connections and a share of the games, as N bot
+processes would: the figures are the moves of all of them over the longest one's time.
+
+``--latency-ms D`` (PostgreSQL) puts the database D ms away each way, as a managed database in
+the same region is (about 1 ms): every connection goes through a delaying proxy
+(``bench.dbproxy``), so each round trip to the server costs 2·D ms more. ``--pool-size``:
+PostgreSQL's connections per process (default: the bot's, ``[database] pool_size``).
 
 ``--synchronous`` sets the durability on both: FULL flushes every commit to disk (PostgreSQL's
 default, synchronous_commit=on); NORMAL (SQLite's default) lets a crash of the machine lose the
@@ -30,11 +36,13 @@ import asyncio
 import json
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import engines
 from bench import percentile
@@ -46,9 +54,10 @@ TARGET_MOVES_PER_SECOND = 500
 
 
 async def run(database: str, games: int, moves: int, game: str, synchronous: str,
-              options: dict, time_control: str | None = None, first: int = 0) -> dict:
+              options: dict, time_control: str | None = None, first: int = 0,
+              pool_size: int | None = None) -> dict:
     """``games`` games (players numbered from game ``first`` on) playing ``moves`` in all."""
-    store = await open_store(database, synchronous=synchronous)
+    store = await open_store(database, synchronous=synchronous, pool_size=pool_size)
     service = GameService(store)
     players = engines.get(game).allowed_player_counts()[0]
     latencies: list[float] = []
@@ -157,18 +166,42 @@ def databases(backend: str, folder: str, url: str | None, synchronous: str
             cluster.stop()
 
 
+class DelayingProxy:
+    """``bench.dbproxy`` in a process of its own (its work stays off the measured event
+    loops), in front of one PostgreSQL server."""
+
+    def __init__(self, url: str, delay_ms: float) -> None:
+        parts = urlsplit(url)
+        self._parts = parts
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "bench.dbproxy", "--target",
+             f"{parts.hostname}:{parts.port or 5432}", "--delay-ms", str(delay_ms)],
+            stdout=subprocess.PIPE, text=True,
+        )
+        assert self._process.stdout is not None
+        self.port = int(self._process.stdout.readline().split()[-1])
+
+    def url(self, url: str) -> str:
+        """``url`` (on the proxied server) through the proxy."""
+        parts = urlsplit(url)
+        credentials, _, _ = parts.netloc.rpartition("@")
+        return urlunsplit(parts._replace(netloc=f"{credentials}@127.0.0.1:{self.port}"))
+
+    def stop(self) -> None:
+        self._process.terminate()
+        self._process.wait()
+
+
 def several_processes(database: str, processes: int, games: int, moves: int,
                       args: argparse.Namespace) -> dict:
     """The parallel run split between ``processes`` processes on one database."""
-    import subprocess
-    import sys
-
     workers = [
         subprocess.Popen(
             [sys.executable, "-m", "bench.store", "--worker", str(index * games),
              "--database", database, "--games", str(games), "--moves", str(moves),
              "--game", args.game, "--synchronous", args.synchronous,
-             *(["--time-control", args.time_control] if args.time_control else [])],
+             *(["--time-control", args.time_control] if args.time_control else []),
+             *(["--pool-size", str(args.pool_size)] if args.pool_size else [])],
             stdout=subprocess.PIPE, text=True,
         )
         for index in range(processes)
@@ -193,19 +226,27 @@ def main() -> None:
     parser.add_argument("--dir", default=None, help="where to put SQLite files (default: tmp)")
     parser.add_argument("--time-control", default=None,
                         help="games with a clock, e.g. 3d+1d (default: untimed)")
-    parser.add_argument("--processes", type=int, default=1,
-                        help="PostgreSQL: play the parallel games from this many processes")
+    parser.add_argument("--processes", default="1",
+                        help="PostgreSQL: play the parallel games from this many processes "
+                             "(a list such as 1,2,4: one run each)")
+    parser.add_argument("--latency-ms", type=float, default=0.0,
+                        help="PostgreSQL: the database this many ms away each way (a proxy)")
+    parser.add_argument("--pool-size", type=int, default=None,
+                        help="PostgreSQL: connections per process (default: the bot's)")
     parser.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.database is not None and not is_postgres(args.database):
         parser.error("--database takes a postgresql:// URL")
-    if args.processes > 1 and args.backend != "postgresql":
+    process_counts = [int(count) for count in str(args.processes).split(",")]
+    if max(process_counts) > 1 and args.backend != "postgresql":
         parser.error("--processes needs --backend postgresql (an SQLite file serves one)")
+    if args.latency_ms and args.backend != "postgresql":
+        parser.error("--latency-ms needs --backend postgresql")
     options = {"length": 26} if args.game == "alak" else {}  # longer games, fewer restarts
     if args.worker is not None:  # one of the --processes: its figures as JSON
         print(json.dumps(asyncio.run(run(args.database, args.games, args.moves, args.game,
                                          args.synchronous, options, args.time_control,
-                                         first=args.worker))))
+                                         first=args.worker, pool_size=args.pool_size))))
         return
     with tempfile.TemporaryDirectory(dir=args.dir) as directory:
         for backend, make_database in databases(args.backend, directory, args.database,
@@ -215,19 +256,30 @@ def main() -> None:
                 mode = "off" if args.synchronous == "NORMAL" else "on"
                 durability = ("the server's synchronous_commit" if args.database
                               else f"synchronous_commit={mode}")
-            for label, games in (("1 game, sequential", 1), (f"{args.games} games", args.games)):
-                database = make_database(f"bench-{games}")
-                if games > 1 and args.processes > 1:
-                    label += f" from {args.processes} processes"
-                    figures = several_processes(database, args.processes,
-                                                games // args.processes,
-                                                args.moves // args.processes, args)
-                    print_figures(backend, label, durability, figures, args)
-                    continue
-                figures = asyncio.run(run(database, games,
-                                          args.moves if games > 1 else args.moves // 5,
-                                          args.game, args.synchronous, options,
-                                          args.time_control))
+            if args.latency_ms:
+                durability += f", database {args.latency_ms:g} ms away each way"
+            runs = [("1 game, sequential", 1, 1)] + [
+                (f"{args.games} games" + (f" from {count} processes" if count > 1 else ""),
+                 args.games, count)
+                for count in process_counts
+            ]
+            for label, games, processes in runs:
+                database = make_database(f"bench-{games}-{processes}")
+                proxy = DelayingProxy(database, args.latency_ms) if args.latency_ms else None
+                try:
+                    through = proxy.url(database) if proxy else database
+                    if processes > 1:
+                        figures = several_processes(through, processes, games // processes,
+                                                    args.moves // processes, args)
+                    else:
+                        figures = asyncio.run(run(through, games,
+                                                  args.moves if games > 1 else args.moves // 5,
+                                                  args.game, args.synchronous, options,
+                                                  args.time_control,
+                                                  pool_size=args.pool_size))
+                finally:
+                    if proxy is not None:
+                        proxy.stop()
                 print_figures(backend, label, durability, figures, args)
     for name in sorted(engines.GAMES):
         p50, p99 = engine_work(name)

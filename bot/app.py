@@ -338,7 +338,7 @@ class RunningBot:
 async def launch(config: Config, *, guild_ready_timeout: float = 2.0) -> RunningBot:
     """Open the database, log in and connect; return once the bot is ready."""
     use_endpoints(config.api_base or None, config.gateway_url or None)
-    store = await open_store(config.database)
+    store = await open_store(config.database, pool_size=config.database_pool_size)
     try:
         claim = await hold_shards(store, config)
     except BaseException:
@@ -368,7 +368,7 @@ async def run(config: Config) -> None:
     """Run until SIGTERM or SIGINT (``python -m bot`` with a token), then stop cleanly (see
     the module docstring); returns normally, so the process exits 0."""
     use_endpoints(config.api_base or None, config.gateway_url or None)
-    store = await open_store(config.database)
+    store = await open_store(config.database, pool_size=config.database_pool_size)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in STOP_SIGNALS:

@@ -56,6 +56,8 @@ class Config:
     database: str = field(default="data/boardgames.db", repr=False)
     #: Delivered outbox rows (the messages already posted) are kept this many days.
     outbox_history_days: int = 30
+    #: PostgreSQL: connections of this process's pool (transactions running at once).
+    database_pool_size: int = 10
     #: Discord shards: how many the bot has in all (0: not sharded, one process runs the whole
     #: bot), and which of them this process runs (empty: all of them).
     shard_count: int = 0
@@ -167,8 +169,8 @@ def load_config(
     ``BOT_DATABASE``, ``BOT_LOG_LEVEL``, ``BOT_OWNER_IDS``, ``BOT_GUILD_IDS``,
     ``BOT_SYNC_ON_START``, ``BOT_LANGUAGE``, ``BOT_VACATION_DAYS``,
     ``BOT_CHALLENGE_EXPIRY_DAYS``, ``BOT_HEAVY_WORKERS``,
-    ``BOT_HEAVY_POOL``, ``BOT_OUTBOX_HISTORY_DAYS``, ``BOT_SHARD_COUNT``, ``BOT_SHARD_IDS``,
-    ``BOT_KEEP_LOCAL_DATABASE``)."""
+    ``BOT_HEAVY_POOL``, ``BOT_OUTBOX_HISTORY_DAYS``, ``BOT_DATABASE_POOL_SIZE``,
+    ``BOT_SHARD_COUNT``, ``BOT_SHARD_IDS``, ``BOT_KEEP_LOCAL_DATABASE``)."""
     env = os.environ if env is None else env
     path = Path(path or env.get("BOT_CONFIG") or DEFAULT_CONFIG_FILE)
     data: dict[str, Any] = {}
@@ -189,6 +191,7 @@ def load_config(
         "sync_on_start": discord_.get("sync_on_start", "off"),
         "database": database.get("path", Config.database),
         "outbox_history_days": database.get("outbox_history_days", Config.outbox_history_days),
+        "database_pool_size": database.get("pool_size", Config.database_pool_size),
         "shard_count": discord_.get("shard_count", Config.shard_count),
         "shard_ids": discord_.get("shard_ids", ()),
         "log_level": bot.get("log_level", Config.log_level),
@@ -224,6 +227,7 @@ def load_config(
         "BOT_BOARD_WORKERS": "board_workers",
         "BOT_BOARD_POOL": "board_pool",
         "BOT_OUTBOX_HISTORY_DAYS": "outbox_history_days",
+        "BOT_DATABASE_POOL_SIZE": "database_pool_size",
         "BOT_SHARD_COUNT": "shard_count",
         "BOT_SHARD_IDS": "shard_ids",
         "BOT_KEEP_LOCAL_DATABASE": "keep_local_database",
@@ -245,7 +249,7 @@ def load_config(
     if values["sync_on_start"] not in ("off", "global", "guilds"):
         raise ConfigError("sync_on_start must be off, global or guilds")
     for setting, low, high in (("vacation_days_per_year", 0, 366), ("heavy_workers", 1, 64),
-                               ("board_workers", 1, 64),
+                               ("board_workers", 1, 64), ("database_pool_size", 2, 1000),
                                ("challenge_expiry_days", 1, 365)):
         values[setting] = _whole_number(values[setting], setting, low, high)
     for pool in ("heavy_pool", "board_pool"):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.services import clockstate
-from bot.services.base import ServiceBase
+from bot.services.base import ServiceBase, retrying
 from bot.services.errors import BoardChanged, ChallengeError, GameOver, NotFound
 from bot.services.gamestate import ABORTED, ACTIVE, normal_json
 from bot.services.models import GameInfo
@@ -33,6 +33,7 @@ SERVER_LANGUAGES = ("en", "fr")
 class AdminService(ServiceBase):
     """Aborting games and a server's settings (part of ``GameService``)."""
 
+    @retrying
     async def abort(self, game_id: int, *, guild_id: int, by: int) -> GameInfo:
         """End a running game of this server with no result (ruling in the module doc). An
         ``aborted`` outbox row {game_id, by} tells its thread, in the same transaction."""
@@ -50,7 +51,7 @@ class AdminService(ServiceBase):
             update = GameUpdate(snapshot=row.snapshot, ply=row.ply, to_move=None,
                                 status=ABORTED, last_move=row.last_move, forced_outcome=None,
                                 updated_at=now)
-            async with self._store.transaction() as tx:
+            async with self._store.transaction(games=[game_id]) as tx:
                 # A move landing meanwhile: the admin's request still holds, on the new board.
                 if not await tx.update_game(game_id, row.version, update):
                     continue

@@ -40,6 +40,7 @@ from datetime import datetime
 from typing import Any
 
 import ai
+from bot.services.base import retrying
 from bot.services.challenges import ChallengeService
 from bot.services.errors import ChallengeError, GameOver, NotYourTurn, ServiceError
 from bot.services.gamestate import ACTIVE
@@ -150,6 +151,7 @@ class AiSeatService(ChallengeService):
             channel_id=channel_id, source="ai", locale=locale, place=place,
         )
 
+    @retrying
     async def add_ai(self, challenge_id: int, user_id: int, level: str, *,
                      seated: int | None = None) -> Challenge:
         """The host of a lobby gives its next free place to an AI player of ``level`` (the
@@ -158,7 +160,7 @@ class AiSeatService(ChallengeService):
         double click's second press, an old copy of the message) nothing is done."""
         check_level(level)
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._hosted_lobby(tx, challenge_id, user_id, now)
             if seated is not None and seated != len(row.joined):
                 raise ChallengeError("errors.lobby_changed")
@@ -168,13 +170,14 @@ class AiSeatService(ChallengeService):
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)
 
+    @retrying
     async def remove_ai(self, challenge_id: int, user_id: int, ai_id: int | None) -> Challenge:
         """The host of a lobby takes the AI player ``ai_id`` off the table before the game
         starts, which frees its place. A press naming an AI that is no longer seated (a double
         click, an old copy of the lobby's message) is refused and changes nothing, as is any
         id that is not an AI seat's: people leave a table themselves."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._hosted_lobby(tx, challenge_id, user_id, now)
             if not is_ai(ai_id) or ai_id not in row.joined:
                 raise ChallengeError("errors.ai_not_seated")

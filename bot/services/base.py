@@ -3,23 +3,63 @@ the helpers that read rows and turn them into the values the Discord layer gets.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
-from collections.abc import Callable, Mapping
+import functools
+import logging
+import random
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import engines
 from bot.correspondence.timecontrol import TimeControl
 from bot.i18n import language_of
 from bot.services import clockstate
-from bot.services.errors import ChallengeError, NotAPlayer, NotFound
+from bot.services.errors import ChallengeError, NotAPlayer, NotFound, TryAgain
 from bot.services.gamestate import normal_json, secret_seed
 from bot.services.models import Challenge, GameInfo, utcnow
-from bot.store import ChallengeRow, GameRow, GameUpdate, Reads, Store, Writes
+from bot.store import (
+    ChallengeRow,
+    GameRow,
+    GameUpdate,
+    Reads,
+    Store,
+    TransactionConflict,
+    Writes,
+)
 from engines import Game
 
 #: Games whose last state is kept for ``position`` (the newest reads and moves).
 HELD_STATES = 512
+#: How many times a call runs when the database keeps breaking deadlocks with it.
+CONFLICT_ATTEMPTS = 4
+
+log = logging.getLogger(__name__)
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def retrying(call: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """Run a service call again, from its reads, when its transaction lost a deadlock or a
+    serialization race (``TransactionConflict``: nothing written), after a short random pause,
+    up to ``CONFLICT_ATTEMPTS`` times; then ``TryAgain``, which tells the user. Only for calls
+    whose writes all go in one transaction (or whose earlier ones are safe to repeat): the
+    run that failed left nothing behind."""
+
+    @functools.wraps(call)
+    async def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        for attempt in range(1, CONFLICT_ATTEMPTS + 1):
+            try:
+                return await call(*args, **kwargs)
+            except TransactionConflict as conflict:
+                log.info("%s: %s (attempt %d of %d)", call.__qualname__, conflict, attempt,
+                         CONFLICT_ATTEMPTS)
+                if attempt < CONFLICT_ATTEMPTS:
+                    await asyncio.sleep(random.uniform(0.005, 0.02) * attempt)
+        raise TryAgain("errors.try_again")
+
+    return run
 
 
 class ServiceBase:

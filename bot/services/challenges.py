@@ -35,7 +35,7 @@ import engines
 from bot.correspondence.timecontrol import TimeControl
 from bot.i18n import language_code
 from bot.services import clockstate
-from bot.services.base import ServiceBase
+from bot.services.base import ServiceBase, retrying
 from bot.services.errors import ChallengeError, NotFound
 from bot.services.gamestate import ACTIVE, FINISHED
 from bot.services.models import Challenge, GameInfo
@@ -52,6 +52,7 @@ class ChallengeService(ServiceBase):
 
     # ----- challenges and lobbies -----------------------------------------------------------
 
+    @retrying
     async def challenge(
         self,
         game: str,
@@ -80,7 +81,8 @@ class ChallengeService(ServiceBase):
         time_control = await self.server_time_control(guild_id, time_control)
         control = self._time_control(time_control)
         now = self._clock()
-        async with self._store.transaction() as tx:
+        # The host: two challenges they send at once are not the same one twice.
+        async with self._store.transaction(players=[host_id]) as tx:
             for sent in await tx.open_challenges_of(host_id, guild_id):
                 if (sent.game, sent.opponent_id) == (name, opponent_id) and not self._expired(
                     sent, now
@@ -135,7 +137,7 @@ class ChallengeService(ServiceBase):
         return [self._challenge(r) for r in await self._store.open_challenges(guild_id, limit)]
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        async with self._store.transaction() as tx:
+        async with self._store.single_write() as tx:  # one statement
             if not await tx.set_challenge_message(challenge_id, message_id):
                 raise NotFound("errors.challenge_not_found", challenge_id=challenge_id)
 
@@ -189,10 +191,11 @@ class ChallengeService(ServiceBase):
         await tx.add_challenge_player(row.id, user_id, now)
         return (*row.joined, user_id)
 
+    @retrying
     async def accept(self, challenge_id: int, user_id: int) -> GameInfo:
         """Accept a two-player challenge (yours, or an open one): the game starts."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._challenge_row(tx, challenge_id)
             self._check_open(row, now)
             if row.players != 2:
@@ -208,10 +211,11 @@ class ChallengeService(ServiceBase):
         self.notify_change()
         return info
 
+    @retrying
     async def decline(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenged player says no (open challenges and lobbies cannot be declined)."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._challenge_row(tx, challenge_id)
             self._check_open(row, now)
             if row.opponent_id is None:
@@ -222,10 +226,11 @@ class ChallengeService(ServiceBase):
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)
 
+    @retrying
     async def cancel(self, challenge_id: int, user_id: int) -> Challenge:
         """The host withdraws a challenge or closes a lobby."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._challenge_row(tx, challenge_id)
             if user_id != row.host_id:
                 raise ChallengeError("errors.not_the_host")
@@ -234,10 +239,11 @@ class ChallengeService(ServiceBase):
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)
 
+    @retrying
     async def join(self, challenge_id: int, user_id: int) -> Challenge:
         """Take a place in a lobby (or an open challenge); the host then starts the game."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._challenge_row(tx, challenge_id)
             self._check_open(row, now)
             if user_id in row.joined:
@@ -248,10 +254,11 @@ class ChallengeService(ServiceBase):
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)
 
+    @retrying
     async def leave(self, challenge_id: int, user_id: int) -> Challenge:
         """Leave a lobby before it starts (the host cancels instead)."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._challenge_row(tx, challenge_id)
             self._check_open(row, now)
             if user_id == row.host_id:
@@ -262,10 +269,11 @@ class ChallengeService(ServiceBase):
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)
 
+    @retrying
     async def start(self, challenge_id: int, user_id: int) -> GameInfo:
         """The host starts a full lobby; seats follow the joining order."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._challenge_row(tx, challenge_id)
             if user_id != row.host_id:
                 raise ChallengeError("errors.not_the_host")
@@ -370,6 +378,7 @@ class ChallengeService(ServiceBase):
             raise ChallengeError("errors.bad_options", reason=str(error)) from None
         return engine.name, resolved
 
+    @retrying
     async def create_game(
         self,
         game: str,
@@ -385,7 +394,8 @@ class ChallengeService(ServiceBase):
     ) -> GameInfo:
         """Start a game between ``seats`` (user ids in
         seat order) without a challenge, in its own transaction, with its clock."""
-        async with self._store.transaction() as tx:
+        # A new game needs no lock of its own: its players' (the users it creates) will do.
+        async with self._store.transaction(players=seats) as tx:
             info = await self.create_game_in(
                 tx, game, seats, options, time_control=time_control, guild_id=guild_id,
                 channel_id=channel_id, source=source, locale=locale, place=place,

@@ -68,6 +68,7 @@ from bot.correspondence.reminders import (
 from bot.correspondence.scheduler import Scheduler
 from bot.i18n import Text
 from bot.services import clockstate, records
+from bot.services.base import retrying
 from bot.services.errors import GameOver, NotAPlayer, NotFound, ServiceError
 from bot.services.games import GameService
 from bot.services.gamestate import (
@@ -329,6 +330,7 @@ class ClockService:
         return await self._end_on_time(game_id, claimed_by=user_id, grace=timedelta(0),
                                        reply_token=reply_token)
 
+    @retrying
     async def _end_on_time(
         self,
         game_id: int,
@@ -367,7 +369,7 @@ class ClockService:
             if claimer_seat is not None:
                 forced["claimed_by"] = claimer_seat
             _, update = forced_end(game, row, state, forced, now)
-            async with self._store.transaction() as tx:
+            async with self._store.transaction(games=[game_id]) as tx:
                 fresh = await clock_writes(tx).clock(game_id)
                 if fresh != clock:  # a move or a vacation changed the clock: look again
                     continue
@@ -452,7 +454,7 @@ class ClockService:
         return written
 
     async def _send_reminder(self, clock: ClockRow, threshold: Threshold, now: datetime) -> int:
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(games=[clock.game_id]) as tx:
             writes = clock_writes(tx)
             fresh = await writes.clock(clock.game_id)
             if fresh != clock:  # the turn or the deadline changed since the read
@@ -508,6 +510,7 @@ class ClockService:
                              allowance=self.vacation_days_per_year)
         now = self.clock()
         start, end = _year_bounds(now)
+        # No scope: it changes the clocks of every game of the user, found inside.
         async with self._store.transaction() as tx:
             writes = clock_writes(tx)
             current = [v for v in await writes.vacations([user_id], ending_after=now)
@@ -561,7 +564,7 @@ class ClockService:
 
     async def set_dm_reminders(self, user_id: int, enabled: bool) -> None:
         now = self.clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(players=[user_id]) as tx:
             await tx.ensure_user(user_id, now)
             await clock_writes(tx).set_dm_reminders(user_id, enabled, now)
 

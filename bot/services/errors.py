@@ -68,3 +68,10 @@ class UndoError(ServiceError):
     """An undo request or answer that is not allowed (addition to the contract)."""
 
     key = "errors.undo_none_pending"
+
+
+class TryAgain(ServiceError):
+    """The database kept breaking deadlocks with this call (``bot.services.base.retrying``):
+    nothing was written, and the same action a moment later should go through."""
+
+    key = "errors.try_again"

@@ -48,7 +48,7 @@ class GameService(AiSeatService, ChallengeService, PlayService, AdminService, Re
     # ----- games ----------------------------------------------------------------------------
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
-        async with self._store.transaction() as tx:
+        async with self._store.single_write() as tx:  # one statement
             if not await tx.set_thread(game_id, thread_id):
                 raise NotFound("errors.not_found", game_id=game_id)
 
@@ -257,7 +257,7 @@ class GameService(AiSeatService, ChallengeService, PlayService, AdminService, Re
     async def forget_reply(self, reply_token: str) -> None:
         """That interaction answers none of its rows (they are posted like the
         others)."""
-        async with self._store.transaction() as tx:
+        async with self._store.single_write() as tx:  # one statement
             await tx.forget_reply_token(reply_token)
 
     async def prune_outbox(
@@ -303,5 +303,5 @@ class GameService(AiSeatService, ChallengeService, PlayService, AdminService, Re
 
     async def set_user_locale(self, user_id: int, locale: str | None) -> None:
         """Save (or, with None, forget) the language a user chose for the bot."""
-        async with self._store.transaction() as tx:
+        async with self._store.single_write() as tx:  # one statement
             await tx.set_user_locale(user_id, locale, self._clock())

@@ -1,10 +1,12 @@
 """Playing a game: moves, resignations and take-backs.
 
 How a change is written (DESIGN.md §6): the game row is read (committed data, no lock), the
-engine works outside the write lock, then one short transaction writes the new snapshot with
+engine works outside any lock, then one short transaction about that game (it locks the game
+only: ``store.transaction(games=[game_id])``) writes the new snapshot with
 ``version = version + 1`` only if the version is still the one read, together with the move row
 and the outbox rows. Losing that race raises ``BoardChanged`` and writes nothing. Every check
 that can fail runs before the first write, or inside the transaction (which then rolls back).
+Each call is ``@retrying``: a transaction the database ended to break a deadlock runs again.
 
 Rulings (not in RULES.md):
 
@@ -27,7 +29,7 @@ from typing import Any
 
 from bot.services import clockstate
 from bot.services.aiseats import has_ai
-from bot.services.base import ServiceBase
+from bot.services.base import ServiceBase, retrying
 from bot.services.errors import (
     BoardChanged,
     GameOver,
@@ -55,6 +57,7 @@ _RESIGN_ATTEMPTS = 5
 class PlayService(ServiceBase):
     """Moves, resignations and take-backs (part of ``GameService``)."""
 
+    @retrying
     async def move(
         self,
         game_id: int,
@@ -106,7 +109,7 @@ class PlayService(ServiceBase):
             forced_outcome=None,
             updated_at=now,
         )
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(games=[game_id]) as tx:
             if not await tx.update_game(game_id, row.version, update):
                 fresh = await self._game_row(game_id, tx)
                 if fresh.status != ACTIVE:  # a resignation or a claim got there first
@@ -152,6 +155,7 @@ class PlayService(ServiceBase):
             raise GameOver("errors.game_over", game_id=game_id)
         return self._row_info(row)
 
+    @retrying
     async def resign(
         self,
         game_id: int,
@@ -177,7 +181,7 @@ class PlayService(ServiceBase):
             forced = {"kind": "resign", "seat": seat, "outcome": dump_outcome(outcome)}
             now = self._clock()
             after, update = forced_end(game, row, state, forced, now)
-            async with self._store.transaction() as tx:
+            async with self._store.transaction(games=[game_id]) as tx:
                 if not await tx.update_game(game_id, row.version, update):
                     continue
                 await write_forced_end(
@@ -190,13 +194,14 @@ class PlayService(ServiceBase):
 
     # ----- undo -----------------------------------------------------------------------------
 
+    @retrying
     async def request_undo(
         self, game_id: int, user_id: int, *, reply_token: str | None = None
     ) -> GameInfo:
         """Ask to take back your last move; every other player must agree (``answer_undo``).
         The request is known by the id of its ``undo_requested`` outbox row."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(games=[game_id]) as tx:
             row = await self._game_row(game_id, tx)
             seat = self._seat_of(row, user_id)
             if row.status != ACTIVE:
@@ -219,6 +224,7 @@ class PlayService(ServiceBase):
             row = await self._game_row(game_id, tx)
         return self._row_info(row)
 
+    @retrying
     async def answer_undo(
         self,
         game_id: int,
@@ -241,7 +247,7 @@ class PlayService(ServiceBase):
         if accept and needed <= {*row.undo_consents, seat}:
             rebuilt = await self._rebuilt_without_last(row)  # engine work outside the lock
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(games=[game_id]) as tx:
             fresh = await self._game_row(game_id, tx)
             if fresh.version != row.version:
                 raise BoardChanged("errors.board_changed", game_id=game_id)

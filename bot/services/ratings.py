@@ -34,6 +34,7 @@ from datetime import datetime
 import engines
 from bot.competition.ratings import Glicko, Skill, rate_multiplayer_game, rate_two_player_game
 from bot.services.aiseats import has_ai
+from bot.services.base import retrying
 from bot.services.gamestate import FINISHED, teams_of
 from bot.services.models import utcnow
 from bot.store import GameRow, Store
@@ -134,6 +135,7 @@ class RatingService:
             if len(pending) < batch:
                 return rated
 
+    @retrying
     async def _rate(self, row: GameRow) -> bool:
         engine = engines.get(row.game)
         outcome = engine.load(row.snapshot).outcome
@@ -142,7 +144,8 @@ class RatingService:
                  and not has_ai(seats))
         sides = teams_of(engine, len(seats))
         now = self._clock()
-        async with self._store.transaction() as tx:
+        # The game (rated once) and its players' rating rows, in the store's lock order.
+        async with self._store.transaction(games=[row.id], players=seats) as tx:
             writes = rating_writes(tx)
             # Claimed even when not rated, so the catch-up does not look at it again.
             if not await writes.mark_rated(row.id, now) or not rated:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.services.aiseats import is_ai
-from bot.services.base import ServiceBase
+from bot.services.base import ServiceBase, retrying
 from bot.services.errors import ChallengeError, NotAPlayer, NotFound
 from bot.services.gamestate import FINISHED
 from bot.services.models import GameInfo
@@ -59,10 +59,11 @@ class RematchService(ServiceBase):
             return False
         return await tournament_reads(self._store).tournament_game(game_id) is None
 
+    @retrying
     async def ask_rematch(self, game_id: int, user_id: int) -> Rematch:
         """``user_id`` asks for a rematch of ``game_id``; the last player to ask starts it."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(games=[game_id]) as tx:
             row = await tx.get_game(game_id)
             if row is None:
                 raise NotFound("errors.not_found", game_id=game_id)

@@ -17,21 +17,26 @@ from bot.store.base import (
     NewGame,
     OutboxRow,
     Reads,
+    Scope,
     Store,
+    TransactionConflict,
     Writes,
 )
 from bot.store.migrate import MigrationError
-from bot.store.postgres import StoreUnavailable, open_postgres
+from bot.store.postgres import POOL_SIZE, StoreUnavailable, open_postgres
 from bot.store.sqlite import open_sqlite
 from bot.store.url import is_postgres
 
 
-async def open_store(target: str, *, synchronous: str = "NORMAL") -> Store:
+async def open_store(
+    target: str, *, synchronous: str = "NORMAL", pool_size: int | None = None
+) -> Store:
     """Open the database at a file path, ``sqlite:///path`` or ``postgresql://`` URL, migrated
     to the latest schema. ``synchronous`` is SQLite's durability level (see ``open_sqlite``);
-    on PostgreSQL durability is the server's ``synchronous_commit`` setting."""
+    on PostgreSQL durability is the server's ``synchronous_commit`` setting. ``pool_size``:
+    PostgreSQL's connections per process (default ``POOL_SIZE``); SQLite has two."""
     if is_postgres(target):
-        return await open_postgres(target)
+        return await open_postgres(target, pool_size=pool_size or POOL_SIZE)
     return await open_sqlite(target, synchronous=synchronous)
 
 
@@ -44,8 +49,10 @@ __all__ = [
     "NewGame",
     "OutboxRow",
     "Reads",
+    "Scope",
     "Store",
     "StoreUnavailable",
+    "TransactionConflict",
     "Writes",
     "open_store",
 ]

@@ -3,9 +3,22 @@
 Rows are plain frozen dataclasses with decoded JSON and timezone-aware datetimes. A backend
 implements ``Reads`` (committed data, no locking) on its ``Store`` and ``Writes`` inside
 ``Store.transaction()``: every write happens in a transaction that either commits as a whole or
-leaves nothing behind, and write transactions run one at a time, so a read made inside one
-stays true until it commits. The SQL behind both is written once (``bot.store.sql``); the
-backends are SQLite (``bot.store.sqlite``) and PostgreSQL (``bot.store.postgres``).
+leaves nothing behind. The SQL behind both is written once (``bot.store.sql``); the backends are
+SQLite (``bot.store.sqlite``) and PostgreSQL (``bot.store.postgres``).
+
+**What a transaction may rely on** (the same rule on both backends): a read made inside a
+transaction stays true until it commits for everything in its *scope*. A transaction opened with
+``transaction(games=…, tournaments=…, challenges=…, players=…)`` says what it is about, and
+runs alone with respect to every other transaction about one of those games (its row, moves,
+clock, seats, outbox rows), tournaments (entrants, pairings, results), challenges (their row
+and players) or players (their rating rows, the challenges they send); one opened without a
+scope runs alone, full stop. SQLite gives more than that (one writer for the
+whole file); PostgreSQL runs transactions of different scopes at once (``bot.store.postgres``).
+A transaction creating a game or tournament needs no lock on it: nobody else knows it yet.
+
+A transaction that loses a deadlock or serialization race (PostgreSQL 40P01, 40001) raises
+``TransactionConflict`` having written nothing; the services run it again a few times
+(``bot.services.base.retrying``).
 """
 
 from __future__ import annotations
@@ -13,7 +26,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
@@ -26,6 +39,34 @@ from bot.sharding import Shards
 CONVERSATION = "conversation"
 
 log = logging.getLogger(__name__)
+
+
+class TransactionConflict(RuntimeError):
+    """The database ended a transaction to break a deadlock or a serialization failure; it
+    wrote nothing, and running it again (from its reads) may well succeed."""
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What a write transaction is about (see the module docstring): the games, tournaments,
+    challenges and players it reads and changes. Empty: it may touch anything, and runs
+    alone."""
+
+    games: tuple[int, ...] = ()
+    tournaments: tuple[int, ...] = ()
+    challenges: tuple[int, ...] = ()
+    players: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, games: Iterable[int] = (), tournaments: Iterable[int] = (),
+           challenges: Iterable[int] = (), players: Iterable[int] = ()) -> Scope:
+        """Each set sorted and without repeats (the order locks are taken in)."""
+        return cls(*(tuple(sorted(set(ids))) for ids in (games, tournaments, challenges,
+                                                          players)))
+
+    @property
+    def everything(self) -> bool:
+        return not (self.games or self.tournaments or self.challenges or self.players)
 
 
 @dataclass(frozen=True)
@@ -380,15 +421,25 @@ class Store(Reads):
     """A database: reads of committed data, and ``transaction()`` for writes."""
 
     @abc.abstractmethod
-    def transaction(self) -> AbstractAsyncContextManager[Writes]:
-        """``async with store.transaction() as tx``: commit on success, roll back on error.
-        Transactions are serialised (across processes too), so keep them short (no slow work
-        inside)."""
+    def transaction(
+        self,
+        *,
+        games: Iterable[int] = (),
+        tournaments: Iterable[int] = (),
+        challenges: Iterable[int] = (),
+        players: Iterable[int] = (),
+    ) -> AbstractAsyncContextManager[Writes]:
+        """``async with store.transaction(games=[game_id]) as tx``: commit on success, roll
+        back on error. It runs alone with respect to the other transactions about the same
+        games, tournaments, challenges or players (all of them: none named), across processes
+        too, so keep it short (no slow work inside). Raises ``TransactionConflict`` if the
+        database broke a deadlock with it (nothing written)."""
 
     def single_write(self) -> AbstractAsyncContextManager[Writes]:
         """``async with store.single_write() as tx``: for ONE write statement, atomic on its
         own. A backend may run it without a transaction around it (SQLite: two round trips to
-        the database's thread less); by default it is a transaction."""
+        the database's thread less; PostgreSQL: no lock, one round trip); by default it is a
+        transaction. The statement must be correct whatever runs beside it."""
         return self.transaction()
 
     @abc.abstractmethod

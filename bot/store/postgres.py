@@ -9,12 +9,31 @@ The SQL is the one of every backend (``bot.store.sql``); what differs is here:
 * the schema version lives in ``schema_migrations``; migrations run under a transaction-scoped
   advisory lock, so processes starting together apply them once, all or nothing (PostgreSQL
   runs DDL inside transactions);
-* transactions: every write transaction takes one advisory lock first (``WRITE_LOCK``) and keeps
-  it until it commits or rolls back. The services read, check and write inside a transaction
-  and rely on nothing else changing meanwhile, which SQLite gives by having one writer; the
-  lock gives the same across every process on the database. The server releases it if a process
-  dies. Inside one process an ``asyncio.Lock`` queues transactions first, so at most one
-  connection per process waits on the server's lock.
+* transactions lock what they are about (``Scope``, see ``bot.store.base``), not the database:
+  a transaction about games, tournaments, challenges or players takes one transaction-scoped
+  advisory lock per entity (``entity_key``) and the database-wide ``WRITE_LOCK`` *shared*;
+  one without a scope takes ``WRITE_LOCK`` exclusively, so it runs alone as every
+  transaction did before. Two moves in two games, from any processes, never wait for each
+  other; two writes about one game queue on its key. The server releases the locks when the
+  transaction ends, or the moment a process dies.
+
+  **Lock order**, the one rule that keeps these locks free of deadlocks: every lock of a
+  transaction is taken in its first round trip (with BEGIN), in one order: ``WRITE_LOCK``,
+  then the games, the tournaments, the challenges and the players, each by ascending id (the
+  keys sort that way). So a game that ends a tournament round and changes ratings is three
+  transactions, each taking its own locks in that order: the game's (the move), the
+  tournament's (``on_game_over`` of the tournaments: the result, the next round's pairing)
+  and the game's with its players' (``on_game_over`` of the ratings: players in id order).
+  The row locks of the statements inside come after, on rows of the scope. Should the server
+  still find a deadlock or a serialization failure (40P01, 40001), the transaction raises
+  ``TransactionConflict``, having written nothing, and the services run it again.
+
+  No lock in the process: each transaction holds a connection of the pool for its length, so
+  the pool size (``pool_size``, the ``[database] pool_size`` setting) bounds how many run at
+  once per process, less one: that connection stays for reads (``_writers``). A transaction
+  waiting for a game's lock holds its connection, and the one holding that lock may read
+  committed data through the pool; were every connection taken by waiters, it would wait
+  for ever.
 
 Reads outside a transaction use any connection of a small pool and see committed data (READ
 COMMITTED), like SQLite's reader. Times and JSON are text, as on SQLite, so rows read back the
@@ -39,7 +58,7 @@ import functools
 import itertools
 import re
 import secrets
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
@@ -48,12 +67,13 @@ import asyncpg
 
 from bot.sharding import Shards
 from bot.store import migrate
-from bot.store.base import ShardClaim, Store, Writes
+from bot.store.base import Scope, ShardClaim, Store, TransactionConflict, Writes
 from bot.store.sql import CoreReads, CoreWrites, Row, SqlConnection, time_text
 from bot.store.url import password_of, redacted
 
-#: Advisory lock keys (one bigint space per database): held by every write transaction, and
-#: while migrations run. Give the bot a database of its own so no other program uses them.
+#: Advisory lock keys (one bigint space per database): held by every write transaction (shared
+#: by those with a scope, exclusive by the others), and while migrations run. Give the bot a
+#: database of its own so no other program uses them.
 WRITE_LOCK = 0x626F_6172_6467_0001
 MIGRATION_LOCK = 0x626F_6172_6467_0002
 #: Taken for a moment by a process claiming its shards, so two claims never cross.
@@ -66,9 +86,20 @@ SHARD_COUNT_LOCKS = 0x6267_0002
 WAKE_CHANNEL = "boardgames_wake"
 #: How often a process makes sure the connection holding its shards is alive.
 CLAIM_CHECK_SECONDS = 5.0
-#: Connections per process: one for the write transaction, the others for reads (and later
-#: LISTEN). Every process on the database opens its own pool.
+#: Connections per process, by default (the ``[database] pool_size`` setting): each running
+#: transaction holds one, and each read for its length. Every process on the database opens its
+#: own pool (mind the server's ``max_connections``: processes × pool size, plus one per process
+#: for its shards).
 POOL_SIZE = 10
+#: Per-entity advisory keys: the kind in the top byte (games, tournaments, challenges, then
+#: players: the lock order), the id in the rest. A Discord id longer than 56 bits shares its
+#: key with another: harmless, the two only wait for each other.
+GAME_KEYS, TOURNAMENT_KEYS, CHALLENGE_KEYS, PLAYER_KEYS = 1, 2, 3, 4
+_KIND_SHIFT = 56
+_ID_MASK = (1 << _KIND_SHIFT) - 1
+#: The SQLSTATEs a transaction may be run again after: deadlock_detected,
+#: serialization_failure.
+CONFLICT_STATES = frozenset({"40P01", "40001"})
 APPLICATION_NAME = "boardgames-bot"
 
 _STRING_LITERAL = re.compile(r"('(?:[^']|'')*')")
@@ -104,6 +135,32 @@ def postgres_ddl(statement: str) -> str:
     return _REAL.sub("DOUBLE PRECISION", statement)
 
 
+def entity_key(kind: int, entity_id: int) -> int:
+    """The advisory key of one game, tournament or player (``GAME_KEYS``…)."""
+    return (kind << _KIND_SHIFT) | (entity_id & _ID_MASK)
+
+
+def lock_statements(scope: Scope) -> str:
+    """The statements (after BEGIN) taking a transaction's locks, in the lock order."""
+    if scope.everything:
+        return f"SELECT pg_advisory_xact_lock({WRITE_LOCK}); "
+    keys = sorted({
+        *(entity_key(GAME_KEYS, game) for game in scope.games),
+        *(entity_key(TOURNAMENT_KEYS, tournament) for tournament in scope.tournaments),
+        *(entity_key(CHALLENGE_KEYS, challenge) for challenge in scope.challenges),
+        *(entity_key(PLAYER_KEYS, player) for player in scope.players),
+    })
+    # One statement per lock: statements of a query run in order, the calls of one SELECT
+    # list need not.
+    return f"SELECT pg_advisory_xact_lock_shared({WRITE_LOCK}); " + "".join(
+        f"SELECT pg_advisory_xact_lock({key}); " for key in keys
+    )
+
+
+def _is_conflict(error: BaseException) -> bool:
+    return getattr(error, "sqlstate", None) in CONFLICT_STATES
+
+
 def _changed_rows(status: str) -> int:
     """Rows changed, from a command tag such as ``UPDATE 1`` or ``INSERT 0 1``."""
     last = status.rpartition(" ")[2]
@@ -137,30 +194,52 @@ class PostgresStore(CoreReads, Store):
         super().__init__(PostgresConnection(pool))
         self.url = url
         self._pool = pool
+        #: Writes running at once: all connections but one (see the module docstring).
+        self._writers = asyncio.Semaphore(max(1, pool.get_max_size() - 1))
         #: Names this process in its wake-ups, so that it ignores its own: it delivers what it
         #: writes itself (a handler its interaction's rows, the scheduler its reminders).
         self.origin = secrets.token_hex(6)
-        self._write_lock = asyncio.Lock()
 
     def __repr__(self) -> str:
         return f"PostgresStore({redacted(self.url)!r})"
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Writes]:
-        async with self._write_lock, self._pool.acquire() as conn:
+    async def transaction(
+        self,
+        *,
+        games: Iterable[int] = (),
+        tournaments: Iterable[int] = (),
+        challenges: Iterable[int] = (),
+        players: Iterable[int] = (),
+    ) -> AsyncIterator[Writes]:
+        locks = lock_statements(Scope.of(games, tournaments, challenges, players))
+        async with self._writers, self._pool.acquire() as conn:
             committed = False
             try:
-                # One round trip: open the transaction and wait for the database-wide lock.
-                await conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+                # One round trip: open the transaction and take its locks, in the lock order.
+                await conn.execute("BEGIN; " + locks)
                 writes = PostgresWrites(PostgresConnection(conn), self.origin)
                 yield writes
                 # The wake-ups go in the COMMIT's round trip; the server sends them only if
                 # it commits.
                 await _shielded(conn.execute(writes.wake_ups() + "COMMIT"))
                 committed = True
+            except asyncpg.PostgresError as error:
+                if _is_conflict(error):
+                    raise TransactionConflict(str(error)) from error
+                raise
             finally:
                 if not committed:
                     await _shielded(_roll_back(conn))
+
+    @asynccontextmanager
+    async def single_write(self) -> AsyncIterator[Writes]:
+        # One statement commits on its own (no BEGIN), under no lock: one round trip.
+        async with self._writers, self._pool.acquire() as conn:
+            writes = PostgresWrites(PostgresConnection(conn), self.origin)
+            yield writes
+            if wake_ups := writes.wake_ups():
+                await conn.execute(wake_ups)
 
     def claim_shards(self, shards: Shards) -> PostgresClaim:
         return PostgresClaim(shards, self)

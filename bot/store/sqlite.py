@@ -27,7 +27,7 @@ import contextlib
 import fcntl
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -75,7 +75,15 @@ class SqliteStore(CoreReads, Store):
         self._write_lock = asyncio.Lock()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Writes]:
+    async def transaction(
+        self,
+        *,
+        games: Iterable[int] = (),
+        tournaments: Iterable[int] = (),
+        challenges: Iterable[int] = (),
+        players: Iterable[int] = (),
+    ) -> AsyncIterator[Writes]:
+        # One writer for the whole file: every scope is covered.
         async with self._write_lock:
             committed = False
             try:

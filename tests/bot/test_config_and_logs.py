@@ -89,7 +89,12 @@ def test_the_example_documents_every_setting_with_its_default():
 
     example = Path(__file__).resolve().parents[2] / "config.example.toml"
     text = example.read_text()
-    keys = {"database": "path", "emulator_users": "users", "keep_local_database": "keep_database"}
+    keys = {
+        "database": "path",
+        "emulator_users": "users",
+        "keep_local_database": "keep_database",
+        "database_pool_size": "pool_size",
+    }
     for setting in fields(Config):
         assert f"\n{keys.get(setting.name, setting.name)} = " in text, setting.name
     assert load_config(example, env={}) == Config()

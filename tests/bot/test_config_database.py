@@ -21,6 +21,17 @@ def test_a_postgres_url_is_taken_from_the_file_or_the_environment(tmp_path):
     assert (config.database, config.outbox_history_days) == (short, 90)
 
 
+def test_the_pool_size_is_a_setting_of_the_file_or_the_environment(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text("[database]\npool_size = 25\n")
+    assert load_config(path, env={}).database_pool_size == 25
+    assert load_config(path, env={"BOT_DATABASE_POOL_SIZE": "40"}).database_pool_size == 40
+    assert load_config(tmp_path / "none.toml", env={}).database_pool_size == 10
+    for wrong in ("1", "0", "many", "5000"):
+        with pytest.raises(ConfigError, match="database_pool_size"):
+            load_config(path, env={"BOT_DATABASE_POOL_SIZE": wrong})
+
+
 def test_the_database_password_is_a_secret_kept_out_of_the_repr():
     config = Config(token="t" * 40, database=URL)
     assert PASSWORD not in repr(config)

@@ -42,6 +42,7 @@ from bot.competition import elimination, round_robin, swiss
 from bot.competition import standings as tables
 from bot.competition.results import BYE_SCORE, Pairing
 from bot.services import clockstate
+from bot.services.base import retrying
 from bot.services.gamestate import ACTIVE, forced_end, teams_of, write_forced_end
 from bot.services.gamestate import FINISHED as GAME_FINISHED
 from bot.services.tournaments.models import (
@@ -77,6 +78,7 @@ define({
 class Rounds(Reading):
     """Results in, rounds out."""
 
+    @retrying
     async def on_game_over(self, game_id: int) -> bool:
         """Record a finished tournament game (once; False if there was nothing to record) and
         start the next round when it was the last game of its round."""
@@ -91,7 +93,8 @@ class Rounds(Reading):
         if outcome is None:
             return False
         now = self._clock()
-        async with self._store.transaction() as tx:
+        # The tournament only: the games it creates are new, the finished one changes no more.
+        async with self._store.transaction(tournaments=[link.tournament_id]) as tx:
             tw = tournament_writes(tx)
             row = await self._row(tw, link.tournament_id)
             if row.status != RUNNING:
@@ -280,6 +283,7 @@ class Rounds(Reading):
                     break
         return tuple(forfeited)
 
+    @retrying
     async def _forfeit(self, game_id: int, user_id: int, tournament: TournamentRow,
                        removed: bool, removed_by: int | None) -> bool:
         """End a game lost by a player who left the tournament, like a resignation (the other
@@ -300,7 +304,7 @@ class Rounds(Reading):
             forced = {"kind": "resign", "seat": seat, "outcome": dump_outcome(outcome)}
             now = self._clock()
             _, update = forced_end(game, row, state, forced, now)
-            async with self._store.transaction() as tx:
+            async with self._store.transaction(games=[game_id]) as tx:
                 if not await tx.update_game(game_id, row.version, update):
                     continue  # a move landed meanwhile: look again
                 await write_forced_end(tx, row, "tournament_forfeit", {

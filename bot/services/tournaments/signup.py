@@ -25,6 +25,7 @@ import math
 
 import engines
 from bot.correspondence.timecontrol import TimeControl
+from bot.services.base import retrying
 from bot.services.tournaments.models import (
     DEFAULT_GRACE_HOURS,
     MAX_ENTRANTS,
@@ -53,6 +54,7 @@ class SignUp(Rounds):
     """Creating, joining, leaving, starting, cancelling and kicking (the round machinery of
     ``Rounds`` pairs round 1 at the start and carries on after a withdrawal)."""
 
+    @retrying
     async def create(
         self,
         organiser_id: int,
@@ -101,7 +103,7 @@ class SignUp(Rounds):
         if len(title) > MAX_NAME:
             raise TournamentError("errors.tournament.long_name", most=MAX_NAME)
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(players=[organiser_id]) as tx:  # a new tournament
             await tx.ensure_user(organiser_id, now)
             tw = tournament_writes(tx)
             tournament_id = await tw.insert_tournament(
@@ -112,11 +114,12 @@ class SignUp(Rounds):
             row = await self._row(tw, tournament_id)
         return tournament_value(row, ())
 
+    @retrying
     async def join(
         self, tournament_id: int, user_id: int, *, guild_id: int | None = None
     ) -> Tournament:
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(tournaments=[tournament_id]) as tx:
             tw = tournament_writes(tx)
             row = await self._row(tw, tournament_id, guild_id)
             if row.status != SIGNUP:
@@ -150,7 +153,7 @@ class SignUp(Rounds):
 
     async def _remove(self, tournament_id: int, user_id: int, removed_by: int | None
                       ) -> Withdrawal:
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(tournaments=[tournament_id]) as tx:
             tw = tournament_writes(tx)
             row = await self._row(tw, tournament_id)
             entrant = next((e for e in await tw.entrants(tournament_id) if e.user_id == user_id),
@@ -167,7 +170,8 @@ class SignUp(Rounds):
         forfeited: tuple[int, ...] = ()
         if row.status == RUNNING:
             forfeited = await self._forfeit_withdrawn_games(tournament_id, removed_by)
-            async with self._store.transaction() as tx:  # an LPPG match ends on withdrawal
+            # An LPPG match ends on withdrawal.
+            async with self._store.transaction(tournaments=[tournament_id]) as tx:
                 tw = tournament_writes(tx)
                 fresh = await self._row(tw, tournament_id)
                 if fresh.status == RUNNING:
@@ -185,6 +189,7 @@ class SignUp(Rounds):
         if user_id != row.organiser_id and not manages:
             raise TournamentError("errors.tournament.not_manager", name=row.name)
 
+    @retrying
     async def start(
         self, tournament_id: int, user_id: int, *, guild_id: int | None = None,
         manager_of: int | None = None,
@@ -199,7 +204,7 @@ class SignUp(Rounds):
             if self._ratings is not None and row.format != "lppg_match" else {}
         )
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(tournaments=[tournament_id]) as tx:
             tw = tournament_writes(tx)
             row = await self._row(tw, tournament_id)
             if row.status != SIGNUP:
@@ -227,12 +232,13 @@ class SignUp(Rounds):
         self._games_created()
         return await self.get(tournament_id)
 
+    @retrying
     async def cancel(
         self, tournament_id: int, user_id: int, *, guild_id: int | None = None,
         manager_of: int | None = None,
     ) -> Tournament:
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(tournaments=[tournament_id]) as tx:
             tw = tournament_writes(tx)
             row = await self._row(tw, tournament_id, guild_id)
             self._check_manager(row, user_id, manager_of)
