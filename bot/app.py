@@ -37,6 +37,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.aiplayer import AiPlayer
+from bot.anywhere import register_installs
 from bot.boards import BoardDrawer
 from bot.config import Config
 from bot.correspondence.scheduler import Scheduler
@@ -192,6 +193,7 @@ class BoardGamesBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())
         for extension in extensions():
             await self.load_extension(extension)
+        register_installs(self.tree)  # where each command may be installed and used
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.on_error = self.on_app_command_error
         if self.config.sync_on_start != "off":

@@ -53,6 +53,7 @@ import discord
 from discord.http import Route, handle_message_parameters
 
 import engines
+from bot.anywhere import bot_is_here
 from bot.correspondence.texts import board_clock_text, due_text
 from bot.i18n import say, t
 from bot.names import player_name
@@ -61,7 +62,8 @@ from bot.services.aiseats import is_ai
 from bot.services.clocks import ClockInfo
 from bot.services.errors import NotFound
 from bot.services.models import GameInfo, OutboxItem, Position
-from bot.views.game import move_view, rematch_view, undo_view
+from bot.views.actions import action_row
+from bot.views.game import MoveButtons, move_view, rematch_view, undo_view
 from engines import Phrase
 
 if TYPE_CHECKING:
@@ -90,6 +92,8 @@ HANDLER_GRACE_SECONDS = 10.0
 LOCK_PATIENCE = 2.0
 #: An interaction token answers this long (then a row's answer can no longer be looked up).
 TOKEN_SECONDS = 15 * 60.0
+#: How many games' latest interactions are kept (conversations' AI replies need them).
+REMEMBERED_INTERACTIONS = 1000
 #: The outbox kinds this sender posts (DESIGN: written by the game service).
 KINDS = frozenset({
     "game_started", "move", "undo_requested", "undo_done", "undo_declined", "resigned",
@@ -131,6 +135,13 @@ def _aware(moment: datetime) -> datetime:
 
 #: A seated player as messages name them (a person's mention, an AI seat's name).
 mention = player_name
+
+
+def token_alive(interaction: discord.Interaction) -> bool:
+    """Whether an interaction's token still answers follow-ups (Discord: 15 minutes), with a
+    minute to spare for the request itself."""
+    age = (datetime.now(UTC) - interaction.created_at).total_seconds()
+    return age < TOKEN_SECONDS - 60
 
 
 def description_text(description: Any, move: str, language: str) -> str:
@@ -182,6 +193,9 @@ class Delivery:
         self._boards: dict[int, tuple[int, int]] = {}
         self._undo_requests: dict[int, tuple[int, int]] = {}
         self._background: set[asyncio.Task] = set()
+        #: Each game's latest interaction, the way into a conversation for the rows no
+        #: interaction of their own answers (an AI's move); the oldest go first.
+        self._interactions: dict[int, discord.Interaction] = {}
 
     def register_poster(self, kinds: Iterable[str], poster: Poster) -> None:
         """Let another feature post its own outbox kinds (a tournament's round pairings...):
@@ -309,6 +323,8 @@ class Delivery:
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
+        if interaction is not None and game_id is not None:
+            self._remember(game_id, interaction)
         deferred = False
         if not await self._acquire(lock, interaction):
             # Another delivery of this game is slow (Discord rate limits...): acknowledge now,
@@ -426,7 +442,10 @@ class Delivery:
                 answers = False
                 if "file" in kwargs:
                     kwargs["file"].reset()
-        if not answers:
+        if not answers and game.in_conversation:
+            # Where the bot is not, only an interaction's token can post (``bot.anywhere``).
+            message_id = await self._follow_up(game, item, interaction, kwargs)
+        elif not answers:
             message_id = (await self._post_in_thread(game, thread_id, item, kwargs)).id
         if message_id is not None:
             pressed = interaction.message if answers and interaction is not None else None
@@ -461,7 +480,10 @@ class Delivery:
     ) -> None:
         """Buttons that are out of date once this message is up come off, in the background:
         the previous board's, the message pressed to play (``pressed``), and an open take-back
-        request's when the request is over."""
+        request's when the request is over. Not in a conversation: an edit there needs an
+        interaction of that message, so its stale buttons refuse when pressed instead."""
+        if game.in_conversation:
+            return
         if composed.position is not None:
             previous = self._boards.pop(game.id, None)
             if composed.view is not None:
@@ -478,10 +500,14 @@ class Delivery:
             if request is not None:
                 self._strip(*request)
 
-    def strip_buttons(self, message: discord.Message | None) -> None:
+    def strip_buttons(self, message: discord.Message | None,
+                      pressed: discord.Interaction | None = None) -> None:
         """Take the buttons off one of our messages, in the background (an ephemeral one
-        cannot be edited this way: its stale buttons refuse when pressed)."""
+        cannot be edited this way, nor one where the bot is not, which ``pressed``, the
+        interaction of the press, tells: their stale buttons refuse when pressed)."""
         if message is None or message.flags.ephemeral or not message.components:
+            return
+        if pressed is not None and not bot_is_here(pressed):
             return
         self._strip(message.channel.id, message.id)
 
@@ -544,6 +570,38 @@ class Delivery:
         except discord.HTTPException as error:
             if error.code != THREAD_ALREADY_CREATED:  # started before a restart: fine
                 raise
+
+    def _remember(self, game_id: int, interaction: discord.Interaction) -> None:
+        self._interactions.pop(game_id, None)
+        self._interactions[game_id] = interaction
+        if len(self._interactions) > REMEMBERED_INTERACTIONS:
+            del self._interactions[next(iter(self._interactions))]
+
+    async def _follow_up(
+        self, game: GameInfo, item: OutboxItem, interaction: discord.Interaction | None,
+        kwargs: dict[str, Any],
+    ) -> int | None:
+        """Post a conversation game's row as a follow-up of the interaction that caused it,
+        else of the game's latest interaction while its token lives (an AI's reply to a
+        move). Without a live token nothing can reach the conversation: the row is dropped
+        (the next interaction there shows the game as it stands)."""
+        interaction = interaction or self._interactions.get(game.id)
+        if interaction is None or not token_alive(interaction):
+            log.info("outbox row %s of game %s: no live interaction in its conversation; "
+                     "dropped", item.id, game.id)
+            return None
+        try:
+            if not interaction.response.is_done():
+                response = await interaction.response.send_message(**kwargs)
+                return response.message_id
+            message = await interaction.followup.send(wait=True, **kwargs)
+        except discord.HTTPException as error:
+            # 50027 (token too old), 40094 (a user install's sixth follow-up): retrying
+            # cannot help.
+            log.info("outbox row %s of game %s not posted in its conversation: %s", item.id,
+                     game.id, error)
+            return None
+        return message.id
 
     async def _post_in_thread(
         self, game: GameInfo, thread_id: int, item: OutboxItem, kwargs: dict[str, Any]
@@ -648,6 +706,10 @@ class Delivery:
             return Composed(text, position, None, NO_PINGS, clock)
         shown = public_buttons(game.game, position)
         view = move_view(game.id, position.version, shown) if shown else None
+        if game.in_conversation:
+            # Only the app's installer has its commands there: buttons stand for them.
+            view = view or MoveButtons(game.id, position.version, [])
+            view.rows.append(action_row(game.id, locale))
         return Composed(text, position, view, pinging(user), clock)
 
     def _result(self, game: GameInfo, locale: str) -> str:

@@ -48,6 +48,8 @@ from emulator.permissions import (
     USE_EXTERNAL_EMOJIS,
 )
 
+#: Discord's epoch (2015-01-01), in milliseconds: snowflakes count from it.
+DISCORD_EPOCH_MS = 1420070400000
 #: A group DM holds at most this many users (Discord's limit, the owner included).
 GROUP_DM_MAX = 10
 #: ``app_permissions`` in a DM or group DM between users, and in the bot's own DM.
@@ -72,6 +74,7 @@ class Installs:
         self.dms_refused: set[int] = set()
         #: Seconds added to the clock that ages interaction tokens (``advance``).
         self._clock_offset = 0.0
+        self._increment = 0
 
     # ----- the clock -----------------------------------------------------------------------------
 
@@ -80,8 +83,16 @@ class Installs:
         return time.perf_counter() + self._clock_offset
 
     def advance(self, seconds: float) -> None:
-        """Let ``seconds`` pass for interaction tokens (a test's 15 minutes, at once)."""
+        """Let ``seconds`` pass for interaction tokens (a test's 15 minutes, at once); the
+        interactions sent from now on are that much younger in their ids' timestamps."""
         self._clock_offset += seconds
+
+    def snowflake_now(self) -> int:
+        """A new id that says when it was made, as Discord's snowflakes do (milliseconds since
+        2015 above bit 22): clients read an interaction's age from its id."""
+        ms = int((time.time() + self._clock_offset) * 1000) - DISCORD_EPOCH_MS
+        self._increment = (self._increment + 1) % (1 << 22)
+        return (ms << 22) | self._increment
 
     # ----- installs ------------------------------------------------------------------------------
 

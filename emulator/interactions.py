@@ -218,7 +218,7 @@ class Interactions:
         members = self.private_members.get(channel_id)
         if members is not None and user.id not in members:
             raise LookupError(f"{user.name} is not in the conversation {channel_id}")
-        interaction_id = self._next_id()
+        interaction_id = self.snowflake_now()  # its age is in its id, as on Discord
         token = "itoken-" + secrets.token_urlsafe(24)
         guild_id = self.guild_of(channel_id)
         context = self.context_of(channel_id)

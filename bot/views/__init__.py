@@ -1,13 +1,15 @@
 """Persistent buttons: every ``custom_id`` carries the ids it acts on (``discord.ui.DynamicItem``),
 so a button keeps working after the bot restarts. They reach the bot through ``bot.host``."""
 
+from bot.views.actions import MoveFormButton, ResignAskButton
 from bot.views.challenge import ChallengeButton
 from bot.views.game import MoveButton, RematchButton, ResignButton, UndoButton
 
 #: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
-DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton)
+DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton,
+                 MoveFormButton, ResignAskButton)
 
 __all__ = [
-    "DYNAMIC_ITEMS", "ChallengeButton", "MoveButton", "RematchButton", "ResignButton",
-    "UndoButton",
+    "DYNAMIC_ITEMS", "ChallengeButton", "MoveButton", "MoveFormButton", "RematchButton",
+    "ResignAskButton", "ResignButton", "UndoButton",
 ]

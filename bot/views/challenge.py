@@ -231,6 +231,12 @@ class ChallengeButton(
             # game gets a thread in the channel, linked here once it exists.
             title = engines.get(game.game).title
             language = bot.delivery.language(game)
+            if game.in_conversation:
+                # No thread: the game goes on right here, its boards follow this answer.
+                await interaction.response.edit_message(
+                    content=t("anywhere.started_here", language, game=title), view=None)
+                await bot.delivery.flush(game.id, interaction)
+                return
             here = interaction.message is not None and interaction.channel_id == game.channel_id
             where = f"<#{interaction.message.id}>" if here else f"#{game.id}"
             await interaction.response.edit_message(

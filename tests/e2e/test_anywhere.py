@@ -1,0 +1,133 @@
+"""Playing where the bot is not a member (issue 28): the app installed on alice's account, games
+in a DM, a group DM and a server without the bot, against the emulator's strict rules there
+(every channel route refused with 50001, so every public message must be an interaction's
+answer or follow-up; follow-ups die after 15 minutes). The fixture fails a test on any refusal."""
+
+from __future__ import annotations
+
+import re
+
+from emulator import USE_EXTERNAL_APPS, HiddenCommand, Message
+
+MOVE_ID = re.compile(r"bg:mv:\d+:\d+:(?P<move>.+)")
+
+
+def move_buttons(message: Message) -> list[str]:
+    return [m["move"] for b in message.buttons() if (m := MOVE_ID.fullmatch(b["custom_id"]))]
+
+
+async def test_commands_are_registered_for_both_installs_and_server_only_ones_stay_there(world):
+    emu = world.emu
+    commands = {c["name"]: c for c in emu.commands[None]}
+    for name in ("play", "move", "games", "profile", "record", "replay", "rules", "help"):
+        assert sorted(commands[name]["integration_types"]) == [0, 1], name
+        assert sorted(commands[name]["contexts"]) == [0, 1, 2], name
+    for name in ("tournament", "admin", "watch"):
+        assert commands[name]["integration_types"] == [0], name
+        assert commands[name]["contexts"] == [0], name
+    emu.install_app("alice")
+    dm = emu.open_dm("alice", "bob")
+    for path in ("tournament list", "watch"):
+        try:
+            await emu.slash("alice", path, channel=dm)
+        except HiddenCommand:
+            continue
+        except LookupError:  # a required option: still, the command was found
+            pass
+        raise AssertionError(f"/{path} is offered in a DM")
+
+
+async def test_a_whole_alak_game_in_a_dm_the_opponent_plays_by_buttons_and_the_form(world):
+    emu = world.emu
+    alice, bob = emu.user("alice"), emu.user("bob")
+    emu.install_app("alice")  # bob never installs anything
+    dm = emu.open_dm("alice", "bob")
+    offer = await (await emu.slash("alice", "play alak", {"opponent": "bob"}, channel=dm)).reply()
+    assert bob.id in offer.notified and not offer.ephemeral
+    mark = emu.mark()
+    accepted = await emu.click("bob", offer, label="Accept")
+    board = await emu.wait_for_message(lambda m: bool(m.files), channel_id=dm, since=mark)
+    assert board.interaction_id == accepted.id, "the first board follows bob's Accept"
+    game = await world.services.game_for_thread(dm)
+    assert game.in_conversation and game.channel_id == dm and game.guild_id is None
+    assert emu.threads() == []
+    plies = 0
+    while True:
+        mover, moves = await world.turn(game.id)
+        if mover is None:
+            break
+        assert mover.id in board.notified, "every board pings the player to move"
+        assert [b["label"] for b in board.buttons()][-2:] == ["Move…", "Resign"]
+        if plies % 3 == 2:  # every third move typed in the form
+            press = await emu.click(mover, board, label="Move…")
+            assert await press.acknowledged() == 9
+            field = press.modal["components"][0]["components"][0]
+            assert field["placeholder"].startswith("For example: ")
+            answer = await emu.submit_modal(mover, press, {"move": moves[-1]})
+        else:
+            assert move_buttons(board) == moves
+            answer = await emu.click(mover, board, label=moves[0])
+        board = await answer.reply()
+        assert answer.callback_type == 4 and not board.ephemeral
+        plies += 1
+    assert plies > 6
+    over = await world.services.get_game(game.id)
+    assert over.status == "finished"
+    # The result follows the last move's board, on the same interaction's token.
+    result = await answer.reply(lambda m: "Game over" in m.content)
+    assert result.notified and result.notified <= {alice.id, bob.id} and not result.ephemeral
+    channel_routes = [r for r in emu.requests if r.channel_id == dm]
+    assert channel_routes == [], "nothing went through a channel route in the DM"
+
+
+async def test_a_stale_board_refuses_politely_and_a_wrong_move_in_the_form_too(world):
+    emu = world.emu
+    emu.install_app("alice")
+    dm = emu.open_dm("alice", "bob")
+    offer = await (await emu.slash("alice", "play alak", {"opponent": "bob"}, channel=dm)).reply()
+    mark = emu.mark()
+    await emu.click("bob", offer, label="Accept")
+    first = await emu.wait_for_message(lambda m: bool(m.files), channel_id=dm, since=mark)
+    game = await world.services.game_for_thread(dm)
+    mover, moves = await world.turn(game.id)
+    await (await emu.click(mover, first, label=moves[0])).reply()
+    # The old board keeps its buttons (the bot may not edit it there): they refuse.
+    stale = await (await emu.click(mover, first, label=moves[1])).reply()
+    assert stale.ephemeral
+    press = await emu.click(mover, first, label="Move…")
+    await press.acknowledged()
+    wrong = await (await emu.submit_modal(mover, press, {"move": "zz"})).reply()
+    assert wrong.ephemeral
+    assert (await world.services.get_game(game.id)).ply == 1
+
+
+async def test_a_game_against_the_ai_in_a_group_dm_the_reply_is_a_follow_up(world):
+    emu = world.emu
+    emu.install_app("carol")
+    group = emu.open_group_dm("carol", "alice", "bob")
+    start = await emu.slash("carol", "play alak", {"level": "easy"}, channel=group)
+    board = await start.reply(lambda m: bool(m.files))
+    game = await world.services.game_for_thread(group)
+    for _ in range(40):
+        mover, moves = await world.turn(game.id)
+        if mover is None:
+            break
+        if mover.name != "carol":
+            raise AssertionError("only carol plays against the AI")
+        press = await emu.click("carol", board, label=moves[0])
+        await press.reply()
+        # The AI's answer is a follow-up of carol's move, pinging her again.
+        board = await press.reply(lambda m: (bool(m.files) and emu.user("carol").id in m.notified)
+                                  or "Game over" in m.content, timeout=20)
+    assert (await world.services.get_game(game.id)).status == "finished"
+
+
+async def test_without_use_external_apps_the_player_is_told_to_play_elsewhere(world):
+    emu = world.emu
+    _, botless = emu.add_guild("No bot here", bot=False)
+    emu.install_app("bob")
+    emu.revoke("bob", USE_EXTERNAL_APPS)
+    told = await (await emu.slash("bob", "play alak", {"opponent": "alice"},
+                                  channel=botless)).reply()
+    assert told.ephemeral and "Use External Apps" in told.content
+    assert await world.services.games_of(emu.user("bob").id, active_only=False) == []
