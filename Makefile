@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(PY) -m bench.crash
 	$(PY) -m bench.heavy
 	$(PY) -m bench.tournaments
+	$(PY) -m bench.review
 
 gallery: $(STAMP)
 	$(PY) -m render.gallery

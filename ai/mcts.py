@@ -64,6 +64,8 @@ class Stats:
     move: Hashable
     visits: int
     mean: float
+    #: Per seat, the mean reward of the iterations through this move (``search(per_seat=)``).
+    rewards: tuple[float, ...] | None = None
 
 
 def search(
@@ -74,6 +76,7 @@ def search(
     exploration: float = 0.7,
     prior: Callable[[Any, Sequence[Hashable]], Sequence[Hashable]] | None = None,
     rave: float = 0.0,
+    per_seat: list[float] | None = None,
 ) -> list[Stats]:
     """Run ``iterations`` iterations from states drawn by ``sample(rng)``; return the root
     moves of the player to move, most visited first.
@@ -84,11 +87,15 @@ def search(
     ``rave`` > 0 (for games whose playouts report their moves, ``game.amaf``) blends each
     edge's mean with the mean of the playouts in which the same player made the same move
     later on (all-moves-as-first, Gelly & Silver 2007): weight sqrt(rave / (3 n + rave)) after
-    n visits. It lets a few hundred playouts rank a hundred moves, as in computer Go."""
+    n visits. It lets a few hundred playouts rank a hundred moves, as in computer Go.
+
+    ``per_seat``, a list of zeros (one per seat), receives the sum of every iteration's
+    rewards, and each root move's ``Stats.rewards`` its per-seat means (for evaluations)."""
     reports_moves = getattr(game, "amaf", False)
     amaf = rave > 0 and reports_moves
     root = _Edge()
     root_seat = None
+    root_totals: dict[int, list[float]] = {}
     for _ in range(iterations):
         state = sample(rng)
         if root_seat is None:
@@ -143,8 +150,17 @@ def search(
             edge.total += rewards[seat]
         if amaf:
             _update_amaf(root, path, played, rewards)
+        if per_seat is not None:
+            for seat, reward in enumerate(rewards):
+                per_seat[seat] += reward
+            if path:
+                sums = root_totals.setdefault(id(path[0][0]), [0.0] * len(rewards))
+                for seat, reward in enumerate(rewards):
+                    sums[seat] += reward
     stats = [
-        Stats(move, edge.visits, edge.total / edge.visits if edge.visits else 0.0)
+        Stats(move, edge.visits, edge.total / edge.visits if edge.visits else 0.0,
+              tuple(t / edge.visits for t in root_totals[id(edge)])
+              if id(edge) in root_totals and edge.visits else None)
         for (seat, move), edge in root.child.items()
         if seat == root_seat
     ]

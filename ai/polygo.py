@@ -18,6 +18,14 @@ before passing. The tree is plain UCT; RAVE (statistics borrowed from the playou
 same player played the same point later on) was tried and lost to plain UCT with a third of
 the playouts, so only the scoring phase's quick win estimate uses it.
 
+The search's rewards are wins and losses only, so in a decided game (won or lost) every turn
+looks the same and a pass could come first while points are still to be had (issue 30: a hint
+said "nothing is left to gain" at move 61 of 155). The medium and hard levels therefore never
+pass while a turn could change the count (``useful_points``: an open area bordered by both
+colours, a group of either side two turns from capture, a capture in one turn) — they play
+the search's best such turn instead — nor while a capture is only forbidden by the ko (they
+play elsewhere first, if need be in their own territory where it costs no group its life).
+
 The scoring phase (after two passes) is decided directly: accept when the count with the
 current marks is a win or a draw; take back our groups the opponent marked dead; otherwise
 resume play if the search expects play to help, else accept.
@@ -339,7 +347,8 @@ def tree_turns(board: Board) -> list[Turn]:
     cells = board.cells
     turns: list[Turn] = []
     for p, v in enumerate(cells):
-        if v == EMPTY and not board.is_own_eye(p, seat) and _quick_legal(board, p):
+        if v == EMPTY and (not board.is_own_eye(p, seat) or _saves_in_eye(board, p, seat)) \
+                and _quick_legal(board, p):
             turns.append((p,))
     seen_groups: set[int] = set()
     for p, v in enumerate(cells):
@@ -351,6 +360,13 @@ def tree_turns(board: Board) -> list[Turn]:
                     turns.append(turn)
     turns.append(PASS_TURN)
     return turns
+
+
+def _saves_in_eye(board: Board, p: int, seat: int) -> bool:
+    """Whether ``p``, one of our eyes, is the last liberty of a group of ours (filling it
+    may join that group to the others around the eye)."""
+    cells = board.cells
+    return any(cells[n] == seat and board.group(n)[1] == {p} for n in board.adjacency[p])
 
 
 def turn_text(turn: Turn, kind: str) -> str:
@@ -378,7 +394,141 @@ def _play_turn(board: Board, level: str, rng: random.Random, budget: float) -> T
     # at 0.3 s against 1 s), the borrowed statistics misranking moves whose value depends on
     # when they are played (a capture, an eye). Hard differs by its playouts (three times more).
     stats = mcts.search(SEARCH, lambda r: (board, ()), iterations, rng)
-    return stats[0].move
+    if stats[0].move != PASS_TURN:
+        return stats[0].move
+    # The search rewards wins only: in a decided game (or a lost one) every turn looks the
+    # same and a pass may come first while points are still to be had. Never pass while a
+    # turn could change the score: play the search's best turn among those that can.
+    useful = useful_points(board)
+    anywhere = ko_blocks_capture(board)
+    for entry in stats:
+        if entry.move and (anywhere or entry.move[0] in useful or len(entry.move) > 1):
+            return entry.move
+    if anywhere:
+        # Only our own territory is left: a stone there costs a point, the capture the ko
+        # forbids now is worth more (the stone and its point), so lift the ban with it.
+        spare = _spare_point(board)
+        if spare is not None:
+            return (spare,)
+    return PASS_TURN
+
+
+def ko_blocks_capture(board: Board) -> bool:
+    """Whether the side to move could capture but for the ko: then any turn elsewhere lifts
+    the ban (a pass would too, but it would also let the opponent close the ko)."""
+    seat = board.to_move
+    seen: set[int] = set()
+    free = board.copy()
+    free.previous = None
+    for p, v in enumerate(board.cells):
+        if v != 1 - seat or p in seen:
+            continue
+        stones, liberties = board.group(p)
+        seen.update(stones)
+        if len(liberties) > 3:
+            continue
+        for turn in board.capture_turns(p):
+            if not board.copy().play(turn) and free.copy().play(turn):
+                return True
+    return False
+
+
+def _spare_point(board: Board) -> int | None:
+    """A point of our own territory whose filling leaves every group of ours beside it at
+    least two separate eyes (regions bordered by our stones only), so it costs a point and no
+    life; the first such point, or None."""
+    seat = board.to_move
+    for p in _own_regions(board, seat):
+        trial = board.copy()
+        if not trial.play((p,)):
+            continue
+        regions = _own_regions(trial, seat)
+        _, liberties = trial.group(p)
+        if len({regions[q] for q in liberties if q in regions}) >= 2:
+            return p
+    return None
+
+
+def _own_regions(board: Board, seat: int) -> dict[int, int]:
+    """Empty point -> region number, for the empty regions bordered by ``seat``'s stones
+    only (walls aside)."""
+    cells, adjacency = board.cells, board.adjacency
+    seen: set[int] = set()
+    out: dict[int, int] = {}
+    for start, v in enumerate(cells):
+        if v != EMPTY or start in seen:
+            continue
+        seen.add(start)
+        region = [start]
+        borders = 0
+        for p in region:
+            for n in adjacency[p]:
+                w = cells[n]
+                if w == EMPTY:
+                    if n not in seen:
+                        seen.add(n)
+                        region.append(n)
+                elif w >= 0:
+                    borders |= 1 << w
+        if borders == 1 << seat:
+            for p in region:
+                out[p] = start
+    return out
+
+
+def useful_points(board: Board) -> set[int]:
+    """Points where a stone of the side to move may still change the final count: the empty
+    regions of two points or more bordered by both colours (open areas, where either side can
+    still make territory), and every liberty of a group of either side with two liberties or
+    fewer, or that could be taken in one turn (a capture gains prisoners; saving one's own
+    group keeps them). Any other lone empty point between both colours (a dame) changes
+    nothing."""
+    cells, adjacency = board.cells, board.adjacency
+    seat = board.to_move
+    useful: set[int] = set()
+    seen: set[int] = set()
+    for start, v in enumerate(cells):
+        if v != EMPTY or start in seen:
+            continue
+        seen.add(start)
+        region = [start]
+        borders = 0
+        for p in region:
+            for n in adjacency[p]:
+                w = cells[n]
+                if w == EMPTY:
+                    if n not in seen:
+                        seen.add(n)
+                        region.append(n)
+                elif w >= 0:
+                    borders |= 1 << w
+        if borders == 3 and len(region) >= 2:
+            useful.update(region)
+    groups_seen: set[int] = set()
+    for p, v in enumerate(cells):
+        if v < 0 or p in groups_seen:
+            continue
+        stones, liberties = board.group(p)
+        groups_seen.update(stones)
+        if len(liberties) > 3:
+            continue
+        if len(liberties) <= 2:
+            # Two turns from being taken: a dead group left on the board counts as alive
+            # (no one marks it dead when the AI scores), a living one may need a defence.
+            useful.update(liberties)
+        elif v != seat:
+            for turn in board.capture_turns(p):
+                if board.copy().play(turn):
+                    useful.update(liberties)
+                    break
+        else:
+            # Could the opponent take this group next turn? Then its liberties matter.
+            other = board.copy()
+            other.to_move = 1 - seat
+            other.previous = None
+            if any(other.copy().play(turn) for turn in other.capture_turns(p)):
+                useful.update(liberties)
+    return useful
 
 
 def _win_chance(board: Board, rng: random.Random, budget: float) -> float:

@@ -105,14 +105,16 @@ BASELINES = {"random": random_player, "flatmc": flatmc_player, "greedy": greedy_
 # ----- one game -----------------------------------------------------------------------------
 
 
-def play_game(task: tuple[str, str, str, int]) -> dict:
-    """One game of ``a`` against ``b``; ``a`` sits in seat ``index % 2``."""
-    name, a, b, index = task
+def play_game(task: tuple) -> dict:
+    """One game of ``a`` against ``b``; ``a`` sits in seat ``index % 2`` (with more players,
+    ``a`` takes every other seat from there: LPPG's four players are two teams)."""
+    name, a, b, index = task[:4]
+    table = task[4] if len(task) > 4 else 2
     game = engines.get(name)
     seed = 1_000_003 * index + 17
     a_seat = index % 2
-    players = {a_seat: a, 1 - a_seat: b}
-    state = game.new(2, seed=seed)
+    players = {seat: a if seat % 2 == a_seat else b for seat in range(table)}
+    state = game.new(table, seed=seed)
     rng = random.Random(f"bench:{name}:{a}:{b}:{index}")
     think: dict[str, list[float]] = defaultdict(list)
     plies = 0
@@ -129,17 +131,25 @@ def play_game(task: tuple[str, str, str, int]) -> dict:
         state = game.play(state, move)
         plies += 1
     if state.outcome is None:
-        rewards = (0.5, 0.5)
+        score_a = 0.5
+    elif table == 2:
+        score_a = ai.core.outcome_rewards(state.outcome.winners, 2)[a_seat]
     else:
-        rewards = ai.core.outcome_rewards(state.outcome.winners, 2)
+        score_a = ai.result_score(name, state.outcome, table, a_seat)
     return {
-        "game": name, "a": a, "b": b, "index": index, "a_seat": a_seat,
-        "score_a": rewards[a_seat], "plies": plies, "stopped": state.outcome is None,
+        "game": name if table == 2 else f"{name} ({table} players)", "a": a, "b": b,
+        "index": index, "a_seat": a_seat, "players": table,
+        "score_a": score_a, "plies": plies, "stopped": state.outcome is None,
         "think": think,
     }
 
 
 # ----- reports ------------------------------------------------------------------------------
+
+
+def _order(name: str) -> int:
+    """Where a result's game (``lppg`` or ``lppg (4 players)``) comes in the tables."""
+    return GAMES.index(name.split(" ")[0])
 
 
 def _interval(scores: list[float]) -> float:
@@ -175,7 +185,7 @@ def report(results: list[dict]) -> str:
     for r in results:
         by_pairing[(r["game"], r["a"], r["b"])].append(r)
     for (name, a, b), rows in sorted(by_pairing.items(), key=lambda kv: (
-            GAMES.index(kv[0][0]), kv[0][1], kv[0][2])):
+            _order(kv[0][0]), kv[0][1], kv[0][2])):
         scores = [r["score_a"] for r in rows]
         lines.append(
             f"| {name} | {a} vs {b} | {len(rows)} | {statistics.fmean(scores):.2f} "
@@ -188,7 +198,7 @@ def report(results: list[dict]) -> str:
         for level, values in r["think"].items():
             times[(r["game"], level)].extend(values)
     for (name, level), values in sorted(times.items(), key=lambda kv: (
-            GAMES.index(kv[0][0]), ai.LEVELS.index(kv[0][1]))):
+            _order(kv[0][0]), ai.LEVELS.index(kv[0][1]))):
         values.sort()
         p50 = values[len(values) // 2]
         p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
@@ -273,6 +283,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games per pairing")
     parser.add_argument("--first", type=int, default=0, help="index of the first game")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--players", type=int, default=2,
+                        help="seats at the table (the first player of the pairing takes every "
+                             "other seat; LPPG's four players are two teams)")
     parser.add_argument("--out", help="append one JSON line per game to this file")
     parser.add_argument("--resume", action="store_true",
                         help="with --out: skip the games already in that file")
@@ -295,7 +308,8 @@ def main() -> None:
     for name in args.game or GAMES:
         for pairing in args.pairing or DEFAULT_PAIRINGS[name]:
             a, b = pairing.split("-")
-            tasks += [(name, a, b, i) for i in range(args.first, args.first + args.games)]
+            tasks += [(name, a, b, i, args.players)
+                      for i in range(args.first, args.first + args.games)]
     # Game 0 of every pairing, then game 1...: a run stopped early still covers them all.
     tasks.sort(key=lambda task: task[3])
     if args.out and args.resume:
@@ -305,7 +319,8 @@ def main() -> None:
                         for r in map(json.loads, filter(str.strip, f))}
         except FileNotFoundError:
             done = set()
-        tasks = [task for task in tasks if task not in done]
+        tasks = [task for task in tasks if (
+            task[0] if task[4] == 2 else f"{task[0]} ({task[4]} players)", *task[1:4]) not in done]
     results = []
     out = open(args.out, "a") if args.out else None  # noqa: SIM115 - closed below
     try:

@@ -48,10 +48,12 @@ from bot.i18n import t
 from bot.i18n.translator import CatalogTranslator
 from bot.names import player_name
 from bot.replies import reply_error, send_ephemeral
+from bot.reviews import ReviewWork
 from bot.services.aiseats import is_ai
 from bot.services.clocks import ClockService, GraceFor
 from bot.services.errors import ServiceError
 from bot.services.games import GameService
+from bot.services.reviews import ReviewService
 from bot.sharding import Shards
 from bot.store import Store, open_store
 from bot.store.base import ShardClaim
@@ -139,6 +141,8 @@ class BoardGamesBot(commands.Bot):
         services.challenge_expiry = timedelta(days=config.challenge_expiry_days)
         self.delivery = Delivery(self)
         self.heavy = HeavyWork.create(config.heavy_workers, config.heavy_pool)
+        # Post-game reviews: made in the heavy pool, stored (bot.reviews, the Review cog).
+        self.reviews = ReviewWork(self.heavy, ReviewService(services.store))
         self.boards = BoardDrawer(config.board_workers, config.board_pool)
         self._names: dict[int, str] = {}
         # Correspondence play: clocks, and the one task that sends reminders and forfeits
@@ -216,6 +220,7 @@ class BoardGamesBot(commands.Bot):
         await self.ai_player.stop()
         await self._finish_interactions(STOP_GRACE_SECONDS)
         await self.delivery.stop()
+        self.reviews.close()
         self.heavy.close()
         await self.boards.close()
         # Stop reading the gateway first: while a read is pending, discord.py's close sends

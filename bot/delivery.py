@@ -55,15 +55,20 @@ from discord.http import Route, handle_message_parameters
 import engines
 from bot.anywhere import bot_is_here
 from bot.correspondence.texts import board_clock_text, due_text
-from bot.i18n import say, t
-from bot.names import player_name
+from bot.i18n import listed, say, t
+from bot.names import naming_player, player_name
 from bot.replies import NO_PINGS, clip, pinging
 from bot.services.aiseats import is_ai
 from bot.services.clocks import ClockInfo
 from bot.services.errors import NotFound
 from bot.services.models import GameInfo, OutboxItem, Position
+<<<<<<< HEAD
 from bot.views.actions import action_row
 from bot.views.game import MoveButtons, move_view, rematch_view, undo_view
+=======
+from bot.views.game import move_view, rematch_view, undo_view
+from bot.views.review import add_review_button, review_buttons_of
+>>>>>>> main
 from engines import Phrase
 
 if TYPE_CHECKING:
@@ -137,6 +142,7 @@ def _aware(moment: datetime) -> datetime:
 mention = player_name
 
 
+<<<<<<< HEAD
 def token_alive(interaction: discord.Interaction) -> bool:
     """Whether an interaction's token still answers follow-ups (Discord: 15 minutes), with a
     minute to spare for the request itself."""
@@ -145,12 +151,22 @@ def token_alive(interaction: discord.Interaction) -> bool:
 
 
 def description_text(description: Any, move: str, language: str) -> str:
+=======
+def description_text(description: Any, move: str, language: str,
+                     mover: tuple[Phrase, str] | None = None) -> str:
+>>>>>>> main
     """What a move did, in ``language``: a ``move`` row stores the engine's phrase (rows
     written before phrases were stored hold English text, shown as it is). Empty when it says
-    no more than the move itself."""
+    no more than the move itself. ``mover``: (seat, name): the phrase names the mover so, and
+    an empty text means it did not name them."""
     if isinstance(description, dict):
         phrase = Phrase.load(description)
+        if mover is not None:
+            named = naming_player(phrase, *mover)
+            return "" if named is None else say(named, language)
         return "" if phrase.key == "move.plain" else say(phrase, language)
+    if mover is not None:
+        return ""
     text = str(description or "")
     return "" if text == move else text
 
@@ -503,6 +519,7 @@ class Delivery:
     def strip_buttons(self, message: discord.Message | None,
                       pressed: discord.Interaction | None = None) -> None:
         """Take the buttons off one of our messages, in the background (an ephemeral one
+<<<<<<< HEAD
         cannot be edited this way, nor one where the bot is not, which ``pressed``, the
         interaction of the press, tells: their stale buttons refuse when pressed)."""
         if message is None or message.flags.ephemeral or not message.components:
@@ -510,15 +527,24 @@ class Delivery:
         if pressed is not None and not bot_is_here(pressed):
             return
         self._strip(message.channel.id, message.id)
+=======
+        cannot be edited this way: its stale buttons refuse when pressed). A result's Review
+        button stays: a game can be reviewed whatever happened since (a rematch)."""
+        if message is None or message.flags.ephemeral or not message.components:
+            return
+        kept = review_buttons_of(message)
+        self._strip(message.channel.id, message.id, kept)
+>>>>>>> main
 
-    def _strip(self, channel_id: int, message_id: int) -> None:
+    def _strip(self, channel_id: int, message_id: int,
+               kept: discord.ui.View | None = None) -> None:
         async def strip() -> None:
             # Best effort: a board left with buttons refuses them when pressed (its version).
             # The plain edit request: ``PartialMessage.edit`` would also build a
             # discord.Message of the answer, which nobody reads (a quarter of its cost).
             with (
                 contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError),
-                handle_message_parameters(view=None) as params,
+                handle_message_parameters(view=kept) as params,
             ):
                 await self.bot.http.edit_message(channel_id, message_id, params=params)
 
@@ -552,8 +578,8 @@ class Delivery:
 
     async def seat_names(self, game: GameInfo, language: str) -> list[str]:
         """The players' names for thread titles and boards (an AI seat's in ``language``)."""
-        return [player_name(uid, language) if is_ai(uid) else await self.bot.display_name(uid)
-                for uid in game.seats]
+        return [player_name(uid, language, game.seats) if is_ai(uid)
+                else await self.bot.display_name(uid) for uid in game.seats]
 
     async def _thread_name(self, game: GameInfo) -> str:
         language = self.language(game)
@@ -637,7 +663,8 @@ class Delivery:
         if kind == "game_started":
             position = await self._position(game, 0, payload, None)
             seat_list = ", ".join(
-                f"{mention(uid, locale)} ({say(engine.seat_phrase(position.state, seat), locale)})"
+                f"{mention(uid, locale, game.seats)} "
+                f"({say(engine.seat_phrase(position.state, seat), locale)})"
                 for seat, uid in enumerate(game.seats)
             )
             text = t("bot.game.started", locale, game=engine.title, players=seat_list)
@@ -646,9 +673,17 @@ class Delivery:
             return composed
         if kind == "move":
             position = await self._position(game, int(payload["ply"]), payload, payload["move"])
-            mover = mention(game.seats[int(payload["seat"])], locale)
-            description = description_text(payload.get("description"), payload["move"], locale)
-            if description:
+            seat = int(payload["seat"])
+            mover = mention(game.seats[seat], locale, game.seats)
+            # Said once: "@alice plays h and captures 2 stones", not "@alice played h: Black
+            # plays h and captures 2 stones" (the engine's sentence, naming the player).
+            said = description_text(payload.get("description"), payload["move"], locale,
+                                    (engine.seat_phrase(position.state, seat), mover))
+            description = "" if said else description_text(payload.get("description"),
+                                                           payload["move"], locale)
+            if said:
+                text = said + "."
+            elif description:
                 text = t("bot.game.moved_described", locale, player=mover,
                          move=payload["move"], description=description)
             else:
@@ -663,7 +698,8 @@ class Delivery:
             return await self._with_turn(t("bot.game.undone", locale), game, position, locale)
         if kind == "resigned":
             seat = int(payload["seat"])
-            text = t("bot.game.resigned", locale, player=mention(game.seats[seat], locale))
+            text = t("bot.game.resigned", locale,
+                     player=mention(game.seats[seat], locale, game.seats))
             return Composed(text, None, None, NO_PINGS)
         if kind == "undo_requested":
             by = int(payload["by"])
@@ -679,8 +715,10 @@ class Delivery:
             return Composed(text, None, None, pinging(requester))
         if kind == "game_over":
             offered = await self.bot.services.rematch_offered(game.id)
-            return Composed(self._result(game, locale), None,
-                            rematch_view(game.id, locale) if offered else None, everyone)
+            view = rematch_view(game.id, locale) if offered else None
+            if game.status == "finished" and game.ply > 0:  # something to review
+                view = add_review_button(view, game.id, locale)
+            return Composed(self._result(game, locale), None, view, everyone)
         raise AssertionError(f"unhandled outbox kind {kind!r}")  # KINDS lists what we post
 
     async def _with_turn(
@@ -694,7 +732,7 @@ class Delivery:
         user = game.seats[position.to_move]
         ai_turn = is_ai(user)
         key = "ai.thinking" if ai_turn else "bot.game.your_turn"
-        text += "\n" + t(key, locale, player=mention(user, locale))
+        text += "\n" + t(key, locale, player=mention(user, locale, game.seats))
         clock = None
         if position.current:
             # Timed games (bot.services.clocks): when the move is due, and who paused the clock.
@@ -717,9 +755,10 @@ class Delivery:
         if outcome is None:
             return t("bot.game.over", locale, reason="")
         reason = outcome_text(outcome, locale)
-        winners = " ".join(mention(game.seats[s], locale) for s in sorted(outcome.winners))
+        winners = [mention(game.seats[s], locale, game.seats) for s in sorted(outcome.winners)]
         if winners:
-            return t("bot.game.won", locale, winners=winners, reason=reason)
+            return t("bot.game.won", locale, winners=listed(winners, locale),
+                     count=len(winners), reason=reason)
         return t("bot.game.drawn", locale, reason=reason)
 
     # ----- board images -------------------------------------------------------------------------

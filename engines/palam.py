@@ -282,6 +282,9 @@ class PalamState:
     last_duel: Duel | None = None
     last_move: Move | None = None
     outcome: Outcome | None = None
+    #: The seat whose piece waits on the duel row (None unless ``attack``): kept when the game
+    #: ends mid-duel (a resignation), when nobody is to move any more.
+    attacker: int | None = None
 
     @property
     def anubis(self) -> int:
@@ -550,7 +553,7 @@ class Palam(Game):
         if state.phase == ATTACK:
             return replace(
                 state, board=tuple(new_board), to_move=1 - seat, phase=ANSWER, may_swap=False,
-                attack=(column, piece), ply=state.ply + 1, last_move=move,
+                attack=(column, piece), ply=state.ply + 1, last_move=move, attacker=seat,
             )
         # ANSWER: only the allowed columns, then the duel is resolved at once (ruling 6).
         attack_column, attack_piece = state.attack
@@ -569,9 +572,9 @@ class Palam(Game):
         duels = state.duels + 1
         after = replace(
             state, board=tuple(new_board), to_move=1 - winner, phase=ATTACK, may_swap=True,
-            attack=None, captured=(captured[0], captured[1]), duels=duels, ply=state.ply + 1,
+            attack=None, attacker=None, captured=(captured[0], captured[1]), duels=duels,
+            ply=state.ply + 1, last_move=move,
             last_duel=Duel(attacker, attack_column, attack_piece, column, piece, winner),
-            last_move=move,
         )
         if duels == DUELS:
             after = replace(after, to_move=None, outcome=_outcome(after))
@@ -693,6 +696,7 @@ class Palam(Game):
             "may_swap": state.may_swap,
             "attack": None if state.attack is None
             else [state.attack[0], piece_name(state.attack[1])],
+            "attacker": state.attacker,
             "captured": [names(state.captured[0]), names(state.captured[1])],
             "duels": state.duels,
             "pool": names(state.pool),
@@ -739,6 +743,9 @@ class Palam(Game):
             ),
             last_move=None if last is None else _load_last_move(last, data),
             outcome=load_outcome(data.get("outcome")),
+            # Dumps from before the field: the attacker is the seat not to move.
+            attacker=data.get("attacker", None if attack is None or data["to_move"] is None
+                              else 1 - data["to_move"]),
         )
 
 

@@ -118,10 +118,12 @@ def format_phrase(
     plural: Callable[[float], str],
     *,
     value: Callable[[Any], str] = str,
+    fill: Callable[[str, Mapping[str, str]], str] | None = None,
 ) -> str:
     """``phrase`` in a language: ``lookup(key)`` gives that language's template (None: fall back
     to English, with English plural rules), ``plural(count)`` its plural category, and
-    ``value`` formats plain parameter values (numbers per locale)."""
+    ``value`` formats plain parameter values (numbers per locale); ``fill(template, args)``
+    fills a template in where the language's spelling depends on the words (French "d'Est")."""
     template = lookup(phrase.key)
     rule = plural
     if template is None:
@@ -130,14 +132,14 @@ def format_phrase(
         if template is None:
             raise KeyError(f"no English template for phrase {phrase.key!r}")
     args = {
-        name: format_phrase(arg, lookup, plural, value=value)
+        name: format_phrase(arg, lookup, plural, value=value, fill=fill)
         if isinstance(arg, Phrase) else value(arg)
         for name, arg in phrase.params
     }
     if not isinstance(template, str):
         count = phrase.args.get("count", 0)
         template = template.get(rule(count)) or template["other"]
-    return template.format(**args)
+    return template.format(**args) if fill is None else fill(template, args)
 
 
 def and_list(items: Sequence[Any]) -> Any:

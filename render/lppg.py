@@ -40,7 +40,7 @@ from render.primitives import (
     legend_lines,
     union,
 )
-from render.surface import WIDTH, Frame, Sprite, fit_text, make_sprite, text_width
+from render.surface import WIDTH, Frame, Sprite, fit_name, fit_text, make_sprite, text_width
 from render.theme import RGB, Theme, hex_colour, mix
 
 CARD_COLOURS: dict[int, RGB] = {
@@ -320,9 +320,14 @@ def _draw_piles(frame: Frame, state, top: float, labels, said) -> None:
         column, row = divmod(seat, rows) if state.players > 2 else (0, seat)
         hx = x + column * column_width
         hy = top + 8 + row * row_height + row_height / 2
-        name = fit_text(labels[seat][0], SMALL_SIZE, column_width - 2 * (3 * small + 6) - 12)
-        frame.text(hx, hy, name, SMALL_SIZE, theme.text, anchor="lm")
-        cx = hx + text_width(name, SMALL_SIZE) + 8
+        # The whole name, smaller or on two lines if need be ("AI 2 (medium)" in two columns).
+        lines, size = fit_name(labels[seat][0], SMALL_SIZE,
+                               column_width - 2 * (3 * small + 6) - 12)
+        line_height = size + 2
+        for index, line in enumerate(lines):
+            frame.text(hx, hy + (index - (len(lines) - 1) / 2) * line_height, line, size,
+                       theme.text, anchor="lm")
+        cx = hx + max(text_width(line, size) for line in lines) + 8
         for card in hand:
             _card_back(frame, cx, hy - small, small, back_colour(card), mark=False)
             cx += 3 * small + 6

@@ -271,8 +271,12 @@ def draw(game, state, options: Options) -> Image.Image:
         seats.append(SeatInfo(name, role, _role_swatch(colour, letter),
                               said("palam.stats", points=score[seat],
                                    taken=len(state.captured[seat]))))
-    subtitle = said("palam.duel", n=min(state.duels + 1, DUELS), total=DUELS) \
-        if state.outcome is None else said("palam.duels", total=DUELS)
+    if state.outcome is None:
+        subtitle = said("palam.duel", n=min(state.duels + 1, DUELS), total=DUELS)
+    elif state.duels < DUELS:  # ended early (a resignation, a timeout): the duels fought
+        subtitle = said("palam.duels_fought", n=state.duels, total=DUELS)
+    else:
+        subtitle = said("palam.duels", total=DUELS)
     draw_header(frame, game.title, state, seats, options, subtitle=subtitle,
                 doing=_pending(state, said))
     frame.layer(_camps(theme, said), 0, geo.anubis_rows[1] - CELL / 2 - LETTER_ROOM)
@@ -298,6 +302,16 @@ def draw(game, state, options: Options) -> Image.Image:
     return frame.finish()
 
 
+def _attacker(state) -> int | None:
+    """The seat whose piece waits on the duel row, or None: also once the game ended
+    mid-duel (a resignation), when nobody is to move."""
+    if state.phase != ANSWER or state.attack is None:
+        return None
+    if state.attacker is not None:
+        return state.attacker
+    return None if state.to_move is None else 1 - state.to_move
+
+
 def _highlighted_cells(state, last_move) -> set[tuple[int, int, int]]:
     """Cells (seat, row, column) touched by the last move."""
     if isinstance(last_move, Swap):
@@ -312,8 +326,9 @@ def _highlighted_cells(state, last_move) -> set[tuple[int, int, int]]:
                 return {(seat, rest // 6 + 1, rest % 6)}
     if isinstance(last_move, Advance):
         # The cell the piece left: its column's front cell, now empty (or its back piece moved).
-        if state.phase == ANSWER and state.to_move is not None:
-            return {(1 - state.to_move, 1, last_move.column)}
+        attacker = _attacker(state)
+        if attacker is not None:
+            return {(attacker, 1, last_move.column)}
         duel = state.last_duel
         if duel is not None:
             return {(1 - duel.attacker, 1, duel.answer_column)}
@@ -324,8 +339,8 @@ def _draw_duel_row(frame: Frame, geo: Layout, state, last_move, said) -> None:
     theme = frame.theme
     top, bottom = geo.duel_top, geo.duel_top + DUEL_ROW
     mid = (top + bottom) / 2
-    if state.phase == ANSWER and state.attack is not None and state.to_move is not None:
-        attacker = 1 - state.to_move
+    attacker = _attacker(state)
+    if attacker is not None:
         column, piece = state.attack
         x, y = geo.duel_center(state, attacker, column)
         frame.paste(_piece(piece, DUEL_PIECE, False), x, y)

@@ -85,6 +85,23 @@ def wrap_text(text: str, size: int, max_width: float, bold: bool = False) -> lis
     return lines
 
 
+def fit_name(text: str, size: int, max_width: float, *, lines: int = 2,
+             smallest: int = 11) -> tuple[list[str], int]:
+    """A name set in a narrow place, whole if at all possible: on one line at ``size`` or a
+    smaller size down to ``smallest``, else wrapped on up to ``lines`` lines (at the largest
+    size that fits), and cut with an ellipsis only as a last resort. Returns the lines and
+    their size."""
+    for step in range(size, smallest - 1, -1):
+        if text_width(text, step) <= max_width:
+            return [text], step
+    for step in range(size, smallest - 1, -1):
+        wrapped = wrap_text(text, step, max_width)
+        if len(wrapped) <= lines and all(text_width(w, step) <= max_width for w in wrapped):
+            return wrapped, step
+    wrapped = wrap_text(text, smallest, max_width)[:lines] or [text]
+    return [fit_text(w, smallest, max_width) for w in wrapped], smallest
+
+
 _MISSING_PROBE = "\U0010fffd"  # a private code point no font maps: FreeType draws .notdef
 
 

@@ -13,6 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from babel import Locale
+
+from engines.spelling import fill
+
 NBSP = "\u00a0"
 
 EN: dict[str, str] = {
@@ -68,6 +72,7 @@ EN: dict[str, str] = {
     "palam.stats": "{points} points · {taken} taken",
     "palam.duel": "duel {n}/{total}",
     "palam.duels": "{total} duels",
+    "palam.duels_fought": "duels: {n}/{total}",
     "palam.doing.camp": "choose a camp",
     "palam.doing.draft": "pick a piece and a cell",
     "palam.doing.answer": "answer {piece}",
@@ -190,6 +195,7 @@ FR: dict[str, str] = {
     "palam.stats": "{points} points · {taken} prises",
     "palam.duel": "duel {n}/{total}",
     "palam.duels": "{total} duels",
+    "palam.duels_fought": "duels : {n}/{total}",
     "palam.doing.camp": "choisir un camp",
     "palam.doing.draft": "choisir une pièce et une case",
     "palam.doing.answer": "répondre à {piece}",
@@ -269,15 +275,10 @@ TABLES: dict[str, Mapping[str, str]] = {"en": EN, "fr": FR}
 LANGUAGES = tuple(TABLES)
 
 
-def _plural_en(count: float) -> str:
-    return "one" if count == 1 else "other"
-
-
-def _plural_fr(count: float) -> str:
-    return "one" if 0 <= count < 2 else "other"
-
-
-PLURAL: dict[str, Callable[[float], str]] = {"en": _plural_en, "fr": _plural_fr}
+#: Each language's CLDR plural rule, from Babel (as the bot's texts use): French says "0 carte"
+#: and "1 carte", English "0 cards".
+PLURAL: dict[str, Callable[[float], str]] = {
+    lang: Locale.parse(lang).plural_form for lang in TABLES}
 
 
 def language(lang: str | None) -> str:
@@ -298,11 +299,17 @@ class Words:
         template = self.table.get(key)
         if template is None:
             template = EN[key]  # a key missing from a language still reads
-        return template.format(**params) if params else template
+        if not params:
+            return template
+        # French: "À l'IA (moyen) de jouer", "d'Alak" (the word filled in decides).
+        return fill(template, params) if self.lang == "fr" else template.format(**params)
 
     def count(self, key: str, n: float, **params: object) -> str:
         """A counted phrase: ``key.one`` or ``key.other`` by the language's plural rule."""
-        return self(f"{key}.{PLURAL[self.lang](n)}", n=n, **params)
+        form = PLURAL[self.lang](abs(n))
+        if f"{key}.{form}" not in self.table and f"{key}.{form}" not in EN:
+            form = "other"  # a category the words do not use ("many" in French)
+        return self(f"{key}.{form}", n=n, **params)
 
     def seat(self, english_name: str) -> str:
         """A seat name the engine gives in English, in this language (unknown names as is)."""

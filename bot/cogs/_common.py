@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 import engines
-from bot.i18n import t
+from bot.i18n import language_code, t
 from bot.replies import reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 from bot.services.models import GameInfo, MoveResult
@@ -40,6 +40,18 @@ async def game_here(
     if game is None:
         await send_ephemeral(interaction, t("bot.game.no_game_here", interaction.locale))
     return game
+
+
+async def answer_language(
+    bot: BoardGamesBot, interaction: discord.Interaction, *, private: bool = False
+) -> str:
+    """The language of an answer to ``interaction``, the one place that decides it: what only
+    the user sees speaks the user's language; what everyone sees speaks the server's
+    (``/admin settings language``), like game threads, else the user's."""
+    own = language_code(interaction.locale)
+    if private or interaction.guild_id is None:
+        return own
+    return await bot.services.public_language(interaction.guild_id, own) or own
 
 
 def reply_token(interaction: discord.Interaction, game: GameInfo) -> str | None:

@@ -28,9 +28,12 @@ from bot.cogs._common import act_and_deliver, game_here, game_number
 from bot.correspondence import texts
 from bot.heavy import HeavyBusy, replay_gif, replay_key
 from bot.i18n import language_code, t
+from bot.names import player_name
 from bot.replies import reply_error, send_ephemeral
+from bot.services.aiseats import is_ai
 from bot.services.errors import ServiceError
 from bot.services.models import GameInfo, OutboxItem
+from bot.services.review import expected_score_comments
 
 if TYPE_CHECKING:
     from bot.app import BoardGamesBot
@@ -96,8 +99,11 @@ class Clocks(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.delivery.register_poster(CLOCK_KINDS, post_clock_row)
 
-    async def _names(self, game: GameInfo) -> dict[int, str]:
-        return {uid: await self.bot.display_name(uid) for uid in game.seats}
+    async def _names(self, game: GameInfo, language: str | None = None) -> dict[int, str]:
+        """The players' names (an AI seat's in ``language``, numbered as at the table)."""
+        language = language or self.bot.config.default_language
+        return {uid: player_name(uid, language, game.seats) if is_ai(uid)
+                else await self.bot.display_name(uid) for uid in game.seats}
 
     @app_commands.command(name="claim", description="Claim the win when your opponent's time is up")
     @app_commands.describe(game="A game number (default: the game of this thread)")
@@ -155,7 +161,13 @@ class Clocks(commands.Cog):
         info = await game_here(self.bot, interaction, game)
         if info is None:
             return
-        text = await self.bot.clocks.record_text(info.id, names=await self._names(info))
+        names = await self._names(info)
+        # A finished game's stored review adds the expected scores after each move.
+        review = await self.bot.reviews.service.finished_review(info.id)
+        comments = None
+        if review is not None and len(review.moves) == info.ply:
+            comments = expected_score_comments(review, [names[uid] for uid in info.seats])
+        text = await self.bot.clocks.record_text(info.id, names=names, comments=comments)
         file = discord.File(io.BytesIO(text.encode("utf-8")),
                             filename=f"{info.game}-{info.id}.txt")
         await interaction.response.send_message(
@@ -181,7 +193,7 @@ class Clocks(commands.Cog):
         try:
             with heavy.admit(interaction.user.id):
                 source = await self.bot.clocks.replay_source(info.id)
-                names = tuple((await self._names(info)).values())
+                names = tuple((await self._names(info, language)).values())
                 await interaction.response.defer(thinking=True)
                 gif = await heavy.run(replay_key(source, names, language), replay_gif, source,
                                       names, language)

@@ -104,7 +104,7 @@ class Game(commands.Cog):
         if info.status == "active":
             to_move = info.user_to_move()
             text = t("bot.board.active", language, game=title, id=info.id,
-                     player=player_name(to_move, language) or "-",
+                     player=player_name(to_move, language, info.seats) or "-",
                      number=move_number(info.ply))
             due = due_text(await self.bot.clocks.clock_info(info.id), language)
             if due:
@@ -132,7 +132,8 @@ class Game(commands.Cog):
             await reply_error(interaction, error)
             return
         locale = interaction.locale
-        others = ", ".join(player_name(uid, locale) for uid in info.seats if uid != user)
+        others = ", ".join(player_name(uid, locale, info.seats) for uid in info.seats
+                           if uid != user)
         text = t("bot.resign.ask", locale, game=engines.get(info.game).title, id=info.id,
                  opponents=others)
         await interaction.response.send_message(
@@ -157,9 +158,10 @@ class Game(commands.Cog):
         now = datetime.now(UTC)
         for info in mine[:20]:
             to_move = info.user_to_move()
-            others = [player_name(uid, locale) for uid in info.seats if uid != user]
+            others = [player_name(uid, locale, info.seats) for uid in info.seats if uid != user]
             turn = (t("bot.games.your_turn", locale) if to_move == user
-                    else t("bot.games.their_turn", locale, player=player_name(to_move, locale)))
+                    else t("bot.games.their_turn", locale,
+                           player=player_name(to_move, locale, info.seats)))
             where = f"<#{info.thread_id}>" if info.thread_id else f"#{info.id}"
             line = t("bot.games.line", locale, game=engines.get(info.game).title,
                      id=info.id, opponents=", ".join(others), turn=turn, where=where)

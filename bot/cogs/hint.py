@@ -1,5 +1,6 @@
 """``/hint``: in a game against the AI, the move the ``hard`` level would play and, where the
-game allows it, why, shown only to the player who asked. Refused in games between people.
+game allows it, why, shown only to the player who asked. Refused in games between people and
+where any opponent of the asker is a person (the service says why).
 
 The search runs in the AI players' worker processes and takes up to the hard level's budget
 (about a second, more when the workers are busy), beyond Discord's 3 s for a first answer: the

@@ -2,8 +2,8 @@
 
 ``/rules game:<game> [section]`` answers with one embed (the section's text, with a picture of
 an example position where one helps); ``/rules`` alone lists the games and how to start one;
-``private: True`` answers only the reader (an ephemeral reply), so reading does not fill the
-channel;
+``private: True`` answers only the reader (an ephemeral reply, in their language), so reading
+does not fill the channel; a public answer speaks the server's language (``answer_language``);
 ``/help`` lists the bot's commands as the reader sees them in Discord (localised names).
 The texts are data (``bot.rules``); the pictures are engine positions drawn by ``render``
 (``bot.rules.diagrams``), rendered off the event loop and kept once drawn.
@@ -22,7 +22,8 @@ from discord.ext import commands
 
 import engines
 from bot import rules
-from bot.i18n import DEFAULT_LANGUAGE, catalog, language_of, t
+from bot.cogs._common import answer_language
+from bot.i18n import DEFAULT_LANGUAGE, catalog, language_of, t, typeset
 from bot.replies import ECHO_MAX, clip
 from bot.rules import diagrams
 
@@ -107,7 +108,9 @@ def section_embed(
     if picture:
         embed.set_image(url=f"attachment://{picture}")
     titles = " · ".join(rules.section_title(s, language) for s in rules.SECTIONS)
-    embed.set_footer(text=f"{t('rules.sections_title', language)}: {titles}")
+    # Assembled here, so spaced here: French puts a no-break space before the colon.
+    embed.set_footer(text=typeset(f"{t('rules.sections_title', language)} : {titles}", language)
+                     if language == "fr" else f"{t('rules.sections_title', language)}: {titles}")
     return embed
 
 
@@ -213,9 +216,11 @@ class Rules(commands.Cog):
         private: bool = False,
     ) -> None:
         self._warm_up_once()
-        language = language_of(interaction.locale)
+        language = language_of(interaction.locale)  # for refusals and what was typed
+        # The answer everyone sees speaks the server's language.
+        shown = await answer_language(self.bot, interaction, private=private)
         if not game:
-            await interaction.response.send_message(embed=games_embed(language),
+            await interaction.response.send_message(embed=games_embed(shown),
                                                     ephemeral=private)
             return
         game = game.strip().lower()
@@ -236,6 +241,7 @@ class Rules(commands.Cog):
             )
             return
         key = diagrams.diagram_key(game, section_id)
+        language = shown
         data = self._pictures.get((game, key, language)) if key else None
         send = interaction.response.send_message
         if key and data is None and diagrams.available(game, key):

@@ -32,7 +32,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 import engines
-from bot.cogs._common import LARGEST, NumberOption
+from bot.cogs._common import LARGEST, NumberOption, answer_language
 from bot.cogs._tournament_texts import (
     choice_label,
     forfeit_post,
@@ -48,7 +48,7 @@ from bot.cogs._tournament_texts import (
     withdrawal_text,
 )
 from bot.heavy import HeavyBusy
-from bot.i18n import language_code, option_name, t
+from bot.i18n import Text, language_code, option_name, t
 from bot.replies import clip, reply_error, send_ephemeral
 from bot.services.aiseats import Record
 from bot.services.errors import ServiceError
@@ -377,6 +377,11 @@ class Tournaments(commands.Cog):
         """The server this member may manage (where the command was typed), else None."""
         return interaction.guild_id if interaction.permissions.manage_guild else None
 
+    async def _public(self, interaction: discord.Interaction, *, private: bool = False) -> str:
+        """The language of the command's answer (``answer_language``): the server's for what
+        everyone sees."""
+        return await answer_language(self.bot, interaction, private=private)
+
     async def _answer(self, interaction: discord.Interaction, text: str, *,
                       file: discord.File | None = None, private: bool = False) -> None:
         """The command's answer, pinging nobody (``private``: only the user sees it)."""
@@ -415,10 +420,10 @@ class Tournaments(commands.Cog):
         except ServiceError as error:
             await refuse(interaction, error)
             return
-        text = t("tournaments.created", interaction.locale, name=shown_name(tournament.name),
+        locale = await self._public(interaction)
+        text = t("tournaments.created", locale, name=shown_name(tournament.name),
                  id=tournament.id, organiser=mention(tournament.organiser_id))
-        await self._answer(interaction, text + "\n" + format_tournament(tournament,
-                                                                       interaction.locale))
+        await self._answer(interaction, text + "\n" + format_tournament(tournament, locale))
 
     @group.command(name="join", description="Sign up for a tournament")
     @app_commands.describe(tournament="Tournament number (default: the one open here)")
@@ -428,10 +433,11 @@ class Tournaments(commands.Cog):
             tid, interaction.user.id, guild_id=interaction.guild_id))
         if info is None:
             return
+        locale = await self._public(interaction)
         await self._answer(interaction, t(
-            "tournaments.joined", interaction.locale, player=mention(interaction.user.id),
+            "tournaments.joined", locale, player=mention(interaction.user.id),
             name=shown_name(info.name), id=info.id,
-            players=t("tournaments.count.players", interaction.locale, count=len(info.players))))
+            players=t("tournaments.count.players", locale, count=len(info.players))))
 
     @group.command(name="leave", description="Leave a tournament (withdraw once it runs)")
     @app_commands.describe(tournament="Tournament number (default: the one you are in here)")
@@ -443,7 +449,7 @@ class Tournaments(commands.Cog):
         if done is None:
             return
         await self._answer(interaction, withdrawal_text(done, interaction.user.id,
-                                                        interaction.locale))
+                                                        await self._public(interaction)))
         await self._deliver_after_withdrawal(done.tournament, done.forfeited)
 
     @group.command(name="kick", description="Remove a player (organiser or Manage Server)")
@@ -463,7 +469,7 @@ class Tournaments(commands.Cog):
         if done is None:
             return
         await self._answer(interaction, withdrawal_text(done, interaction.user.id,
-                                                        interaction.locale))
+                                                        await self._public(interaction)))
         await self._deliver_after_withdrawal(done.tournament, done.forfeited)
 
     @group.command(name="start", description="Close sign-up and pair round 1")
@@ -476,9 +482,10 @@ class Tournaments(commands.Cog):
                                     manager_of=self._manager_of(interaction)))
         if info is None:
             return
+        locale = await self._public(interaction)
         await self._answer(interaction, t(
-            "tournaments.started", interaction.locale, name=shown_name(info.name), id=info.id,
-            players=t("tournaments.count.players", interaction.locale, count=len(info.players))))
+            "tournaments.started", locale, name=shown_name(info.name), id=info.id,
+            players=t("tournaments.count.players", locale, count=len(info.players))))
         await self.deliver(info.id)  # the pairings, then the games' threads
 
     @group.command(name="cancel", description="Cancel a tournament (organiser or Manage Server)")
@@ -491,7 +498,7 @@ class Tournaments(commands.Cog):
                                     manager_of=self._manager_of(interaction)))
         if info is None:
             return
-        await self._answer(interaction, t("tournaments.cancelled", interaction.locale,
+        await self._answer(interaction, t("tournaments.cancelled", await self._public(interaction),
                                           name=shown_name(info.name), id=info.id))
 
     @group.command(name="standings", description="A tournament's standings")
@@ -506,16 +513,16 @@ class Tournaments(commands.Cog):
         # The bracket is a heavy drawing: within the user's limits, refused privately.
         admission = (self.bot.heavy.admit(interaction.user.id) if has_bracket(table.tournament)
                      else nullcontext())
+        locale = await self._public(interaction)
         try:
             with admission:
                 await interaction.response.defer(thinking=True)
-                file = await bracket_file(self.bot, self.tournaments, table.tournament,
-                                          interaction.locale)
+                file = await bracket_file(self.bot, self.tournaments, table.tournament, locale)
         except HeavyBusy as error:
             await reply_error(interaction, error)
             return
-        text = format_tournament(table.tournament, interaction.locale) + "\n" + (
-            format_standings(table, interaction.locale))
+        text = format_tournament(table.tournament, locale) + "\n" + (
+            format_standings(table, locale))
         await self._answer(interaction, text, file=file)
 
     @group.command(name="pairings", description="A round's pairings")
@@ -537,14 +544,15 @@ class Tournaments(commands.Cog):
             return
         info, number, boards = found
         await self._answer(interaction, format_pairings(info, number, boards,
-                                                        interaction.locale))
+                                                        await self._public(interaction)))
 
     @group.command(name="list", description="This server's open and running tournaments")
     async def list_tournaments(self, interaction: discord.Interaction) -> None:
         found = await self.tournaments.tournaments(interaction.guild_id, active_only=True,
                                                    limit=MAX_LISTED + 1)
         await self._answer(interaction, format_list(
-            found[:MAX_LISTED], interaction.locale, more=max(0, len(found) - MAX_LISTED)))
+            found[:MAX_LISTED], await self._public(interaction),
+            more=max(0, len(found) - MAX_LISTED)))
 
     # ----- ratings --------------------------------------------------------------------------
 
@@ -563,8 +571,8 @@ class Tournaments(commands.Cog):
         # In a direct message there is no server: everyone's leaderboard.
         here = interaction.guild_id if scope == "server" else None
         board = await self.ratings.leaderboard(game, limit=15, guild_id=here)
-        await self._answer(interaction, format_leaderboard(board, interaction.locale),
-                           private=private)
+        locale = await self._public(interaction, private=private)
+        await self._answer(interaction, format_leaderboard(board, locale), private=private)
 
     @app_commands.command(name="profile", description="A player's ratings")
     @app_commands.describe(user="The player (default: you)",
@@ -573,11 +581,11 @@ class Tournaments(commands.Cog):
                       user: discord.User | None = None, private: bool = False) -> None:
         target = user or interaction.user
         profile = await self.ratings.profile(target.id, guild_id=interaction.guild_id)
-        text = format_profile(profile, interaction.locale,
-                              in_server=interaction.guild_id is not None)
+        locale = await self._public(interaction, private=private)
+        text = format_profile(profile, locale, in_server=interaction.guild_id is not None)
         records = await self.bot.services.ai_record(target.id)
         if records:  # games against the AI are not rated: their record stands apart
-            text += "\n" + ai_record_text(records, interaction.locale)
+            text += "\n" + ai_record_text(records, locale)
         await self._answer(interaction, text, private=private)
 
 
@@ -586,7 +594,9 @@ def ai_record_text(records: list[Record], locale: Any) -> str:
     lines = [t("ai.record.header", locale)]
     for record in records:
         lines.append(t("ai.record.line", locale, level=t(f"ai.level.{record.level}", locale),
-                       won=record.won, drawn=record.drawn, lost=record.lost))
+                       won=Text("ai.record.won", count=record.won),
+                       drawn=Text("ai.record.drawn", count=record.drawn),
+                       lost=Text("ai.record.lost", count=record.lost)))
     return "\n".join(lines)
 
 

@@ -8,6 +8,7 @@ board gives the date and time in UTC, written the way the board's language write
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -42,10 +43,16 @@ def control_text(control: str, locale: Any) -> str:
 
 
 def duration_text(length: timedelta, locale: Any) -> str:
-    """A stretch of time as days and hours, the short way ("2d 4h", "2 j 4 h"), rounded down to
-    the hour; under an hour, minutes."""
+    """A stretch of time as days and hours, the short way ("2d 4h", "2 j 4 h"), a started hour
+    counting as a whole one (as time is counted everywhere here), so a bank of 3 days reads
+    "3d" until an hour of it is gone, not "2d 23h" a second after the start; under an hour,
+    minutes (a started one counting)."""
     language = language_code(locale)
-    hours, seconds = divmod(max(0, int(length.total_seconds())), 3600)
+    left = max(0, math.ceil(length.total_seconds()))
+    if left > 3600 - 60:  # an hour or more once the started minute counts
+        hours, seconds = math.ceil(left / 3600), 0
+    else:
+        hours, seconds = 0, math.ceil(left / 60) * 60
     days, hours = divmod(hours, 24)
     parts = [(amount, unit) for amount, unit in ((days, "day"), (hours, "hour")) if amount]
     return " ".join(

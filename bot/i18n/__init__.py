@@ -24,12 +24,13 @@ table of CLDR plural forms chosen by ``count``, like ``t``'s.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from babel import Locale
+from babel.lists import format_list
 from babel.numbers import format_decimal
 
 from bot.i18n.catalogs import (
@@ -48,6 +49,7 @@ from bot.i18n.commands import (
     option_name,
 )
 from engines.phrases import Phrase, Template, format_phrase
+from engines.spelling import fill
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -59,6 +61,7 @@ __all__ = [
     "command_name",
     "language_code",
     "language_of",
+    "listed",
     "number",
     "option_name",
     "phrase_template",
@@ -86,6 +89,11 @@ def number(value: float, locale: object | None) -> str:
     """A number as the reader writes it: "1,234.5" in English, "1 234,5" in French (at most
     two decimals, none for a whole number)."""
     return format_decimal(value, format="#,##0.##", locale=language_code(locale))
+
+
+def listed(items: Sequence[str], locale: object | None) -> str:
+    """Names as the reader lists them: "A and B", "A, B, and C" / "A et B", "A, B et C"."""
+    return format_list(list(items), locale=language_code(locale)) if items else ""
 
 
 def _forms(texts: Mapping[str, str], key: str) -> dict[str, str]:
@@ -142,7 +150,7 @@ def t(key: str, locale: object | None = None, /, **params: Any) -> str:
     values = {name: _shown(name, value, language) for name, value in params.items()}
     values.setdefault("cmd", CommandNames(language))
     values.setdefault("opt", OptionNames(language))
-    return template.format(**values)
+    return fill(template, values) if language == "fr" else template.format(**values)
 
 
 def phrase_template(language: str, key: str) -> Template | None:
@@ -177,4 +185,5 @@ def say(phrase: Phrase, locale: object | None = None) -> str:
         lambda key: phrase_template(language, key),
         lambda count: plural_form(language, count),
         value=_phrase_value(language),
+        fill=fill if language == "fr" else None,
     )

@@ -35,6 +35,7 @@ Rulings (not in RULES.md):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -58,7 +59,8 @@ RECORD_GAMES = 1000
 
 
 class HintRefused(ServiceError):
-    """A hint asked for in a game between people (or by someone not playing)."""
+    """A hint asked for in a game between people, by someone not playing, or in a table where
+    a person is among the asker's opponents."""
 
     key = "errors.hint_people"
 
@@ -84,6 +86,15 @@ def ai_level(user_id: int | None) -> str | None:
     if user_id is None or not LOWEST_AI_ID <= user_id <= HIGHEST_AI_ID:
         return None
     return ai.LEVELS[-user_id // _BLOCK - 1]
+
+
+def ai_number(user_id: int, seats: Iterable[int]) -> int | None:
+    """Which AI of its level ``user_id`` is at a table of ``seats`` (1, 2…, in the order of
+    their reserved ids, so a rematch's turned seats keep the numbers), or None when it is
+    the only one of its level there."""
+    level = ai_level(user_id)
+    same = sorted({uid for uid in seats if ai_level(uid) == level} | {user_id}, reverse=True)
+    return None if level is None or len(same) < 2 else same.index(user_id) + 1
 
 
 def is_ai(user_id: int | None) -> bool:
@@ -230,6 +241,13 @@ class AiSeatService(ChallengeService):
         row = await self._game_row(game_id)
         if user_id not in row.seats or not has_ai(row.seats):
             raise HintRefused("errors.hint_people")
+        # A hint would help one person against another: only when every opponent is an AI
+        # (LPPG's partner, a person or not, is no opponent).
+        people = [other for other in ai.opponents(row.game, len(row.seats),
+                                                  row.seats.index(user_id))
+                  if not is_ai(row.seats[other])]
+        if people:
+            raise HintRefused("errors.hint.person_opponent", count=len(people))
         if row.status != ACTIVE:
             raise GameOver("errors.game_over", game_id=game_id)
         seat = row.to_move

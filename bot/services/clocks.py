@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -164,12 +164,19 @@ def charged_in(vacations: Iterable[VacationRow]) -> timedelta:
 
 
 def days_left_text(left: float, allowance: int) -> Text:
-    """"{left} vacation days left of {allowance} this year", translatable: the days to a tenth,
-    rounded down (never more than is left), so "29.9" once an hour was taken and "25" when
-    whole."""
-    tenths = math.floor(left * 10 + 1e-9)
-    count: float = tenths // 10 if tenths % 10 == 0 else tenths / 10
-    return Text("clocks.days_left", count=count, allowance=allowance)
+    """"25 vacation days left of 30 this year", translatable; once part of a day was taken
+    (the allowance is used in started hours), in days and hours: "29 days and 23 hours of
+    vacation left of 30 days", never a fraction of a day ("29.9")."""
+    hours_left = math.floor(left * 24 + 1e-6)
+    days, hours = divmod(hours_left, 24)
+    if not hours:
+        return Text("clocks.days_left", count=days, allowance=allowance)
+    hours_text = Text("clocks.count.hours", count=hours)
+    of = Text("clocks.count.days", count=allowance)
+    if not days:
+        return Text("clocks.time_left.hours", hours=hours_text, allowance=of)
+    return Text("clocks.time_left.days_hours", days=Text("clocks.count.days", count=days),
+                hours=hours_text, allowance=of)
 
 
 def _year_bounds(now: datetime) -> tuple[datetime, datetime]:
@@ -589,8 +596,11 @@ class ClockService:
         ``ReplaySource.public_states``)."""
         return (await self.replay_source(game_id)).public_states()
 
-    async def record_text(self, game_id: int, names: Mapping[int, str] | None = None) -> str:
-        """The game record as text (``bot.services.records``): header, then numbered moves."""
+    async def record_text(self, game_id: int, names: Mapping[int, str] | None = None,
+                          comments: Sequence[str] | None = None) -> str:
+        """The game record as text (``bot.services.records``): header, then numbered moves
+        (each followed by its comment, if ``comments`` are given)."""
         record = await self._games.record(game_id)
         info = await self.clock_info(game_id)
-        return records.format_record(record, time_control=info.time_control, names=names)
+        return records.format_record(record, time_control=info.time_control, names=names,
+                                     comments=comments)

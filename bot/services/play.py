@@ -206,6 +206,9 @@ class PlayService(ServiceBase):
             seat = self._seat_of(row, user_id)
             if row.status != ACTIVE:
                 raise GameOver("errors.game_over", game_id=game_id)
+            # First: against the AI no take-back is ever possible, whatever the last move.
+            if has_ai(row.seats):
+                raise UndoError("errors.undo_against_ai")
             last = await tx.last_move(game_id)
             if last is None:
                 raise UndoError("errors.undo_nothing")
@@ -213,8 +216,6 @@ class PlayService(ServiceBase):
                 raise UndoError("errors.undo_not_your_move")
             if row.undo_seat is not None:
                 raise UndoError("errors.undo_pending")
-            if has_ai(row.seats):
-                raise UndoError("errors.undo_against_ai")
             await tx.set_undo_request(game_id, row.version, seat, (), now)
             await tx.insert_outbox(
                 game_id, "undo_requested",

@@ -19,7 +19,9 @@ The format, PGN-like::
 
 Tag values are JSON string literals (quotes and backslashes escaped). Moves are one per line,
 numbered by ply, in canonical notation (which may hold spaces: the rest of the line is the
-move). ``Termination`` is ``normal`` (played out or still running), ``resigned <seat>`` or
+move). A reviewed game's record has a comment under each move, the expected score of each
+player after it (``; expected score: Alice 0.63 · Bob 0.37``, ``/review``).
+``Termination`` is ``normal`` (played out or still running), ``resigned <seat>`` or
 ``time <seat>``, so a replay rebuilds the same final state. ``Seed`` is only written once the
 game is over (it is secret while it runs), so only finished games replay.
 """
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,9 +78,12 @@ def termination_of(record: GameRecord) -> str:
 
 
 def format_record(
-    record: GameRecord, *, time_control: str = "untimed", names: Mapping[int, str] | None = None
+    record: GameRecord, *, time_control: str = "untimed", names: Mapping[int, str] | None = None,
+    comments: Sequence[str] | None = None,
 ) -> str:
-    """The record as text. ``names`` maps user ids to display names (optional)."""
+    """The record as text. ``names`` maps user ids to display names (optional); ``comments``,
+    one per move, are written under each move as ``;`` lines (which ``parse_record`` skips):
+    the review's expected scores after each move, when the game was reviewed."""
     info = record.game
     lines = [_tag("Game", info.game), _tag("GameId", info.id)]
     for seat, user in enumerate(info.seats):
@@ -96,7 +101,10 @@ def format_record(
         lines.append(_tag("Seed", record.seed))
     lines.append(_tag("Created", info.created_at.isoformat()))
     lines.append("")
-    lines += [f"{move.ply}. {move.text}" for move in record.moves]
+    for index, move in enumerate(record.moves):
+        lines.append(f"{move.ply}. {move.text}")
+        if comments is not None and index < len(comments):
+            lines.append(f"; {comments[index]}")
     return "\n".join(lines) + "\n"
 
 

@@ -4,12 +4,13 @@ so a button keeps working after the bot restarts. They reach the bot through ``b
 from bot.views.actions import MoveFormButton, ResignAskButton
 from bot.views.challenge import ChallengeButton
 from bot.views.game import MoveButton, RematchButton, ResignButton, UndoButton
+from bot.views.review import ReviewButton
 
 #: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
 DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton,
-                 MoveFormButton, ResignAskButton)
+                 ReviewButton, MoveFormButton, ResignAskButton)
 
 __all__ = [
     "DYNAMIC_ITEMS", "ChallengeButton", "MoveButton", "MoveFormButton", "RematchButton",
-    "ResignAskButton", "ResignButton", "UndoButton",
+    "ResignAskButton", "ResignButton", "ReviewButton", "UndoButton",
 ]

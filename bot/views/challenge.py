@@ -114,7 +114,7 @@ def _challenge_body(challenge: Challenge, locale: Any) -> tuple[str, discord.ui.
     labels = {action: t("bot.button." + action.replace("-", "."), locale)
               for action in (*ACTIONS, *AI_ACTIONS)}
     if challenge.players > 2:
-        seated = ", ".join(player_name(uid, locale) for uid in challenge.joined)
+        seated = ", ".join(player_name(uid, locale, challenge.joined) for uid in challenge.joined)
         text = t("bot.challenge.lobby", locale, host=host, game=title, players=challenge.players,
                  seated=seated, count=len(challenge.joined))
         counts = [n for n in engines.get(challenge.game).allowed_player_counts()
@@ -150,7 +150,8 @@ def _lobby_view(challenge: Challenge, labels: dict[str, str], locale: Any) -> di
             view.add_item(ChallengeButton(challenge.id, action, labels[action],
                                           seated=len(challenge.joined), row=ADD_AI_ROW))
     for seat in last_ai_of_each_level(challenge.joined):
-        label = t("bot.button.ai.remove", locale, player=player_name(seat, locale))
+        label = t("bot.button.ai.remove", locale,
+                  player=player_name(seat, locale, challenge.joined))
         view.add_item(ChallengeButton(challenge.id, REMOVE_AI, label, seat=seat,
                                       row=REMOVE_AI_ROW))
     return view

@@ -149,3 +149,51 @@ def test_an_easy_game_on_a_small_board_is_played_to_its_count():
             break
         state = GAME.play(state, ai.choose("polygo", state, state.to_move, "easy", seed=ply))
     assert state.outcome is not None
+
+
+def _hard_pass_positions(board: str, games: int, budget: float) -> list:
+    """The positions where the hard level passed, in games against the medium level."""
+    found = []
+    for index in range(games):
+        state = GAME.new(2, seed=0, options={"board": board})
+        hard_seat = index % 2
+        while state.outcome is None and state.phase != SCORING:
+            seat = state.to_move
+            level = "hard" if seat == hard_seat else "medium"
+            move = ai.choose("polygo", GAME.view(state, seat), seat, level=level,
+                             seed=f"{index}:{state.ply}", budget_s=budget)
+            if move == "pass" and level == "hard":
+                found.append(state)
+            state = GAME.play(state, move)
+    return found
+
+
+def test_the_hard_level_never_passes_while_a_move_would_change_the_score():
+    """From every position where the hard level passed, any other turn of the player (each
+    legal lone stone) followed by the hard level playing both sides until two passes ends
+    with a count (territory minus stones lost, as the search scores) no better for that
+    player than passing: nothing was left to gain."""
+    budget = 0.1
+    checked = 0
+    for board_kind, games in (("hex5", 4), ("square9", 4)):
+        for state in _hard_pass_positions(board_kind, games, budget):
+            start = polygo.Board.from_view(state)
+            seat = start.to_move
+            counted = start.counted()
+            passing = counted[seat] - counted[1 - seat]
+            rng = random.Random(state.ply)
+            for move in GAME.legal_moves(state):
+                if move.kind != "stone" or len(move.cells) != 1:
+                    continue
+                board = start.copy()
+                board.passes = 0
+                assert board.play(move.cells)
+                plies = 0
+                while board.passes < 2 and plies < 300:
+                    board.play(polygo._play_turn(board, "hard", rng, budget))
+                    plies += 1
+                counted = board.counted()
+                assert counted[seat] - counted[1 - seat] <= passing, (
+                    f"{board_kind} ply {state.ply}: {move} gains")
+                checked += 1
+    assert checked >= 40

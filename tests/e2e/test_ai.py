@@ -85,7 +85,7 @@ async def test_a_game_against_the_ai_starts_at_once_and_survives_a_restart(world
             assert game.ply == restarted_at + 1 or game.status != "active", (
                 "after the start the AI moves, once")
             board = await emu.wait_for_message(
-                lambda m: bool(m.files) and "AI (easy) played" in m.content,
+                lambda m: bool(m.files) and "AI (easy) play" in m.content,
                 channel_id=thread, since=mark)
             if game.status == "active":
                 assert board.notified == {alice.id}, "the AI's move pings the human to move"
@@ -102,7 +102,8 @@ async def test_a_game_against_the_ai_starts_at_once_and_survives_a_restart(world
     assert len(texts) == game.ply and {m.seat for m in record.moves} == {0, 1}
     # Each AI ply was delivered exactly once, its message naming the AI.
     ai_plies = [m.ply for m in record.moves if m.seat == 1]
-    posted = [m for m in emu.channel_messages(thread) if "AI (easy) played" in m.content]
+    # ("AI (easy) played **c**." or, for a capture, "AI (easy) plays c and captures…")
+    posted = [m for m in emu.channel_messages(thread) if "AI (easy) play" in m.content]
     assert len(posted) == len(ai_plies)
     assert await world.services.replay_matches(game.id)
     ratings = world.bot.get_cog("Tournaments").ratings
@@ -199,3 +200,26 @@ async def test_the_bot_as_opponent_plays_the_ai_and_a_level_needs_no_opponent(wo
     assert both.flags & EPHEMERAL
     assert both.content == "Choose an opponent or an AI level, not both."
     assert len(emu.threads()) == before, "nothing started"
+
+
+async def test_no_hint_in_a_table_where_a_person_is_an_opponent(world):
+    """A table of two people and an AI: a hint would help one person against the other, so
+    ``/hint`` is refused privately, saying why, in the asker's language."""
+    emu = world.emu
+    table = await world.challenge("alice", "kolory", {"players": 3})
+    await (await emu.click("bob", table, label="Join")).reply()
+    await (await emu.click("alice", emu.messages[table.id], label="+ AI (easy)")).reply()
+    mark = emu.mark()
+    await emu.click("alice", emu.messages[table.id], label="Start")
+    first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
+    game = await until_human_turn(world.services, (await world.services.game_for_thread(
+        first.channel_id)).id)
+    before = (game.version, game.ply)
+    for user, locale in (("alice", "en-US"), ("bob", "fr")):
+        refused = await (await emu.slash(user, "hint", channel=first.channel_id,
+                                         locale=locale)).reply()
+        assert refused.flags & EPHEMERAL
+        assert refused.content == t("errors.hint.person_opponent", locale, count=1)
+    assert refused.content.startswith("Pas de conseil ici\u00a0:")
+    after = await world.services.get_game(game.id)
+    assert (after.version, after.ply) == before, "a refused hint changes nothing"

@@ -49,7 +49,7 @@ async def test_resign_and_rematch_against_the_ai(world):
     rematch = await until_human_turn(world.services, rematch.id)
     assert rematch.ply == 1 and rematch.user_to_move() == alice.id
     reply = await emu.wait_for_message(
-        lambda m: bool(m.files) and "AI (hard) played" in m.content,
+        lambda m: bool(m.files) and "AI (hard) play" in m.content,
         channel_id=board.channel_id, since=mark)
     assert reply.notified == {alice.id}
     await delivered(world, rematch.id)

@@ -12,6 +12,7 @@ from bot.services.games import GameService
 from bot.store import open_store
 from bot.views.game import move_custom_id
 from emulator import ADMINISTRATOR, EPHEMERAL, ComponentGone, HiddenCommand, Message
+from tests.e2e.moves import move_said
 
 MAX_PLIES = 200
 
@@ -107,7 +108,9 @@ async def play_a_whole_game(world) -> None:
         assert reply.files and reply.files[0].is_png, f"ply {ply}: the reply carries the board"
         after = await world.services.get_game(game_id)
         assert after.ply == game.ply + 1
-        assert f"played **{after.last_move}**" in reply.content
+        # The move, said once: "played **f**." or, for a capture, the engine's sentence.
+        mover = f"<@{game.user_to_move()}>"
+        assert move_said(reply.content, mover, after.last_move), reply.content
         if after.status == "active":
             assert f"<@{after.user_to_move()}>, your turn" in reply.content
     else:
@@ -123,9 +126,9 @@ async def play_a_whole_game(world) -> None:
     for message in emu.channel_messages(thread):
         if "your turn" in message.content or "played **" in message.content:
             assert message.files and message.files[0].is_png, message.content
-    # No board is left with move buttons to press: only the result's Rematch remains.
+    # No board is left with move buttons to press: only the result's Rematch and Review remain.
     await emu.wait_for(lambda _: [b["label"] for m in emu.channel_messages(thread)
-                                  for b in m.buttons()] == ["Rematch"])
+                                  for b in m.buttons()] == ["Rematch", "Review"])
 
 
 async def test_illegal_move_and_out_of_turn_are_private_and_change_nothing(world):

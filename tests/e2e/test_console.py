@@ -8,6 +8,7 @@ from pathlib import Path
 
 from emulator.console import Console
 from emulator.console_io import run_folder
+from tests.e2e.moves import move_said
 
 
 def console_for(emu, folder: Path):
@@ -76,7 +77,7 @@ async def test_the_console_shows_pings_follows_only_its_users_threads_and_reads_
     move = (await world.services.legal_moves(game.id, emu.user("alice").id))[0]
     assert " " in move
     shown = await type_(f"/move {move}")  # no quotes: the last text option takes the rest
-    assert any(f"@alice played **{move}**" in line for line in shown), shown
+    assert any(move_said(line.split("] ", 1)[-1], "@alice", move) for line in shown), shown
     after = await world.services.get_game(game.id)
     to_move = next(u.name for u in emu.users.values() if u.id == after.user_to_move())
     assert any(f"🔔 pinged: @{to_move}" in line for line in shown), shown

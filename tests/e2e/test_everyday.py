@@ -258,7 +258,8 @@ async def test_a_vacation_says_nothing_in_untimed_games_and_a_short_one_costs_an
     on = await (await emu.slash("bob", "vacation", {"days": 3})).reply()
     assert on.flags & EPHEMERAL and "nothing is paused and nobody is told" in on.content
     off = await (await emu.slash("bob", "vacation", {"days": 0})).reply()
-    assert "29.9 vacation days left of 30" in off.content
+    # Seconds of vacation cost one started hour, said as such (not "29.9 days").
+    assert "29 days and 23 hours of vacation left of 30 days" in off.content, off.content
     # No clock was paused, so none runs again.
     assert off.content.startswith("Welcome back.") and "clock" not in off.content
     await world.bot.delivery.flush(None)

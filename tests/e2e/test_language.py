@@ -52,7 +52,7 @@ async def test_a_french_challengers_game_speaks_french_whoever_acts(world, drawn
     thread = first.channel_id
     game = await world.services.game_for_thread(thread)
     assert game.locale == "fr"
-    assert "Une partie de Alak commence" in first.content
+    assert "Une partie d'Alak commence" in first.content  # "de" elided before the vowel
     assert "à vous de jouer" in first.content
     assert drawn[-1]["lang"] == "fr"
     # Alice now uses an English client; Bob always did. The thread stays French, and the
@@ -218,7 +218,7 @@ async def test_an_admins_abort_is_told_in_the_games_language(world):
     assert done.ephemeral and "is ended with no result" in done.content  # Carol's English
     notice = await emu.wait_for_message(lambda m: "administrateur" in m.content,
                                         channel_id=first.channel_id, since=mark)
-    assert "a mis fin à cette partie de Alak" in notice.content
+    assert "a mis fin à cette partie d'Alak" in notice.content  # "de" elided
 
 
 async def test_a_french_table_and_its_expiry_are_said_in_french(world):

@@ -80,18 +80,22 @@ async def test_the_host_takes_an_ai_player_off_the_table_once(world):
     table = emu.messages[posted.id]  # the emulator's message, edited in place
     for level in ("easy", "hard", "easy"):
         await (await emu.click("alice", table, label=f"+ AI ({level})")).reply()
-    assert "(4/4)" in table.content and table.content.count("AI (easy)") == 2
+    # Two AI players of one level are told apart by a number; the "− AI" button names the
+    # one it takes off (the last of its level to sit down).
+    assert "(4/4)" in table.content
+    assert "AI 1 (easy), AI (hard), AI 2 (easy)" in table.content, table.content
     assert button_rows(table) == [["Join", "Leave", "Start", "Cancel"],
-                                  ["− AI (easy)", "− AI (hard)"]]
+                                  ["− AI 2 (easy)", "− AI (hard)"]]
     full = table.content
 
-    refused = await (await emu.click("bob", table, label="− AI (easy)")).reply()
+    refused = await (await emu.click("bob", table, label="− AI 2 (easy)")).reply()
     assert refused.flags & EPHEMERAL and "Only the player who created" in refused.content
     assert table.content == full
 
-    removed, again = await double_click(emu, "alice", table, "− AI (easy)")
+    removed, again = await double_click(emu, "alice", table, "− AI 2 (easy)")
     assert "no longer at the table" in again.content
     assert "(3/4)" in removed.content and removed.content.count("AI (easy)") == 1
+    assert "AI 1" not in removed.content and "AI 2" not in removed.content
     assert table.content == removed.content, "two presses, one AI gone"
     assert button_rows(table) == [["Join", "Leave", "Start", "Cancel"],
                                   ["+ AI (easy)", "+ AI (medium)", "+ AI (hard)"],
@@ -169,4 +173,4 @@ async def test_a_double_click_on_plus_ai_seats_one_ai_player(world):
     assert lobby.joined == (emu.user("alice").id, ai_user_id("medium"))
 
     await (await emu.click("alice", table, label="+ AI (medium)")).reply()
-    assert "(3/4)" in table.content and table.content.count("AI (medium)") == 2
+    assert "(3/4)" in table.content and "AI 1 (medium), AI 2 (medium)" in table.content

@@ -10,6 +10,7 @@ import pytest
 
 import engines
 from emulator import EPHEMERAL
+from tests.e2e.moves import move_said
 
 
 async def test_hand_is_private_and_moves_are_suggested(world):
@@ -56,7 +57,7 @@ async def test_hand_in_a_game_without_hidden_cards(world, game):
     game_info = await world.services.game_for_thread(first.channel_id)
     mover = next(u for u in emu.users.values() if u.id == game_info.user_to_move())
     reply = await (await emu.click(mover, first, label=labels[0])).reply()
-    assert f"played **{labels[0]}**" in reply.content and reply.files[0].is_png
+    assert move_said(reply.content, mover.mention, labels[0]) and reply.files[0].is_png
 
 
 # ----- nothing public tells a hand ---------------------------------------------------------------
@@ -186,4 +187,4 @@ async def test_hand_offers_the_players_own_moves_privately(world):
     assert theirs.ephemeral and not theirs.buttons(), "not their turn: no moves"
     played = await (await emu.click(mover, shown, label=moves[0])).reply()
     assert not played.ephemeral and played.channel_id == thread and played.files
-    assert f"played **{moves[0]}**" in played.content
+    assert move_said(played.content, mover.mention, moves[0]), played.content

@@ -4,6 +4,7 @@ the help of the autocomplete."""
 from __future__ import annotations
 
 import engines
+from tests.e2e.moves import move_said
 
 MAX_TURNS = 60
 
@@ -36,7 +37,8 @@ async def test_whole_palago_game_by_slash_commands(world):
         assert reply.files and reply.files[0].is_png and not reply.ephemeral
         after = await world.services.get_game(game.id)
         assert after.ply == game.ply + 1
-        assert f"played **{after.last_move}**" in reply.content
+        assert move_said(reply.content, f"<@{game.user_to_move()}>", after.last_move), (
+            reply.content)
     else:
         raise AssertionError("the Palago game did not end")
 

@@ -10,6 +10,7 @@ import pytest
 
 from bot.services.games import GameService
 from bot.store import open_store
+from tests.e2e.moves import move_said
 
 PLIES = 8
 
@@ -30,7 +31,7 @@ def check_boards(world, thread: int, game, moves: list[str]) -> None:
         assert f"<@{to_move}>, your turn" in message.content, (ply, message.content)
         assert message.notified == ({to_move} if ply else set(game.seats))
         if ply:
-            assert f"played **{moves[ply - 1]}**" in message.content
+            assert move_said(message.content, f"<@{game.seats[(ply - 1) % 2]}>", moves[ply - 1])
         versions = {re.match(r"bg:mv:\d+:(\d+):", b["custom_id"]).group(1)
                     for b in message.buttons()}
         assert versions == {str(ply)}, (ply, versions)  # Alak: one version per move

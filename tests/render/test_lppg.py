@@ -175,3 +175,35 @@ def test_public_view_keeps_placeholders_when_the_engine_view_would_blank_them():
     seen = lppg_render.public_view(GAME, public, None)
     assert seen.pile_a[0] == public.pile_a[0] != HIDDEN
     assert seen.hands == public.hands
+
+
+def test_four_players_names_in_the_hands_panel_are_never_cut(monkeypatch):
+    """Two columns of hands leave little room: a long name is set smaller or on two lines,
+    never cut ("IA (m…" was all a French table showed of its AI players)."""
+    from render.surface import Frame
+
+    drawn: list[str] = []
+    real = Frame.text
+
+    def text(self, x, y, value, *args, **kwargs):
+        drawn.append(value)
+        return real(self, x, y, value, *args, **kwargs)
+
+    monkeypatch.setattr(Frame, "text", text)
+    names = ["alice", "IA 1 (moyen)", "IA 2 (moyen)", "IA 3 (moyen)"]
+    render.board("lppg", GAME.new(4, seed=3), players=names, lang="fr")
+    assert not [value for value in drawn if "…" in value]
+    # Each AI name is there whole: on one line, or as its two halves one above the other.
+    for name in names[1:]:
+        first, second = name.split(" (")
+        assert name in drawn or (first in drawn and f"({second}" in drawn), drawn
+
+
+def test_fit_name_shrinks_then_wraps_then_cuts():
+    from render.surface import fit_name, text_width
+
+    assert fit_name("alice", 16, 62) == (["alice"], 16)
+    lines, size = fit_name("IA 1 (moyen)", 16, 62)
+    assert lines == ["IA 1", "(moyen)"] and all(text_width(x, size) <= 62 for x in lines)
+    lines, size = fit_name("Bartholomew-Longname the Third", 16, 62)
+    assert len(lines) == 2 and lines[0].endswith("…") and size == 11

@@ -3,6 +3,8 @@ column letters from its owner's left, the attacking piece on the duel row."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import engines
 import render
 from engines.palam import EMPTY, LIGHT_PIECES, cells
@@ -82,3 +84,50 @@ def test_draft_hidden_batch_never_changes_the_image():
         assert render.board("palam", state, viewer=viewer) == render.board(
             "palam", shuffled, viewer=viewer
         )
+
+
+def resigned_mid_duel(seed: int = 9):
+    """Camp chosen, one attack on the duel row, then the one to answer resigns (the bot ends
+    the game as ``bot.services.gamestate.apply_forced_outcome`` does: nobody to move)."""
+    state = GAME.play(GAME.play(GAME.new(2, seed=seed), "camp isis"), "a")
+    answerer = state.to_move
+    outcome = engines.Outcome(frozenset({1 - answerer}),
+                              tuple(0.0 if s == answerer else 1.0 for s in range(2)), "resigned")
+    return dataclasses.replace(state, to_move=None, outcome=outcome), 1 - answerer
+
+
+def test_a_resignation_mid_duel_keeps_the_attacking_piece_and_counts_the_duels(monkeypatch):
+    state, attacker = resigned_mid_duel()
+    subtitles: list[str] = []
+    real = palam_render.draw_header
+
+    def header(*args, **kwargs):
+        subtitles.append(kwargs["subtitle"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(palam_render, "draw_header", header)
+    geo = palam_render.layout(state)
+    image = decode(render.board("palam", state))
+    # No duel was fought: the header does not claim twelve.
+    assert subtitles == ["duels: 0/12"]
+    render.board("palam", state, lang="fr")
+    assert subtitles[-1] == "duels\u00a0: 0/12"
+    # The attacking piece still stands on the duel row, where it was played.
+    piece = state.attack[1]
+    duel = geo.duel_center(state, attacker, state.attack[0])
+    background = palam_render.LIGHT_PIECE if piece in LIGHT_PIECES else palam_render.DARK_PIECE
+    assert close(pixel(image, corner_of(duel, palam_render.DUEL_PIECE)), background)
+    # The replay's last frame is the same board.
+    render.replay("palam", [GAME.new(2, seed=9), state])
+    assert subtitles[-1] == "duels: 0/12"
+
+
+def test_the_attacker_survives_a_dump_round_trip():
+    state, attacker = resigned_mid_duel()
+    assert state.attacker == attacker
+    assert GAME.load(GAME.dump(state)) == state
+    # A dump written before the field names the attacker through the seat to move.
+    active = GAME.play(GAME.play(GAME.new(2, seed=9), "camp isis"), "a")
+    old = GAME.dump(active)
+    del old["attacker"]
+    assert GAME.load(old).attacker == 1 - active.to_move

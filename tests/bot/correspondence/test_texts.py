@@ -48,7 +48,8 @@ def test_no_due_line_without_a_deadline():
 
 def test_games_line_says_when_time_is_up():
     assert "due" in games_clock_text(info(), DEADLINE - timedelta(hours=1), "en")
-    assert "time is up" in games_clock_text(info(), DEADLINE, "en")
+    # Read with Discord's relative time: "time ran out 2 hours ago" (not "since 2 hours ago").
+    assert games_clock_text(info(), DEADLINE, "en") == f"**time ran out** <t:{UNIX}:R>"
     assert "paused" in games_clock_text(info(paused_by=((11, DEADLINE),)), DEADLINE, "en")
 
 
@@ -80,17 +81,18 @@ def vacation(used: timedelta, paused=(), running=0, on=True, resumed=(), held=()
 
 @pytest.mark.parametrize("locale, expected", [
     ("en", ("the clocks of your 2 games are paused", "nothing is paused and nobody is told",
-            "you have no game in progress", "29.9 vacation days left of 30 this year",
+            "you have no game in progress",
+            "29 days and 23 hours of vacation left of 30 days this year",
             "1 vacation day left of 30")),
     ("fr", ("les pendules de vos 2 parties sont arrêtées", "rien n’est arrêté et personne",
             "vous n’avez pas de partie en cours",
-            "Il vous reste 29,9 jours de vacances sur 30 cette année",
+            "Il vous reste 29 jours et 23 heures de vacances sur 30 jours cette année",
             "Il vous reste 1 jour de vacances sur 30")),
 ])
 def test_vacation_answers_say_what_is_paused_and_the_days_left_by_the_hour(locale, expected):
     """Timed games are paused; untimed ones only are said to be left alone; no game at all
-    is its own case. Days left go to a tenth, rounded down, in the reader's numbers and
-    plural."""
+    is its own case. What is left is said in days and hours (the allowance is used in started
+    hours), never a fraction of a day, in the reader's plural."""
     timed, untimed, none, fraction, one = expected
     hour = timedelta(hours=1)
     paused = vacation_status_text(vacation(hour, paused=(1, 2), running=3), locale)

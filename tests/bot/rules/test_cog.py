@@ -48,6 +48,7 @@ class FakeFollowup:
 class FakeInteraction:
     def __init__(self, locale: str) -> None:
         self.locale = discord.Locale(locale)
+        self.guild_id = None  # as in a direct message: no server language to follow
         self.response = FakeResponse()
         self.followup = FakeFollowup(self.response)
 

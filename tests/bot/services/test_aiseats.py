@@ -200,6 +200,41 @@ async def test_hints_only_to_the_player_to_move_in_a_game_against_the_ai(service
         await service.hint_job(info.id, 7)
 
 
+async def test_no_hint_where_a_person_is_among_the_opponents(service):
+    """A table mixing people and AI players: a hint would help one person against another,
+    so it is refused (saying how many opponents are people) unless every opponent is an AI
+    (LPPG's partner is no opponent)."""
+    mixed = await service.challenge("kolory", 1, players=3)
+    await service.add_ai(mixed.id, 1, "hard")
+    await service.join(mixed.id, 2)
+    game = await service.start(mixed.id, 1)
+    for person in (1, 2):
+        with pytest.raises(HintRefused) as refused:
+            await service.hint_job(game.id, person)
+        assert refused.value.key == "errors.hint.person_opponent"
+        assert refused.value.params == {"count": 1}
+        assert "one of your opponents is a person" in refused.value.message
+    # LPPG in teams: seats 0 and 2 (people) against 1 and 3 (AI players): allowed.
+    partners = await service.challenge("lppg", 1, players=4)
+    await service.add_ai(partners.id, 1, "easy")
+    await service.join(partners.id, 2)
+    await service.add_ai(partners.id, 1, "easy")
+    teams = await service.start(partners.id, 1)
+    assert teams.seats[0] == 1 and teams.seats[2] == 2
+    job = await service.hint_job(teams.id, 1)
+    assert job.seat == 0
+    # A person on the other team: refused.
+    against = await service.challenge("lppg", 3, players=4)
+    await service.join(against.id, 4)
+    await service.add_ai(against.id, 3, "easy")
+    await service.add_ai(against.id, 3, "easy")
+    crossed = await service.start(against.id, 3)
+    assert crossed.seats[:2] == (3, 4)
+    with pytest.raises(HintRefused) as refused:
+        await service.hint_job(crossed.id, 3)
+    assert refused.value.params == {"count": 1}
+
+
 async def test_no_take_backs_against_the_ai(service):
     info = await service.play_ai("alak", 7, "easy")
     await service.move(info.id, 7, (await service.legal_moves(info.id, 7))[0])
