@@ -62,13 +62,9 @@ from bot.services.aiseats import is_ai
 from bot.services.clocks import ClockInfo
 from bot.services.errors import NotFound
 from bot.services.models import GameInfo, OutboxItem, Position
-<<<<<<< HEAD
 from bot.views.actions import action_row
 from bot.views.game import MoveButtons, move_view, rematch_view, undo_view
-=======
-from bot.views.game import move_view, rematch_view, undo_view
 from bot.views.review import add_review_button, review_buttons_of
->>>>>>> main
 from engines import Phrase
 
 if TYPE_CHECKING:
@@ -142,7 +138,6 @@ def _aware(moment: datetime) -> datetime:
 mention = player_name
 
 
-<<<<<<< HEAD
 def token_alive(interaction: discord.Interaction) -> bool:
     """Whether an interaction's token still answers follow-ups (Discord: 15 minutes), with a
     minute to spare for the request itself."""
@@ -150,11 +145,8 @@ def token_alive(interaction: discord.Interaction) -> bool:
     return age < TOKEN_SECONDS - 60
 
 
-def description_text(description: Any, move: str, language: str) -> str:
-=======
 def description_text(description: Any, move: str, language: str,
                      mover: tuple[Phrase, str] | None = None) -> str:
->>>>>>> main
     """What a move did, in ``language``: a ``move`` row stores the engine's phrase (rows
     written before phrases were stored hold English text, shown as it is). Empty when it says
     no more than the move itself. ``mover``: (seat, name): the phrase names the mover so, and
@@ -519,22 +511,15 @@ class Delivery:
     def strip_buttons(self, message: discord.Message | None,
                       pressed: discord.Interaction | None = None) -> None:
         """Take the buttons off one of our messages, in the background (an ephemeral one
-<<<<<<< HEAD
         cannot be edited this way, nor one where the bot is not, which ``pressed``, the
-        interaction of the press, tells: their stale buttons refuse when pressed)."""
+        interaction of the press, tells: their stale buttons refuse when pressed). A result's
+        Review button stays: a game can be reviewed whatever happened since (a rematch)."""
         if message is None or message.flags.ephemeral or not message.components:
             return
         if pressed is not None and not bot_is_here(pressed):
             return
-        self._strip(message.channel.id, message.id)
-=======
-        cannot be edited this way: its stale buttons refuse when pressed). A result's Review
-        button stays: a game can be reviewed whatever happened since (a rematch)."""
-        if message is None or message.flags.ephemeral or not message.components:
-            return
         kept = review_buttons_of(message)
         self._strip(message.channel.id, message.id, kept)
->>>>>>> main
 
     def _strip(self, channel_id: int, message_id: int,
                kept: discord.ui.View | None = None) -> None:
