@@ -15,6 +15,8 @@ membership is the subscription, and leaving the thread ends it.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
 import logging
 from typing import TYPE_CHECKING
@@ -42,6 +44,10 @@ log = logging.getLogger(__name__)
 
 
 CLOCK_KINDS = ("reminder", "timeout", "vacation")
+#: Discord's code for a user whose DMs are closed to the bot.
+CANNOT_MESSAGE_USER = 50007
+#: How long the notice waits for the interaction's own answer before following it.
+NOTICE_PATIENCE = 3.0
 
 
 def _still_due(payload: dict, game: GameInfo) -> bool:
@@ -61,6 +67,12 @@ async def post_clock_row(bot: BoardGamesBot, item: OutboxItem) -> None:
         text = texts.timeout_text(payload, locale)
     else:
         text = texts.vacation_text(payload, locale)
+    if game.in_conversation:
+        # Where the bot is not, nothing can be posted between interactions: a reminder goes
+        # by DM to a player who asked for them; a time-out is claimed with Claim.
+        if item.kind == "reminder" and payload.get("dm"):
+            await _remind_by_dm(bot, item, game)
+        return
     # Every game gets its thread when its first row (game_started) is delivered, and rows go
     # out in order; a game without one (its channel refused threads) gets the channel.
     where = game.thread_id or game.channel_id
@@ -75,12 +87,22 @@ async def post_clock_row(bot: BoardGamesBot, item: OutboxItem) -> None:
 async def _remind_by_dm(bot: BoardGamesBot, item: OutboxItem, game: GameInfo) -> None:
     """Best effort: closed DMs must not hold the thread's reminder back (nor repeat it)."""
     user_id = int(item.payload["user_id"])
+    # A conversation in a server without the bot is still that server's channel.
     link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id}"
     text = texts.reminder_dm_text(item.payload, engines.get(game.game).title, link,
                                   await _dm_language(bot, user_id, game))
     try:
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
         await user.send(text, nonce=str(item.id))  # once, like every outbox message
+    except discord.Forbidden as error:
+        log.info("could not send reminder %s by DM to %s", item.id, user_id)
+        if error.code == CANNOT_MESSAGE_USER:
+            # Their DMs are closed to the bot: stop trying, and tell them when they are next
+            # here (``Clocks.on_interaction``).
+            await bot.clocks.set_dm_reminders(user_id, False)
+            cog = bot.get_cog("Clocks")
+            if isinstance(cog, Clocks):
+                cog.unreachable.add(user_id)
     except discord.HTTPException:
         log.info("could not send reminder %s by DM to %s", item.id, user_id)
 
@@ -95,9 +117,31 @@ async def _dm_language(bot: BoardGamesBot, user_id: int, game: GameInfo) -> str:
 class Clocks(commands.Cog):
     def __init__(self, bot: BoardGamesBot) -> None:
         self.bot = bot
+        #: Users a DM reminder could not reach (50007) since this run started: told so when
+        #: they are next here (their setting is off from then on, in the database).
+        self.unreachable: set[int] = set()
 
     async def cog_load(self) -> None:
         self.bot.delivery.register_poster(CLOCK_KINDS, post_clock_row)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A player whose DM reminder Discord refused learns it, privately, once: after the
+        interaction's own answer (a follow-up of it)."""
+        if interaction.user.id not in self.unreachable or interaction.type not in (
+                discord.InteractionType.application_command,
+                discord.InteractionType.component, discord.InteractionType.modal_submit):
+            return
+        self.unreachable.discard(interaction.user.id)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + NOTICE_PATIENCE
+        while not interaction.response.is_done() and loop.time() < deadline:
+            await asyncio.sleep(0.05)  # the command answers first
+        if not interaction.response.is_done():
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.followup.send(t("anywhere.dm_refused", interaction.locale),
+                                            ephemeral=True)
 
     async def _names(self, game: GameInfo, language: str | None = None) -> dict[int, str]:
         """The players' names (an AI seat's in ``language``, numbered as at the table)."""

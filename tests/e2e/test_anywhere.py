@@ -5,9 +5,12 @@ answer or follow-up; follow-ups die after 15 minutes). The fixture fails a test 
 
 from __future__ import annotations
 
+import contextlib
 import re
+from datetime import UTC, datetime, timedelta
 
 from emulator import USE_EXTERNAL_APPS, HiddenCommand, Message
+from tests.e2e.test_clocks import skew_clock
 
 MOVE_ID = re.compile(r"bg:mv:\d+:\d+:(?P<move>.+)")
 
@@ -131,3 +134,124 @@ async def test_without_use_external_apps_the_player_is_told_to_play_elsewhere(wo
                                   channel=botless)).reply()
     assert told.ephemeral and "Use External Apps" in told.content
     assert await world.services.games_of(emu.user("bob").id, active_only=False) == []
+
+
+async def start_in_dm(world, options: dict | None = None) -> tuple[int, Message]:
+    """alice (who installed the app) challenges bob (who did not) in their DM; bob accepts:
+    the DM and the first board."""
+    emu = world.emu
+    emu.install_app("alice")
+    dm = emu.open_dm("alice", "bob")
+    offer = await (await emu.slash("alice", "play alak", {"opponent": "bob", **(options or {})},
+                                   channel=dm)).reply()
+    mark = emu.mark()
+    await emu.click("bob", offer, label="Accept")
+    return dm, await emu.wait_for_message(lambda m: bool(m.files), channel_id=dm, since=mark)
+
+
+async def test_a_game_left_more_than_fifteen_minutes_between_moves_then_finished(world):
+    emu = world.emu
+    dm, board = await start_in_dm(world)
+    game = await world.services.game_for_thread(dm)
+    plies = 0
+    while True:
+        mover, moves = await world.turn(game.id)
+        if mover is None:
+            break
+        emu.advance(16 * 60)  # every earlier token is dead by now
+        answer = await emu.click(mover, board, label=moves[0])
+        board = await answer.reply()
+        assert not board.ephemeral and mover.id not in board.notified
+        plies += 1
+    assert plies > 6 and (await world.services.get_game(game.id)).status == "finished"
+
+
+async def turn_of(world, game_id: int, user_id: int) -> bool:
+    """Wait (on the emulator's log, not the clock) until it is ``user_id``'s turn: False if
+    the game ended first."""
+    emu = world.emu
+    for _ in range(100):
+        mark = emu.mark()
+        game = await world.services.get_game(game_id)
+        if game.status != "active":
+            return False
+        if game.user_to_move() == user_id:
+            return True
+        with contextlib.suppress(TimeoutError):
+            await emu.wait_for(lambda e: e.kind == "message", since=mark, timeout=2)
+    raise AssertionError("the AI players never gave the turn back")
+
+
+async def test_kolory_against_two_ais_in_a_dm(world):
+    emu = world.emu
+    alice = emu.user("alice")
+    emu.install_app("alice")
+    dm = emu.open_dm("alice", "bob")
+    start = await emu.slash("alice", "play kolory", {"level": "easy", "players": 3}, channel=dm)
+    await start.reply(lambda m: bool(m.files))
+    game = await world.services.game_for_thread(dm)
+    assert game.in_conversation and len(game.seats) == 3
+    turns, mark = 0, 0
+    while turns < 5 and await turn_of(world, game.id, alice.id):
+        # The AI players' replies are follow-ups; the last one pings alice.
+        latest = await emu.wait_for_message(lambda m: bool(m.buttons()) and alice.id in m.notified,
+                                            channel_id=dm, since=mark, timeout=20)
+        moves = await world.services.legal_moves(game.id, alice.id)
+        press = await emu.click("alice", latest, label="Move…")
+        await press.acknowledged()
+        mark = emu.mark()
+        await (await emu.submit_modal("alice", press, {"move": moves[0]})).reply()
+        turns += 1
+    assert turns == 5
+    assert await turn_of(world, game.id, alice.id)
+    # Alice resigns with the board's button; the result is a follow-up of her confirmation.
+    latest = [m for m in emu.channel_messages(dm) if m.files][-1]
+    question = await (await emu.click("alice", latest, label="Resign")).reply()
+    assert question.ephemeral
+    confirmed = await emu.click("alice", question, label="Resign")
+    await confirmed.reply(lambda m: "Game over" in m.content, timeout=20)
+    assert (await world.services.get_game(game.id)).status == "finished"
+
+
+async def test_reminders_go_by_dm_and_a_refusal_stops_them_and_is_told(world):
+    emu = world.emu
+    alice = emu.user("alice")
+    emu.install_app("alice")
+    dm = emu.open_dm("alice", "bob")
+    settings = await emu.slash("alice", "settings", {"dm_reminders": True}, channel=dm)
+    assert "on" in (await settings.reply()).content
+    offer = await (await emu.slash("alice", "play alak",
+                                   {"opponent": "bob", "time_control": "3d"},
+                                   channel=dm)).reply()
+    mark = emu.mark()
+    await emu.click("bob", offer, label="Accept")
+    board = await emu.wait_for_message(lambda m: bool(m.files), channel_id=dm, since=mark)
+    game = await world.services.game_for_thread(dm)
+    mover, moves = await world.turn(game.id)
+    if mover.name != "alice":  # let alice be the one to move
+        board = await (await emu.click(mover, board, label=moves[0])).reply()
+    deadline = await world.bot.clocks.deadline(game.id)
+    mark = emu.mark()
+    skew_clock(world, deadline - datetime.now(UTC) - timedelta(hours=23))
+    world.bot.scheduler.poke()
+    reminder = await emu.wait_for_message(lambda m: m.content.startswith("Your move in Alak"),
+                                          since=mark)
+    assert reminder.channel_id != dm and alice.id in emu.members_of(reminder.channel_id)
+    assert f"/@me/{dm}" in reminder.content
+    assert [m for m in emu.channel_messages(dm) if "is due" in m.content] == []
+
+    # Alice closes her DMs: the next reminder is refused (50007) and the bot stops trying.
+    world.refusals_expected = True
+    emu.refuse_dms("alice")
+    mark = emu.mark()
+    skew_clock(world, deadline - datetime.now(UTC) + timedelta(hours=1))
+    world.bot.scheduler.poke()
+    refused = await emu.wait_for(lambda e: e.kind == "refused", since=mark)
+    assert refused.data.code == 50007
+    await world.bot.delivery.flush(game.id)  # (waits for the delivery in flight to finish)
+    assert not await world.bot.clocks.dm_reminders(alice.id)
+    # The next time she is here she is told, privately.
+    games = await emu.slash("alice", "games", channel=dm)
+    notice = await games.reply(lambda m: "stopped trying" in m.content)
+    assert notice.ephemeral
+    assert [r.code for r in emu.refusals] == [50007]

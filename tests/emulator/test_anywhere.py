@@ -308,3 +308,13 @@ async def test_a_modal_submission_cannot_be_answered_with_a_modal(emu_and_bot, r
     assert (status, body["code"]) == (400, 50035)
     status, body = await answer(submitted, rest, emu, {"type": 4, "data": {"content": "ok"}})
     assert status == 200, "a message is a valid answer to a submission"
+
+
+async def test_the_bots_dm_is_not_a_dm_between_users(emu_and_bot, rest):
+    emu, _ = emu_and_bot
+    alice = emu.user("alice")
+    between = emu.open_dm("alice", "bob")
+    _, own = await rest(emu, "POST", "/users/@me/channels", body={"recipient_id": str(alice.id)})
+    assert int(own["id"]) != between and emu.context_of(int(own["id"])) == 1
+    assert (await rest(emu, "POST", f"/channels/{own['id']}/messages",
+                       body={"content": "hi"}))[0] == 200
