@@ -255,3 +255,34 @@ async def test_reminders_go_by_dm_and_a_refusal_stops_them_and_is_told(world):
     notice = await games.reply(lambda m: "stopped trying" in m.content)
     assert notice.ephemeral
     assert [r.code for r in emu.refusals] == [50007]
+
+
+async def test_a_polygo_game_in_a_group_dm_finished_by_the_form(world):
+    emu = world.emu
+    emu.install_app("dave")
+    group = emu.open_group_dm("dave", "alice", "bob", "carol", "erin" if "erin" in emu.users
+                              else emu.add_user("erin").name)
+    offer = await (await emu.slash("dave", "play polygo", {"opponent": "carol"},
+                                   channel=group)).reply()
+    mark = emu.mark()
+    await emu.click("carol", offer, label="Accept")
+    board = await emu.wait_for_message(lambda m: bool(m.files), channel_id=group, since=mark)
+    game = await world.services.game_for_thread(group)
+    plies = 0
+    for _ in range(100):
+        mover, moves = await world.turn(game.id)
+        if mover is None:
+            break
+        assert mover.id in board.notified
+        press = await emu.click(mover, board, label="Move…")
+        await press.acknowledged()
+        # Some stones, then both players pass and accept the score (typed in the form).
+        move = moves[0] if plies < 6 else next(m for m in ("pass", "accept", *moves)
+                                               if m in moves)
+        submitted = await emu.submit_modal(mover, press, {"move": move})
+        board = await submitted.reply()
+        assert submitted.callback_type == 4 and board.files, board.content
+        plies += 1
+    final = await world.services.get_game(game.id)
+    assert final.status == "finished" and final.ply == plies > 6
+    assert [r for r in emu.requests if r.channel_id == group] == []
