@@ -25,7 +25,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 import ai
-from bot.services.aiseats import AiJob
+from bot.services.aiseats import AiJob, is_ai
 from bot.services.errors import ServiceError
 from bot.sharding import EVERY_SERVER, Shards
 from bot.workers import PoolBusy, WorkerPool
@@ -156,6 +156,11 @@ class AiPlayer:
             # Another process played this turn, a resignation ended the game…: nothing written.
             log.info("AI move in game %s not played: %s", game_id, error.key)
             return False
+        following = played.game.user_to_move()
+        if played.game.in_conversation and following is not None and is_ai(following):
+            # Where the bot is not, its posts are follow-ups of one interaction, five at
+            # most: the AI players' moves go out together, once a person is to move.
+            return True
         try:
             await self.bot.delivery.flush(game_id, written=played.game)
         except Exception:

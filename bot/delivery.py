@@ -93,6 +93,9 @@ HANDLER_GRACE_SECONDS = 10.0
 LOCK_PATIENCE = 2.0
 #: An interaction token answers this long (then a row's answer can no longer be looked up).
 TOKEN_SECONDS = 15 * 60.0
+#: Follow-ups Discord creates per interaction of a user-installed app (discord-api-docs,
+#: "Create Followup Message"; counted for every conversation game, the bot's DM included).
+FOLLOW_UPS_MAX = 5
 #: How many games' latest interactions are kept (conversations' AI replies need them).
 REMEMBERED_INTERACTIONS = 1000
 #: The outbox kinds this sender posts (DESIGN: written by the game service).
@@ -353,7 +356,8 @@ class Delivery:
                 items = await self.bot.services.pending_outbox(game_id=game_id)
             for item in items:
                 try:
-                    used = await self.deliver(item, interaction, settled, written)
+                    used = await self.deliver(item, interaction, settled, written,
+                                              final=item is items[-1])
                 except (discord.NotFound, discord.Forbidden):
                     # The thread or channel is gone or closed to us: retrying cannot help.
                     log.warning("outbox row %s (%s) undeliverable; dropped", item.id, item.kind)
@@ -395,10 +399,12 @@ class Delivery:
         interaction: discord.Interaction | None,
         settled: set[str] | None = None,
         written: GameInfo | None = None,
+        final: bool = True,
     ) -> bool:
         """Post one row; True if it was (or, before a restart, had been) the response of the
         interaction whose token it holds. Only the first game row of a token can be: the
-        token joins ``settled`` once that row is handled. ``written``: see ``flush``."""
+        token joins ``settled`` once that row is handled. ``written``: see ``flush``;
+        ``final``: the last row pending for its game (kept when follow-ups run short)."""
         if item.kind == "game_over" and "game_id" in item.payload:
             for listener in self._game_over:
                 await listener(int(item.payload["game_id"]))
@@ -452,7 +458,7 @@ class Delivery:
                     kwargs["file"].reset()
         if not answers and game.in_conversation:
             # Where the bot is not, only an interaction's token can post (``bot.anywhere``).
-            message_id = await self._follow_up(game, item, interaction, kwargs)
+            message_id = await self._follow_up(game, item, interaction, kwargs, final)
         elif not answers:
             message_id = (await self._post_in_thread(game, thread_id, item, kwargs)).id
         if message_id is not None:
@@ -590,7 +596,7 @@ class Delivery:
 
     async def _follow_up(
         self, game: GameInfo, item: OutboxItem, interaction: discord.Interaction | None,
-        kwargs: dict[str, Any],
+        kwargs: dict[str, Any], final: bool = True,
     ) -> int | None:
         """Post a conversation game's row as a follow-up of the interaction that caused it,
         else of the game's latest interaction while its token lives (an AI's reply to a
@@ -601,10 +607,19 @@ class Delivery:
             log.info("outbox row %s of game %s: no live interaction in its conversation; "
                      "dropped", item.id, game.id)
             return None
+        sent = int(interaction.extras.get("follow_ups", 0))
+        if interaction.response.is_done() and (
+                sent >= FOLLOW_UPS_MAX or (sent == FOLLOW_UPS_MAX - 1 and not final)):
+            # Discord creates 5 follow-ups per interaction of a user-installed app: the
+            # last one is kept for the newest board (it pings whoever must move).
+            log.info("outbox row %s of game %s skipped: its interaction's follow-ups are "
+                     "spent", item.id, game.id)
+            return None
         try:
             if not interaction.response.is_done():
                 response = await interaction.response.send_message(**kwargs)
                 return response.message_id
+            interaction.extras["follow_ups"] = sent + 1
             message = await interaction.followup.send(wait=True, **kwargs)
         except discord.HTTPException as error:
             # 50027 (token too old), 40094 (a user install's sixth follow-up): retrying
@@ -732,7 +747,8 @@ class Delivery:
         if game.in_conversation:
             # Only the app's installer has its commands there: buttons stand for them.
             view = view or MoveButtons(game.id, position.version, [])
-            view.rows.append(action_row(game.id, locale))
+            view.rows.append(action_row(game.id, locale,
+                                        hands=engines.get(game.game).hidden_information))
         return Composed(text, position, view, pinging(user), clock)
 
     def _result(self, game: GameInfo, locale: str) -> str:

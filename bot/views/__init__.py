@@ -1,16 +1,16 @@
 """Persistent buttons: every ``custom_id`` carries the ids it acts on (``discord.ui.DynamicItem``),
 so a button keeps working after the bot restarts. They reach the bot through ``bot.host``."""
 
-from bot.views.actions import MoveFormButton, ResignAskButton
+from bot.views.actions import HandButton, MoveFormButton, ResignAskButton
 from bot.views.challenge import ChallengeButton
 from bot.views.game import MoveButton, RematchButton, ResignButton, UndoButton
 from bot.views.review import ReviewButton
 
 #: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
 DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton,
-                 ReviewButton, MoveFormButton, ResignAskButton)
+                 ReviewButton, MoveFormButton, ResignAskButton, HandButton)
 
 __all__ = [
-    "DYNAMIC_ITEMS", "ChallengeButton", "MoveButton", "MoveFormButton", "RematchButton",
-    "ResignAskButton", "ResignButton", "ReviewButton", "UndoButton",
+    "DYNAMIC_ITEMS", "ChallengeButton", "HandButton", "MoveButton", "MoveFormButton",
+    "RematchButton", "ResignAskButton", "ResignButton", "ReviewButton", "UndoButton",
 ]

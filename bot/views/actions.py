@@ -1,8 +1,9 @@
 """The buttons under a game's board that stand for its commands, so that a player needs nothing
 installed (where the app was installed by someone else, only they have its commands):
-**Move…** opens a form with one text field for a move in the game's notation (the same parser
-and the same private refusal as ``/move``), **Resign** asks for a confirmation first, as
-``/resign`` does. Each names its game in its custom_id, so it works after a restart."""
+**My cards** shows an LPPG player their hand privately (``/hand``), **Move…** opens a form with
+one text field for a move in the game's notation (the same parser and the same private refusal
+as ``/move``), **Resign** asks for a confirmation first, as ``/resign`` does. Each names its
+game in its custom_id, so it works after a restart."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from bot.names import player_name
 from bot.replies import NO_PINGS, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 from bot.views.game import Gate, resign_view
+from bot.views.hand import show_hand
 
 #: What a move typed in the form may hold (Discord allows up to 4000 characters).
 MOVE_TEXT_MAX = 100
@@ -111,11 +113,36 @@ class ResignAskButton(
             allowed_mentions=NO_PINGS)
 
 
-def action_row(game_id: int, locale: Any) -> dict[str, Any]:
-    """The row of command buttons under a board, as a component payload."""
-    buttons = [
+class HandButton(
+    Gate, discord.ui.DynamicItem[discord.ui.Button], template=r"bg:hand:(?P<game>\d+)",
+):
+    """**My cards** (LPPG): the presser's hand and, on their turn, its moves, privately (as
+    ``/hand``)."""
+
+    def __init__(self, game_id: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=label or "My cards",
+                                           custom_id=f"bg:hand:{game_id}",
+                                           style=discord.ButtonStyle.success))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> HandButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host: Host = interaction.client  # type: ignore[assignment]
+        await show_hand(host, interaction, await host.services.get_game(self.game_id))
+
+
+def action_row(game_id: int, locale: Any, *, hands: bool = False) -> dict[str, Any]:
+    """The row of command buttons under a board, as a component payload; ``hands``: the
+    game hides the players' cards (**My cards** first)."""
+    buttons: list[discord.ui.DynamicItem[discord.ui.Button]] = [
         MoveFormButton(game_id, t("anywhere.button.move", locale)),
         ResignAskButton(game_id, t("anywhere.button.resign", locale)),
     ]
+    if hands:
+        buttons.insert(0, HandButton(game_id, t("anywhere.button.hand", locale)))
     return {"type": discord.ComponentType.action_row.value,
             "components": [b.item.to_component_dict() for b in buttons]}

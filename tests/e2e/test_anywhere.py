@@ -205,7 +205,8 @@ async def test_kolory_against_two_ais_in_a_dm(world):
     assert turns == 5
     assert await turn_of(world, game.id, alice.id)
     # Alice resigns with the board's button; the result is a follow-up of her confirmation.
-    latest = [m for m in emu.channel_messages(dm) if m.files][-1]
+    latest = await emu.wait_for_message(lambda m: bool(m.buttons()) and alice.id in m.notified,
+                                        channel_id=dm, since=mark, timeout=20)
     question = await (await emu.click("alice", latest, label="Resign")).reply()
     assert question.ephemeral
     confirmed = await emu.click("alice", question, label="Resign")
@@ -286,3 +287,58 @@ async def test_a_polygo_game_in_a_group_dm_finished_by_the_form(world):
     final = await world.services.get_game(game.id)
     assert final.status == "finished" and final.ply == plies > 6
     assert [r for r in emu.requests if r.channel_id == group] == []
+
+
+async def test_an_lppg_table_of_four_with_two_ai_players_in_a_group_dm(world):
+    """dave (who installed the app) opens a table in a group DM, alice joins, two AI players
+    sit down; humans play with My cards (their hand and its moves, privately) and Move…;
+    no public message ever carries a hand's image or a move button."""
+    emu = world.emu
+    dave, alice = emu.user("dave"), emu.user("alice")
+    emu.install_app("dave")
+    group = emu.open_group_dm("dave", "alice", "bob")
+    table = await (await emu.slash("dave", "play lppg", {"players": 4}, channel=group)).reply()
+    await (await emu.click("alice", table, label="Join")).reply()
+    await (await emu.click("dave", emu.messages[table.id], label="+ AI (easy)")).reply()
+    await (await emu.click("dave", emu.messages[table.id], label="+ AI (easy)")).reply()
+    mark = emu.mark()
+    await emu.click("dave", emu.messages[table.id], label="Start")
+    await emu.wait_for_message(lambda m: bool(m.files), channel_id=group, since=mark, timeout=20)
+    game = await world.services.game_for_thread(group)
+    assert game.in_conversation and len(game.seats) == 4
+    humans = {dave.id: dave, alice.id: alice}
+    since, played = mark, []
+    for _ in range(12):  # twelve human decisions, the AI players answering in between
+        for _ in range(100):
+            info = await world.services.get_game(game.id)
+            if info.status != "active" or info.user_to_move() in humans:
+                break
+            with contextlib.suppress(TimeoutError):
+                await emu.wait_for(lambda e: e.kind == "message", since=emu.mark(), timeout=2)
+        if info.status != "active":
+            break
+        player = humans[info.user_to_move()]
+        board = await emu.wait_for_message(
+            lambda m, p=player: bool(m.buttons()) and p.id in m.notified and not m.ephemeral,
+            channel_id=group, since=since, timeout=20)
+        hand = await (await emu.click(player, board, label="My cards")).reply()
+        assert hand.ephemeral and hand.files[0].filename == "hand.png"
+        moves = move_buttons(hand) or await world.services.legal_moves(game.id, player.id)
+        since = emu.mark()
+        played.append(moves[0])
+        if move_buttons(hand):
+            await (await emu.click(player, hand, label=moves[0])).reply()
+        else:
+            press = await emu.click(player, board, label="Move…")
+            await press.acknowledged()
+            await (await emu.submit_modal(player, press, {"move": moves[0]})).reply()
+    public = [e.data for e in emu.events if e.kind in ("message", "edit")
+              and e.data.channel_id == group and not e.data.ephemeral]
+    assert public and all(f.filename != "hand.png" for m in public for f in m.files)
+    # Public buttons play only what tells no card (the same rule as in threads, where
+    # tests/e2e/test_lppg.py checks it against every possible hand): never a placement of a
+    # card ("play <card> <cell> <turn>"), whose legal cells depend on the hand.
+    assert not [b for m in public for b in move_buttons(m) if b.startswith("play")]
+    assert any(m.startswith("play") for m in played), "cards were placed, privately chosen"
+    assert (await world.services.get_game(game.id)).ply >= 12
+
