@@ -15,6 +15,12 @@ ping).
 A round runs when woken (every committed change of this process pokes it, as it pokes the
 correspondence scheduler; another process's commit that wrote rows for our servers wakes it
 through the shard claim) and every ``POLL_SECONDS`` as the fallback.
+
+Fairness: moves and hints are thought in a ``FairQueue`` (``bot.aiqueue``) that serves users in
+turn (a move belongs to the game's person, a hint to who asked), a round takes in hand at most
+``MAX_THINKING_PER_USER`` turns of one person's games (the others wait in the database), and a
+user has at most ``hints_per_user`` hints being thought at once (``HintsBusy`` beyond): one
+user's thirty games and hundreds of hints delay another's AI move by one think time at most.
 """
 
 from __future__ import annotations
@@ -25,9 +31,11 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 import ai
+from bot.aiqueue import FairQueue
 from bot.services.aiseats import AiJob, is_ai
 from bot.services.errors import ServiceError
 from bot.sharding import EVERY_SERVER, Shards
+from bot.store.aiseats import AiTurn
 from bot.workers import PoolBusy, WorkerPool
 
 if TYPE_CHECKING:
@@ -41,6 +49,16 @@ POLL_SECONDS = 5.0
 AI_WORKERS = 2
 #: How many turns one process takes on at once (the others wait for the next round).
 MAX_THINKING = 16
+#: How many of them may be turns of one person's games: half, so others' turns always find
+#: room in hand (the ``FairQueue`` then serves them in turn).
+MAX_THINKING_PER_USER = MAX_THINKING // 2
+#: How many turns a round lists (enough to find every waiting person's turn, not only the
+#: turns of whoever has the most games waiting).
+TURNS_LISTED = 200
+#: How many hints of one user may be thought at once (the ``ai_hints_per_user`` setting).
+HINTS_PER_USER = 1
+#: How many jobs may wait for a worker in all (hints beyond are told the AI is busy).
+MAX_WAITING = MAX_THINKING * 4
 #: How long to wait before retrying a turn whose thinking failed (a worker died...).
 RETRY_SECONDS = 5.0
 #: How long a new game's first board is left to the command that started the game (which
@@ -58,19 +76,46 @@ def suggest(job: AiJob) -> ai.Hint:
     return ai.hint(job.game, job.view, job.seat, job.seed)
 
 
+class HintsBusy(RuntimeError):
+    """The user already has ``hints_per_user`` hints being thought; nothing was started."""
+
+
 class AiPlayer:
-    """Plays the AI seats' turns (see the module)."""
+    """Plays the AI seats' turns and thinks the hints (see the module)."""
 
     def __init__(self, bot: Host, pool: WorkerPool | None = None, *,
-                 shards: Shards = EVERY_SERVER) -> None:
+                 shards: Shards = EVERY_SERVER, hints_per_user: int = HINTS_PER_USER) -> None:
         self.bot: Any = bot
         #: The servers whose games' AI turns this process plays (``BoardGamesBot.own_shards``).
         self.shards = shards
-        self.pool = pool or WorkerPool("ai", workers=AI_WORKERS, max_jobs=MAX_THINKING * 2)
+        self.pool = pool or WorkerPool("ai", workers=AI_WORKERS)
+        self.queue = FairQueue(self.pool, max_waiting=MAX_WAITING)
+        self.hints_per_user = hints_per_user
+        self._hints: dict[int, int] = {}  # user -> hints being thought
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
-        #: Games whose AI turn this process is thinking about.
+        #: Games whose AI turn this process is thinking about, and whose turn it is for.
         self._thinking: dict[int, asyncio.Task] = {}
+        self._owners: dict[int, int | None] = {}
+
+    def may_hint(self, user_id: int) -> bool:
+        """Whether ``user_id`` may ask for a hint now (fewer than ``hints_per_user`` of theirs
+        are being thought)."""
+        return self._hints.get(user_id, 0) < self.hints_per_user
+
+    async def hint(self, job: AiJob) -> ai.Hint:
+        """The hint for ``job``'s player, thought in their turn; ``HintsBusy`` if they have
+        ``hints_per_user`` hints being thought already, ``PoolBusy`` if too many jobs wait."""
+        user = job.user_id
+        if not self.may_hint(user):
+            raise HintsBusy(f"user {user} has {self._hints[user]} hint(s) being thought")
+        self._hints[user] = self._hints.get(user, 0) + 1
+        try:
+            return await self.queue.run(user, suggest, job)
+        finally:
+            self._hints[user] -= 1
+            if not self._hints[user]:
+                del self._hints[user]
 
     def start(self) -> None:
         if self._task is None or self._task.done():
@@ -91,6 +136,7 @@ class AiPlayer:
             task.cancel()
         if self._thinking:
             await asyncio.gather(*self._thinking.values(), return_exceptions=True)
+        self.queue.close()
         self.pool.close()
 
     async def _run(self) -> None:
@@ -106,20 +152,30 @@ class AiPlayer:
                 await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
 
     async def play_round(self) -> int:
-        """Start thinking about every AI turn not already in hand; returns how many began."""
+        """Start thinking about the AI turns not already in hand, people's games in turn (at
+        most ``MAX_THINKING``, ``MAX_THINKING_PER_USER`` of one person's); returns how many
+        began."""
         started = 0
-        for turn in await self.bot.services.ai_turns(limit=MAX_THINKING, shards=self.shards):
+        turns = await self.bot.services.ai_turns(limit=TURNS_LISTED, shards=self.shards)
+        for turn in in_turn(turns):
             if turn.game_id in self._thinking or len(self._thinking) >= MAX_THINKING:
                 continue
-            task = asyncio.create_task(self.play_turn(turn.game_id),
+            if self._in_hand(turn.owner) >= MAX_THINKING_PER_USER:
+                continue
+            task = asyncio.create_task(self.play_turn(turn.game_id, turn.owner),
                                        name=f"background-ai-{turn.game_id}")
             self._thinking[turn.game_id] = task
+            self._owners[turn.game_id] = turn.owner
             task.add_done_callback(lambda _, game_id=turn.game_id: self._done(game_id))
             started += 1
         return started
 
+    def _in_hand(self, owner: int | None) -> int:
+        return sum(1 for game_owner in self._owners.values() if game_owner == owner)
+
     def _done(self, game_id: int) -> None:
         self._thinking.pop(game_id, None)
+        self._owners.pop(game_id, None)
         self.poke()  # the next AI seat may be to move (an all-AI turn order)
 
     async def _first_board_out(self, game_id: int) -> None:
@@ -133,15 +189,18 @@ class AiPlayer:
                 return
             await asyncio.sleep(0.1)
 
-    async def play_turn(self, game_id: int) -> bool:
-        """Think about the game's AI turn and play it; True if this call played it."""
+    async def play_turn(self, game_id: int, owner: int | None = None) -> bool:
+        """Think about the game's AI turn (in ``owner``'s turn: the person whose game it is)
+        and play it; True if this call played it."""
         services = self.bot.services
         await self._first_board_out(game_id)
         job = await services.ai_job(game_id)
         if job is None:
             return False
+        started = asyncio.get_running_loop().time()
         try:
-            decision = await self.pool.run(think, job)
+            # A game of AI seats only has no owner: its turns share one place in the rotation.
+            decision = await self.queue.run(job.user_id if owner is None else owner, think, job)
         except PoolBusy:
             await asyncio.sleep(RETRY_SECONDS)  # a later round takes it
             return False
@@ -149,6 +208,9 @@ class AiPlayer:
             log.exception("the AI could not choose a move in game %s", game_id)
             await asyncio.sleep(RETRY_SECONDS)
             return False
+        # Not the move: a hint of what the AI saw is no one's business before it is played.
+        log.debug("AI (%s) of game %s thought %.2f s", job.level, game_id,
+                  asyncio.get_running_loop().time() - started)
         try:
             played = await services.move(game_id, job.user_id, decision.move,
                                          expected_version=job.version)
@@ -167,3 +229,16 @@ class AiPlayer:
             log.warning("delivering the AI move of game %s failed; the outbox retries",
                         game_id, exc_info=True)
         return True
+
+
+def in_turn(turns: list[AiTurn]) -> list[AiTurn]:
+    """``turns`` (the longest waiting first) reordered person by person: each person's longest
+    waiting turn, then each one's second, and so on, so that one person's many games do not
+    come before everybody else's."""
+    rounds: dict[int | None, int] = {}
+    ranked = []
+    for index, turn in enumerate(turns):
+        rank = rounds.get(turn.owner, 0)
+        rounds[turn.owner] = rank + 1
+        ranked.append((rank, index, turn))
+    return [turn for _, _, turn in sorted(ranked, key=lambda item: item[:2])]

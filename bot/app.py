@@ -53,6 +53,7 @@ from bot.services.aiseats import is_ai
 from bot.services.clocks import ClockService, GraceFor
 from bot.services.errors import ServiceError
 from bot.services.games import GameService
+from bot.services.notify import NotifyService
 from bot.services.reviews import ReviewService
 from bot.sharding import Shards
 from bot.store import Store, open_store
@@ -82,7 +83,7 @@ HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")
 STOP_GRACE_SECONDS = 3.0
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 #: The outbox kinds the scheduler writes (reminders; forfeits and their game over).
-SCHEDULED_KINDS = frozenset({"reminder", "timeout"})
+SCHEDULED_KINDS = frozenset({"reminder", "timeout", "digest"})
 #: How often the scheduler prunes the outbox's history (it wakes at least hourly).
 PRUNE_EVERY = timedelta(hours=1)
 
@@ -92,6 +93,10 @@ class GameTree(app_commands.CommandTree):
     instead; autocomplete gets no suggestions)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        # Which command, by whom, where: never its options (a move typed, a hand's card).
+        log.debug("%s /%s by user %s in channel %s", interaction.type.name,
+                  interaction.command and interaction.command.qualified_name,
+                  interaction.user.id, interaction.channel_id)
         if not getattr(self.client, "closing", False):
             return True
         if interaction.type == discord.InteractionType.autocomplete:
@@ -139,6 +144,8 @@ class BoardGamesBot(commands.Bot):
         #: The task reading the gateway (``connect``), set by whoever starts it.
         self.gateway_task: asyncio.Task | None = None
         services.challenge_expiry = timedelta(days=config.challenge_expiry_days)
+        services.seek_expiry = timedelta(days=config.seek_expiry_days)
+        services.ai_games_per_user = config.ai_games_per_user
         self.delivery = Delivery(self)
         self.heavy = HeavyWork.create(config.heavy_workers, config.heavy_pool)
         # Post-game reviews: made in the heavy pool, stored (bot.reviews, the Review cog).
@@ -152,10 +159,15 @@ class BoardGamesBot(commands.Bot):
             services.store, services, grace_for=grace_for,
             vacation_days_per_year=config.vacation_days_per_year, shards=self.own_shards,
         )
-        self.scheduler = Scheduler(self.clocks.next_due, self._run_due, now=self.clocks.now)
+        # Notifications a player controls (digest, quiet mode, refused DMs), on the clocks'
+        # time so that tests moving one move both.
+        self.notify = NotifyService(services.store, clock=self.clocks.now,
+                                    shards=self.own_shards)
+        self.scheduler = Scheduler(self._next_due, self._run_due, now=self.clocks.now)
         self.clocks.on_change = self.scheduler.poke
         # AI players: their turns are found in the database, woken by every change.
-        self.ai_player = AiPlayer(self, shards=self.own_shards)
+        self.ai_player = AiPlayer(self, shards=self.own_shards,
+                                  hints_per_user=config.ai_hints_per_user)
         services.on_change = self._changed
 
     def _changed(self) -> None:
@@ -163,11 +175,19 @@ class BoardGamesBot(commands.Bot):
         self.scheduler.poke()
         self.ai_player.poke()
 
+    async def _next_due(self) -> datetime | None:
+        """The scheduler's next wake-up: a clock's (reminder, forfeit…) or a daily digest."""
+        due = [d for d in (await self.clocks.next_due(), await self.notify.next_digest_due())
+               if d is not None]
+        return min(due, default=None)
+
     async def _run_due(self, now: datetime) -> None:
         """The scheduler's round: write what is due, then post it at once; and at most every
         ``PRUNE_EVERY`` delete the outbox rows of this process's servers delivered longer ago
         than the configured history."""
-        if await self.clocks.run_due(now):
+        written = await self.clocks.run_due(now)
+        written += await self.notify.run_due_digests(now)
+        if written:
             # Its reminders and forfeits, not the rows a handler is answering with meanwhile.
             await self.delivery.flush_all(older_than=HANDLER_GRACE_SECONDS,
                                           at_once=SCHEDULED_KINDS)

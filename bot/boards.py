@@ -12,9 +12,11 @@ whose two helper threads in the bot cost it about 0.3 ms per board.
 
 These workers are not the heavy pool's: a replay being drawn never delays a move's board. They
 run at the bot's own priority (a board is on a player's path), and each builds every game's
-palette and pieces (``render.warm_up``) before its first board. A worker that dies (killed, out
-of memory) costs no board: boards are drawn in threads for a few seconds, then a fresh
-process is started.
+palette and pieces (``render.warm_up``) before its first board. A board never waits for a
+worker to start: until one has started and warmed up, boards are drawn in threads. A worker
+that dies (killed, out of memory) costs no board and no wait: the board it was drawing fails at
+once (its pipe closes) and is drawn in a thread; so are the next ones for a few seconds, then a
+fresh process is started in the background and used once it is warm.
 """
 
 from __future__ import annotations
@@ -40,13 +42,20 @@ class BoardDrawer:
     #: one is started (a worker that cannot start is not restarted for every board).
     restart_delay = 10.0
 
-    def __init__(self, workers: int = 1, kind: Kind = "process") -> None:
+    def __init__(self, workers: int = 1, kind: Kind = "process",
+                 warm: str = f"{__name__}:warm_every_game") -> None:
+        """``warm``: ``"module:function"`` each worker process runs before its first board."""
         self.kind = kind
-        self._threads_until = 0.0  # the loop's time until which processes are not used
-        self._processes = [DrawingProcess(warm=f"{__name__}:warm_every_game")
+        self._threads_until = 0.0  # the loop's time until which processes are not started
+        self._processes = [DrawingProcess(warm=warm)
                            for _ in range(workers)] if kind == "process" else []
         self._threads = WorkerPool("boards", workers=workers, kind="thread") \
             if kind == "thread" else None
+        self._ready: set[DrawingProcess] = set()  # started and warm: boards go to them
+        self._starting: dict[DrawingProcess, asyncio.Task] = {}
+        #: Boards (and hands) drawn in threads because no worker process was ready.
+        self.drawn_in_threads = 0
+        self._closed = False
 
     async def run(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
         """``fn(*args, **kwargs)`` in a worker (the least busy process, or a thread)."""
@@ -60,7 +69,9 @@ class BoardDrawer:
         and pieces, 0.1-0.3 s a game): worker processes do it as they start, so this starts
         them and returns when they are ready; threads share this process's caches."""
         if self._threads is None:
-            await asyncio.gather(*(process.run(os.getpid) for process in self._processes))
+            for process in self._processes:
+                self._start(process)
+            await asyncio.gather(*self._starting.values())
             return
         for game in render.supported_games():  # a game at a time: stopping waits for one
             await self._threads.run(render.warm_up, game)
@@ -78,25 +89,82 @@ class BoardDrawer:
                     **options: Any) -> bytes:
         if self._threads is not None:
             return await self._threads.run(draw, game_name, state, *args, **options)
+        if self._closed:
+            raise RuntimeError("the board drawer is closed")
         # Not every state pickles; the engines' dump is plain data, and small.
         snapshot = engines.get(game_name).dump(state)
         loop = asyncio.get_running_loop()
-        if loop.time() >= self._threads_until:
+        started = loop.time()
+        worker = self._ready_worker()
+        if worker is not None:
             try:
-                return await self.run(from_snapshot, draw, game_name, snapshot, *args,
-                                      **options)
-            except (WorkerGone, OSError) as error:  # died, or could not start
-                log.warning("a board worker process failed (%s); drawing in threads for %g s",
-                            error, self.restart_delay)
-                self._threads_until = loop.time() + self.restart_delay
-        return await asyncio.to_thread(from_snapshot, draw, game_name, snapshot, *args,
+                png = await worker.run(from_snapshot, draw, game_name, snapshot, *args,
                                        **options)
+                log.debug("%s of %s drawn by worker %s in %.1f ms", draw.__name__, game_name,
+                          worker.pid, (loop.time() - started) * 1000)
+                return png
+            except (WorkerGone, OSError) as error:  # it died under this board
+                self._failed(worker, error)
+        self.drawn_in_threads += 1
+        png = await asyncio.to_thread(from_snapshot, draw, game_name, snapshot, *args,
+                                      **options)
+        log.debug("%s of %s drawn in a thread in %.1f ms", draw.__name__, game_name,
+                  (loop.time() - started) * 1000)
+        return png
+
+    def _ready_worker(self) -> DrawingProcess | None:
+        """The least busy worker process that is started and warm, if any; the others are
+        started in the background (no board waits for them)."""
+        ready = []
+        for process in self._processes:
+            if process in self._ready and process.pid is None:  # it died between boards
+                self._failed(process, WorkerGone("the drawing process ended"))
+            if process in self._ready:
+                ready.append(process)
+            else:
+                self._start(process)
+        return min(ready, key=lambda process: process.pending, default=None)
+
+    def _start(self, process: DrawingProcess) -> None:
+        """Start ``process`` and warm it up in the background, unless it is starting already
+        or a worker failed less than ``restart_delay`` ago."""
+        loop = asyncio.get_running_loop()
+        if process in self._starting or loop.time() < self._threads_until:
+            return
+        self._starting[process] = loop.create_task(self._started(process),
+                                                   name="board-worker-start")
+
+    async def _started(self, process: DrawingProcess) -> None:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        try:
+            pid = await process.run(os.getpid)  # answered once the worker has warmed up
+            self._ready.add(process)
+            log.debug("board worker %s ready in %.1f s", pid, loop.time() - started)
+        except (WorkerGone, OSError) as error:  # could not start, or died warming up
+            self._failed(process, error)
+        except RuntimeError:
+            pass  # closed meanwhile
+        finally:
+            self._starting.pop(process, None)
+
+    def _failed(self, process: DrawingProcess, error: Exception) -> None:
+        self._ready.discard(process)
+        log.warning("a board worker process failed (%s); drawing in threads for %g s",
+                    error, self.restart_delay)
+        self._threads_until = asyncio.get_running_loop().time() + self.restart_delay
 
     async def close(self) -> None:
         """Take no more work; the workers finish what they have, then end."""
+        self._closed = True
         if self._threads is not None:
             self._threads.close()
+        self._ready.clear()
         await asyncio.gather(*(process.close() for process in self._processes))
+        starting = list(self._starting.values())
+        for task in starting:
+            task.cancel()
+        await asyncio.gather(*starting, return_exceptions=True)
 
 
 # ----- the jobs (module-level functions: they run in the worker processes) ----------------------

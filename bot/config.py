@@ -81,6 +81,8 @@ class Config:
     vacation_days_per_year: int = 30
     #: A challenge nobody took up is closed (its message says it expired) after this many days.
     challenge_expiry_days: int = 7
+    #: A seek nobody joined is closed (its message says it expired) after this many days.
+    seek_expiry_days: int = 7
     #: Replays, brackets and diagrams are drawn by this many workers, "process"es (default:
     #: they never slow the bot's own process) or "thread"s (``bot.workers``).
     heavy_workers: int = 1
@@ -90,6 +92,10 @@ class Config:
     #: "thread"s (the tests' bots, which would otherwise start a process each).
     board_workers: int = 1
     board_pool: str = "process"
+    #: Fair use of the AI: games against it one person plays at once, and hints of one person
+    #: being thought at once (one more is told to wait a moment).
+    ai_games_per_user: int = 5
+    ai_hints_per_user: int = 1
 
     @property
     def has_token(self) -> bool:
@@ -170,7 +176,8 @@ def load_config(
     ``BOT_SYNC_ON_START``, ``BOT_LANGUAGE``, ``BOT_VACATION_DAYS``,
     ``BOT_CHALLENGE_EXPIRY_DAYS``, ``BOT_HEAVY_WORKERS``,
     ``BOT_HEAVY_POOL``, ``BOT_OUTBOX_HISTORY_DAYS``, ``BOT_DATABASE_POOL_SIZE``,
-    ``BOT_SHARD_COUNT``, ``BOT_SHARD_IDS``, ``BOT_KEEP_LOCAL_DATABASE``)."""
+    ``BOT_SHARD_COUNT``, ``BOT_SHARD_IDS``, ``BOT_KEEP_LOCAL_DATABASE``,
+    ``BOT_AI_GAMES_PER_USER``, ``BOT_AI_HINTS_PER_USER``)."""
     env = os.environ if env is None else env
     path = Path(path or env.get("BOT_CONFIG") or DEFAULT_CONFIG_FILE)
     data: dict[str, Any] = {}
@@ -205,10 +212,13 @@ def load_config(
         "challenge_expiry_days": correspondence.get(
             "challenge_expiry_days", Config.challenge_expiry_days
         ),
+        "seek_expiry_days": correspondence.get("seek_expiry_days", Config.seek_expiry_days),
         "heavy_workers": bot.get("heavy_workers", Config.heavy_workers),
         "heavy_pool": bot.get("heavy_pool", Config.heavy_pool),
         "board_workers": bot.get("board_workers", Config.board_workers),
         "board_pool": bot.get("board_pool", Config.board_pool),
+        "ai_games_per_user": bot.get("ai_games_per_user", Config.ai_games_per_user),
+        "ai_hints_per_user": bot.get("ai_hints_per_user", Config.ai_hints_per_user),
     }
     overrides = {
         "DISCORD_TOKEN": "token",
@@ -222,10 +232,13 @@ def load_config(
         "BOT_LANGUAGE": "default_language",
         "BOT_VACATION_DAYS": "vacation_days_per_year",
         "BOT_CHALLENGE_EXPIRY_DAYS": "challenge_expiry_days",
+        "BOT_SEEK_EXPIRY_DAYS": "seek_expiry_days",
         "BOT_HEAVY_WORKERS": "heavy_workers",
         "BOT_HEAVY_POOL": "heavy_pool",
         "BOT_BOARD_WORKERS": "board_workers",
         "BOT_BOARD_POOL": "board_pool",
+        "BOT_AI_GAMES_PER_USER": "ai_games_per_user",
+        "BOT_AI_HINTS_PER_USER": "ai_hints_per_user",
         "BOT_OUTBOX_HISTORY_DAYS": "outbox_history_days",
         "BOT_DATABASE_POOL_SIZE": "database_pool_size",
         "BOT_SHARD_COUNT": "shard_count",
@@ -250,7 +263,9 @@ def load_config(
         raise ConfigError("sync_on_start must be off, global or guilds")
     for setting, low, high in (("vacation_days_per_year", 0, 366), ("heavy_workers", 1, 64),
                                ("board_workers", 1, 64), ("database_pool_size", 2, 1000),
-                               ("challenge_expiry_days", 1, 365)):
+                               ("challenge_expiry_days", 1, 365),
+                               ("seek_expiry_days", 1, 365),
+                               ("ai_games_per_user", 1, 1000), ("ai_hints_per_user", 1, 100)):
         values[setting] = _whole_number(values[setting], setting, low, high)
     for pool in ("heavy_pool", "board_pool"):
         values[pool] = str(values[pool]).lower()

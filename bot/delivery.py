@@ -367,6 +367,8 @@ class Delivery:
                                 exc_info=True)
                     break
                 answered |= used
+                log.debug("outbox row %s (%s) of game %s delivered%s", item.id, item.kind,
+                          game_id, " as the interaction's answer" if used else "")
                 with contextlib.suppress(NotFound):  # another process marked it meanwhile
                     # Once the interaction has answered, its token leaves the other rows.
                     await self.bot.services.mark_delivered(
@@ -749,7 +751,9 @@ class Delivery:
             view = view or MoveButtons(game.id, position.version, [])
             view.rows.append(action_row(game.id, locale,
                                         hands=engines.get(game.game).hidden_information))
-        return Composed(text, position, view, pinging(user), clock)
+        # Quiet mode (``/mute``): the player is named, not pinged.
+        pings = pinging(user) if await self.bot.notify.turn_pings(user, game.id) else NO_PINGS
+        return Composed(text, position, view, pings, clock)
 
     def _result(self, game: GameInfo, locale: str) -> str:
         outcome = game.outcome

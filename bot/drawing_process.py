@@ -10,7 +10,8 @@ A job is a module-level function and its arguments, pickled (``fn`` goes by name
 worker imports it); the answer is its result or its exception. Frames are a 4-byte length and a
 pickle. The worker's own standard output is sent to its standard error, so a stray ``print``
 cannot break the frames. The worker ends when its input closes: when the bot closes it, and
-when the bot dies (the kernel closes the pipe), whatever job it was running.
+when the bot dies (the kernel closes the pipe), whatever job it was running; an answer it
+cannot send to a dead bot ends it too, without a traceback.
 """
 
 from __future__ import annotations
@@ -156,8 +157,10 @@ class DrawingProcess:
 
 
 def serve(warm: str | None = None) -> None:
-    """The worker: warm up, then run jobs from standard input until it closes."""
-    answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    """The worker: warm up, then run jobs from standard input until it closes, or until the
+    bot is gone (its pipe broken: quietly, a killed bot is no error of the worker's)."""
+    # Unbuffered: nothing is left to flush (and fail) at exit once the bot is gone.
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log
     jobs = sys.stdin.buffer
     if warm:
@@ -167,7 +170,11 @@ def serve(warm: str | None = None) -> None:
         header = jobs.read(LENGTH_BYTES)
         if len(header) < LENGTH_BYTES:
             return  # the bot closed our input, or is gone
-        job, fn, args, kwargs = pickle.loads(jobs.read(int.from_bytes(header, "big")))
+        size = int.from_bytes(header, "big")
+        body = jobs.read(size)
+        if len(body) < size:
+            return  # the bot died while writing the job
+        job, fn, args, kwargs = pickle.loads(body)
         try:
             answer = (job, True, fn(*args, **kwargs))
         except Exception as error:  # the caller gets it
@@ -176,8 +183,17 @@ def serve(warm: str | None = None) -> None:
             frame = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as error:  # an unpicklable result or exception
             frame = pickle.dumps((job, False, RuntimeError(f"{type(error).__name__}: {error}")))
-        answers.write(len(frame).to_bytes(LENGTH_BYTES, "big") + frame)
-        answers.flush()
+        try:
+            write_all(answers, len(frame).to_bytes(LENGTH_BYTES, "big") + frame)
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the bot is gone (killed): nobody waits for this answer
+
+
+def write_all(pipe: Any, data: bytes) -> None:
+    """Write every byte of ``data`` to an unbuffered ``pipe`` (a raw write may take part)."""
+    view = memoryview(data)
+    while view:
+        view = view[pipe.write(view):]
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from bot.services.clocks import ClockService
     from bot.services.games import GameService
     from bot.services.models import GameInfo
+    from bot.services.notify import NotifyService
 
 
 class Answerer(Protocol):
@@ -43,6 +44,7 @@ class Host(Protocol):
 
     services: GameService
     clocks: ClockService
+    notify: NotifyService
     config: Config
     delivery: Answerer
     #: True once the bot is shutting down: new interactions are turned away.

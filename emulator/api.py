@@ -24,11 +24,11 @@ UNKNOWN_MESSAGE = 10008
 UNKNOWN_WEBHOOK = 10015
 UNKNOWN_INTERACTION = 10062
 ALREADY_ACKNOWLEDGED = 40060
+#: A direct message to a user whose privacy settings refuse it.
+CANNOT_MESSAGE_USER = 50007
 THREAD_ALREADY_CREATED = 160004
 #: 403: the bot cannot see the channel (it is not in the DM, group DM or server).
 MISSING_ACCESS = 50001
-#: 403: the user does not accept direct messages from the bot.
-CANNOT_MESSAGE_USER = 50007
 #: 401: an interaction token older than 15 minutes.
 INVALID_WEBHOOK_TOKEN = 50027
 #: 400: a user-installed app's sixth follow-up of one interaction.

@@ -29,7 +29,6 @@ from typing import Any
 
 from emulator.api import (
     BOT_DM,
-    CANNOT_MESSAGE_USER,
     DM_CHANNEL,
     GROUP_DM,
     GUILD_CONTEXT,
@@ -70,8 +69,6 @@ class Installs:
         self.install_types: set[int] = {GUILD_INSTALL, USER_INSTALL}
         #: DM and group-DM channels between users -> their members' ids (the bot is not one).
         self.private_members: dict[int, frozenset[int]] = {}
-        #: Users who do not accept direct messages from the bot.
-        self.dms_refused: set[int] = set()
         #: Seconds added to the clock that ages interaction tokens (``advance``).
         self._clock_offset = 0.0
         self._increment = 0
@@ -105,15 +102,6 @@ class Installs:
 
     def has_installed(self, user: str | EmuUser) -> bool:
         return self.user(user).id in self.user_installs
-
-    def refuse_dms(self, user: str | EmuUser, refused: bool = True) -> None:
-        """``user`` closes (or opens again) their direct messages to the bot: the bot's messages
-        to them are refused with 403 / 50007."""
-        member = self.user(user).id
-        if refused:
-            self.dms_refused.add(member)
-        else:
-            self.dms_refused.discard(member)
 
     # ----- conversations between users -----------------------------------------------------------
 
@@ -190,14 +178,6 @@ class Installs:
         a server without the bot)."""
         if channel_id in self.channels and not self.bot_sees(channel_id):
             raise Refused(403, MISSING_ACCESS, "Missing Access")
-
-    def require_reachable(self, channel_id: int) -> None:
-        """403 / 50007 for a message in the bot's DM with a user who refuses them."""
-        channel = self.channels.get(channel_id, {})
-        if channel.get("type") == DM_CHANNEL and channel_id not in self.private_members:
-            recipients = {int(r["id"]) for r in channel["recipients"]}
-            if recipients & self.dms_refused:
-                raise Refused(403, CANNOT_MESSAGE_USER, "Cannot send messages to this user")
 
     def authorizing_owners(
         self, user: EmuUser, channel_id: int, integration_types: Iterable[int] | None,

@@ -12,6 +12,7 @@ from aiohttp import web
 
 from emulator import limits, mentions
 from emulator.api import (
+    CANNOT_MESSAGE_USER,
     DM_CHANNEL,
     EPHEMERAL,
     LOADING,
@@ -75,7 +76,8 @@ class Messages:
         channel = self._channel_payload(channel_id)
         if channel["type"] != DM_CHANNEL:
             self._require(channel_id, to_send(channel["type"] == PUBLIC_THREAD, bool(files)))
-        self.require_reachable(channel_id)
+        elif int(channel["recipients"][0]["id"]) in self.dms_closed:
+            raise Refused(403, CANNOT_MESSAGE_USER, "Cannot send messages to this user")
         self._check_message(payload, files, creating=True)
         nonce = payload.get("nonce")
         key = None

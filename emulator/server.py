@@ -31,6 +31,9 @@ It is as strict as Discord where players would notice:
   channel and author for ``nonce_seconds``; sending it again returns the first message.
 * **Threads.** A message starts at most one thread (the thread has the message's id); a second
   attempt is refused with 400 / 160004.
+* **Direct messages.** The bot may open a DM channel with any user; a message in it to a user
+  who closed their DMs (``emu.refuse_dms(user)``, Discord's privacy setting) is refused with
+  403 / 50007 "Cannot send messages to this user".
 
 Every refusal is kept in ``emu.refusals`` (tests assert it stays empty) and every REST request
 in ``emu.requests``.

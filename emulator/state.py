@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from emulator.api import (
+    DM_CHANNEL,
     PUBLIC_THREAD,
     SHARD_SHIFT,
     TEXT_CHANNEL,
@@ -45,6 +46,8 @@ class State:
         #: The first server and its channel (``add_guild`` makes more).
         self.guild_id, self.channel_id = self.add_guild(guild_name, channel_name)
         self.messages: dict[int, Message] = {}
+        #: Users whose privacy settings refuse direct messages from the bot (``refuse_dms``).
+        self.dms_closed: set[int] = set()
 
     def _next_id(self) -> int:
         return next(self._ids)
@@ -87,6 +90,24 @@ class State:
         user = EmuUser(self._next_id(), name.lower())
         self.users[user.name] = user
         return user
+
+    def refuse_dms(self, name_or_user: str | EmuUser, refused: bool = True) -> None:
+        """The user closes (or opens again) their direct messages to the bot, as Discord's
+        privacy setting "Allow direct messages from server members" does: the DM channel
+        can still be opened, but a message in it is refused with 403 / 50007."""
+        user = self.user(name_or_user)
+        if refused:
+            self.dms_closed.add(user.id)
+        else:
+            self.dms_closed.discard(user.id)
+
+    def dm_channel_of(self, name_or_user: str | EmuUser) -> int | None:
+        """The id of the bot's DM channel with the user, if the bot opened one."""
+        wanted = str(self.user(name_or_user).id)
+        for channel in self.channels.values():
+            if channel["type"] == DM_CHANNEL and channel["recipients"][0]["id"] == wanted:
+                return int(channel["id"])
+        return None
 
     def user(self, name_or_user: str | EmuUser) -> EmuUser:
         if isinstance(name_or_user, EmuUser):

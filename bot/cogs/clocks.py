@@ -15,8 +15,6 @@ membership is the subscription, and leaving the thread ends it.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import io
 import logging
 from typing import TYPE_CHECKING
@@ -27,11 +25,12 @@ from discord.ext import commands
 
 import engines
 from bot.cogs._common import act_and_deliver, game_here, game_number
+from bot.cogs.notify import send_dm, zone_autocomplete
 from bot.correspondence import texts
 from bot.heavy import HeavyBusy, replay_gif, replay_key
 from bot.i18n import language_code, t
 from bot.names import player_name
-from bot.replies import reply_error, send_ephemeral
+from bot.replies import NO_PINGS, reply_error, send_ephemeral
 from bot.services.aiseats import is_ai
 from bot.services.errors import ServiceError
 from bot.services.models import GameInfo, OutboxItem
@@ -44,10 +43,6 @@ log = logging.getLogger(__name__)
 
 
 CLOCK_KINDS = ("reminder", "timeout", "vacation")
-#: Discord's code for a user whose DMs are closed to the bot.
-CANNOT_MESSAGE_USER = 50007
-#: How long the notice waits for the interaction's own answer before following it.
-NOTICE_PATIENCE = 3.0
 
 
 def _still_due(payload: dict, game: GameInfo) -> bool:
@@ -67,10 +62,15 @@ async def post_clock_row(bot: BoardGamesBot, item: OutboxItem) -> None:
         text = texts.timeout_text(payload, locale)
     else:
         text = texts.vacation_text(payload, locale)
+    pings = True
+    if item.kind == "reminder":
+        # Quiet mode (``/mute``): only the last reminder before a time-out pings.
+        pings = await bot.notify.reminder_pings(int(payload["user_id"]), game.id,
+                                                str(payload.get("threshold")))
     if game.in_conversation:
         # Where the bot is not, nothing can be posted between interactions: a reminder goes
-        # by DM to a player who asked for them; a time-out is claimed with Claim.
-        if item.kind == "reminder" and payload.get("dm"):
+        # by DM to a player who asked for them; a time-out is claimed with /claim.
+        if item.kind == "reminder" and payload.get("dm") and pings:
             await _remind_by_dm(bot, item, game)
         return
     # Every game gets its thread when its first row (game_started) is delivered, and rows go
@@ -79,30 +79,22 @@ async def post_clock_row(bot: BoardGamesBot, item: OutboxItem) -> None:
     if where is None:
         log.warning("outbox row %s: game %s has nowhere to post", item.id, game.id)
         return
-    await bot.delivery.send(where, item, guild_id=game.guild_id, content=text)
-    if item.kind == "reminder" and payload.get("dm"):
+    await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
+                            **({} if pings else {"allowed_mentions": NO_PINGS}))
+    if item.kind == "reminder" and payload.get("dm") and pings:
         await _remind_by_dm(bot, item, game)
 
 
 async def _remind_by_dm(bot: BoardGamesBot, item: OutboxItem, game: GameInfo) -> None:
-    """Best effort: closed DMs must not hold the thread's reminder back (nor repeat it)."""
+    """Best effort: closed DMs must not hold the thread's reminder back (nor repeat it); a
+    refusal (50007) puts DMs to the user on hold (``bot.cogs.notify.send_dm``)."""
     user_id = int(item.payload["user_id"])
     # A conversation in a server without the bot is still that server's channel.
     link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id}"
     text = texts.reminder_dm_text(item.payload, engines.get(game.game).title, link,
                                   await _dm_language(bot, user_id, game))
     try:
-        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-        await user.send(text, nonce=str(item.id))  # once, like every outbox message
-    except discord.Forbidden as error:
-        log.info("could not send reminder %s by DM to %s", item.id, user_id)
-        if error.code == CANNOT_MESSAGE_USER:
-            # Their DMs are closed to the bot: stop trying, and tell them when they are next
-            # here (``Clocks.on_interaction``).
-            await bot.clocks.set_dm_reminders(user_id, False)
-            cog = bot.get_cog("Clocks")
-            if isinstance(cog, Clocks):
-                cog.unreachable.add(user_id)
+        await send_dm(bot, user_id, text, nonce=str(item.id))  # once, like every outbox message
     except discord.HTTPException:
         log.info("could not send reminder %s by DM to %s", item.id, user_id)
 
@@ -117,31 +109,10 @@ async def _dm_language(bot: BoardGamesBot, user_id: int, game: GameInfo) -> str:
 class Clocks(commands.Cog):
     def __init__(self, bot: BoardGamesBot) -> None:
         self.bot = bot
-        #: Users a DM reminder could not reach (50007) since this run started: told so when
-        #: they are next here (their setting is off from then on, in the database).
-        self.unreachable: set[int] = set()
 
     async def cog_load(self) -> None:
         self.bot.delivery.register_poster(CLOCK_KINDS, post_clock_row)
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A player whose DM reminder Discord refused learns it, privately, once: after the
-        interaction's own answer (a follow-up of it)."""
-        if interaction.user.id not in self.unreachable or interaction.type not in (
-                discord.InteractionType.application_command,
-                discord.InteractionType.component, discord.InteractionType.modal_submit):
-            return
-        self.unreachable.discard(interaction.user.id)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + NOTICE_PATIENCE
-        while not interaction.response.is_done() and loop.time() < deadline:
-            await asyncio.sleep(0.05)  # the command answers first
-        if not interaction.response.is_done():
-            return
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.followup.send(t("anywhere.dm_refused", interaction.locale),
-                                            ephemeral=True)
 
     async def _names(self, game: GameInfo, language: str | None = None) -> dict[int, str]:
         """The players' names (an AI seat's in ``language``, numbered as at the table)."""
@@ -183,20 +154,47 @@ class Clocks(commands.Cog):
                 log.exception("posting the vacation notice of game %s failed", game.id)
 
     @app_commands.command(name="settings", description="Your reminder settings")
-    @app_commands.describe(dm_reminders="Also send me reminders by direct message")
+    @app_commands.describe(
+        dm_reminders="Also send me reminders by direct message",
+        digest="A daily direct message listing your games where it is your turn",
+        digest_hour="The hour of the digest (0 to 23) in your time zone",
+        time_zone="Your time zone, e.g. Europe/Paris or America/New_York",
+    )
+    @app_commands.autocomplete(time_zone=zone_autocomplete)
     async def settings(
-        self, interaction: discord.Interaction, dm_reminders: bool | None = None
+        self, interaction: discord.Interaction, dm_reminders: bool | None = None,
+        digest: bool | None = None, digest_hour: app_commands.Range[int, 0, 23] | None = None,
+        time_zone: str | None = None,
     ) -> None:
+        """Reminders by DM, the daily digest (``bot.services.notify``). A wrong time zone is
+        refused before anything changes; any DM setting given tries DMs again after Discord
+        refused one."""
         user = interaction.user.id
+        locale = interaction.locale
+        notify = self.bot.notify
+        try:
+            if digest is not None or digest_hour is not None or time_zone is not None:
+                await notify.set_digest(user, enabled=digest, hour=digest_hour,
+                                        time_zone=time_zone)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
         if dm_reminders is not None:
-            await self.bot.clocks.set_dm_reminders(user, dm_reminders)
-        if dm_reminders:
+            await notify.set_dm_reminders(user, dm_reminders)
+        if dm_reminders or digest:
             # Direct messages are theirs alone: in the language of the client they asked with.
-            await self.bot.services.set_user_locale(user, language_code(interaction.locale))
-        enabled = await self.bot.clocks.dm_reminders(user)
-        state = t("clocks.settings_on" if enabled else "clocks.settings_off", interaction.locale)
-        await send_ephemeral(interaction, t("clocks.settings_saved", interaction.locale,
-                                            state=state))
+            await self.bot.services.set_user_locale(user, language_code(locale))
+        saved = await notify.settings(user)
+        state = t("clocks.settings_on" if saved.dm_reminders else "clocks.settings_off", locale)
+        lines = [t("clocks.settings_saved", locale, state=state)]
+        if saved.digest and saved.digest_next_at is not None:
+            lines.append(t("notify.digest_on", locale, hour=saved.digest_hour,
+                           zone=saved.time_zone, next=int(saved.digest_next_at.timestamp())))
+        else:
+            lines.append(t("notify.digest_off", locale))
+        if saved.dm_refused_at is not None:
+            lines.append(t("notify.dms_on_hold", locale))
+        await send_ephemeral(interaction, "\n".join(lines))
 
     @app_commands.command(name="record", description="Download a game's record as text")
     @app_commands.describe(game="A game number (default: the game of this thread)")

@@ -4,7 +4,9 @@ where any opponent of the asker is a person (the service says why).
 
 The search runs in the AI players' worker processes and takes up to the hard level's budget
 (about a second, more when the workers are busy), beyond Discord's 3 s for a first answer: the
-answer is deferred (privately), then given as its follow-up."""
+answer is deferred (privately), then given as its follow-up. A player whose previous hint is
+still being thought is told so at once (``ai_hints_per_user``), never left without an answer;
+hints take their turn with everyone's AI moves (``bot.aiqueue``)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.aiplayer import suggest
+from bot.aiplayer import HintsBusy
 from bot.cogs._common import game_here, game_number
 from bot.i18n import say, t
 from bot.replies import NO_PINGS, reply_error, send_ephemeral
@@ -43,9 +45,15 @@ class Hint(commands.Cog):
         except ServiceError as error:
             await reply_error(interaction, error)
             return
+        if not self.bot.ai_player.may_hint(interaction.user.id):
+            await send_ephemeral(interaction, t("ai.hint_busy", locale))
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            tip = await self.bot.ai_player.pool.run(suggest, job)
+            tip = await self.bot.ai_player.hint(job)
+        except HintsBusy:  # another of their hints got in meanwhile
+            await send_ephemeral(interaction, t("ai.hint_busy", locale))
+            return
         except PoolBusy:
             await send_ephemeral(interaction, t("ai.busy", locale))
             return

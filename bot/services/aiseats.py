@@ -31,6 +31,10 @@ Rulings (not in RULES.md):
   is their turn.
 * The AI's decision is seeded by the game and its ply, so a retried turn (a restart, a second
   process) chooses the same move.
+* A person plays at most ``ai_games_per_user`` games against the AI at once (the setting of
+  that name): ``/play level:`` beyond it, and adding an AI to a lobby they host, are refused
+  until one of those games ends. (Counted in the new game's transaction: exact on SQLite, whose
+  transactions take turns; on PostgreSQL starts racing in the same instant may pass together.)
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ from bot.services.errors import ChallengeError, GameOver, NotYourTurn, ServiceEr
 from bot.services.gamestate import ACTIVE
 from bot.services.models import Challenge, GameInfo
 from bot.sharding import Shards
-from bot.store import ChallengeRow, Writes
+from bot.store import ChallengeRow, Reads, Writes
 from bot.store.aiseats import AiTurn, ai_seat_reads
 
 #: Reserved ids per level: ``−(_BLOCK × (index + 1) + slot)``.
@@ -56,6 +60,12 @@ LOWEST_AI_ID = -(_BLOCK * (len(ai.LEVELS) + 1) - 1)
 HIGHEST_AI_ID = -_BLOCK
 #: How many finished games against the AI a profile counts (the newest).
 RECORD_GAMES = 1000
+
+
+class AiGamesLimit(ServiceError):
+    """The player already plays ``ai_games_per_user`` games against the AI."""
+
+    key = "errors.ai_games_limit"
 
 
 class HintRefused(ServiceError):
@@ -132,6 +142,16 @@ class Record:
 class AiSeatService(ChallengeService):
     """Games against AI players (part of ``GameService``)."""
 
+    #: How many games against the AI one person may play at once (``Config``'s setting).
+    ai_games_per_user = 5
+
+    async def _check_ai_games(self, reads: Reads, user_id: int) -> None:
+        """Refuse (``AiGamesLimit``) a new game against the AI to someone at the limit."""
+        running = await ai_seat_reads(reads).active_games_against(
+            user_id, LOWEST_AI_ID, HIGHEST_AI_ID)
+        if running >= self.ai_games_per_user:
+            raise AiGamesLimit(count=self.ai_games_per_user)
+
     async def play_ai(
         self,
         game: str,
@@ -157,10 +177,15 @@ class AiSeatService(ChallengeService):
         if is_ai(user_id):
             raise ChallengeError("errors.challenge_self")
         time_control = await self.server_time_control(guild_id, time_control)
-        return await self.create_game(
-            game, seats, options, time_control=time_control, guild_id=guild_id,
-            channel_id=channel_id, source="ai", locale=locale, place=place,
-        )
+        async with self._store.transaction() as tx:
+            # Counted in the game's own transaction: starts that race see each other's games.
+            await self._check_ai_games(tx, user_id)
+            info = await self.create_game_in(
+                tx, game, seats, options, time_control=time_control, guild_id=guild_id,
+                channel_id=channel_id, source="ai", locale=locale, place=place,
+            )
+        self.notify_change()
+        return info
 
     @retrying
     async def add_ai(self, challenge_id: int, user_id: int, level: str, *,
@@ -175,6 +200,7 @@ class AiSeatService(ChallengeService):
             row = await self._hosted_lobby(tx, challenge_id, user_id, now)
             if seated is not None and seated != len(row.joined):
                 raise ChallengeError("errors.lobby_changed")
+            await self._check_ai_games(tx, user_id)
             slot = next(slot for slot in range(_BLOCK)
                         if ai_user_id(level, slot) not in row.joined)
             await self._add_player(tx, row, ai_user_id(level, slot), now)

@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import engines
+from bot.competition.ratings import Glicko
 from bot.correspondence.timecontrol import TimeControl
 from bot.i18n import language_code
 from bot.services import clockstate
@@ -39,9 +40,18 @@ from bot.services.base import ServiceBase, retrying
 from bot.services.errors import ChallengeError, NotFound
 from bot.services.gamestate import ACTIVE, FINISHED
 from bot.services.models import Challenge, GameInfo
-from bot.store import ChallengeRow, NewGame, Writes
+from bot.store import ChallengeRow, NewGame, Reads, Writes
 from bot.store.clocks import clock_reads, clock_writes
+from bot.store.ratings import rating_reads
+from bot.store.seeks import SeekRow, seek_reads, seek_writes
 from engines import Game
+
+
+async def rating_of(reads: Reads, game: str, user_id: int) -> int:
+    """A player's Glicko rating in ``game``, rounded (the default before any rated game):
+    what a seek shows and its rating range checks."""
+    found = (await rating_reads(reads).glicko(game, [user_id])).get(user_id)
+    return round(found.rating if found is not None else Glicko().rating)
 
 
 class ChallengeService(ServiceBase):
@@ -49,6 +59,8 @@ class ChallengeService(ServiceBase):
 
     #: How long a challenge stays open (the bot sets it from its configuration).
     challenge_expiry: timedelta = timedelta(days=7)
+    #: How long a seek stays open (``bot.services.seeks``; from the configuration too).
+    seek_expiry: timedelta = timedelta(days=7)
 
     # ----- challenges and lobbies -----------------------------------------------------------
 
@@ -144,8 +156,15 @@ class ChallengeService(ServiceBase):
     def _expired(self, row: ChallengeRow, now: datetime) -> bool:
         return row.created_at + self.challenge_expiry <= now
 
-    def _check_open(self, row: ChallengeRow, now: datetime) -> None:
-        if row.status == "expired" or (row.status == "open" and self._expired(row, now)):
+    def _check_open(self, row: ChallengeRow, now: datetime, seek: SeekRow | None = None
+                    ) -> None:
+        """Refuse a challenge that is not open; a seek (``seek``) expires on its own date."""
+        if seek is not None and (row.status == "expired"
+                                 or (row.status == "open" and seek.expires_at <= now)):
+            raise ChallengeError("seeks.errors.expired", id=row.id,
+                                 count=self.seek_expiry.days, days=self.seek_expiry.days)
+        if row.status == "expired" or (row.status == "open" and seek is None
+                                       and self._expired(row, now)):
             raise ChallengeError("errors.challenge_expired", challenge_id=row.id,
                                  count=self.challenge_expiry.days,
                                  days=self.challenge_expiry.days)
@@ -155,15 +174,19 @@ class ChallengeService(ServiceBase):
             )
 
     async def next_challenge_expiry(self) -> datetime | None:
-        """When the oldest open challenge expires (None: none is open)."""
+        """When the next open challenge or seek expires (None: none is open)."""
         oldest = await self._store.oldest_open_challenge_time()
-        return None if oldest is None else oldest + self.challenge_expiry
+        seek = await seek_reads(self._store).next_seek_expiry()
+        due = [d for d in (None if oldest is None else oldest + self.challenge_expiry, seek)
+               if d is not None]
+        return min(due, default=None)
 
     async def expire_challenges(self, now: datetime, *, batch: int = 100) -> list[Challenge]:
         """Close the challenges sent ``challenge_expiry`` or more before ``now``; each gets a
         ``challenge_expired`` outbox row {challenge_id} (its message is changed to say so),
-        written in the same transaction. Returns them."""
-        expired: list[Challenge] = []
+        written in the same transaction; so do the seeks whose expiry is ``now`` or before
+        (``seek_expired`` rows). Returns them."""
+        expired = await self._expire_seeks(now, batch)
         while True:
             async with self._store.transaction() as tx:
                 rows = await tx.open_challenges_created_before(
@@ -179,6 +202,34 @@ class ChallengeService(ServiceBase):
                         await self._challenge_row(tx, row.id)))
             if len(rows) < batch:
                 return expired
+
+    async def _expire_seeks(self, now: datetime, batch: int) -> list[Challenge]:
+        expired: list[Challenge] = []
+        while True:
+            async with self._store.transaction() as tx:
+                rows = await seek_writes(tx).open_seeks_expiring_by(now, batch)
+                for seek in rows:
+                    row = await self._challenge_row(tx, seek.challenge_id)
+                    await tx.set_challenge_status(row.id, "expired", now)
+                    await tx.insert_outbox(None, "seek_expired", {"challenge_id": row.id}, now,
+                                           guild_id=row.guild_id)
+                    expired.append(self._challenge(await self._challenge_row(tx, row.id)))
+            if len(rows) < batch:
+                return expired
+
+    async def _check_rating_range(self, tx: Writes, row: ChallengeRow, seek: SeekRow,
+                                  user_id: int) -> None:
+        """Refuse a joiner whose rating in the game is outside the seek's range."""
+        if seek.min_rating is None and seek.max_rating is None:
+            return
+        rating = await rating_of(tx, row.game, user_id)
+        low, high = seek.min_rating, seek.max_rating
+        if (low is not None and rating < low) or (high is not None and rating > high):
+            key = ("seeks.errors.out_of_range" if low is not None and high is not None
+                   else "seeks.errors.below_range" if low is not None
+                   else "seeks.errors.above_range")
+            raise ChallengeError(key, min=low, max=high, rating=rating,
+                                 game=self._engine(row.game).title)
 
     @staticmethod
     async def _add_player(
@@ -197,13 +248,16 @@ class ChallengeService(ServiceBase):
         now = self._clock()
         async with self._store.transaction(challenges=[challenge_id]) as tx:
             row = await self._challenge_row(tx, challenge_id)
-            self._check_open(row, now)
+            seek = await seek_writes(tx).seek(challenge_id)
+            self._check_open(row, now, seek)
             if row.players != 2:
                 raise ChallengeError("errors.challenge_is_lobby", challenge_id=row.id)
             if user_id == row.host_id:
-                raise ChallengeError("errors.challenge_own")
+                raise ChallengeError("seeks.errors.own" if seek else "errors.challenge_own")
             if row.opponent_id is not None and user_id != row.opponent_id:
                 raise ChallengeError("errors.challenge_not_for_you")
+            if seek is not None:
+                await self._check_rating_range(tx, row, seek, user_id)
             seats = row.joined
             if user_id not in seats:
                 seats = await self._add_player(tx, row, user_id, now)
@@ -234,7 +288,7 @@ class ChallengeService(ServiceBase):
             row = await self._challenge_row(tx, challenge_id)
             if user_id != row.host_id:
                 raise ChallengeError("errors.not_the_host")
-            self._check_open(row, now)
+            self._check_open(row, now, await seek_writes(tx).seek(challenge_id))
             await tx.set_challenge_status(row.id, "cancelled", now)
             row = await self._challenge_row(tx, challenge_id)
         return self._challenge(row)

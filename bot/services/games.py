@@ -21,7 +21,6 @@ from typing import Any
 
 from bot.services.admin import AdminService
 from bot.services.aiseats import AiSeatService, has_ai
-from bot.services.challenges import ChallengeService
 from bot.services.errors import BoardChanged, GameOver, NotAPlayer, NotFound
 from bot.services.gamestate import ACTIVE, FINISHED, normal_json, rebuild
 from bot.services.models import (
@@ -33,6 +32,7 @@ from bot.services.models import (
 )
 from bot.services.play import PlayService
 from bot.services.rematches import RematchService
+from bot.services.seeks import SeekService
 from bot.sharding import Shards
 
 __all__ = ["ACTIVE", "FINISHED", "GameService"]
@@ -42,7 +42,7 @@ _RECORD_ATTEMPTS = 5
 OUTBOX_PRUNE_BATCH = 500
 
 
-class GameService(AiSeatService, ChallengeService, PlayService, AdminService, RematchService):
+class GameService(AiSeatService, SeekService, PlayService, AdminService, RematchService):
     """Everything the bot does with games, as plain async calls (see ``bot.services``)."""
 
     # ----- games ----------------------------------------------------------------------------

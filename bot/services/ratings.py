@@ -13,7 +13,8 @@ Rulings:
   tie). Two systems, two tables: a player's two-player Kolory rating and multiplayer Kolory
   skill are separate numbers.
 * Games with the same user in two seats (self-play) are not rated, nor games with an AI seat
-  (``bot.services.aiseats``): a rating measures play between people.
+  (``bot.services.aiseats``): a rating measures play between people; nor a game started from
+  a seek its player posted unrated (``bot.services.seeks``).
 * A rating is provisional while the player has few games (or, Glicko, a high deviation); the
   leaderboard and profile mark it (``RatingEntry.provisional``).
 * Both systems are shown on the Glicko scale: an openskill skill as
@@ -39,6 +40,7 @@ from bot.services.gamestate import FINISHED, teams_of
 from bot.services.models import utcnow
 from bot.store import GameRow, Store
 from bot.store.ratings import rating_reads, rating_writes
+from bot.store.seeks import seek_reads
 from engines import Outcome
 
 GLICKO = "glicko"
@@ -141,7 +143,8 @@ class RatingService:
         outcome = engine.load(row.snapshot).outcome
         seats = row.seats
         rated = (outcome is not None and len(set(seats)) == len(seats) >= 2
-                 and not has_ai(seats))
+                 and not has_ai(seats)
+                 and not await seek_reads(self._store).unrated_game(row.id))
         sides = teams_of(engine, len(seats))
         now = self._clock()
         # The game (rated once) and its players' rating rows, in the store's lock order.

@@ -21,6 +21,9 @@ class AiTurn:
     version: int
     seat: int
     user_id: int
+    #: The game's person in its first seat not held by an AI (None: AI seats only): whose
+    #: turn in the AI's queue this move takes.
+    owner: int | None = None
 
 
 class AiSeatReads(SqlQueries):
@@ -31,14 +34,29 @@ class AiSeatReads(SqlQueries):
         ``shards`` if given (as the outbox: ``bot.sharding``)."""
         servers, params = shard_filter("g.guild_id", shards)
         rows = await self._all(
-            "SELECT g.id AS game_id, g.version AS version, s.seat AS seat, s.user_id AS user_id "
+            "SELECT g.id AS game_id, g.version AS version, s.seat AS seat, s.user_id AS user_id, "
+            "(SELECT h.user_id FROM game_seats h WHERE h.game_id = g.id "
+            "AND h.user_id NOT BETWEEN ? AND ? ORDER BY h.seat LIMIT 1) AS owner "
             "FROM games g JOIN game_seats s ON s.game_id = g.id AND s.seat = g.to_move "
             f"WHERE g.status = 'active' AND s.user_id BETWEEN ? AND ? {servers}"
             "ORDER BY g.updated_at, g.id LIMIT ?",
-            [lowest, highest, *params, limit],
+            [lowest, highest, lowest, highest, *params, limit],
         )
-        return [AiTurn(int(r["game_id"]), int(r["version"]), int(r["seat"]), int(r["user_id"]))
+        return [AiTurn(int(r["game_id"]), int(r["version"]), int(r["seat"]), int(r["user_id"]),
+                       None if r["owner"] is None else int(r["owner"]))
                 for r in rows]
+
+    async def active_games_against(self, user_id: int, lowest: int, highest: int) -> int:
+        """How many active games ``user_id`` plays with at least one seat in
+        ``[lowest, highest]``."""
+        rows = await self._all(
+            "SELECT COUNT(DISTINCT g.id) AS games FROM games g "
+            "JOIN game_seats s ON s.game_id = g.id "
+            "WHERE s.user_id = ? AND g.status = 'active' AND EXISTS ("
+            "SELECT 1 FROM game_seats a WHERE a.game_id = g.id AND a.user_id BETWEEN ? AND ?)",
+            (user_id, lowest, highest),
+        )
+        return int(rows[0]["games"]) if rows else 0
 
     async def finished_against(self, user_id: int, lowest: int, highest: int,
                                limit: int) -> list[GameRow]:

@@ -190,6 +190,10 @@ _CHALLENGE_SELECT = (
 )
 
 
+#: Seeks (``bot.store.seeks``) expire on their own date, not with the other challenges.
+_NOT_A_SEEK = "AND NOT EXISTS (SELECT 1 FROM seeks WHERE seeks.challenge_id = challenges.id) "
+
+
 def _challenge_rows(rows: Sequence[Row]) -> list[ChallengeRow]:
     """Challenge rows from a join with one line per joined player (ordered by id, position)."""
     grouped: dict[int, tuple[Row, list[int]]] = {}
@@ -276,15 +280,15 @@ class CoreReads(SqlQueries, Reads):
     ) -> list[ChallengeRow]:
         ids = await self._all(
             "SELECT id FROM challenges WHERE status = 'open' AND created_at < ? "
-            "ORDER BY created_at, id LIMIT ?",
+            + _NOT_A_SEEK + "ORDER BY created_at, id LIMIT ?",
             (time_text(cutoff), limit),
         )
         return await self._challenges_by_id(ids)
 
     async def oldest_open_challenge_time(self) -> datetime | None:
         rows = await self._all(
-            "SELECT MIN(created_at) AS oldest FROM challenges WHERE status = 'open'"
-        )
+            "SELECT MIN(created_at) AS oldest FROM challenges WHERE status = 'open' "
+            + _NOT_A_SEEK)
         return time_value(rows[0]["oldest"]) if rows else None
 
     async def guild_games(self, guild_id: int, *, active_only: bool, limit: int) -> list[GameRow]:

@@ -5,12 +5,24 @@ from bot.views.actions import HandButton, MoveFormButton, ResignAskButton
 from bot.views.challenge import ChallengeButton
 from bot.views.game import MoveButton, RematchButton, ResignButton, UndoButton
 from bot.views.review import ReviewButton
+from bot.views.seeks import LobbyButton, SeekButton
 
 #: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
 DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton,
-                 ReviewButton, MoveFormButton, ResignAskButton, HandButton)
+                 ReviewButton, SeekButton, LobbyButton, MoveFormButton, ResignAskButton,
+                 HandButton)
 
 __all__ = [
-    "DYNAMIC_ITEMS", "ChallengeButton", "HandButton", "MoveButton", "MoveFormButton",
-    "RematchButton", "ResignAskButton", "ResignButton", "ReviewButton", "UndoButton",
+                 "DYNAMIC_ITEMS",
+                 "ChallengeButton",
+                 "HandButton",
+                 "LobbyButton",
+                 "MoveButton",
+                 "MoveFormButton",
+                 "RematchButton",
+                 "ResignAskButton",
+                 "ResignButton",
+                 "ReviewButton",
+                 "SeekButton",
+                 "UndoButton",
 ]

@@ -27,7 +27,7 @@ from bot.names import player_name
 from bot.replies import reply_error
 from bot.services.aiseats import ai_level
 from bot.services.errors import ServiceError
-from bot.services.models import Challenge
+from bot.services.models import Challenge, GameInfo
 from bot.views.game import Gate
 
 ACTIONS = ("accept", "decline", "cancel", "join", "leave", "start")
@@ -224,31 +224,36 @@ class ChallengeButton(
             await reply_error(interaction, error)
             return
         if self.action in ("accept", "start"):
-            # The game exists. Its thread starts from this message, so it will have this
-            # message's id: the challenge becomes a pointer to it at once (the answer comes in
-            # Discord's 3 s whatever a burst of starts costs), then the thread is started and
-            # the first board (the outbox row the service wrote) posted there, a new message
-            # that pings the players. A challenge posted inside a thread cannot hold one: its
-            # game gets a thread in the channel, linked here once it exists.
-            title = engines.get(game.game).title
-            language = bot.delivery.language(game)
-            if game.in_conversation:
-                # No thread: the game goes on right here, its boards follow this answer.
-                await interaction.response.edit_message(
-                    content=t("anywhere.started_here", language, game=title), view=None)
-                await bot.delivery.flush(game.id, interaction)
-                return
-            here = interaction.message is not None and interaction.channel_id == game.channel_id
-            where = f"<#{interaction.message.id}>" if here else f"#{game.id}"
-            await interaction.response.edit_message(
-                content=t("bot.challenge.started", language, game=title, thread=where),
-                view=None,
-            )
-            await bot.delivery.flush(game.id, interaction)
-            thread = None if here else (await services.get_game(game.id)).thread_id
-            if thread is not None:
-                await interaction.edit_original_response(content=t(
-                    "bot.challenge.started", language, game=title, thread=f"<#{thread}>"))
+            await announce_start(bot, interaction, game)
             return
         content, view = await render_challenge(bot, challenge)
         await interaction.response.edit_message(content=content, view=view)
+
+
+async def announce_start(bot: Host, interaction: discord.Interaction, game: GameInfo) -> None:
+    """A click on a challenge's (or seek's) message started ``game``.
+
+    Its thread starts from this message, so it will have this message's id: the challenge
+    becomes a pointer to it at once (the answer comes in Discord's 3 s whatever a burst of
+    starts costs), then the thread is started and the first board (the outbox row the service
+    wrote) posted there, a new message that pings the players. A challenge posted inside a
+    thread cannot hold one: its game gets a thread in the channel, linked here once it
+    exists."""
+    title = engines.get(game.game).title
+    language = bot.delivery.language(game)
+    if game.in_conversation:
+        # No thread where the bot is not: the game goes on right here, its boards follow
+        # this answer.
+        await interaction.response.edit_message(
+            content=t("anywhere.started_here", language, game=title), view=None)
+        await bot.delivery.flush(game.id, interaction)
+        return
+    here = interaction.message is not None and interaction.channel_id == game.channel_id
+    where = f"<#{interaction.message.id}>" if here else f"#{game.id}"
+    await interaction.response.edit_message(
+        content=t("bot.challenge.started", language, game=title, thread=where), view=None)
+    await bot.delivery.flush(game.id, interaction)
+    thread = None if here else (await bot.services.get_game(game.id)).thread_id
+    if thread is not None:
+        await interaction.edit_original_response(content=t(
+            "bot.challenge.started", language, game=title, thread=f"<#{thread}>"))

@@ -8,6 +8,7 @@ import asyncio
 import os
 import random
 import signal
+import time
 
 import pytest
 import pytest_asyncio
@@ -15,6 +16,7 @@ import pytest_asyncio
 import engines
 import render
 from bot.boards import BoardDrawer
+from bot.drawing_process import WorkerGone
 
 
 def mid_game(game_name: str, plies: int = 12):
@@ -39,6 +41,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def drawer():
     boards = BoardDrawer(workers=1, kind="process")
+    await boards.warm_up()  # as the bot does when it starts
     yield boards
     await boards.close()
 
@@ -48,9 +51,11 @@ async def test_a_worker_process_draws_the_same_board_as_the_bot_would(drawer, ga
     state, last_move = mid_game(game_name)
     options = dict(viewer=None, last_move=last_move, players=["Ann", "Bob", "Cy", "Di", "Ed"],
                    lang="fr", status=None, clock="due Mon 14:00 UTC")
+    in_threads = drawer.drawn_in_threads
     drawn = await drawer.board(game_name, state, **options)
     assert drawn == render.board(game_name, state, **options)
-    assert await drawer.run(os.getpid) != os.getpid()  # it really was another process
+    assert drawer.drawn_in_threads == in_threads  # it really was the worker process
+    assert await drawer.run(os.getpid) != os.getpid()
 
 
 async def test_a_worker_process_draws_a_players_hand_and_refuses_a_game_without_hands(drawer):
@@ -87,14 +92,85 @@ async def test_a_board_whose_worker_was_killed_is_still_drawn_and_a_new_worker_t
     worker = await drawer.run(os.getpid)
     os.kill(worker, signal.SIGKILL)
     drawer.restart_delay = 0.5
+    in_threads = drawer.drawn_in_threads
     # Asked at once: the job is lost with the process, and the board drawn in a thread; so
     # are the next ones for a while, then a new process draws them.
     assert await drawer.board("alak", state, last_move=last_move) == expected
     assert await drawer.board("alak", state, last_move=last_move) == expected
+    assert drawer.drawn_in_threads == in_threads + 2
     await asyncio.sleep(drawer.restart_delay)
     assert await drawer.board("alak", state, last_move=last_move) == expected
+    await drawer.warm_up()
     successor = await drawer.run(os.getpid)
     assert successor not in (worker, os.getpid())
+
+
+def warm_behind_gate() -> None:
+    """A worker's warm-up (run in the worker) that lasts until the test's gate file exists."""
+    gate = os.environ["BOARDS_TEST_GATE"]
+    while not os.path.exists(gate):
+        time.sleep(0.01)
+
+
+async def test_no_board_waits_for_a_worker_to_start_nor_for_one_that_died(tmp_path,
+                                                                         monkeypatch):
+    gate = tmp_path / "gate"
+    monkeypatch.setenv("BOARDS_TEST_GATE", str(gate))
+    boards = BoardDrawer(workers=1, kind="process", warm=f"{__name__}:warm_behind_gate")
+    state, last_move = mid_game("alak")
+    expected = render.board("alak", state, last_move=last_move)
+    # Guards against a hang only; a board that waits for the worker never gets drawn here.
+    guard = 60
+    try:
+        # The worker is still warming up (held by the gate): the board is drawn in a thread.
+        drawn = await asyncio.wait_for(boards.board("alak", state, last_move=last_move), guard)
+        assert drawn == expected and boards.drawn_in_threads == 1
+        gate.touch()
+        await asyncio.wait_for(boards.warm_up(), guard)  # the worker that was starting
+        worker = await boards.run(os.getpid)
+        assert await boards.board("alak", state, last_move=last_move) == expected
+        assert boards.drawn_in_threads == 1, "the warm worker drew it"
+        # The worker dies: the board it is asked fails at once with its pipe, and is drawn in
+        # a thread; and the worker started after it is not waited for either.
+        gate.unlink()
+        boards.restart_delay = 0.0
+        os.kill(worker, signal.SIGKILL)
+        drawn = await asyncio.wait_for(boards.board("alak", state, last_move=last_move), guard)
+        assert drawn == expected and boards.drawn_in_threads == 2
+        drawn = await asyncio.wait_for(boards.board("alak", state, last_move=last_move), guard)
+        assert drawn == expected and boards.drawn_in_threads == 3
+        gate.touch()
+        await asyncio.wait_for(boards.warm_up(), guard)
+        assert await boards.board("alak", state, last_move=last_move) == expected
+        assert boards.drawn_in_threads == 3
+        assert await boards.run(os.getpid) not in (worker, os.getpid())
+    finally:
+        gate.touch()
+        await boards.close()
+
+
+async def test_a_board_waiting_in_a_worker_that_dies_is_drawn_in_a_thread_at_once():
+    """The board is queued in the worker behind a job that never ends; the worker is killed:
+    the board's job fails with it, and the board comes from a thread (the worker would never
+    have answered)."""
+    boards = BoardDrawer(workers=1, kind="process")
+    state, last_move = mid_game("alak")
+    expected = render.board("alak", state, last_move=last_move)
+    try:
+        await asyncio.wait_for(boards.warm_up(), 60)
+        worker = await boards.run(os.getpid)
+        stuck = asyncio.ensure_future(boards.run(time.sleep, 3600))
+        board = asyncio.ensure_future(boards.board("alak", state, last_move=last_move))
+        while boards._processes[0].pending < 2:  # both jobs are in the worker's hands
+            await asyncio.sleep(0.01)
+        assert not board.done() and boards.drawn_in_threads == 0
+        os.kill(worker, signal.SIGKILL)
+        assert await asyncio.wait_for(board, 60) == expected
+        assert boards.drawn_in_threads == 1
+        with pytest.raises(WorkerGone):
+            await stuck
+    finally:
+        await boards.close()
 
 
 async def test_boards_in_threads_share_the_bots_process():
@@ -109,8 +185,9 @@ async def test_boards_in_threads_share_the_bots_process():
         await boards.close()
 
 
-async def test_a_closed_drawer_draws_nothing():
-    boards = BoardDrawer(workers=1, kind="thread")
+@pytest.mark.parametrize("kind", ["thread", "process"])
+async def test_a_closed_drawer_draws_nothing(kind):
+    boards = BoardDrawer(workers=1, kind=kind)
     await boards.close()
     with pytest.raises(RuntimeError):
         await boards.board("alak", engines.get("alak").new(2, seed=0))

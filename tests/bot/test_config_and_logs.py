@@ -163,6 +163,18 @@ def test_heavy_work_and_board_settings(tmp_path):
             load_config(tmp_path / "none.toml", env=env)
 
 
+def test_ai_fair_use_settings(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text("[bot]\nai_games_per_user = 8\n")
+    config = load_config(path, env={"BOT_AI_HINTS_PER_USER": "2"})
+    assert (config.ai_games_per_user, config.ai_hints_per_user) == (8, 2)
+    defaults = load_config(tmp_path / "none.toml", env={})
+    assert (defaults.ai_games_per_user, defaults.ai_hints_per_user) == (5, 1)
+    for env in ({"BOT_AI_GAMES_PER_USER": "0"}, {"BOT_AI_HINTS_PER_USER": "lots"}):
+        with pytest.raises(ConfigError):
+            load_config(tmp_path / "none.toml", env=env)
+
+
 def test_the_local_console_keeps_its_database_only_when_asked(tmp_path):
     path = tmp_path / "config.toml"
     assert load_config(path, env={}).keep_local_database is False

@@ -8,12 +8,14 @@ import asyncio
 import math
 import os
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
 
 from bot.drawing_process import DrawingProcess, WorkerGone
-from tests.bot.test_workers import assert_worker_ends_with_killed_bot
+from tests.bot.test_workers import PROJECT_ROOT, assert_worker_ends_with_killed_bot, running
 
 
 async def test_jobs_run_in_another_process_and_their_errors_reach_their_callers():
@@ -102,3 +104,43 @@ asyncio.run(main())
 
 def test_a_drawing_process_ends_with_a_killed_bot():
     assert_worker_ends_with_killed_bot(_STARTS_A_WORKER)
+
+
+#: A bot that gives its drawing process a job of two seconds, says the worker's pid, and waits
+#: to be killed; the worker's standard error is the bot's (as in production).
+_KILLED_WHILE_ITS_WORKER_DRAWS = """
+import asyncio, os, time
+from bot.drawing_process import DrawingProcess
+
+async def main():
+    worker = DrawingProcess()
+    pid = await worker.run(os.getpid)
+    job = asyncio.ensure_future(worker.run(time.sleep, 2))
+    await asyncio.sleep(0.2)  # the job is on its way, or running
+    print(pid, flush=True)
+    await job
+
+asyncio.run(main())
+"""
+
+
+def test_a_worker_whose_bot_was_killed_mid_job_exits_quietly(tmp_path):
+    """kill -9 of the bot while its worker draws: the worker's answer has nowhere to go, and
+    it ends without a word (no BrokenPipeError traceback in the bot's log)."""
+    log = tmp_path / "stderr.log"
+    with log.open("w") as stderr:
+        bot = subprocess.Popen([sys.executable, "-c", _KILLED_WHILE_ITS_WORKER_DRAWS],
+                               stdout=subprocess.PIPE, stderr=stderr, text=True, cwd=PROJECT_ROOT)
+        try:
+            worker = int(bot.stdout.readline())
+            bot.send_signal(signal.SIGKILL)
+            bot.wait(30)
+            deadline = time.monotonic() + 30
+            while running(worker):
+                assert time.monotonic() < deadline, "the worker outlived the bot"
+                time.sleep(0.05)
+        finally:
+            bot.kill()
+            bot.wait(30)
+    written = log.read_text()
+    assert written == "", written

@@ -32,7 +32,7 @@ def test_the_picture_speaks_english_and_french():
     assert any("0,15 ou plus" in note for note in french.notes)
     assert english.results == ["0.6", "0.4"] and french.results == ["0,6", "0,4"]
     assert english.mistakes_heading == ["Ann's biggest mistakes", "Bo's biggest mistakes"]
-    assert french.mistakes_heading[0] == "Les plus grosses erreurs de Ann"
+    assert french.mistakes_heading[0] == "Les plus grosses erreurs d'Ann"  # elided before a vowel
 
 
 def test_player_lines_use_plural_forms():

@@ -250,10 +250,10 @@ async def test_reminders_go_by_dm_and_a_refusal_stops_them_and_is_told(world):
     refused = await emu.wait_for(lambda e: e.kind == "refused", since=mark)
     assert refused.data.code == 50007
     await world.bot.delivery.flush(game.id)  # (waits for the delivery in flight to finish)
-    assert not await world.bot.clocks.dm_reminders(alice.id)
-    # The next time she is here she is told, privately.
+    assert await world.bot.notify.dms_refused(alice.id), "no more tries"
+    # The next time she uses the app, even where the bot is not, she is told privately.
     games = await emu.slash("alice", "games", channel=dm)
-    notice = await games.reply(lambda m: "stopped trying" in m.content)
+    notice = await games.reply(lambda m: "Discord refused it" in m.content)
     assert notice.ephemeral
     assert [r.code for r in emu.refusals] == [50007]
 

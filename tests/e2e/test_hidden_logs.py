@@ -1,7 +1,8 @@
 """Hidden information never reaches the logs, at any level: a whole LPPG game played through
 the emulator with the bot's logging at DEBUG (and discord.py's and aiosqlite's own DEBUG turned
 on, as an operator chasing a bug would) writes neither the game's secret seed, nor a hand, nor
-any run of the piles' order."""
+any run of the piles' order. And the same with the bot as it is deployed, ``python -m bot``
+with ``BOT_LOG_LEVEL=DEBUG``: its log does have DEBUG lines, and none of them tells a card."""
 
 from __future__ import annotations
 
@@ -9,11 +10,16 @@ import io
 import logging
 import random
 import re
+import signal
 
 import pytest
 
 import engines
 from bot.logs import PAYLOAD_LOGGERS, HidePayloads, setup_logging
+from bot.services.games import GameService
+from bot.store import open_store
+from emulator import running_emulator
+from emulator.botprocess import BotProcess
 from tests.e2e.conftest import TOKEN
 
 #: Moves are chosen at random among the suggestions; LPPG ends long before this.
@@ -105,3 +111,59 @@ async def test_a_whole_lppg_game_at_debug_logs_no_hidden_information(debug_logs,
         assert str(seed) not in text
         found = combined.search(text)
         assert found is None, f"hidden cards {found.group(0)!r} logged in: {text[:300]}"
+
+
+#: A DEBUG line of the bot's own loggers, as ``bot.logs.setup_logging`` formats it.
+BOT_DEBUG_LINE = re.compile(r"^\d\d:\d\d:\d\d DEBUG +bot\.")
+
+
+async def test_a_bot_process_at_debug_logs_debug_lines_and_no_hidden_information(tmp_path):
+    async with running_emulator() as emu:
+        bot = BotProcess(emu, tmp_path / "bot.db", tmp_path / "bot.log", log_level="DEBUG")
+        store = None
+        try:
+            await bot.start()
+            challenge = await (await emu.slash("alice", "play lppg", {"opponent": "bob"})).reply()
+            mark = emu.mark()
+            await emu.click("bob", challenge, label="Accept")
+            first = await emu.wait_for_message(lambda m: bool(m.files), since=mark, timeout=30)
+            thread = first.channel_id
+            store = await open_store(str(tmp_path / "bot.db"))
+            service = GameService(store)
+            game = await service.game_for_thread(thread)
+            row = await store.get_game(game.id)
+            seed, patterns = row.seed, hidden_patterns(row.snapshot)
+            users = {u.id: u for u in emu.users.values()}
+            rng = random.Random(5)
+            for _ in range(MAX_PLIES):
+                game = await service.get_game(game.id)
+                if game.status != "active":
+                    break
+                mover = users[game.user_to_move()]
+                await emu.slash(mover, "hand", channel=thread)
+                suggestions = await emu.autocomplete(mover, "move", {"text": ""}, "text",
+                                                     channel=thread)
+                move = rng.choice(suggestions)["value"]
+                reply = await (await emu.slash(mover, "move", {"text": move},
+                                               channel=thread)).reply()
+                assert not reply.ephemeral, reply.content
+                row = await store.get_game(game.id)
+                if row.status == "active":
+                    patterns |= hidden_patterns(row.snapshot)
+            assert (await service.get_game(game.id)).status == "finished"
+            assert await bot.signal(signal.SIGTERM) == 0
+        finally:
+            if store is not None:
+                await store.close()
+            await bot.stop()
+    lines = (tmp_path / "bot.log").read_text().splitlines()
+    debug = [line for line in lines if BOT_DEBUG_LINE.match(line)]
+    # The level works: the bot's own DEBUG lines are there (commands, boards, deliveries).
+    assert len(debug) > 100, f"{len(debug)} DEBUG lines of the bot in {len(lines)}"
+    assert any("drawn" in line for line in debug) and any("delivered" in line for line in debug)
+    assert not any("Traceback" in line for line in lines)
+    combined = re.compile("|".join(f"(?:{p})" for p in patterns))
+    for line in lines:
+        assert str(seed) not in line
+        found = combined.search(line)
+        assert found is None, f"hidden cards {found.group(0)!r} logged in: {line[:300]}"

@@ -131,3 +131,23 @@ def test_commands_go_by_their_names_in_the_users_language_too():
     assert emu.option_name(leaf, "adversaire", "en-US") is None
     with pytest.raises(LookupError, match="no command /jouer"):
         emu.find_command("jouer alak", "en-US")
+
+
+async def test_a_dm_to_a_user_who_refuses_them_is_refused_with_50007(emu_and_bot):
+    """Discord opens the DM channel but refuses the message (403, 50007 "Cannot send messages
+    to this user") while the user's privacy settings close their DMs to the bot."""
+    emu, bot = emu_and_bot
+    bob = await bot.fetch_user(emu.user("bob").id)
+    first = await bob.send("hello bob")
+    assert first.channel.id == emu.dm_channel_of("bob")
+    emu.refuse_dms("bob")
+    with pytest.raises(discord.Forbidden) as refused:
+        await bob.send("are you there?")
+    assert refused.value.code == 50007 and refused.value.status == 403
+    assert "Cannot send messages to this user" in refused.value.text
+    assert [(r.status, r.code) for r in emu.refusals] == [(403, 50007)]
+    assert [m.content for m in emu.channel_messages(first.channel.id)] == ["hello bob"]
+    # Carol's DMs are open; once Bob opens his again, messages reach him.
+    assert (await (await bot.fetch_user(emu.user("carol").id)).send("hi")).content == "hi"
+    emu.refuse_dms("bob", refused=False)
+    assert (await bob.send("welcome back")).content == "welcome back"
