@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 #: Discord allows at most 25 choices per option; larger sets become a bounded number.
 MAX_CHOICES = 25
-RESERVED = ("opponent", "players", "time_control", "level")
+RESERVED = ("opponent", "players", "time_control", "level", "rated")
 #: The level of a game against the bot chosen as ``opponent`` with no ``level``.
 DEFAULT_LEVEL = "medium"
 #: The time controls offered by /play (bot.correspondence.timecontrol reads any valid one).
@@ -164,6 +164,13 @@ class Play(commands.Cog):
         )
         descriptions["level"] = "Play against the AI at this level (starts at once)"
         choices["level"] = [app_commands.Choice(name=level, value=level) for level in ai.LEVELS]
+        parameters.append(
+            inspect.Parameter(
+                "rated", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=bool | None,
+            )
+        )
+        descriptions["rated"] = ("Count this game for ratings (outside servers with the bot: "
+                                 "casual unless yes)")
         for option in game.options:
             if option.name in RESERVED or option.hidden:
                 continue
@@ -193,6 +200,7 @@ class Play(commands.Cog):
         players = values.pop("players", None) or engines.get(game_name).min_players
         time_control = values.pop("time_control", None)
         level = values.pop("level", None)
+        rated = values.pop("rated", None)
         options = {name: value for name, value in values.items() if value is not None}
         me = self.bot.user
         if opponent is not None and me is not None and opponent.id == me.id:
@@ -218,6 +226,7 @@ class Play(commands.Cog):
                 players=players, options=options,
                 guild_id=interaction.guild_id, channel_id=channel_id,
                 time_control=time_control, locale=language_code(locale), place=place,
+                rated=rated,
             )
         except ServiceError as error:
             await reply_error(interaction, error)

@@ -193,6 +193,7 @@ class ServiceBase:
             game_id=row.game_id,
             locale=row.locale,
             place=row.place,
+            rated=row.rated,
         )
 
     @staticmethod

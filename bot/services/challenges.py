@@ -78,6 +78,7 @@ class ChallengeService(ServiceBase):
         time_control: str | None = None,
         locale: str | None = None,
         place: str | None = None,
+        rated: bool | None = None,
     ) -> Challenge:
         """A challenge to ``opponent_id`` (2 players), an open challenge (no opponent) or a
         lobby (more than 2 players; filled with ``join`` and started by the host).
@@ -115,6 +116,7 @@ class ChallengeService(ServiceBase):
                 now=now,
                 locale=None if locale is None else language_code(locale),
                 place=place,
+                rated=rated,
             )
             if time_control is not None:
                 await clock_writes(tx).set_challenge_time_control(challenge_id, str(control))

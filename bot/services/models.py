@@ -34,6 +34,8 @@ class Challenge:
     locale: str | None = None
     #: Where its game will live: None (a thread) or "conversation" (``GameInfo.place``).
     place: str | None = None
+    #: Whether its game counts for ratings; None: its place's default (``counts_for_ratings``).
+    rated: bool | None = None
 
     @property
     def is_lobby(self) -> bool:

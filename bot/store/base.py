@@ -38,6 +38,12 @@ from bot.sharding import Shards
 #: a server without the bot. None: a thread of a server with the bot.
 CONVERSATION = "conversation"
 
+
+def counts_for_ratings(place: str | None, asked: bool | None) -> bool:
+    """Whether a game counts for ratings: as its challenger asked (``/play rated:``), else by
+    its place: rated in a server with the bot, casual where nobody moderates (issue 28)."""
+    return asked if asked is not None else place != CONVERSATION
+
 log = logging.getLogger(__name__)
 
 
@@ -89,6 +95,8 @@ class ChallengeRow:
     locale: str | None = None
     #: Where its game will live: None (a server's thread) or "conversation".
     place: str | None = None
+    #: Whether its game counts for ratings; None: its place's default.
+    rated: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -272,9 +280,11 @@ class Writes(Reads):
         now: datetime,
         locale: str | None = None,
         place: str | None = None,
+        rated: bool | None = None,
     ) -> int:
         """A new open challenge with its host joined; returns its id. ``locale``: the
-        challenger's language; ``place``: where its game will live (``NewGame.place``)."""
+        challenger's language; ``place``: where its game will live (``NewGame.place``);
+        ``rated``: whether its game counts for ratings (None: its place's default)."""
 
     @abc.abstractmethod
     async def add_challenge_player(self, challenge_id: int, user_id: int, now: datetime) -> None:

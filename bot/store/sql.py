@@ -185,6 +185,7 @@ def _move_row(row: Row) -> MoveRow:
 _CHALLENGE_SELECT = (
     "SELECT c.id, c.game, c.options, c.host_id, c.opponent_id, c.players, c.status, c.guild_id, "
     "c.channel_id, c.message_id, c.game_id, c.created_at, c.updated_at, c.locale, c.place, "
+    "c.rated, "
     "p.user_id AS joined "
     "FROM challenges c LEFT JOIN challenge_players p ON p.challenge_id = c.id "
 )
@@ -209,6 +210,7 @@ def _challenge_rows(rows: Sequence[Row]) -> list[ChallengeRow]:
             joined=lambda _: tuple(joined),  # noqa: B023 (called at once, in this iteration)
             created_at=time_value,
             updated_at=time_value,
+            rated=lambda value: None if value is None else bool(value),
         )
         for row, joined in grouped.values()
     ]
@@ -389,13 +391,15 @@ class CoreWrites(CoreReads, SqlWrites, Writes):
         now: datetime,
         locale: str | None = None,
         place: str | None = None,
+        rated: bool | None = None,
     ) -> int:
         challenge_id = await self._insert(
             "INSERT INTO challenges (game, options, host_id, opponent_id, players, status, "
-            "guild_id, channel_id, created_at, updated_at, locale, place) "
-            "VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?)",
+            "guild_id, channel_id, created_at, updated_at, locale, place, rated) "
+            "VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)",
             (game, json_text(options), host_id, opponent_id, players, guild_id, channel_id,
-             time_text(now), time_text(now), locale, place),
+             time_text(now), time_text(now), locale, place,
+             None if rated is None else int(rated)),
         )
         await self.add_challenge_player(challenge_id, host_id, now)
         return challenge_id

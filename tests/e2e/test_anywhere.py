@@ -342,3 +342,45 @@ async def test_an_lppg_table_of_four_with_two_ai_players_in_a_group_dm(world):
     assert any(m.startswith("play") for m in played), "cards were placed, privately chosen"
     assert (await world.services.get_game(game.id)).ply >= 12
 
+
+
+async def play_out(world, channel: int, board: Message) -> None:
+    """Both players press the first legal move's button until the game ends."""
+    game = await world.services.game_for_thread(channel)
+    while True:
+        mover, moves = await world.turn(game.id)
+        if mover is None:
+            return
+        board = await (await world.emu.click(mover, board, label=moves[0])).reply()
+
+
+async def test_games_where_the_bot_is_not_are_casual_unless_rated_was_asked_and_accepted(world):
+    emu = world.emu
+    alice, bob = emu.user("alice"), emu.user("bob")
+    ratings = world.bot.get_cog("Tournaments").ratings
+    emu.install_app("alice")
+    dm = emu.open_dm("alice", "bob")
+    offer = await (await emu.slash("alice", "play alak", {"opponent": "bob"},
+                                   channel=dm)).reply()
+    assert "A casual game (not rated)" in offer.content
+    mark = emu.mark()
+    await emu.click("bob", offer, label="Accept")
+    board = await emu.wait_for_message(lambda m: bool(m.files), channel_id=dm, since=mark)
+    await play_out(world, dm, board)
+    await world.bot.delivery.flush((await world.services.game_for_thread(dm)).id)
+    assert [e for e in (await ratings.profile(alice.id)).ratings if e.game == "alak"] == []
+
+    # Asked for, and said on the challenge bob accepts: it counts, for everyone's boards.
+    rated_offer = await (await emu.slash("alice", "play alak", {"opponent": "bob",
+                                                                "rated": True},
+                                         channel=dm)).reply()
+    assert "This game counts for ratings" in rated_offer.content
+    mark = emu.mark()
+    await emu.click("bob", rated_offer, label="Accept")
+    board = await emu.wait_for_message(lambda m: bool(m.files), channel_id=dm, since=mark)
+    await play_out(world, dm, board)
+    await world.bot.delivery.flush(game_id := (await world.services.game_for_thread(dm)).id)
+    assert (await world.services.get_game(game_id)).status == "finished"
+    for user in (alice, bob):
+        profile = await ratings.profile(user.id)
+        assert [e.game for e in profile.ratings] == ["alak"], user.name

@@ -9,3 +9,6 @@
 ALTER TABLE games ADD COLUMN place TEXT;
 -- The place the game of a challenge will have: where the challenge was posted.
 ALTER TABLE challenges ADD COLUMN place TEXT;
+-- Whether a challenge's game counts for ratings, as its challenger asked (/play rated:);
+-- NULL: the default of its place (rated in a server with the bot, casual elsewhere).
+ALTER TABLE challenges ADD COLUMN rated INTEGER;
