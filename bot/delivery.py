@@ -749,8 +749,10 @@ class Delivery:
         if game.in_conversation:
             # Only the app's installer has its commands there: buttons stand for them.
             view = view or MoveButtons(game.id, position.version, [])
-            view.rows.append(action_row(game.id, locale,
-                                        hands=engines.get(game.game).hidden_information))
+            view.rows.append(action_row(
+                game.id, locale, hands=engines.get(game.game).hidden_information,
+                timed=clock is not None and clock.deadline is not None,
+                against_ai=any(is_ai(uid) for uid in game.seats)))
         # Quiet mode (``/mute``): the player is named, not pinged.
         pings = pinging(user) if await self.bot.notify.turn_pings(user, game.id) else NO_PINGS
         return Composed(text, position, view, pings, clock)

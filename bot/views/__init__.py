@@ -1,7 +1,7 @@
 """Persistent buttons: every ``custom_id`` carries the ids it acts on (``discord.ui.DynamicItem``),
 so a button keeps working after the bot restarts. They reach the bot through ``bot.host``."""
 
-from bot.views.actions import HandButton, MoveFormButton, ResignAskButton
+from bot.views.actions import GameActionButton, HandButton, MoveFormButton, ResignAskButton
 from bot.views.challenge import ChallengeButton
 from bot.views.game import MoveButton, RematchButton, ResignButton, UndoButton
 from bot.views.review import ReviewButton
@@ -10,11 +10,12 @@ from bot.views.seeks import LobbyButton, SeekButton
 #: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
 DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton,
                  ReviewButton, SeekButton, LobbyButton, MoveFormButton, ResignAskButton,
-                 HandButton)
+                 HandButton, GameActionButton)
 
 __all__ = [
                  "DYNAMIC_ITEMS",
                  "ChallengeButton",
+                 "GameActionButton",
                  "HandButton",
                  "LobbyButton",
                  "MoveButton",

@@ -2,7 +2,8 @@
 installed (where the app was installed by someone else, only they have its commands):
 **My cards** shows an LPPG player their hand privately (``/hand``), **Move…** opens a form with
 one text field for a move in the game's notation (the same parser and the same private refusal
-as ``/move``), **Resign** asks for a confirmation first, as ``/resign`` does. Each names its
+as ``/move``), **Undo**, **Resign** (confirmed first), **Hint** and **Claim** do what their
+commands do. Each names its
 game in its custom_id, so it works after a restart."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from bot.replies import NO_PINGS, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 from bot.views.game import Gate, resign_view
 from bot.views.hand import show_hand
+from bot.views.hint import give_hint
 
 #: What a move typed in the form may hold (Discord allows up to 4000 characters).
 MOVE_TEXT_MAX = 100
@@ -135,14 +137,60 @@ class HandButton(
         await show_hand(host, interaction, await host.services.get_game(self.game_id))
 
 
-def action_row(game_id: int, locale: Any, *, hands: bool = False) -> dict[str, Any]:
-    """The row of command buttons under a board, as a component payload; ``hands``: the
-    game hides the players' cards (**My cards** first)."""
+class GameActionButton(Gate, discord.ui.DynamicItem[discord.ui.Button],
+                       template=r"bg:act:(?P<game>\d+):(?P<action>undo|claim|hint)"):
+    """**Undo** (ask to take the last move back, as ``/undo``), **Claim** (the win once the
+    opponent's time is up, as ``/claim``: refused politely before), **Hint** (against the
+    AI, as ``/hint``). Undo and Claim answer with what the game's outbox says (the request,
+    the result), Hint privately."""
+
+    def __init__(self, game_id: int, action: str, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=label or action.capitalize(),
+                                           custom_id=f"bg:act:{game_id}:{action}",
+                                           style=discord.ButtonStyle.secondary))
+        self.game_id, self.action = game_id, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> GameActionButton:
+        return cls(int(match["game"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host: Any = interaction.client
+        user, token = interaction.user.id, interaction.token
+        if self.action == "hint":
+            await give_hint(host, interaction, await host.services.get_game(self.game_id))
+            return
+        try:
+            if self.action == "undo":
+                await host.services.request_undo(self.game_id, user, reply_token=token)
+                done = t("bot.game.done", interaction.locale)
+            else:
+                await host.clocks.claim(self.game_id, user, reply_token=token)
+                done = t("clocks.claimed", interaction.locale, id=self.game_id)
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return
+        if not await host.delivery.flush(self.game_id, interaction):
+            await send_ephemeral(interaction, done)
+
+
+def action_row(game_id: int, locale: Any, *, hands: bool = False, timed: bool = False,
+               against_ai: bool = False) -> dict[str, Any]:
+    """The row of command buttons under a board, as a component payload (five at most, as
+    Discord allows): **My cards** when the game hides the players' cards (``hands``),
+    **Move…**, **Undo**, **Resign**, then **Hint** against the AI, else **Claim** in a timed
+    game."""
     buttons: list[discord.ui.DynamicItem[discord.ui.Button]] = [
         MoveFormButton(game_id, t("anywhere.button.move", locale)),
+        GameActionButton(game_id, "undo", t("anywhere.button.undo", locale)),
         ResignAskButton(game_id, t("anywhere.button.resign", locale)),
     ]
     if hands:
         buttons.insert(0, HandButton(game_id, t("anywhere.button.hand", locale)))
+    if against_ai:
+        buttons.append(GameActionButton(game_id, "hint", t("anywhere.button.hint", locale)))
+    elif timed:
+        buttons.append(GameActionButton(game_id, "claim", t("anywhere.button.claim", locale)))
     return {"type": discord.ComponentType.action_row.value,
             "components": [b.item.to_component_dict() for b in buttons]}

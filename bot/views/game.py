@@ -268,8 +268,9 @@ class RematchButton(
             t(f"bot.rematch.{key}", locale, id=self.game_id, new_id=rematch.new_game.id),
             allowed_mentions=NO_PINGS)
         host.delivery.strip_buttons(interaction.message, interaction)
-        # The new game's first board, in its own thread, pings every player.
-        await host.delivery.flush(rematch.new_game.id)
+        # The new game's first board, in its own thread, pings every player (where the bot
+        # is not: a follow-up of this press).
+        await host.delivery.flush(rematch.new_game.id, interaction)
 
 
 def rematch_view(game_id: int, locale: Any) -> discord.ui.View:

@@ -60,7 +60,7 @@ async def test_a_whole_alak_game_in_a_dm_the_opponent_plays_by_buttons_and_the_f
         if mover is None:
             break
         assert mover.id in board.notified, "every board pings the player to move"
-        assert [b["label"] for b in board.buttons()][-2:] == ["Move…", "Resign"]
+        assert [b["label"] for b in board.buttons()][-3:] == ["Move…", "Undo", "Resign"]
         if plies % 3 == 2:  # every third move typed in the form
             press = await emu.click(mover, board, label="Move…")
             assert await press.acknowledged() == 9
@@ -384,3 +384,38 @@ async def test_games_where_the_bot_is_not_are_casual_unless_rated_was_asked_and_
     for user in (alice, bob):
         profile = await ratings.profile(user.id)
         assert [e.game for e in profile.ratings] == ["alak"], user.name
+
+
+async def test_undo_claim_and_hint_by_the_boards_buttons(world):
+    emu = world.emu
+    alice, bob = emu.user("alice"), emu.user("bob")
+    dm, board = await start_in_dm(world, {"time_control": "1d"})
+    game = await world.services.game_for_thread(dm)
+    assert [b["label"] for b in board.buttons()][-4:] == ["Move…", "Undo", "Resign", "Claim"]
+    # Claim before the time is up: refused politely, privately.
+    mover, moves = await world.turn(game.id)
+    other = bob if mover == alice else alice
+    early = await (await emu.click(other, board, label="Claim")).reply()
+    assert early.ephemeral and "not run out yet" in early.content
+    # A move, then its player asks to take it back; the other agrees by the request's button.
+    board = await (await emu.click(mover, board, label=moves[0])).reply()
+    request = await (await emu.click(mover, board, label="Undo")).reply()
+    assert not request.ephemeral and other.id in request.notified
+    taken_back = await (await emu.click(other, request, label="Agree")).reply()
+    assert taken_back.files and (await world.services.get_game(game.id)).ply == 0
+    # The time runs out: the opponent of the player to move claims the win with the button.
+    skew_clock(world, timedelta(days=1, hours=1))
+    result = await (await emu.click(other, taken_back, label="Claim")).reply()
+    assert not result.ephemeral and result.content.startswith("Game over")
+    assert (await world.services.get_game(game.id)).timed_out_seat is not None
+
+
+async def test_hint_against_the_ai_in_a_dm(world):
+    emu = world.emu
+    emu.install_app("alice")
+    dm = emu.open_dm("alice", "bob")
+    start = await emu.slash("alice", "play alak", {"level": "easy"}, channel=dm)
+    board = await start.reply(lambda m: bool(m.buttons()))
+    assert [b["label"] for b in board.buttons()][-4:] == ["Move…", "Undo", "Resign", "Hint"]
+    hint = await (await emu.click("alice", board, label="Hint")).reply()
+    assert hint.ephemeral and hint.content

@@ -156,7 +156,7 @@ async def test_the_console_plays_where_the_bot_is_not(world, tmp_path):
     await type_("/as bob")
     shown = await type_("/click accept")
     assert any(line.startswith("    image: ") for line in shown)
-    assert any("[Move…] [Resign]" in line for line in shown)
+    assert any("[Move…] [Undo] [Resign]" in line for line in shown)
     game = await world.services.game_for_thread(console.channel_id)
     mover, moves = await world.turn(game.id)
     await type_(f"/as {mover.name}")
