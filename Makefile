@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(PY) -m bench.heavy
 	$(PY) -m bench.tournaments
 	$(PY) -m bench.review
+	$(PY) -m bench.profile
 
 gallery: $(STAMP)
 	$(PY) -m render.gallery

@@ -5,7 +5,7 @@
 Writes ``<game>-<players>p-<phase>-<theme>.png`` for the start, the middle and the end of a
 seeded random game, LPPG hands, one replay GIF per game, the middle position in French with a
 clock line (``-fr``), and each image's Discord-preview size (400 px wide, ``-preview``) to check
-that coordinates stay readable there.
+that coordinates stay readable there; and a sample ``/profile`` chart in both languages.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import io
 import random
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -101,7 +102,47 @@ def write_gallery(out: Path, games: list[str], seed: int = 7) -> list[Path]:
                 path = out / f"{name}-{tag}-{phase}.png"
                 path.write_bytes(render.board(name, state, players=SAMPLE_NAMES[:count]))
                 written.append(path)
+    for lang in ("en", "fr"):
+        chart = sample_profile(lang)
+        for path, data in ((out / f"profile-{lang}.png", chart),
+                           (out / f"profile-{lang}-preview.png", preview(chart))):
+            path.write_bytes(data)
+            written.append(path)
     return written
+
+
+def sample_profile(lang: str) -> bytes:
+    """A ``/profile`` chart of a made-up player: three games, one of them with a second
+    (multiplayer) rating, a year of games."""
+    from render.profile import ProfileTexts, RatingSeries, profile_png, window_months
+
+    now = datetime(2026, 11, 26, 14, tzinfo=UTC)
+    rng = random.Random(7)
+
+    def walk(games: int, every_days: float) -> list[tuple[datetime, float, float]]:
+        when, rating, spread = now - timedelta(days=every_days * games), 1500.0, 350.0
+        points = [(when, rating, spread)]
+        for _ in range(games):
+            when += timedelta(days=every_days * rng.uniform(0.5, 1.4))
+            rating, spread = rating + rng.uniform(-40, 60), max(60.0, spread * 0.85)
+            if when < now:
+                points.append((when, rating, spread))
+        return points
+
+    multi = "Kolory (à plusieurs)" if lang == "fr" else "Kolory (multiplayer)"
+    lines = [("alak", "Alak", walk(25, 12)), ("palago", "Palago", walk(12, 20)),
+             ("kolory", "Kolory", walk(8, 30)), ("kolory", multi, walk(6, 25))]
+    series = [RatingSeries(game, f"{label} · {round(points[-1][1])}", points,
+                           dashed=label == multi) for game, label, points in lines]
+    games = {"alak": [0, 0, 1, 2, 3, 4, 2, 3, 5, 1, 2, 2],
+             "palago": [0, 0, 0, 1, 1, 2, 1, 0, 2, 1, 3, 1],
+             "kolory": [0, 1, 1, 0, 0, 1, 2, 1, 1, 0, 1, 2]}
+    texts = (ProfileTexts("Chloé · classements et parties sur 12 mois", "classement (±écart)",
+                          "parties par mois", "")
+             if lang == "fr" else
+             ProfileTexts("Chloé · ratings and games, last 12 months", "rating (±deviation)",
+                          "games per month", ""))
+    return profile_png(series, games, window_months(now.date()), texts, lang, now)
 
 
 def main() -> None:

@@ -97,3 +97,16 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
         round(a[1] + (b[1] - a[1]) * t),
         round(a[2] + (b[2] - a[2]) * t),
     )
+
+
+#: Each game's own colour (its lines and bars in charts, e.g. ``render.profile``), in the order
+#: the games are listed. The hues of the ``/rules`` embeds, made light enough to read on the
+#: dark theme's background; Alak, whose embed is the background's own grey, is violet here.
+GAME_COLOURS: dict[str, RGB] = {
+    "alak": hex_colour("a78bfa"),
+    "polygo": hex_colour("e5534b"),
+    "palago": hex_colour("4aa3df"),
+    "palam": hex_colour("e0b43a"),
+    "lppg": hex_colour("3ecf7a"),
+    "kolory": hex_colour("f0883e"),
+}

@@ -33,6 +33,7 @@ from discord.ext import commands
 
 import engines
 from bot.cogs._common import LARGEST, NumberOption, answer_language
+from bot.cogs._history import profile_file
 from bot.cogs._tournament_texts import (
     choice_label,
     forfeit_post,
@@ -586,7 +587,12 @@ class Tournaments(commands.Cog):
         records = await self.bot.services.ai_record(target.id)
         if records:  # games against the AI are not rated: their record stands apart
             text += "\n" + ai_record_text(records, locale)
-        await self._answer(interaction, text, private=private)
+        # The chart of the last 12 months (bot.cogs._history), drawn in the heavy pool.
+        file, note = await profile_file(self.bot, interaction, target.id, locale,
+                                        private=private)
+        if note:
+            text += "\n" + note
+        await self._answer(interaction, text, file=file, private=private)
 
 
 def ai_record_text(records: list[Record], locale: Any) -> str:

@@ -171,9 +171,13 @@ class RatingService:
                 score = two_player_score(outcome) if sides[0][0] == 0 else (
                     1.0 - two_player_score(outcome))
                 new_first, new_second = rate_two_player_game(old[0], old[1], score)
-                for user_id, value in ((first, new_first), (second, new_second)):
+                for user_id, before, value in ((first, old[0], new_first),
+                                               (second, old[1], new_second)):
                     await writes.put_glicko(user_id, row.game, value.rating, value.rd,
                                             value.volatility, value.games, now)
+                    await writes.add_history(user_id, row.game, GLICKO, row.id,
+                                             (before.rating, before.rd),
+                                             (value.rating, value.rd), now)
             else:
                 found = await writes.skills(row.game, list(seats))
                 teams = [
@@ -185,10 +189,13 @@ class RatingService:
                     for side in sides
                 ]
                 new = rate_multiplayer_game(teams, side_ranks(outcome, sides))
-                for side, values in zip(sides, new, strict=True):
-                    for seat, value in zip(side, values, strict=True):
+                for side, before_side, values in zip(sides, teams, new, strict=True):
+                    for seat, before, value in zip(side, before_side, values, strict=True):
                         await writes.put_skill(seats[seat], row.game, value.mu, value.sigma,
                                                value.games, now)
+                        await writes.add_history(seats[seat], row.game, SKILL, row.id,
+                                                 (before.mu, before.sigma),
+                                                 (value.mu, value.sigma), now)
         return True
 
     async def glicko_of(self, game: str, user_ids: Sequence[int]) -> dict[int, Glicko]:

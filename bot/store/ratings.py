@@ -46,6 +46,23 @@ class GlickoRow:
 
 
 @dataclass(frozen=True)
+class HistoryRow:
+    """One rated game of a player (migration 0013): the rating before and after it, in the
+    system's own units (Glicko rating and RD, or openskill mu and sigma)."""
+
+    id: int
+    user_id: int
+    game: str
+    system: str  # "glicko" | "skill"
+    game_id: int
+    value_before: float
+    deviation_before: float
+    value: float
+    deviation: float
+    rated_at: datetime
+
+
+@dataclass(frozen=True)
 class SkillRow:
     user_id: int
     game: str
@@ -57,6 +74,10 @@ class SkillRow:
 
 _GLICKO_SELECT = (
     "SELECT user_id, game, rating, rd, volatility, games, updated_at FROM ratings_glicko "
+)
+_HISTORY_SELECT = (
+    "SELECT id, user_id, game, system, game_id, value_before, deviation_before, value, "
+    "deviation, rated_at FROM rating_history "
 )
 _SKILL_SELECT = "SELECT user_id, game, mu, sigma, games, updated_at FROM ratings_skill "
 T = TypeVar("T")
@@ -88,6 +109,10 @@ def _glicko(row: Row) -> GlickoRow:
 
 def _skill(row: Row) -> SkillRow:
     return from_row(SkillRow, row, updated_at=time_value)
+
+
+def _history(row: Row) -> HistoryRow:
+    return from_row(HistoryRow, row, rated_at=time_value)
 
 
 class RatingReads(SqlQueries):
@@ -156,6 +181,35 @@ class RatingReads(SqlQueries):
         skill = await self._all(_SKILL_SELECT + "WHERE user_id = ? ORDER BY game", (user_id,))
         return [_glicko(row) for row in glicko], [_skill(row) for row in skill]
 
+    async def history_of(self, user_id: int, since: datetime) -> list[HistoryRow]:
+        """The user's rated games since ``since``, oldest first."""
+        rows = await self._all(
+            _HISTORY_SELECT + "WHERE user_id = ? AND rated_at >= ? ORDER BY rated_at, id",
+            (user_id, time_text(since)),
+        )
+        return [_history(row) for row in rows]
+
+    async def history_of_games(self, user_id: int, game_ids: Sequence[int]
+                               ) -> dict[int, HistoryRow]:
+        """The user's history rows of these games, by game id (games rated before the
+        history began, or not rated, have none)."""
+        if not game_ids:
+            return {}
+        rows = await self._all(
+            _HISTORY_SELECT + f"WHERE user_id = ? AND game_id IN ({placeholders(game_ids)})",
+            [user_id, *game_ids],
+        )
+        return {row["game_id"]: _history(row) for row in rows}
+
+    async def rating_version(self, user_id: int) -> int:
+        """The user's latest rating version: the id of their newest history row (0: none).
+        It changes with each rated game of theirs and only then."""
+        rows = await self._all(
+            "SELECT COALESCE(MAX(id), 0) AS version FROM rating_history WHERE user_id = ?",
+            (user_id,),
+        )
+        return int(rows[0]["version"])
+
     async def unrated_finished_games(self, limit: int) -> list[int]:
         """Finished games not rated yet, in the order they ended."""
         rows = await self._all(
@@ -188,6 +242,18 @@ class RatingWrites(RatingReads, SqlWrites):
             "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
             "updated_at = excluded.updated_at",
             (user_id, game, mu, sigma, games, time_text(now)),
+        )
+
+    async def add_history(self, user_id: int, game: str, system: str, game_id: int,
+                          before: tuple[float, float], after: tuple[float, float],
+                          now: datetime) -> None:
+        """Record one rated game of a player: (value, deviation) before and after, in the
+        system's own units. Written in the rating's transaction."""
+        await self._run(
+            "INSERT INTO rating_history (user_id, game, system, game_id, value_before, "
+            "deviation_before, value, deviation, rated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (user_id, game, system, game_id, before[0], before[1], after[0], after[1],
+             time_text(now)),
         )
 
     async def mark_rated(self, game_id: int, now: datetime) -> bool:

@@ -4,26 +4,28 @@ so a button keeps working after the bot restarts. They reach the bot through ``b
 from bot.views.actions import GameActionButton, HandButton, MoveFormButton, ResignAskButton
 from bot.views.challenge import ChallengeButton
 from bot.views.game import MoveButton, RematchButton, ResignButton, UndoButton
+from bot.views.history import HistoryButton
 from bot.views.review import ReviewButton
 from bot.views.seeks import LobbyButton, SeekButton
 
 #: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
 DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton,
-                 ReviewButton, SeekButton, LobbyButton, MoveFormButton, ResignAskButton,
-                 HandButton, GameActionButton)
+                 ReviewButton, SeekButton, LobbyButton, HistoryButton, MoveFormButton,
+                 ResignAskButton, HandButton, GameActionButton)
 
 __all__ = [
-                 "DYNAMIC_ITEMS",
-                 "ChallengeButton",
-                 "GameActionButton",
-                 "HandButton",
-                 "LobbyButton",
-                 "MoveButton",
-                 "MoveFormButton",
-                 "RematchButton",
-                 "ResignAskButton",
-                 "ResignButton",
-                 "ReviewButton",
-                 "SeekButton",
-                 "UndoButton",
+    "DYNAMIC_ITEMS",
+    "ChallengeButton",
+    "GameActionButton",
+    "HandButton",
+    "HistoryButton",
+    "LobbyButton",
+    "MoveButton",
+    "MoveFormButton",
+    "RematchButton",
+    "ResignAskButton",
+    "ResignButton",
+    "ReviewButton",
+    "SeekButton",
+    "UndoButton",
 ]

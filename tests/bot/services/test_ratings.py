@@ -13,7 +13,7 @@ from bot.competition.ratings import (
 )
 from bot.services.ratings import side_ranks, two_player_score
 from bot.store import open_store
-from bot.store.ratings import rating_writes
+from bot.store.ratings import rating_reads, rating_writes
 from engines import Outcome
 from tests.bot.services.conftest import start_game
 from tests.bot.services.tourney import processed, services
@@ -212,3 +212,69 @@ async def test_a_profile_gives_the_rank_here_and_among_everyone(tsv, verdict):
         assert entry.server_rank == (here.index(user) + 1 if user in here else None)
     (entry,) = (await tsv.ratings.profile(2)).ratings
     assert entry.server_rank is None and entry.rank == everyone.index(2) + 1
+
+
+async def test_each_rated_game_writes_a_history_row_per_player_with_the_rating(tsv, verdict,
+                                                                                clock):
+    reads = rating_reads(tsv.store)
+    start = clock()
+    assert await reads.rating_version(1) == 0
+    first = await verdict_game(tsv, 1, 2, "win")
+    await tsv.ratings.on_game_over(first)
+    second = await verdict_game(tsv, 2, 1, "win")
+    await tsv.ratings.on_game_over(second)
+    history = await reads.history_of(1, start)
+    assert [h.game_id for h in history] == [first, second]
+    now = await tsv.ratings.glicko_of("verdict", [1, 2])
+    # The rows hold the values before and after each game, the last one the current rating.
+    assert (history[0].value_before, history[0].deviation_before) == (1500.0, 350.0)
+    assert history[0].value == pytest.approx(history[1].value_before)
+    assert (history[1].value, history[1].deviation) == pytest.approx(
+        (now[1].rating, now[1].rd))
+    assert all(h.system == "glicko" and h.game == "verdict" for h in history)
+    version = await reads.rating_version(1)
+    assert version == max(h.id for h in history)
+    # Rating a game again writes nothing more; an unrated game neither.
+    await tsv.ratings.on_game_over(second)
+    solo = await tsv.games.create_game("verdict", (1, 1))
+    await tsv.games.move(solo.id, 1, "win")
+    await tsv.ratings.on_game_over(solo.id)
+    assert await reads.rating_version(1) == version
+    assert len(await reads.history_of(1, start)) == 2
+    by_game = await reads.history_of_games(2, [first, second, solo.id])
+    assert set(by_game) == {first, second}
+
+
+async def test_multiplayer_games_write_skill_history(tsv):
+    game = await start_game(tsv.games, "kolory", (1, 2, 3))
+    await tsv.games.resign(game.id, 3)
+    await tsv.ratings.on_game_over(game.id)
+    rows = await rating_reads(tsv.store).history_of_games(3, [game.id])
+    row = rows[game.id]
+    assert row.system == "skill"
+    assert (row.value_before, row.deviation_before) == pytest.approx(
+        (Skill().mu, Skill().sigma))
+    assert row.value < row.value_before  # the one who resigned lost skill
+
+
+async def test_a_failed_rating_leaves_no_history(tsv, verdict, monkeypatch):
+    game_id = await verdict_game(tsv, 1, 2, "win")
+
+    from bot.store.ratings import RatingWrites
+    real = RatingWrites.put_glicko
+    calls = []
+
+    async def broken_second(self, *args, **kwargs):
+        # The first player's rating and history row are written; the second's fails.
+        calls.append(args)
+        if len(calls) == 2:
+            raise RuntimeError("disk full")
+        await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(RatingWrites, "put_glicko", broken_second)
+    with pytest.raises(RuntimeError):
+        await tsv.ratings.on_game_over(game_id)
+    assert len(calls) == 2
+    # Nothing of the transaction stays: no history row for the first player either.
+    assert await rating_reads(tsv.store).rating_version(1) == 0
+    assert await rating_reads(tsv.store).rating_version(2) == 0
