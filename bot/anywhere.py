@@ -21,7 +21,8 @@ from bot.store.base import CONVERSATION
 #: Commands usable wherever the app is installed.
 ANYWHERE = frozenset({
     "play", "move", "board", "resign", "undo", "games", "hint", "hand", "claim", "settings",
-    "vacation", "record", "replay", "review", "rules", "help", "profile", "history", "mute", "unmute",
+    "vacation", "record", "replay", "review", "rules", "help", "profile", "history", "mute",
+    "unmute",
 })
 #: Commands that need the bot in a server (threads, roles, moderators).
 SERVER_ONLY = frozenset({"tournament", "admin", "watch", "leaderboard"})
