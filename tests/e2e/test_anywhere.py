@@ -419,3 +419,22 @@ async def test_hint_against_the_ai_in_a_dm(world):
     assert [b["label"] for b in board.buttons()][-4:] == ["Move…", "Undo", "Resign", "Hint"]
     hint = await (await emu.click("alice", board, label="Hint")).reply()
     assert hint.ephemeral and hint.content
+
+
+async def test_a_rematch_in_a_dm_starts_there(world):
+    emu = world.emu
+    alice, bob = emu.user("alice"), emu.user("bob")
+    dm, board = await start_in_dm(world)
+    first = await world.services.game_for_thread(dm)
+    mark = emu.mark()
+    await play_out(world, dm, board)
+    over = await emu.wait_for_message(lambda m: bool(m.buttons()) and "Game over" in m.content,
+                                      channel_id=dm, since=mark)
+    asked = await (await emu.click("bob", over, label="Rematch")).reply()
+    assert alice.id in asked.notified
+    mark = emu.mark()
+    await emu.click("alice", over, label="Rematch")
+    board = await emu.wait_for_message(lambda m: bool(m.files), channel_id=dm, since=mark)
+    second = await world.services.game_for_thread(dm)
+    assert second.id != first.id and second.in_conversation and second.channel_id == dm
+    assert set(board.notified) == {alice.id, bob.id}
