@@ -5,6 +5,7 @@
     text = ai.choose("palago", view, seat, level="hard", seed=0)
     tip = ai.hint("alak", view, seat)                    # Hint(move="f", reason=Phrase(...))
     value = ai.evaluate("polygo", view, seat)            # expected score in [0, 1]
+    found = ai.analyse("polygo", view, seat)             # Analysis(value, move or None)
 
 Pure: imports ``engines`` only, no I/O and no global state that a worker process would need to
 share, so a worker can call ``choose`` with plain arguments: the view may be passed as
@@ -24,7 +25,7 @@ from typing import Any
 import engines
 from ai import alak, kolory, lppg, palago, palam, polygo
 from ai.core import DEFAULT_BUDGET_S, LEVELS, Decision, Reason, check_level, make_rng
-from ai.evaluate import EVAL_BUDGET_S, evaluate, opponents, result_score
+from ai.evaluate import EVAL_BUDGET_S, Analysis, analyse, evaluate, opponents, result_score
 
 _PLAYERS = {
     "alak": alak,
@@ -81,5 +82,5 @@ def hint(game_name: str, view: Any, seat: int, seed: int | str = 0,
     return Hint(decision.move, decision.reason)
 
 
-__all__ = ["DEFAULT_BUDGET_S", "EVAL_BUDGET_S", "HINT_LEVEL", "LEVELS", "Hint", "choose", "decide",
-           "evaluate", "hint", "opponents", "result_score"]
+__all__ = ["DEFAULT_BUDGET_S", "EVAL_BUDGET_S", "HINT_LEVEL", "LEVELS", "Analysis", "Hint",
+           "analyse", "choose", "decide", "evaluate", "hint", "opponents", "result_score"]

@@ -2,6 +2,8 @@
 and for anyone who asks "who is winning?".
 
     value = ai.evaluate("polygo", view, seat)      # in [0, 1]
+    found = ai.analyse("polygo", view, seat)       # the same value, and the move the search
+                                                   # found best when ``seat`` is to move
 
 The value is on the scale of results: a win is 1, a draw 0.5, a loss 0; with three or more
 players, the mean over the seat's opponents of finishing ahead of them (1), level (0.5) or
@@ -24,8 +26,11 @@ How each game is judged, and why:
 - **Polygo** and **Kolory** (no cheap evaluation; MCTS already written): the tree search from the
   position, and the per-seat mean result of its playouts through the move it would play (the
   most visited one), or of all its playouts while no move has been visited enough to judge
-  alone. Kolory's playouts are scored on the evaluation's own scale (ahead / level / behind per
-  opponent), so a three-player value is right without conversion.
+  alone. Kolory's tree chooses moves by the players' own reward (a seat that cannot win still
+  cuts the leader's patch, as the AI levels do), and its playouts are also scored on the
+  evaluation's scale (ahead / level / behind per opponent), which is what the value reads.
+  In Polygo's scoring phase the count as it stands (dead stones as marked) weighs most, since
+  most games end with it; the search covers a resumed game.
 - **Palago**: decided by threats, so the value comes from them, looked at as the AI looks: the
   side to move that can close a creature of its own colour wins (1); one facing two threats it
   cannot block together loses (0); then its best moves by the search's evaluation are checked
@@ -37,8 +42,10 @@ How each game is judged, and why:
   without a creature is a draw).
 - **LPPG** (hidden hands): the hard level's evaluation of territories and markers (who would
   win if the game ended now, who can end it next turn), which uses only what the view shows,
-  through a logistic curve. Playouts would need the hidden cards sampled and tens of
-  milliseconds per move with the engine: too slow to evaluate every ply of a game.
+  through a logistic curve, pulled towards ½ over the first cards laid (fitted: until about
+  eight cards are down it predicts results no better than a constant). Playouts would need
+  the hidden cards sampled and tens of milliseconds per move with the engine: too slow to
+  evaluate every ply of a game.
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import engines
@@ -72,6 +80,12 @@ PALAGO_SCALE = 40.0
 #: opponent, of having only moves that let them close a creature).
 PALAGO_DOUBLE_THREAT = 0.95
 LPPG_SCALE = 60.0
+#: LPPG: the cards on the terrain at the start, and how many more make the evaluation trusted.
+LPPG_START_CARDS = 2
+LPPG_TRUSTED_AFTER = 8
+#: Polygo's scoring phase: the weight of the count as it stands (the rest is the search's
+#: value of playing on, in case play resumes).
+POLYGO_COUNT_WEIGHT = 0.8
 #: An MCTS root move is judged alone once it holds this share of the iterations.
 MCTS_TRUST = 0.2
 
@@ -106,11 +120,28 @@ def result_score(game_name: str, outcome: Outcome, players: int, seat: int) -> f
     return total / len(rivals)
 
 
+@dataclass(frozen=True)
+class Analysis:
+    """An evaluation and, when ``seat`` is to move and the method searched moves, the move its
+    search found best (canonical text; a cheaper, weaker choice than the hard level's)."""
+
+    value: float
+    move: str | None = None
+
+
 def evaluate(game_name: str, view: Any, seat: int, seed: int | str = 0,
              budget_s: float | None = None) -> float:
     """The expected score of ``seat`` from ``view`` (what ``seat`` sees), in [0, 1]: see the
     module docstring. ``budget_s`` (seconds of one core, turned into a count of work)
     replaces the game's default ``EVAL_BUDGET_S``."""
+    return analyse(game_name, view, seat, seed, budget_s).value
+
+
+def analyse(game_name: str, view: Any, seat: int, seed: int | str = 0,
+            budget_s: float | None = None) -> Analysis:
+    """``evaluate``'s value with, at no extra cost, the move its search found best for
+    ``seat`` when it is to move (None otherwise, and for LPPG and Palam's draft, whose
+    evaluations search no moves)."""
     game = engines.get(game_name)
     if isinstance(view, Mapping):
         view = game.load(view)
@@ -119,7 +150,7 @@ def evaluate(game_name: str, view: Any, seat: int, seed: int | str = 0,
     if view.outcome is not None or view.to_move is None:
         if view.outcome is None:
             raise ValueError("a game without a move to make has no outcome")
-        return result_score(game.name, view.outcome, view.players, seat)
+        return Analysis(result_score(game.name, view.outcome, view.players, seat))
     if budget_s is None:
         budget = EVAL_BUDGET_S[game.name]
     elif not budget_s > 0:
@@ -127,8 +158,10 @@ def evaluate(game_name: str, view: Any, seat: int, seed: int | str = 0,
     else:
         budget = float(budget_s)
     rng = make_rng(game.name, "evaluate", seed)
-    value = _EVALUATORS[game.name](view, seat, rng, budget)
-    return min(1.0, max(0.0, value))
+    found: list[str] = []
+    value = _EVALUATORS[game.name](view, seat, rng, budget, found)
+    move = found[0] if found and seat == view.to_move else None
+    return Analysis(min(1.0, max(0.0, value)), move)
 
 
 def _squash(x: float, scale: float) -> float:
@@ -143,43 +176,58 @@ def _for_seat(value: float, mover: int, seat: int) -> float:
 # ----- alpha-beta games -------------------------------------------------------------------------
 
 
-def _alphabeta(rules: Any, pos: Any, nodes: int, scale: float) -> tuple[int, float]:
+def _alphabeta(rules: Any, pos: Any, nodes: int, scale: float) -> tuple[int, float, Any]:
     """(mover, the mover's expected score) by alpha-beta: proven results exactly, otherwise
     the value through a logistic curve. Forced moves are played first (the search does not
     value a position with a single move)."""
-    for _ in range(64):
+    first = None
+    for ply in range(64):
         if rules.terminal(pos, rules.to_move(pos)) is not None:
             break
         moves = rules.moves(pos)
         if len(moves) != 1:
             break
+        if ply == 0:
+            first = moves[0]
         pos = rules.play(pos, moves[0])
     mover = rules.to_move(pos)
     end = rules.terminal(pos, mover)
-    value = end if end is not None else AlphaBeta(rules, nodes).search(pos).value
+    if end is not None:
+        value = end
+    else:
+        result = AlphaBeta(rules, nodes).search(pos)
+        value = result.value
+        if first is None:
+            first = result.move
     if value >= WIN / 2:
-        return mover, 1.0
+        return mover, 1.0, first
     if value <= -WIN / 2:
-        return mover, 0.0
-    return mover, _squash(value, scale)
+        return mover, 0.0, first
+    return mover, _squash(value, scale), first
 
 
-def _alak(view: Any, seat: int, rng: random.Random, budget: float) -> float:
+def _alak(view: Any, seat: int, rng: random.Random, budget: float, found: list[str]) -> float:
     from ai import alak
+    from engines.alak import LETTERS
 
-    mover, value = _alphabeta(alak.RULES, alak.from_view(view), work(budget, alak.NODES_PER_S),
-                              ALAK_SCALE)
+    mover, value, move = _alphabeta(alak.RULES, alak.from_view(view),
+                                    work(budget, alak.NODES_PER_S), ALAK_SCALE)
+    if move is not None:
+        found.append(LETTERS[move])
     return _for_seat(value, mover, seat)
 
 
-def _palam(view: Any, seat: int, rng: random.Random, budget: float) -> float:
+def _palam(view: Any, seat: int, rng: random.Random, budget: float, found: list[str]) -> float:
     from ai import palam
     from engines.palam import DRAFT
 
     if view.phase == DRAFT:
         return _palam_draft(view, seat, rng, budget)
-    mover, value = _alphabeta(palam.RULES, palam.from_view(view),
-                              work(budget, palam.NODES_PER_S), PALAM_SCALE)
+    pos = palam.from_view(view)
+    mover, value, move = _alphabeta(palam.RULES, pos, work(budget, palam.NODES_PER_S),
+                                    PALAM_SCALE)
+    if move is not None:
+        found.append(palam.move_text(move))
     return _for_seat(value, mover, seat)
 
 
@@ -206,10 +254,13 @@ def _palam_draft(view: Any, seat: int, rng: random.Random, budget: float) -> flo
 # ----- tree-search games ------------------------------------------------------------------------
 
 
-def _mcts_values(game: Any, root: Any, players: int, iterations: int,
-                 rng: random.Random) -> list[float]:
+def _mcts_values(game: Any, root: Any, players: int, iterations: int, rng: random.Random,
+                 found: list, best_mean: bool = False) -> list[float]:
     """Per seat, the mean reward of the playouts through the search's chosen move, or of all
-    playouts while that move holds too few of them to be judged alone."""
+    playouts while that move holds too few of them to be judged alone. With ``best_mean``,
+    the chosen move is the best by its mean among the moves visited at least half as often
+    as the most visited one (when the rewards differ little, as Kolory's, visits stay even
+    long after the means have found the move: the last card that cuts the leader's patch)."""
     from ai import mcts
 
     totals = [0.0] * players
@@ -217,24 +268,43 @@ def _mcts_values(game: Any, root: Any, players: int, iterations: int,
     if not stats:
         return [t / iterations for t in totals]
     best = stats[0]
-    if best.rewards is not None and best.visits >= max(8, MCTS_TRUST * iterations):
+    if best_mean:
+        close = [s for s in stats if s.visits * 2 >= best.visits]
+        best = max(close, key=lambda s: s.mean)
+    found.append(best.move)
+    if best_mean:
+        if best.rewards is not None and best.visits >= 4:
+            return list(best.rewards)
+    elif best.rewards is not None and best.visits >= max(8, MCTS_TRUST * iterations):
         return list(best.rewards)
     return [t / iterations for t in totals]
 
 
-def _polygo(view: Any, seat: int, rng: random.Random, budget: float) -> float:
+def _polygo(view: Any, seat: int, rng: random.Random, budget: float, found: list[str]) -> float:
     from ai import polygo
+    from engines.polygo import SCORING, score
 
     board = polygo.Board.from_view(view)
-    # In the scoring phase, play may resume: judge the board as if it went on from here.
+    # In the scoring phase, play may resume: judge the board as if it went on from here...
     board.passes = min(board.passes, 1)
+    turns: list = []
     values = _mcts_values(polygo.SEARCH, (board, ()), 2,
-                          work(budget, polygo.ITERATIONS_PER_S, minimum=16), rng)
-    return values[seat]
+                          work(budget, polygo.ITERATIONS_PER_S, minimum=16), rng, turns)
+    if view.phase != SCORING:
+        found.extend(polygo.turn_text(turn, view.board_kind) for turn in turns)
+        return values[seat]
+    # ...but most games end with the count as it stands (dead stones as marked).
+    points = score(view).points
+    counted = 1.0 if points[seat] > points[1 - seat] else \
+        0.5 if points[seat] == points[1 - seat] else 0.0
+    return POLYGO_COUNT_WEIGHT * counted + (1 - POLYGO_COUNT_WEIGHT) * values[seat]
 
 
 class _KolorySearch:
-    """Kolory's search with playouts scored on the evaluation's scale."""
+    """Kolory's search whose rewards carry two vectors: first the players' own rewards (the
+    share of the win plus the margin over the best other seat, as the AI plays: a seat that
+    cannot win still cuts the leader's patch), which the tree maximises, then the same end on
+    the evaluation's scale (``_kolory_scores``), which the evaluation reads."""
 
     def __init__(self) -> None:
         from ai import kolory
@@ -251,7 +321,7 @@ class _KolorySearch:
         return self.base.play(pos, key, rng)
 
     def rewards(self, pos: Any) -> tuple[float, ...] | None:
-        return None if pos.to_move is not None else _kolory_scores(pos.largest())
+        return None if pos.to_move is not None else _both(pos.largest())
 
     def playout(self, pos: Any, rng: random.Random) -> tuple[float, ...]:
         from ai import kolory
@@ -264,7 +334,13 @@ class _KolorySearch:
             else:
                 key = moves[rng.randrange(len(moves))]
             pos.play(key, rng)
-        return _kolory_scores(pos.largest())
+        return _both(pos.largest())
+
+
+def _both(sizes: list[int]) -> tuple[float, ...]:
+    from ai import kolory
+
+    return kolory.rewards_of(sizes) + _kolory_scores(sizes)
 
 
 def _kolory_scores(sizes: list[int]) -> tuple[float, ...]:
@@ -277,9 +353,9 @@ def _kolory_scores(sizes: list[int]) -> tuple[float, ...]:
         for seat in range(players))
 
 
-def _kolory(view: Any, seat: int, rng: random.Random, budget: float) -> float:
+def _kolory(view: Any, seat: int, rng: random.Random, budget: float, found: list[str]) -> float:
     from ai import kolory
-    from engines.kolory import CARDS_PER_PLAYER
+    from engines.kolory import CARDS_PER_PLAYER, KoloryMove, unpack
 
     pos = kolory.Position.from_view(view)
     placed = pos.cards - 1
@@ -287,21 +363,27 @@ def _kolory(view: Any, seat: int, rng: random.Random, budget: float) -> float:
     per_iteration = left * (placed + left / 2 + 4)
     iterations = min(work(budget, kolory.ITERATIONS_PER_S),
                      work(budget, kolory.UNITS_PER_S / per_iteration, minimum=16))
-    return _mcts_values(_KolorySearch(), pos, pos.players, iterations, rng)[seat]
+    keys: list = []
+    values = _mcts_values(_KolorySearch(), pos, 2 * pos.players, iterations, rng, keys,
+                          best_mean=True)
+    found.extend(str(KoloryMove(*unpack(key))) for key in keys)
+    return values[pos.players + seat]
 
 
 # ----- evaluation functions ---------------------------------------------------------------------
 
 
-def _palago(view: Any, seat: int, rng: random.Random, budget: float) -> float:
+def _palago(view: Any, seat: int, rng: random.Random, budget: float, found: list[str]) -> float:
     from ai import palago
-    from engines.palago import COLOUR_OF_SEAT, GAME, TOTAL_TILES
+    from engines.palago import COLOUR_OF_SEAT, GAME, TOTAL_TILES, PalagoMove
 
     board = palago.Board.from_tiles(view.tiles)
     mover = view.to_move
     mine = COLOUR_OF_SEAT[mover]
     theirs = 1 - mine
-    if palago.winning_moves(board, mine, limit=1):
+    wins = palago.winning_moves(board, mine, limit=1)
+    if wins:
+        found.append(str(PalagoMove(wins[0])))
         return _for_seat(1.0, mover, seat)
     threats = palago.winning_moves(board, theirs, limit=8)
     if threats and not palago._blockable_together(threats):
@@ -335,9 +417,11 @@ def _palago(view: Any, seat: int, rng: random.Random, budget: float) -> float:
             continue
         ours = palago.winning_moves(after, mine, limit=8)
         if ours and not palago._blockable_together(ours):
+            found.insert(0, str(move))
             return _for_seat(PALAGO_DOUBLE_THREAT, mover, seat)
         if safe is None:
             safe = value
+            found.append(str(move))
     if safe is None:
         # Every move looked at lets the opponent close a creature.
         return _for_seat(1.0 - PALAGO_DOUBLE_THREAT, mover, seat)
@@ -349,10 +433,14 @@ def _palago(view: Any, seat: int, rng: random.Random, budget: float) -> float:
     return _for_seat(value, mover, seat)
 
 
-def _lppg(view: Any, seat: int, rng: random.Random, budget: float) -> float:
+def _lppg(view: Any, seat: int, rng: random.Random, budget: float, found: list[str]) -> float:
     from ai import lppg
 
-    return _squash(lppg.evaluate(view, seat), LPPG_SCALE)
+    value = _squash(lppg.evaluate(view, seat), LPPG_SCALE)
+    # Early on the evaluation predicts nothing (fitted: no better than a constant over the
+    # first third of the games): trust it in proportion to the cards laid.
+    trust = min(1.0, max(0.0, (len(view.placed) - LPPG_START_CARDS) / LPPG_TRUSTED_AFTER))
+    return 0.5 + trust * (value - 0.5)
 
 
 _EVALUATORS = {

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import random
 
-from ai import palam
 from ai.core import work
+from ai.palam_rules import RULES, Position, duel_winner
 from engines.palam import (
+    DUELS,
     EMPTY,
     PICKS,
     PIECES,
@@ -23,6 +24,9 @@ from engines.palam import (
     _pick_row,
     _picker,
 )
+
+#: Draft playouts per second.
+PLAYOUTS_PER_S = 3_000
 
 
 def _complete_draft(board: list[int], pool: list[int], hidden: list[int], isis: int, picks: int,
@@ -39,9 +43,9 @@ def _complete_draft(board: list[int], pool: list[int], hidden: list[int], isis: 
         picks += 1
 
 
-def _greedy_duels(pos: palam.Position, rng: random.Random) -> palam.Position:
-    rules = palam.RULES
-    while pos.duels < palam.DUELS:
+def _greedy_duels(pos: Position, rng: random.Random) -> Position:
+    rules = RULES
+    while pos.duels < DUELS:
         seat = pos.to_move
         if pos.answering:
             options = rules.moves(pos)
@@ -49,7 +53,7 @@ def _greedy_duels(pos: palam.Position, rng: random.Random) -> palam.Position:
             best, best_key = options[0], None
             for column in options:
                 piece = pos.board[_front_cell(pos.board, seat, column)]
-                wins = palam.duel_winner(pos.isis, 1 - seat, column_piece[0], column_piece[1],
+                wins = duel_winner(pos.isis, 1 - seat, column_piece[0], column_piece[1],
                                          column, piece) == seat
                 key = (not wins, VALUES[piece] if not wins else -VALUES[piece])
                 if best_key is None or key < best_key:
@@ -66,7 +70,7 @@ def choose_pick(view: PalamState, seat: int, level: str, rng: random.Random,
     candidates = [PICKS[(p, c)] for p in view.pool for c in _empty_cells(view, seat)]
     seen = set(view.pool) | {p for p in view.board if p != EMPTY}
     hidden = [p for p in PIECES if p not in seen]
-    playouts = work(budget, palam.PLAYOUTS_PER_S, minimum=len(candidates))
+    playouts = work(budget, PLAYOUTS_PER_S, minimum=len(candidates))
     per = max(1, playouts // len(candidates))
     if level == "easy":
         per = 1
@@ -78,7 +82,7 @@ def choose_pick(view: PalamState, seat: int, level: str, rng: random.Random,
             board[seat * 12 + pick.cell] = pick.piece
             pool = [p for p in view.pool if p != pick.piece]
             _complete_draft(board, pool, list(hidden), view.isis, view.picks + 1, rng)
-            pos = palam.Position(tuple(board), 1 - view.isis, False, True, None, (0, 0), 0,
+            pos = Position(tuple(board), 1 - view.isis, False, True, None, (0, 0), 0,
                                  view.isis)
             end = _greedy_duels(pos, rng)
             mine, theirs = end.points[seat], end.points[1 - seat]

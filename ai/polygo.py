@@ -199,9 +199,21 @@ class Board:
 
     def area(self) -> tuple[int, int]:
         """Stones plus the empty regions bordered by one colour only, per seat."""
-        cells, adjacency = self.cells, self.adjacency
+        cells = self.cells
         totals = [cells.count(0), cells.count(1)]
-        seen = set()
+        for region, borders in self.empty_regions():
+            if borders == 1:
+                totals[0] += len(region)
+            elif borders == 2:
+                totals[1] += len(region)
+        return (totals[0], totals[1])
+
+    def empty_regions(self) -> list[tuple[list[int], int]]:
+        """Every empty region (walls aside) with the colours bordering it, as a bit set
+        (1 << seat): what counting, eyes and open areas are all read from."""
+        cells, adjacency = self.cells, self.adjacency
+        regions: list[tuple[list[int], int]] = []
+        seen: set[int] = set()
         for start, v in enumerate(cells):
             if v != EMPTY or start in seen:
                 continue
@@ -217,11 +229,8 @@ class Board:
                             region.append(n)
                     elif w >= 0:
                         borders |= 1 << w
-            if borders == 1:
-                totals[0] += len(region)
-            elif borders == 2:
-                totals[1] += len(region)
-        return (totals[0], totals[1])
+            regions.append((region, borders))
+        return regions
 
     def counted(self) -> tuple[int, int]:
         """The real count with every stone alive: territory minus the stones lost."""
@@ -452,27 +461,11 @@ def _spare_point(board: Board) -> int | None:
 def _own_regions(board: Board, seat: int) -> dict[int, int]:
     """Empty point -> region number, for the empty regions bordered by ``seat``'s stones
     only (walls aside)."""
-    cells, adjacency = board.cells, board.adjacency
-    seen: set[int] = set()
     out: dict[int, int] = {}
-    for start, v in enumerate(cells):
-        if v != EMPTY or start in seen:
-            continue
-        seen.add(start)
-        region = [start]
-        borders = 0
-        for p in region:
-            for n in adjacency[p]:
-                w = cells[n]
-                if w == EMPTY:
-                    if n not in seen:
-                        seen.add(n)
-                        region.append(n)
-                elif w >= 0:
-                    borders |= 1 << w
+    for region, borders in board.empty_regions():
         if borders == 1 << seat:
             for p in region:
-                out[p] = start
+                out[p] = region[0]
     return out
 
 
@@ -483,25 +476,10 @@ def useful_points(board: Board) -> set[int]:
     fewer, or that could be taken in one turn (a capture gains prisoners; saving one's own
     group keeps them). Any other lone empty point between both colours (a dame) changes
     nothing."""
-    cells, adjacency = board.cells, board.adjacency
+    cells = board.cells
     seat = board.to_move
     useful: set[int] = set()
-    seen: set[int] = set()
-    for start, v in enumerate(cells):
-        if v != EMPTY or start in seen:
-            continue
-        seen.add(start)
-        region = [start]
-        borders = 0
-        for p in region:
-            for n in adjacency[p]:
-                w = cells[n]
-                if w == EMPTY:
-                    if n not in seen:
-                        seen.add(n)
-                        region.append(n)
-                elif w >= 0:
-                    borders |= 1 << w
+    for region, borders in board.empty_regions():
         if borders == 3 and len(region) >= 2:
             useful.update(region)
     groups_seen: set[int] = set()

@@ -58,7 +58,8 @@ async def act(emu: Emulator, service: GameService, rng: random.Random) -> Intera
     mover = next(u for u in emu.users.values() if u.id == game.user_to_move())
     boards = [m for m in emu.channel_messages(game.thread_id) if m.buttons()]
     current = [b for b in (boards[-1].buttons() if boards else [])
-               if b["custom_id"].split(":")[3] == str(game.version)]
+               if b["custom_id"].startswith("bg:mv:")  # not Abort
+               and b["custom_id"].split(":")[3] == str(game.version)]
     if current and rng.random() < 0.5:
         return await emu.click(mover, boards[-1], rng.choice(current)["custom_id"])
     moves = await service.legal_moves(game.id, mover.id)

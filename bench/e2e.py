@@ -294,11 +294,14 @@ async def play_game(
     ``answered``."""
     board: Message = [m for m in emu.channel_messages(thread) if m.files][-1]
     plies = 0
-    while board.buttons():
+    def moves(message: Message) -> list[dict]:  # not Abort, on the first boards
+        return [b for b in message.buttons() if b["custom_id"].startswith("bg:mv:")]
+
+    while moves(board):
         if think > 0:
             await asyncio.sleep(rng.expovariate(1 / think))
         mover = emu.user(players[plies % 2])
-        move = board.buttons()[0]
+        move = moves(board)[0]
         if plies % 4 < 2:
             interaction = await emu.slash(mover, "move", {"text": move["label"]}, channel=thread)
         else:

@@ -31,8 +31,10 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 import ai
+import ai.draws
 from bot.aiqueue import FairQueue
-from bot.services.aiseats import AiJob, is_ai
+from bot.services.aiseats import HIGHEST_AI_ID, LOWEST_AI_ID, AiJob, is_ai
+from bot.services.draws import DrawJob
 from bot.services.errors import ServiceError
 from bot.sharding import EVERY_SERVER, Shards
 from bot.store.aiseats import AiTurn
@@ -71,6 +73,11 @@ def think(job: AiJob) -> ai.Decision:
     return ai.decide(job.game, job.view, job.seat, job.level, job.seed)
 
 
+def judge_draw(job: DrawJob) -> bool:
+    """In a worker process: whether the job's AI seat accepts the draw offered to it."""
+    return ai.draws.accepts_draw(job.game, job.view, job.seat, job.seed)
+
+
 def suggest(job: AiJob) -> ai.Hint:
     """In a worker process: the hint for the job's player."""
     return ai.hint(job.game, job.view, job.seat, job.seed)
@@ -97,6 +104,8 @@ class AiPlayer:
         #: Games whose AI turn this process is thinking about, and whose turn it is for.
         self._thinking: dict[int, asyncio.Task] = {}
         self._owners: dict[int, int | None] = {}
+        #: Draw offers an AI seat of this process is judging.
+        self._judging: set[int] = set()
 
     def may_hint(self, user_id: int) -> bool:
         """Whether ``user_id`` may ask for a hint now (fewer than ``hints_per_user`` of theirs
@@ -156,6 +165,10 @@ class AiPlayer:
         most ``MAX_THINKING``, ``MAX_THINKING_PER_USER`` of one person's); returns how many
         began."""
         started = 0
+        # Offers first: an AI answers a draw offer before it moves on (a move would lapse it).
+        for offer in await self.bot.services.ai_draw_offers(
+                LOWEST_AI_ID, HIGHEST_AI_ID, MAX_THINKING, shards=self.shards):
+            await self.answer_draw_offers(offer.game_id)
         turns = await self.bot.services.ai_turns(limit=TURNS_LISTED, shards=self.shards)
         for turn in in_turn(turns):
             if turn.game_id in self._thinking or len(self._thinking) >= MAX_THINKING:
@@ -211,6 +224,8 @@ class AiPlayer:
         # Not the move: a hint of what the AI saw is no one's business before it is played.
         log.debug("AI (%s) of game %s thought %.2f s", job.level, game_id,
                   asyncio.get_running_loop().time() - started)
+        # An offer made while it thought is answered before its move would lapse it.
+        await self.answer_draw_offers(game_id)
         try:
             played = await services.move(game_id, job.user_id, decision.move,
                                          expected_version=job.version)
@@ -229,6 +244,43 @@ class AiPlayer:
             log.warning("delivering the AI move of game %s failed; the outbox retries",
                         game_id, exc_info=True)
         return True
+
+    async def answer_draw_offers(self, game_id: int) -> int:
+        """The AI seats of the game answer its pending draw offers (``ai.draws``, judged in a
+        worker); returns how many answers were given. Another process or a double answer
+        loses cleanly (the offer is no longer open)."""
+        services = self.bot.services
+        answered = 0
+        for offer in await services.pending_draw_offers(game_id):
+            if offer.id in self._judging:
+                continue
+            game = await services.get_game(game_id)
+            judges = [uid for seat, uid in enumerate(game.seats)
+                      if seat != offer.seat and is_ai(uid)]
+            if not judges:
+                continue
+            self._judging.add(offer.id)
+            try:
+                job = await services.draw_job(offer, judges[0])
+                if job is None:
+                    continue
+                # In the turn of the person who offered (``FairQueue``), like their games' moves.
+                accept = await self.queue.run(offer.user_id, judge_draw, job)
+                await services.answer_draw(game_id, judges[0], offer.id, accept)
+                answered += 1
+            except ServiceError as error:
+                log.info("AI answer to draw offer %s not given: %s", offer.id, error.key)
+                continue
+            except PoolBusy:
+                continue  # a later round answers it
+            finally:
+                self._judging.discard(offer.id)
+            try:
+                await self.bot.delivery.flush(game_id)
+            except Exception:
+                log.warning("delivering the AI's draw answer in game %s failed; the outbox "
+                            "retries", game_id, exc_info=True)
+        return answered
 
 
 def in_turn(turns: list[AiTurn]) -> list[AiTurn]:

@@ -1,19 +1,30 @@
-"""What the buttons and the outbox delivery need from the bot, as a protocol: they depend on this
-rather than on ``bot.app`` (which builds on them), so imports point one way:
-``app`` → ``delivery`` → ``views`` → ``host``, ``replies``."""
+"""What the buttons, the outbox delivery and the cogs need from the bot, as protocols: they
+depend on these rather than on the bot (``bot.client``, which builds on them and loads the cogs
+by name), so imports point one way: ``client`` → ``cogs`` → ``delivery`` → ``views`` →
+``host``, ``replies``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 if TYPE_CHECKING:
+    from discord import app_commands
+    from discord.ext import commands
+
+    from bot.boards import BoardDrawer
     from bot.config import Config
+    from bot.correspondence.scheduler import Scheduler
+    from bot.heavy import HeavyWork
+    from bot.reviews import ReviewWork
     from bot.services.clocks import ClockService
     from bot.services.games import GameService
-    from bot.services.models import GameInfo
+    from bot.services.models import GameInfo, OutboxItem
     from bot.services.notify import NotifyService
+    from bot.shutdown import StopOrder
+    from bot.workers import WorkerPool
 
 
 class Answerer(Protocol):
@@ -40,7 +51,7 @@ class Answerer(Protocol):
 
 
 class Host(Protocol):
-    """The bot (``bot.app.BoardGamesBot``) as its parts see it."""
+    """The bot (``bot.client.BoardGamesBot``) as its parts see it."""
 
     services: GameService
     clocks: ClockService
@@ -51,3 +62,73 @@ class Host(Protocol):
     closing: bool
 
     async def display_name(self, user_id: int, guild: discord.Guild | None = None) -> str: ...
+
+
+class Outbox(Answerer, Protocol):
+    """The outbox delivery (``bot.delivery.Delivery``) as the cogs use it."""
+
+    def register_poster(
+        self, kinds: Iterable[str], poster: Callable[[Any, OutboxItem], Awaitable[None]]
+    ) -> None:
+        """Post the outbox rows of ``kinds`` with ``poster`` (a feature's own messages)."""
+        ...
+
+    def on_game_over(self, listener: Callable[[int], Awaitable[None]]) -> None:
+        """Call ``listener(game_id)`` for every finished game, before its result is posted."""
+        ...
+
+    async def send(self, channel_id: int, item: OutboxItem, *, guild_id: int | None = None,
+                   **kwargs: Any) -> discord.Message:
+        """Send a row's message once (the row id is its nonce)."""
+        ...
+
+    async def board_file(self, game: GameInfo, language: str | None = None) -> discord.File:
+        """The game's current public board as a PNG attachment."""
+        ...
+
+
+class AiRunner(Protocol):
+    """The AI player (``bot.aiplayer.AiPlayer``): its worker pool also answers ``/hint``."""
+
+    pool: WorkerPool
+
+
+class CogHost(Host, Protocol):
+    """The bot as its cogs see it: its parts, and the members of the discord.py
+    ``commands.Bot`` it is that they call. The cogs depend on this, never on ``bot.client``
+    (which loads them by name)."""
+
+    delivery: Outbox
+    heavy: HeavyWork
+    reviews: ReviewWork
+    boards: BoardDrawer
+    ai_player: AiRunner
+    scheduler: Scheduler
+    stop_order: StopOrder
+    tree: app_commands.CommandTree
+    http: Any  # discord.py's HTTP client
+    user: discord.ClientUser | None
+
+    async def add_cog(self, cog: commands.Cog, /) -> None: ...
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None: ...
+
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None
+    ) -> discord.PartialMessageable: ...
+
+    def get_user(self, id: int, /) -> discord.User | None: ...
+
+    async def fetch_user(self, user_id: int, /) -> discord.User: ...
+
+    def get_channel(self, id: int, /) -> Any: ...
+
+    async def fetch_channel(self, channel_id: int, /) -> Any: ...
+
+    def get_guild(self, id: int, /) -> discord.Guild | None: ...
+
+    async def is_owner(self, user: discord.abc.User, /) -> bool: ...
+
+    async def sync_commands(self, scope: str) -> list[str]:
+        """Publish the command tree ("global" or "guilds"); where it was synced."""
+        ...

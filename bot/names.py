@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.i18n import t
-from bot.services.aiseats import ai_level, ai_number
+from bot.seats import ai_level, ai_number
 from engines.phrases import Phrase
 
 

@@ -171,4 +171,5 @@ define({
     "list.and": "{head} and {last}",
     "outcome.resigned": "{seat} resigned",
     "outcome.timeout": "{seat} ran out of time",
+    "outcome.draw_agreed": "draw agreed",
 })

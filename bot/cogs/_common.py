@@ -20,11 +20,11 @@ from bot.services.models import GameInfo, MoveResult
 from render.header import move_number
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 
 async def game_here(
-    bot: BoardGamesBot, interaction: discord.Interaction, game_id: int | None = None
+    bot: CogHost, interaction: discord.Interaction, game_id: int | None = None
 ) -> GameInfo | None:
     """The game named by id (only if it may be seen from here: ``game_seen_from``), else the
     game of this thread; tells the user when there is none."""
@@ -43,7 +43,7 @@ async def game_here(
 
 
 async def answer_language(
-    bot: BoardGamesBot, interaction: discord.Interaction, *, private: bool = False
+    bot: CogHost, interaction: discord.Interaction, *, private: bool = False
 ) -> str:
     """The language of an answer to ``interaction``, the one place that decides it: what only
     the user sees speaks the user's language; what everyone sees speaks the server's
@@ -61,7 +61,7 @@ def reply_token(interaction: discord.Interaction, game: GameInfo) -> str | None:
 
 
 async def act_and_deliver(
-    bot: BoardGamesBot,
+    bot: CogHost,
     interaction: discord.Interaction,
     game: GameInfo,
     action: Callable[[str | None], Awaitable[object]],
@@ -98,7 +98,7 @@ FINISHED_THREAD_ARCHIVE_MINUTES = 1440
 log = logging.getLogger(__name__)
 
 
-async def archive_when_quiet(bot: BoardGamesBot, game: GameInfo) -> None:
+async def archive_when_quiet(bot: CogHost, game: GameInfo) -> None:
     """Let a finished game's thread archive itself a day after its last message.
 
     Discord lets a thread's creator (the bot started every game thread) set its auto-archive
@@ -155,7 +155,7 @@ class GameNumber(NumberOption):
     async def autocomplete(  # type: ignore[override]
         self, interaction: discord.Interaction, value: int | float | str, /
     ) -> list[app_commands.Choice[int]]:
-        bot: BoardGamesBot = interaction.client  # type: ignore[assignment]
+        bot: CogHost = interaction.client  # type: ignore[assignment]
         user = interaction.user.id
         found = await bot.services.games_to_suggest(
             guild_id=interaction.guild_id, user_id=user, purpose=self.purpose, limit=100)

@@ -26,7 +26,7 @@ from bot.services.history import (
 from render.profile import ProfileTexts, RatingSeries, profile_png, window_months
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +113,7 @@ def chart_key(chart: ChartData, today: date, name: str, lang: str) -> tuple:
             lang)
 
 
-async def profile_file(bot: BoardGamesBot, interaction: discord.Interaction, user_id: int,
+async def profile_file(bot: CogHost, interaction: discord.Interaction, user_id: int,
                        locale: Any, *, private: bool) -> tuple[discord.File | None, str]:
     """The /profile picture of ``user_id`` (None when there is nothing to draw) and a note to
     add to the text ("" or why there is no picture). Drawing defers the interaction first

@@ -28,7 +28,7 @@ from bot.services.reviews import ReviewSource
 from render.review import ReviewTexts
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ def progress_text(progress: Progress, game_id: int, locale: Any) -> str:
     return t("review.progress", locale, id=game_id, done=progress.done, total=progress.total)
 
 
-async def answer_review(bot: BoardGamesBot, interaction: discord.Interaction,
+async def answer_review(bot: CogHost, interaction: discord.Interaction,
                         game_id: int | None) -> None:
     """``/review [game]`` and the Review button: the review, privately, in the reader's
     language (see the module)."""

@@ -16,6 +16,8 @@ import discord
 
 import engines
 from bot.i18n import number, t
+from bot.names import player_name
+from bot.services.aiseats import is_ai
 from bot.services.ratings import GLICKO, Leaderboard, Profile, RatingEntry
 from bot.services.tournaments import Board, Standings, Tournament
 from bot.services.tournaments.models import LPPG_TARGET, Withdrawal
@@ -23,8 +25,12 @@ from bot.services.tournaments.models import LPPG_TARGET, Withdrawal
 MAX_LINES = 40  # keep posts under Discord's 2000 characters
 
 
-def mention(user_id: int | None) -> str:
-    return "-" if user_id is None else f"<@{user_id}>"
+def mention(user_id: int | None, locale: Any = None) -> str:
+    """A player as a post names them: a person's mention, an AI entrant's name ("AI (hard)",
+    in ``locale``), which is never a mention."""
+    if user_id is None:
+        return "-"
+    return player_name(user_id, locale) if is_ai(user_id) else f"<@{user_id}>"
 
 
 def shown_name(name: str) -> str:
@@ -41,13 +47,13 @@ def game_title(name: str) -> str:
 
 def format_board(board: Board, locale: Any) -> str:
     if board.seats and board.first_id is None:  # a game of an LPPG match
-        players = ", ".join(mention(u) for u in board.seats)
+        players = ", ".join(mention(u, locale) for u in board.seats)
         return t("tournaments.post.match_game", locale, round=board.round, players=players,
                  game=board.game_id)
     if board.second_id is None:
         return t("tournaments.post.bye", locale, board=board.board + 1,
-                 player=mention(board.first_id))
-    first, second = mention(board.first_id), mention(board.second_id)
+                 player=mention(board.first_id, locale))
+    first, second = mention(board.first_id, locale), mention(board.second_id, locale)
     if board.decided:
         score = {1.0: "1–0", 0.0: "0–1"}.get(board.first_score, "½–½")
         key = "tournaments.post.forfeit" if board.method == "forfeit" else "tournaments.post.result"
@@ -96,7 +102,7 @@ def format_standings(standings: Standings, locale: Any) -> str:
         breaks = ", ".join(f"{n} {number(v, locale)}"
                            for n, v in zip(names, row.tiebreaks, strict=False))
         params = {"rank": "–" if row.rank is None else f"{row.rank}.",
-                  "player": mention(row.user_id), "wins": row.wins, "draws": row.draws,
+                  "player": mention(row.user_id, locale), "wins": row.wins, "draws": row.draws,
                   "losses": row.losses}
         if match:
             line = t("tournaments.post.standing_match", locale, points=number(row.points, locale),
@@ -119,7 +125,7 @@ def format_tournament(tournament: Tournament, locale: Any) -> str:
     """One paragraph: name, game, format, status, time control, organiser, players (and
     those who left)."""
     active = tournament.active_players
-    players = " ".join(mention(u) for u in active) or t("tournaments.post.nobody", locale)
+    players = " ".join(mention(u, locale) for u in active) or t("tournaments.post.nobody", locale)
     text = t("tournaments.post.summary", locale, name=shown_name(tournament.name),
              id=tournament.id, game=game_title(tournament.game),
              format=t(f"tournaments.format.{tournament.format}", locale),
@@ -130,7 +136,7 @@ def format_tournament(tournament: Tournament, locale: Any) -> str:
     gone = [e.user_id for e in tournament.entrants if e.withdrawn]
     if gone:
         text += "\n" + t("tournaments.post.summary_left", locale,
-                         players=" ".join(mention(u) for u in gone))
+                         players=" ".join(mention(u, locale) for u in gone))
     return text
 
 

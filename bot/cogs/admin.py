@@ -26,10 +26,10 @@ from bot.services.errors import ServiceError
 from bot.services.models import OutboxItem
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 
-async def post_aborted(bot: BoardGamesBot, item: OutboxItem) -> None:
+async def post_aborted(bot: CogHost, item: OutboxItem) -> None:
     """An ``aborted`` row: said in the game's thread, pinging its players (their game is
     over). An AI seat is neither named in that list nor pinged: it has no account to
     notify, and an aborted game gives it no turn to play (``ai_turns`` lists active games
@@ -49,7 +49,7 @@ async def post_aborted(bot: BoardGamesBot, item: OutboxItem) -> None:
 
 
 class Admin(commands.Cog):
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -139,5 +139,5 @@ class Admin(commands.Cog):
             time_control=control_text(settings.get("time_control") or "untimed", locale)))
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Admin(bot))

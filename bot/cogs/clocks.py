@@ -37,7 +37,7 @@ from bot.services.models import GameInfo, OutboxItem
 from bot.services.review import expected_score_comments
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ def _still_due(payload: dict, game: GameInfo) -> bool:
     return game.status == "active" and game.ply == int(payload.get("ply", game.ply))
 
 
-async def post_clock_row(bot: BoardGamesBot, item: OutboxItem) -> None:
+async def post_clock_row(bot: CogHost, item: OutboxItem) -> None:
     """Post a ``reminder``, ``timeout`` or ``vacation`` row in its game's thread."""
     payload = item.payload
     game = await bot.services.get_game(int(payload["game_id"]))
@@ -85,7 +85,7 @@ async def post_clock_row(bot: BoardGamesBot, item: OutboxItem) -> None:
         await _remind_by_dm(bot, item, game)
 
 
-async def _remind_by_dm(bot: BoardGamesBot, item: OutboxItem, game: GameInfo) -> None:
+async def _remind_by_dm(bot: CogHost, item: OutboxItem, game: GameInfo) -> None:
     """Best effort: closed DMs must not hold the thread's reminder back (nor repeat it); a
     refusal (50007) puts DMs to the user on hold (``bot.cogs.notify.send_dm``)."""
     user_id = int(item.payload["user_id"])
@@ -99,7 +99,7 @@ async def _remind_by_dm(bot: BoardGamesBot, item: OutboxItem, game: GameInfo) ->
         log.info("could not send reminder %s by DM to %s", item.id, user_id)
 
 
-async def _dm_language(bot: BoardGamesBot, user_id: int, game: GameInfo) -> str:
+async def _dm_language(bot: CogHost, user_id: int, game: GameInfo) -> str:
     """A direct message is the player's own: the language of the client they turned DM
     reminders on with (``/settings``), else the game's."""
     chosen = await bot.services.user_locale(user_id)
@@ -107,7 +107,7 @@ async def _dm_language(bot: BoardGamesBot, user_id: int, game: GameInfo) -> str:
 
 
 class Clocks(commands.Cog):
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -277,5 +277,5 @@ class Clocks(commands.Cog):
         await interaction.followup.send(text, file=file, ephemeral=True)
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Clocks(bot))

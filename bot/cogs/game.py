@@ -18,13 +18,15 @@ from bot.delivery import outcome_text
 from bot.i18n import t
 from bot.names import player_name
 from bot.replies import NO_PINGS, fit_lines, reply_error, send_ephemeral
+from bot.services.draws import draw_possible
 from bot.services.errors import ServiceError
 from bot.services.gamestate import ABORTED
+from bot.views.draws import DrawOfferButton
 from bot.views.game import resign_view
 from render.header import move_number
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 #: Discord shows at most 25 autocomplete choices.
 MAX_SUGGESTIONS = 25
@@ -42,7 +44,7 @@ def rank_moves(moves: list[str], typed: str) -> list[str]:
 
 
 class Game(commands.Cog):
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -136,9 +138,11 @@ class Game(commands.Cog):
                            if uid != user)
         text = t("bot.resign.ask", locale, game=engines.get(info.game).title, id=info.id,
                  opponents=others)
+        view = resign_view(info.id, info.version, user, locale)
+        if draw_possible(info.game, info.players):  # a draw instead, where one can be agreed
+            view.add_item(DrawOfferButton(info.id, user, t("draws.offer_button", locale)))
         await interaction.response.send_message(
-            text, view=resign_view(info.id, info.version, user, locale), ephemeral=True,
-            allowed_mentions=NO_PINGS)
+            text, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="undo", description="Ask your opponent to take back the last move")
     @app_commands.guild_only()
@@ -173,5 +177,5 @@ class Game(commands.Cog):
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Game(bot))

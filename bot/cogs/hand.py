@@ -16,11 +16,11 @@ from bot.replies import send_ephemeral
 from bot.views.hand import show_hand
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 
 class Hand(commands.Cog):
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
 
     @app_commands.command(name="hand", description="See your cards (only you see them)")
@@ -38,5 +38,5 @@ class Hand(commands.Cog):
         await show_hand(self.bot, interaction, game)
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Hand(bot))

@@ -20,11 +20,11 @@ from bot.cogs._common import game_here, game_number
 from bot.views.hint import give_hint
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 
 class Hint(commands.Cog):
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
 
     @app_commands.command(
@@ -38,5 +38,5 @@ class Hint(commands.Cog):
         await give_hint(self.bot, interaction, info)
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Hint(bot))

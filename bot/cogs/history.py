@@ -25,7 +25,7 @@ from bot.services.history import HistoryPage, HistoryService
 from bot.views.history import HistoryButton, HistoryQuery
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 GAME_CHOICES = [app_commands.Choice(name=engines.get(n).title, value=n) for n in engines.GAMES]
 
@@ -47,7 +47,7 @@ def page_view(page: HistoryPage, query: HistoryQuery, lang: str) -> discord.ui.V
 
 
 class History(commands.Cog):
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
         self.history = HistoryService(bot.services.store)
 
@@ -92,5 +92,5 @@ class History(commands.Cog):
                                                 allowed_mentions=NO_PINGS)
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(History(bot))

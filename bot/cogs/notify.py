@@ -26,7 +26,7 @@ from bot.services.models import OutboxItem
 from bot.services.notify import DigestEntry
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ def is_dm_refusal(error: discord.HTTPException) -> bool:
     return isinstance(error, discord.Forbidden) and error.code == CANNOT_MESSAGE_USER
 
 
-async def send_dm(bot: BoardGamesBot, user_id: int, text: str, *, nonce: str) -> bool:
+async def send_dm(bot: CogHost, user_id: int, text: str, *, nonce: str) -> bool:
     """Send a direct message unless DMs to the user are on hold; a 50007 refusal puts them on
     hold (``NotifyService.dm_refused``). False when nothing was sent; other HTTP errors are
     raised (the outbox retries them)."""
@@ -70,7 +70,7 @@ def digest_text(entries: list[DigestEntry], language: str) -> str:
     return "\n".join(lines)
 
 
-async def post_digest(bot: BoardGamesBot, item: OutboxItem) -> None:
+async def post_digest(bot: CogHost, item: OutboxItem) -> None:
     """Send a ``digest`` row: the user's games where it is their turn now (none: no DM)."""
     user_id = int(item.payload["user_id"])
     entries = await bot.notify.digest_entries(user_id)
@@ -86,7 +86,7 @@ async def post_digest(bot: BoardGamesBot, item: OutboxItem) -> None:
 
 
 class Notify(commands.Cog):
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -141,5 +141,5 @@ async def zone_autocomplete(interaction: discord.Interaction, current: str
     return [app_commands.Choice(name=zone, value=zone) for zone in zone_suggestions(current)]
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Notify(bot))

@@ -33,7 +33,7 @@ from bot.store.base import CONVERSATION
 from bot.views.challenge import render_challenge
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 #: Discord allows at most 25 choices per option; larger sets become a bounded number.
 MAX_CHOICES = 25
@@ -81,7 +81,7 @@ def _option_parameter(option: engines.Option) -> tuple[inspect.Parameter, list |
     return parameter, choices
 
 
-async def post_expired_challenge(bot: BoardGamesBot, item: OutboxItem) -> None:
+async def post_expired_challenge(bot: CogHost, item: OutboxItem) -> None:
     """A ``challenge_expired`` row: the challenge's message says it expired and loses its
     buttons (an edit: nobody is pinged for an offer that is gone)."""
     challenge = await bot.services.get_challenge(int(item.payload["challenge_id"]))
@@ -105,7 +105,7 @@ def game_channel(interaction: discord.Interaction) -> int | None:
 
 
 class Play(commands.Cog):
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
         # Where it may be used: everywhere the app is installed (``bot.anywhere``).
         self.group = app_commands.Group(
@@ -272,5 +272,5 @@ class Play(commands.Cog):
                 "bot.challenge.started", language, game=title, thread=f"<#{thread}>"))
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Play(bot))

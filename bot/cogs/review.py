@@ -13,11 +13,11 @@ from bot.cogs._common import game_number
 from bot.cogs._review import answer_review
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 
 class Review(commands.Cog):
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
 
     @app_commands.command(
@@ -33,5 +33,5 @@ class Review(commands.Cog):
         await answer_review(self.bot, interaction, game_id)
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Review(bot))

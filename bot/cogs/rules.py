@@ -26,9 +26,10 @@ from bot.cogs._common import answer_language
 from bot.i18n import DEFAULT_LANGUAGE, catalog, language_of, t, typeset
 from bot.replies import ECHO_MAX, clip
 from bot.rules import diagrams
+from bot.shutdown import cancel_and_wait
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 log = logging.getLogger(__name__)
 
@@ -163,14 +164,22 @@ def command_lines(tree_commands: list[Any], language: str) -> list[str]:
 
 
 class Rules(commands.Cog):
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
         self._pictures: dict[tuple[str, str, str], bytes] = {}
         self._warming: asyncio.Task | None = None
 
+    async def cog_load(self) -> None:
+        # The pictures are drawn in the heavy pool: stopped before it closes (bot.shutdown).
+        self.bot.stop_order.add("pool users", "rules diagrams", self.stop_drawing)
+
     async def cog_unload(self) -> None:
-        if self._warming is not None:
-            self._warming.cancel()
+        await self.stop_drawing()
+
+    async def stop_drawing(self) -> None:
+        """Stop drawing the pictures in the background (a reply waiting for its own picture
+        still gets its text)."""
+        await cancel_and_wait(self._warming)
 
     def _warm_up_once(self) -> None:
         """At the first ``/rules``, draw every picture in the background, so later replies
@@ -295,5 +304,5 @@ def install_links(application_id: int | None, language: str) -> str:
              user=f"<{base}&integration_type=1&scope=applications.commands>")
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Rules(bot))

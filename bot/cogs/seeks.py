@@ -21,14 +21,14 @@ from bot.services.seeks import RATING_BOUNDS
 from bot.views.seeks import edit_posted, lobby_message, render_seek
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 GAME_CHOICES = [app_commands.Choice(name=engines.get(name).title, value=name)
                 for name in engines.GAMES]
 Rating = app_commands.Range[int, RATING_BOUNDS[0], RATING_BOUNDS[1]]
 
 
-async def post_expired_seek(bot: BoardGamesBot, item: OutboxItem) -> None:
+async def post_expired_seek(bot: CogHost, item: OutboxItem) -> None:
     """A ``seek_expired`` row: the seek's message says it expired and loses its buttons."""
     seek = await bot.services.get_seek(int(item.payload["challenge_id"]))
     content, _ = await render_seek(bot, seek)
@@ -36,7 +36,7 @@ async def post_expired_seek(bot: BoardGamesBot, item: OutboxItem) -> None:
 
 
 class Seeks(commands.Cog):
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -58,6 +58,12 @@ class Seeks(commands.Cog):
     async def seek(self, interaction: discord.Interaction, game: str,
                    time_control: str | None = None, rated: bool = True,
                    min_rating: Rating | None = None, max_rating: Rating | None = None) -> None:
+        if isinstance(interaction.channel, discord.Thread):
+            # A seek's game gets a thread made from the seek's message, and a thread cannot hold
+            # another thread: seeks are posted in the server's text channels.
+            await send_ephemeral(interaction, t("seeks.errors.in_thread",
+                                                language_code(interaction.locale)))
+            return
         try:
             seek = await self.bot.services.seek(
                 game, interaction.user.id, guild_id=interaction.guild_id,
@@ -124,5 +130,5 @@ class Seeks(commands.Cog):
                                                 allowed_mentions=NO_PINGS, **kwargs)
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Seeks(bot))

@@ -31,6 +31,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+import ai
 import engines
 from bot.cogs._common import LARGEST, NumberOption, answer_language
 from bot.cogs._history import profile_file
@@ -43,24 +44,27 @@ from bot.cogs._tournament_texts import (
     format_profile,
     format_standings,
     format_tournament,
+    list_line,
     mention,
     shown_name,
     which_text,
     withdrawal_text,
 )
 from bot.heavy import HeavyBusy
-from bot.i18n import Text, language_code, option_name, t
+from bot.i18n import Text, language_code, number, option_name, t
+from bot.names import player_name
 from bot.replies import clip, reply_error, send_ephemeral
-from bot.services.aiseats import Record
+from bot.services.aiseats import Record, is_ai
 from bot.services.errors import ServiceError
 from bot.services.models import OutboxItem
 from bot.services.ratings import RatingService
 from bot.services.tournaments import Tournament, TournamentError, TournamentService
-from bot.services.tournaments.models import MAX_GRACE_HOURS, MAX_NAME, MAX_SWISS_ROUNDS
+from bot.services.tournaments.models import MAX_GRACE_HOURS, MAX_NAME, MAX_SWISS_ROUNDS, Standings
 from render.bracket import BracketMatch, render_bracket
+from render.standings import MAX_ROWS, render_standings
 
 if TYPE_CHECKING:
-    from bot.app import BoardGamesBot
+    from bot.host import CogHost
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +148,7 @@ def number_of(action: str) -> Any:
 
 
 async def bracket_png(
-    bot: BoardGamesBot, tournaments: TournamentService, tournament: Tournament, locale: Any
+    bot: CogHost, tournaments: TournamentService, tournament: Tournament, locale: Any
 ) -> bytes:
     """The elimination bracket as a PNG, with the players' display names."""
     rounds = await tournaments.bracket(tournament.id)
@@ -179,12 +183,50 @@ async def bracket_png(
                                total_rounds=tournament.total_rounds, lang=lang)
 
 
+#: ``/tournament list``'s ``status`` choices and the tournament statuses each shows.
+LIST_STATUSES: dict[str, tuple[str, ...]] = {
+    "running": ("signup", "running"),
+    "finished": ("finished",),
+    "all": ("signup", "running", "finished", "cancelled"),
+}
+
+
+async def standings_file(bot: CogHost, table: Standings, locale: Any) -> discord.File:
+    """The standings as a picture (``render.standings``), with the players' display names,
+    in ``locale``; drawn in the worker pool."""
+    tournament = table.tournament
+    guild = bot.get_guild(tournament.guild_id) if tournament.guild_id else None
+    headings = [t("tournaments.history.col_rank", locale),
+                t("tournaments.history.col_player", locale),
+                t("tournaments.history.col_points", locale),
+                t("tournaments.history.col_record", locale),
+                *(t(f"tournaments.tiebreak.{name}", locale) for name in table.tiebreaks)]
+    rows = []
+    for row in table.rows[:MAX_ROWS]:
+        name = (player_name(row.user_id, locale) if row.user_id < 0
+                else await bot.display_name(row.user_id, guild))
+        rows.append((
+            "–" if row.rank is None else f"{row.rank}.", name, number(row.points, locale),
+            f"{row.wins}–{row.draws}–{row.losses}",
+            *(number(value, locale) for value in row.tiebreaks),
+        ))
+    left = len(table.rows) - len(rows)
+    more = t("tournaments.list.more", locale, count=left) if left > 0 else ""
+    title = t("tournaments.history.picture_title", locale, name=tournament.name,
+              id=tournament.id)
+    champion = bool(table.rows) and table.rows[0].rank == 1
+    png = await bot.heavy.run(("standings", title, tuple(headings), tuple(rows), more),
+                              render_standings, title, headings, rows, champion=champion,
+                              more=more)
+    return discord.File(io.BytesIO(png), filename=f"standings-{tournament.id}.png")
+
+
 def has_bracket(tournament: Tournament) -> bool:
     return tournament.format == "elimination" and tournament.status != "signup"
 
 
 async def bracket_file(
-    bot: BoardGamesBot, tournaments: TournamentService, tournament: Tournament, locale: Any
+    bot: CogHost, tournaments: TournamentService, tournament: Tournament, locale: Any
 ) -> discord.File | None:
     if not has_bracket(tournament):
         return None
@@ -200,22 +242,27 @@ async def refuse(interaction: discord.Interaction, error: ServiceError) -> None:
 
 
 def pinging(user_ids: set[int]) -> discord.AllowedMentions:
-    """Mentions that notify exactly these users (anyone else mentioned is only named)."""
-    users = [discord.Object(uid) for uid in sorted(user_ids)]
+    """Mentions that notify exactly these users (anyone else mentioned is only named); an AI
+    entrant has no account to notify."""
+    users = [discord.Object(uid) for uid in sorted(user_ids) if not is_ai(uid)]
     return discord.AllowedMentions(everyone=False, roles=False, users=users or False)
 
 
 class Tournaments(commands.Cog):
     """The commands, and the feature's place in the bot: its services on the game service's
     database, a poster for its outbox kinds, a listener for finished games, and the start-up
-    catch-up of results."""
+    catch-up of results.
+
+    Longer than 300 lines on purpose: discord.py declares a command group's subcommands on
+    one cog class (``/tournament`` and its nine subcommands, ``/leaderboard``,
+    ``/profile``); what they say lives in ``bot.cogs._tournament_texts``."""
 
     group = app_commands.Group(
         name="tournament", description="Tournaments: sign up, pairings, standings",
         guild_only=True,
     )
 
-    def __init__(self, bot: BoardGamesBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
         self.ratings = RatingService(bot.services.store)
         self.tournaments = TournamentService(bot.services.store, bot.services, self.ratings)
@@ -276,7 +323,7 @@ class Tournaments(commands.Cog):
         found = await self.bot.services.public_language(tournament.guild_id, None)
         return found or self.bot.config.default_language
 
-    async def post_item(self, bot: BoardGamesBot, item: OutboxItem) -> None:
+    async def post_item(self, bot: CogHost, item: OutboxItem) -> None:
         """Post a ``tournament_round`` (the round's pairings, pinging the players paired) or
         ``tournament_finished`` (final standings, pinging nobody) row in the tournament's
         channel, with the bracket for elimination; a ``tournament_forfeit`` row in its game's
@@ -296,16 +343,22 @@ class Tournaments(commands.Cog):
             mentions = pinging({u for b in boards if not b.decided
                                 for u in (b.first_id, b.second_id, *b.seats) if u is not None})
         else:
-            content = format_standings(await self.tournaments.standings(tournament.id), locale)
+            table = await self.tournaments.standings(tournament.id)
+            content = format_standings(table, locale)
         kwargs: dict[str, Any] = {"content": clip(content), "allowed_mentions": mentions}
+        files = []
+        if item.kind == "tournament_finished":  # the final table as a picture
+            files.append(await standings_file(bot, table, locale))
         file = await bracket_file(bot, self.tournaments, tournament, locale)
         if file is not None:
-            kwargs["file"] = file
+            files.append(file)
+        if files:
+            kwargs["files"] = files
         # The players are mentioned, so that each learns of their pairing (a created message).
         await bot.delivery.send(tournament.channel_id, item, guild_id=tournament.guild_id,
                                 **kwargs)
 
-    async def _post_forfeit(self, bot: BoardGamesBot, item: OutboxItem, tournament: Tournament,
+    async def _post_forfeit(self, bot: CogHost, item: OutboxItem, tournament: Tournament,
                             locale: Any) -> None:
         game = await bot.services.get_game(int(item.payload["game_id"]))
         # Rows go out in order and a game's thread is opened by its first row.
@@ -440,6 +493,29 @@ class Tournaments(commands.Cog):
             name=shown_name(info.name), id=info.id,
             players=t("tournaments.count.players", locale, count=len(info.players))))
 
+    @group.command(name="add-ai", description="Enter an AI player (organiser or Manage Server)")
+    @app_commands.describe(level="How strong the AI plays",
+                           tournament="Tournament number (default: the one in sign-up here)")
+    @app_commands.choices(level=[
+        app_commands.Choice(name=locale_str(level, key=f"ai.level.{level}"), value=level)
+        for level in ai.LEVELS
+    ])
+    async def add_ai(self, interaction: discord.Interaction, level: str,
+                     tournament: number_of("start") = None) -> None:
+        done = await self._call(interaction, tournament, "start",
+                                lambda tid: self.tournaments.add_ai(
+                                    tid, interaction.user.id, level,
+                                    guild_id=interaction.guild_id,
+                                    manager_of=self._manager_of(interaction)))
+        if done is None:
+            return
+        info, ai_id = done
+        locale = await self._public(interaction)
+        await self._answer(interaction, t(
+            "tournaments.history.ai_added", locale, by=mention(interaction.user.id),
+            player=player_name(ai_id, locale), name=shown_name(info.name), id=info.id,
+            players=t("tournaments.count.players", locale, count=len(info.players))))
+
     @group.command(name="leave", description="Leave a tournament (withdraw once it runs)")
     @app_commands.describe(tournament="Tournament number (default: the one you are in here)")
     async def leave(self, interaction: discord.Interaction,
@@ -505,20 +581,24 @@ class Tournaments(commands.Cog):
     @group.command(name="standings", description="A tournament's standings")
     @app_commands.describe(tournament="Tournament number (default: the one open here)")
     async def standings(self, interaction: discord.Interaction,
-                        tournament: number_of("read") = None) -> None:
+                        tournament: number_of("history") = None) -> None:
         table = await self._call(interaction, tournament, "read",
                                  lambda tid: self.tournaments.standings(
                                      tid, guild_id=interaction.guild_id))
         if table is None:
             return
-        # The bracket is a heavy drawing: within the user's limits, refused privately.
-        admission = (self.bot.heavy.admit(interaction.user.id) if has_bracket(table.tournament)
-                     else nullcontext())
+        # The bracket (or, for a finished event of another format, the final table) is a
+        # heavy drawing: within the user's limits, refused privately.
+        finished = table.tournament.status == "finished"
+        admission = (self.bot.heavy.admit(interaction.user.id)
+                     if has_bracket(table.tournament) or finished else nullcontext())
         locale = await self._public(interaction)
         try:
             with admission:
                 await interaction.response.defer(thinking=True)
                 file = await bracket_file(self.bot, self.tournaments, table.tournament, locale)
+                if file is None and finished:
+                    file = await standings_file(self.bot, table, locale)
         except HeavyBusy as error:
             await reply_error(interaction, error)
             return
@@ -530,7 +610,7 @@ class Tournaments(commands.Cog):
     @app_commands.describe(tournament="Tournament number (default: the one open here)",
                            round="Round number (default: the current round)")
     async def pairings(self, interaction: discord.Interaction,
-                       tournament: number_of("read") = None,
+                       tournament: number_of("history") = None,
                        round: app_commands.Range[int, 1, LARGEST] | None = None) -> None:
         async def read(tid: int):
             info = await self.tournaments.get(tid, guild_id=interaction.guild_id)
@@ -548,12 +628,44 @@ class Tournaments(commands.Cog):
                                                         await self._public(interaction)))
 
     @group.command(name="list", description="This server's open and running tournaments")
-    async def list_tournaments(self, interaction: discord.Interaction) -> None:
-        found = await self.tournaments.tournaments(interaction.guild_id, active_only=True,
-                                                   limit=MAX_LISTED + 1)
-        await self._answer(interaction, format_list(
-            found[:MAX_LISTED], await self._public(interaction),
-            more=max(0, len(found) - MAX_LISTED)))
+    @app_commands.describe(status="running (default): in sign-up or running; finished; all")
+    @app_commands.choices(status=[
+        app_commands.Choice(name=locale_str(t(f"tournaments.history.status_{value}", "en"),
+                                            key=f"tournaments.history.status_{value}"),
+                            value=value)
+        for value in LIST_STATUSES
+    ])
+    async def list_tournaments(self, interaction: discord.Interaction,
+                               status: str = "running") -> None:
+        found = await self.tournaments.tournaments(
+            interaction.guild_id, statuses=LIST_STATUSES[status], limit=MAX_LISTED + 1)
+        more = max(0, len(found) - MAX_LISTED)
+        locale = await self._public(interaction)
+        if status == "running":
+            text = format_list(found[:MAX_LISTED], locale, more=more)
+        else:
+            text = await self._history_list(found[:MAX_LISTED], status, locale, more)
+        await self._answer(interaction, text)
+
+    async def _history_list(self, found: list[Tournament], status: str, locale: Any,
+                            more: int) -> str:
+        """Finished (or all) tournaments, each finished one with its winner."""
+        if not found:
+            return t(f"tournaments.history.none_{status}", locale)
+        lines = [t(f"tournaments.history.header_{status}", locale)]
+        for tournament in found:
+            line = list_line(tournament, locale)
+            if tournament.status == "finished":
+                table = await self.tournaments.standings(tournament.id)
+                champions = [row.user_id for row in table.rows if row.rank == 1]
+                if champions:
+                    line += " — " + t("tournaments.history.won_by", locale,
+                                      players=", ".join(player_name(uid, locale)
+                                                        for uid in champions))
+            lines.append(line)
+        if more:
+            lines.append(t("tournaments.list.more", locale, count=more))
+        return "\n".join(lines)
 
     # ----- ratings --------------------------------------------------------------------------
 
@@ -606,7 +718,7 @@ def ai_record_text(records: list[Record], locale: Any) -> str:
     return "\n".join(lines)
 
 
-async def setup(bot: BoardGamesBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(Tournaments(bot))
 
 

@@ -15,10 +15,10 @@ from typing import Any
 
 from babel.dates import format_datetime, format_timedelta
 
+from bot.correspondence.clockinfo import ClockInfo, VacationInfo, days_left_text
 from bot.correspondence.timecontrol import TimeControl
 from bot.i18n import Text, language_code, t
 from bot.names import player_name as mention
-from bot.services.clocks import ClockInfo, VacationInfo, days_left_text
 
 
 def unix(moment: datetime | str) -> int:

@@ -16,6 +16,9 @@ Where things are:
   resignations, take-backs: how a change is written), ``gamestate`` (statuses, sides, rebuilding
   a game from its moves, ending it without a move), ``base`` (shared helpers); reading games,
   records, the outbox and settings live in ``games`` itself.
+* ``draws`` (part of ``GameService``): draw offers and their answers (the AI's too), and a
+  player's abort before everyone has moved; ``drawstate``: what a move or a game's end does
+  to pending offers, in its transaction.
 * ``aiseats`` (part of ``GameService``): AI players' seats (reserved ids per level), games
   against the AI, lobbies filled with AI players, the AI's turns, hints, records against it.
 * ``clocks.ClockService`` and ``clockstate``: time controls, reminders, claims, forfeits,
@@ -40,7 +43,10 @@ nonce, and the interaction that caused the change answers with its rows when it 
 English text in rows written before), seat, user_id, undo_dropped_by}; ``game_over``
 {game_id} (after the row that ended the game); ``resigned`` {game_id, seat, user_id, version};
 ``undo_requested`` {game_id, by, seat, ply}; ``undo_done`` {game_id, ply, seat, version,
-last_move, by}; ``undo_declined`` {game_id, by, requester}; the clocks' ``reminder``,
+last_move, by}; ``undo_declined`` {game_id, by, requester}; the draws' (``draws``)
+``draw_offered`` {game_id, offer_id, by, seat}, ``draw_declined`` / ``draw_agreed`` (the same
+and ``answered_by``), ``draw_lapsed`` (the same and ``silent``) and ``aborted_by_player``
+{game_id, by}; the clocks' ``reminder``,
 ``timeout``, ``vacation``; the tournaments' ``tournament_round``, ``tournament_finished``,
 ``tournament_forfeit``. ``version`` is the game's version after the change, so a row is drawn
 at its own position (``GameService.position``). Delivered rows are kept ``outbox_history_days``

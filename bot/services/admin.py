@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.services import clockstate
 from bot.services.base import ServiceBase, retrying
+from bot.services.drawstate import close_draw_offers
 from bot.services.errors import BoardChanged, ChallengeError, GameOver, NotFound
 from bot.services.gamestate import ABORTED, ACTIVE, normal_json
 from bot.services.models import GameInfo
@@ -55,6 +56,7 @@ class AdminService(ServiceBase):
                 # A move landing meanwhile: the admin's request still holds, on the new board.
                 if not await tx.update_game(game_id, row.version, update):
                     continue
+                await close_draw_offers(tx, row, now)
                 await tx.insert_outbox(game_id, "aborted", {"game_id": game_id, "by": by}, now)
                 await clockstate.turn_changed(tx, game_id, row.seats, row.ply, None, now)
             self.notify_change()

@@ -1,15 +1,15 @@
 """AI players at the table: how their seats are stored, games against them, lobbies filled
 with them, their turns, hints, and a player's record against each level.
 
-How an AI seat is stored. A seat holds a user id; an AI seat holds a reserved id that says its
-level: ``ai_user_id(level, slot)`` is ``−(100 × level number + slot)`` (easy −100 to −199,
-medium −200 to −299, hard −300 to −399), ``slot`` telling apart several AI seats of one level
-at a table. Discord ids are positive snowflakes, so a reserved id never names a person; it has
-a ``users`` row like anyone seated. So the game tables need nothing new:
-ratings and tournaments tell AI seats by their id (``is_ai``), several sit at one table, and
-"whose turn is an AI's" is a query of the game rows themselves (``ai_turns``), which is what
-makes the AI restart-safe and shared by several processes: there is no queue in memory to
-lose, each process lists the turns of its shards' servers only (``bot.sharding``, as for the
+How an AI seat is stored (the ids: ``bot.seats``). A seat holds a user id; an AI seat holds a
+reserved id that says its level: ``ai_user_id(level, slot)`` is ``−(100 × level number +
+slot)`` (easy −100 to −199, medium −200 to −299, hard −300 to −399), ``slot`` telling apart
+several AI seats of one level at a table. Discord ids are positive snowflakes, so a reserved id
+never names a person; it has a ``users`` row like anyone seated. So the game tables need
+nothing new: ratings and tournaments tell AI seats by their id (``is_ai``), several sit at one
+table, and "whose turn is an AI's" is a query of the game rows themselves (``ai_turns``), which
+is what makes the AI restart-safe and shared by several processes: there is no queue in memory
+to lose, each process lists the turns of its shards' servers only (``bot.sharding``, as for the
 outbox), and the game's optimistic version makes an AI move land once (a second attempt of the
 same turn loses with ``BoardChanged``).
 
@@ -39,12 +39,20 @@ Rulings (not in RULES.md):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import ai
+from bot.seats import (
+    HIGHEST_AI_ID,
+    LOWEST_AI_ID,
+    SLOTS_PER_LEVEL,
+    ai_level,
+    ai_user_id,
+    has_ai,
+    is_ai,
+)
 from bot.services.base import retrying
 from bot.services.challenges import ChallengeService
 from bot.services.errors import ChallengeError, GameOver, NotYourTurn, ServiceError
@@ -54,10 +62,6 @@ from bot.sharding import Shards
 from bot.store import ChallengeRow, Reads, Writes
 from bot.store.aiseats import AiTurn, ai_seat_reads
 
-#: Reserved ids per level: ``−(_BLOCK × (index + 1) + slot)``.
-_BLOCK = 100
-LOWEST_AI_ID = -(_BLOCK * (len(ai.LEVELS) + 1) - 1)
-HIGHEST_AI_ID = -_BLOCK
 #: How many finished games against the AI a profile counts (the newest).
 RECORD_GAMES = 1000
 
@@ -80,39 +84,6 @@ def check_level(level: str) -> str:
     if level not in ai.LEVELS:
         raise ChallengeError("errors.unknown_level", level=level, levels=", ".join(ai.LEVELS))
     return level
-
-
-def ai_user_id(level: str, slot: int = 0) -> int:
-    """The reserved user id of an AI seat of ``level`` (``slot``: which one of that level)."""
-    if level not in ai.LEVELS:
-        raise ValueError(f"unknown level {level!r}")
-    if not 0 <= slot < _BLOCK:
-        raise ValueError(f"slot must be in 0..{_BLOCK - 1}, got {slot}")
-    return -(_BLOCK * (ai.LEVELS.index(level) + 1) + slot)
-
-
-def ai_level(user_id: int | None) -> str | None:
-    """The level of an AI seat's id, or None for a person."""
-    if user_id is None or not LOWEST_AI_ID <= user_id <= HIGHEST_AI_ID:
-        return None
-    return ai.LEVELS[-user_id // _BLOCK - 1]
-
-
-def ai_number(user_id: int, seats: Iterable[int]) -> int | None:
-    """Which AI of its level ``user_id`` is at a table of ``seats`` (1, 2…, in the order of
-    their reserved ids, so a rematch's turned seats keep the numbers), or None when it is
-    the only one of its level there."""
-    level = ai_level(user_id)
-    same = sorted({uid for uid in seats if ai_level(uid) == level} | {user_id}, reverse=True)
-    return None if level is None or len(same) < 2 else same.index(user_id) + 1
-
-
-def is_ai(user_id: int | None) -> bool:
-    return ai_level(user_id) is not None
-
-
-def has_ai(seats: tuple[int, ...]) -> bool:
-    return any(is_ai(user_id) for user_id in seats)
 
 
 @dataclass(frozen=True)
@@ -201,7 +172,7 @@ class AiSeatService(ChallengeService):
             if seated is not None and seated != len(row.joined):
                 raise ChallengeError("errors.lobby_changed")
             await self._check_ai_games(tx, user_id)
-            slot = next(slot for slot in range(_BLOCK)
+            slot = next(slot for slot in range(SLOTS_PER_LEVEL)
                         if ai_user_id(level, slot) not in row.joined)
             await self._add_player(tx, row, ai_user_id(level, slot), now)
             row = await self._challenge_row(tx, challenge_id)

@@ -55,7 +55,11 @@ async def rating_of(reads: Reads, game: str, user_id: int) -> int:
 
 
 class ChallengeService(ServiceBase):
-    """Challenges and lobbies, and creating games (part of ``GameService``)."""
+    """Challenges and lobbies, and creating games (part of ``GameService``).
+
+    Longer than 300 lines on purpose: every way a game comes to exist (a challenge accepted, a
+    lobby started, a tournament's pairing) ends in ``_insert_game``, whose one transaction
+    writes the game, its clock and its first outbox row; one class keeps that one path."""
 
     #: How long a challenge stays open (the bot sets it from its configuration).
     challenge_expiry: timedelta = timedelta(days=7)

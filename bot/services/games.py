@@ -21,6 +21,7 @@ from typing import Any
 
 from bot.services.admin import AdminService
 from bot.services.aiseats import AiSeatService, has_ai
+from bot.services.draws import DrawService
 from bot.services.errors import BoardChanged, GameOver, NotAPlayer, NotFound
 from bot.services.gamestate import ACTIVE, FINISHED, normal_json, rebuild
 from bot.services.models import (
@@ -42,7 +43,8 @@ _RECORD_ATTEMPTS = 5
 OUTBOX_PRUNE_BATCH = 500
 
 
-class GameService(AiSeatService, SeekService, PlayService, AdminService, RematchService):
+class GameService(AiSeatService, SeekService, PlayService, AdminService, RematchService,
+                  DrawService):
     """Everything the bot does with games, as plain async calls (see ``bot.services``)."""
 
     # ----- games ----------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from typing import Any
 
 import engines
 from bot.services import clockstate
+from bot.services.drawstate import close_draw_offers
 from bot.store import GameRow, GameUpdate, Writes
 from engines import Game, Outcome, Phrase
 from engines.core import load_outcome
@@ -99,7 +100,9 @@ async def write_forced_end(
     reply_token: str | None = None,
 ) -> None:
     """In the transaction that wrote ``forced_end``'s update: the ``kind`` outbox row, then
-    ``game_over``, and the clock stopped. ``reply_token``: the interaction that answers."""
+    ``game_over``, and the clock stopped, and pending draw offers closed.
+    ``reply_token``: the interaction that answers."""
+    await close_draw_offers(tx, row, now)
     await tx.insert_outbox(row.id, kind, {**payload, "version": row.version + 1}, now,
                            reply_token)
     await tx.insert_outbox(row.id, "game_over", {"game_id": row.id}, now, reply_token)

@@ -30,6 +30,7 @@ from typing import Any
 from bot.services import clockstate
 from bot.services.aiseats import has_ai
 from bot.services.base import ServiceBase, retrying
+from bot.services.drawstate import lapse_draw_offers
 from bot.services.errors import (
     BoardChanged,
     GameOver,
@@ -129,6 +130,7 @@ class PlayService(ServiceBase):
             if row.undo_seat is not None:
                 payload["undo_dropped_by"] = row.seats[row.undo_seat]
             await tx.insert_outbox(game_id, "move", payload, now, reply_token)
+            await lapse_draw_offers(tx, row, seat, finished, now)
             if finished:
                 await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now,
                                        reply_token)

@@ -3,6 +3,7 @@ so a button keeps working after the bot restarts. They reach the bot through ``b
 
 from bot.views.actions import GameActionButton, HandButton, MoveFormButton, ResignAskButton
 from bot.views.challenge import ChallengeButton
+from bot.views.draws import AbortButton, DrawAnswerButton, DrawOfferButton
 from bot.views.game import MoveButton, RematchButton, ResignButton, UndoButton
 from bot.views.history import HistoryButton
 from bot.views.review import ReviewButton
@@ -10,12 +11,16 @@ from bot.views.seeks import LobbyButton, SeekButton
 
 #: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
 DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton,
-                 ReviewButton, SeekButton, LobbyButton, HistoryButton, MoveFormButton,
-                 ResignAskButton, HandButton, GameActionButton)
+                 ReviewButton, SeekButton, LobbyButton, HistoryButton, DrawAnswerButton,
+                 DrawOfferButton, AbortButton, MoveFormButton, ResignAskButton, HandButton,
+                 GameActionButton)
 
 __all__ = [
     "DYNAMIC_ITEMS",
+    "AbortButton",
     "ChallengeButton",
+    "DrawAnswerButton",
+    "DrawOfferButton",
     "GameActionButton",
     "HandButton",
     "HistoryButton",

@@ -194,3 +194,29 @@ def action_row(game_id: int, locale: Any, *, hands: bool = False, timed: bool = 
         buttons.append(GameActionButton(game_id, "claim", t("anywhere.button.claim", locale)))
     return {"type": discord.ComponentType.action_row.value,
             "components": [b.item.to_component_dict() for b in buttons]}
+
+
+#: Discord allows five rows of components on a message.
+ROWS_MAX = 5
+
+
+class ActionRows(discord.ui.View):
+    """A board's rows of buttons as component payloads (move buttons, Abort, the actions)."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        super().__init__(timeout=None)
+        self.rows = rows
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.rows
+
+
+def with_actions(view: discord.ui.View | None, row: dict[str, Any]) -> discord.ui.View:
+    """A board's buttons with the action row below them; beyond Discord's five rows, move
+    buttons give way first (Move… plays any move)."""
+    rows = [*(view.to_components() if view is not None else []), row]
+    while len(rows) > ROWS_MAX:
+        moves = next(r for r in rows if any(
+            str(c.get("custom_id", "")).startswith("bg:mv:") for c in r["components"]))
+        rows.remove(moves)
+    return ActionRows(rows)

@@ -92,3 +92,34 @@ def test_a_proven_alak_ending_is_exact() -> None:
     state = game.new(2, seed=1, options={"length": 7})
     value = ai.evaluate("alak", game.view(state, 0), 0, budget_s=1.0)
     assert value in (0.0, 0.5, 1.0)
+
+
+def test_polygos_scoring_phase_leans_on_the_count() -> None:
+    game = engines.get("polygo")
+    state = game.new(2, seed=1, options={"board": "hex5"})
+    state = game.play(state, str(game.legal_moves(state)[0]))  # Black's lone stone owns all
+    state = game.play(state, "pass")
+    state = game.play(state, "pass")
+    assert state.phase == "scoring" and state.outcome is None
+    black = ai.evaluate("polygo", game.view(state, 0), 0, budget_s=SMALL_BUDGET)
+    assert black >= 0.8
+    assert ai.evaluate("polygo", game.view(state, 1), 1, budget_s=SMALL_BUDGET) == \
+        pytest.approx(1 - black)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_analyse_gives_the_value_and_a_legal_move_for_the_seat_to_move(name: str) -> None:
+    game = engines.get(name)
+    moves_found = 0
+    for state in random_states(name, 4, seed=5):
+        for seat in range(state.players):
+            view = game.view(state, seat)
+            found = ai.analyse(name, view, seat, seed=2, budget_s=SMALL_BUDGET)
+            assert found.value == ai.evaluate(name, view, seat, seed=2, budget_s=SMALL_BUDGET)
+            if seat != state.to_move:
+                assert found.move is None
+            elif found.move is not None:
+                game.play(state, found.move)  # legal in the real game (raises otherwise)
+                moves_found += 1
+    if name != "lppg":  # its evaluation searches no moves
+        assert moves_found > 0

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.aiplayer import AiPlayer
-from bot.app import BoardGamesBot
+from bot.client import BoardGamesBot
 from bot.config import Config
 from bot.services import GameService
 from bot.sharding import EVERY_SERVER, SHARD_SHIFT, Shards

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.names import player_name
-from bot.services.aiseats import ai_number, ai_user_id
+from bot.seats import ai_number, ai_user_id
 
 
 def test_a_lone_ai_of_its_level_has_no_number():

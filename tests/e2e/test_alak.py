@@ -83,7 +83,7 @@ async def play_a_whole_game(world) -> None:
     assert first.files[0].is_png
     assert f"{alice.mention}, your turn" in first.content
     # Alak's eleven points are buttons.
-    assert [b["label"] for b in first.buttons()] == list("abcdefghijk")
+    assert [b["label"] for b in first.buttons()] == [*"abcdefghijk", "Abort"]  # nobody moved yet
 
     for ply in range(MAX_PLIES):
         game = await world.services.get_game(game_id)
@@ -352,7 +352,7 @@ async def test_background_sender_leaves_fresh_rows_to_their_handler(world):
 async def test_the_scheduler_s_rows_go_at_once_a_handler_s_wait_for_it(world):
     """A reminder has no handler to wait for: the scheduler's pass posts it at once, but not
     the fresh rows a handler is answering its interaction with."""
-    from bot.app import SCHEDULED_KINDS
+    from bot.housekeeping import SCHEDULED_KINDS
 
     emu = world.emu
     game_id, _ = await start_alak(world)
@@ -393,6 +393,9 @@ async def test_a_move_reads_its_game_once(world, monkeypatch):
     assert answer.files and "played **c**" in answer.content
     assert emu.user("bob").mention in answer.content
     # Its buttons play on the version the move wrote.
-    moves = [b["label"] for b in answer.buttons()]
-    assert moves and [b["custom_id"] for b in answer.buttons()] == [
+    # (Below them, Abort: Bob has not moved yet.)
+    *points, abort = answer.buttons()
+    assert abort["custom_id"] == f"bg:abort:{game_id}"
+    moves = [b["label"] for b in points]
+    assert moves and [b["custom_id"] for b in points] == [
         move_custom_id(game_id, after.version, m) for m in moves]

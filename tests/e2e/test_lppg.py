@@ -47,7 +47,7 @@ async def test_hand_in_a_game_without_hidden_cards(world, game):
     labels = [b["label"] for b in first.buttons()]
     if game == "palam":
         # Palam opens with the seat the toss picked choosing its camp: both choices are buttons.
-        assert labels == ["camp isis", "camp anubis"]
+        assert labels == ["camp isis", "camp anubis", "Abort"]  # and Abort: nobody moved
         game_info = await world.services.game_for_thread(first.channel_id)
         chooser = next(u for u in emu.users.values() if u.id == game_info.user_to_move())
         first = await (await emu.click(chooser, first, label="camp isis")).reply()

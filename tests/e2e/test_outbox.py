@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import discord
 import pytest
 
-from bot.app import PRUNE_EVERY
+from bot.housekeeping import PRUNE_EVERY
 from bot.store.sql import time_text
 
 
@@ -104,9 +104,9 @@ async def test_the_running_bot_prunes_the_history_each_hour(world):
                                "WHERE delivered_at IS NOT NULL", (time_text(aged),)).rowcount
     assert delivered >= 1
     now = datetime.now(UTC)
-    await world.bot._run_due(now)  # within the hour of the round at start: not yet
+    await world.bot.due_work(now)  # within the hour of the round at start: not yet
     assert len(await outbox_kinds(world)) == delivered + 1
-    await world.bot._run_due(now + PRUNE_EVERY)
+    await world.bot.due_work(now + PRUNE_EVERY)
     assert await outbox_kinds(world) == ["left_pending"]
 
 

@@ -33,7 +33,7 @@ def check_boards(world, thread: int, game, moves: list[str]) -> None:
         if ply:
             assert move_said(message.content, f"<@{game.seats[(ply - 1) % 2]}>", moves[ply - 1])
         versions = {re.match(r"bg:mv:\d+:(\d+):", b["custom_id"]).group(1)
-                    for b in message.buttons()}
+                    for b in message.buttons() if b["custom_id"].startswith("bg:mv:")}
         assert versions == {str(ply)}, (ply, versions)  # Alak: one version per move
 
 

@@ -200,3 +200,21 @@ async def test_open_challenges_and_tables_joined_from_the_lobby_after_a_restart(
 def _id(message) -> int:
     """The challenge number in a challenge message's first button."""
     return int(message.buttons()[0]["custom_id"].split(":")[2])
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_seek_typed_in_a_thread_is_refused_privately(world, lang):
+    """A seek's game gets a thread made from the seek's message, and a thread holds no thread:
+    a /seek typed in a game's thread is refused privately and nothing is posted (before this,
+    the seek's later edits went to the parent channel and Discord answered 10008)."""
+    emu = world.emu
+    board = await world.start_game("alice", "alak", "bob")
+    mark = emu.mark()
+    reply = await (await emu.slash("alice", "seek", {"game": "alak"}, channel=board.channel_id,
+                                   locale=LOCALES[lang])).reply()
+    assert reply.flags & EPHEMERAL
+    assert {"en": "not in a thread", "fr": "pas dans un fil"}[lang] in plain(reply.content)
+    assert await world.services.open_seeks_of(emu.user("alice").id, emu.guild_id) == []
+    posted = [e.data for e in emu.events[mark:] if e.kind == "message"]
+    assert all(m.flags & EPHEMERAL for m in posted), [m.content for m in posted]
+    assert emu.refusals == []

@@ -192,7 +192,8 @@ async def test_the_tournament_commands_are_localised_in_french(world):
     assert (tournament.get("name_localizations") or {}).get("fr") == "tournoi"
     subs = {o["name"]: o for o in tournament["options"]}
     assert set(subs) == {"create", "join", "leave", "kick", "start", "cancel", "standings",
-                         "pairings", "list"}
+                         "pairings", "list", "add-ai"}
+    assert subs["add-ai"]["name_localizations"]["fr"] == "ajouter-ia"
     create = {o["name"]: o for o in subs["create"]["options"]}
     assert create["grace_hours"]["name_localizations"]["fr"] == "délai_de_grâce"
     formats = {c["value"]: c for c in create["format"]["choices"]}

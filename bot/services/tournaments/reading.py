@@ -49,11 +49,14 @@ class Reading(TournamentBase):
         return tournament_value(row, await reads.entrants(tournament_id))
 
     async def tournaments(
-        self, guild_id: int | None = None, *, active_only: bool = True, limit: int = 25
+        self, guild_id: int | None = None, *, active_only: bool = True, limit: int = 25,
+        statuses: tuple[str, ...] | None = None,
     ) -> list[Tournament]:
         """Tournaments of a guild (all guilds if None), newest first; ``active_only`` keeps
-        those in sign-up or running."""
-        statuses = (SIGNUP, RUNNING) if active_only else (SIGNUP, RUNNING, FINISHED, CANCELLED)
+        those in sign-up or running; ``statuses``, if given, says which."""
+        if statuses is None:
+            statuses = ((SIGNUP, RUNNING) if active_only
+                        else (SIGNUP, RUNNING, FINISHED, CANCELLED))
         reads = tournament_reads(self._store)
         rows = await reads.tournaments(guild_id, statuses, limit)
         return [tournament_value(row, await reads.entrants(row.id)) for row in rows]
@@ -64,8 +67,15 @@ class Reading(TournamentBase):
         """This server's tournaments in sign-up or running that ``action`` can apply to, the
         user's own first (those they organise or play in), then the newest:
         ``join`` those in sign-up the user has not joined; ``leave`` those the user is still in;
-        ``start`` those in sign-up; ``manage`` (cancel, kick) and ``read`` all of them."""
+        ``start`` those in sign-up; ``manage`` (cancel, kick) and ``read`` all of them;
+        ``history`` (what ``standings`` and ``pairings`` suggest) all of them, then the
+        finished ones, newest first."""
         found = await self.tournaments(guild_id, active_only=True, limit=100)
+        if action == "history":
+            finished = await self.tournaments(guild_id, statuses=(FINISHED,), limit=limit)
+            mine = sorted(found, key=lambda t: not (t.organiser_id == user_id
+                                                    or t.entrant(user_id) is not None))
+            return [*mine, *finished][:limit]
 
         def fits(t: Tournament) -> bool:
             entrant = t.entrant(user_id)
@@ -155,10 +165,12 @@ class Reading(TournamentBase):
     def _elimination_standings(
         players: Sequence[int], pairings: Sequence[PairingRow]
     ) -> list[StandingRow]:
-        """Ranked by how far each player went (the champion first), then by seed."""
+        """Ranked by how far each player went (the champion first), then by seed; points are
+        wins, a bye counting as one."""
         reached = {p: 0 for p in players}
         alive = set(players)
         wins = {p: 0 for p in players}
+        losses = {p: 0 for p in players}
         played = {p: 0 for p in players}
         for p in pairings:
             for user in (p.first_id, p.second_id):
@@ -167,11 +179,16 @@ class Reading(TournamentBase):
             if p.first_score is None:
                 continue
             if p.second_id is None:
+                # A bye is a win (as in Swiss): the player goes through as if they had won
+                # that round's game, and the table says so.
+                if p.first_id is not None:  # among the wins, not the games (StandingRow)
+                    wins[p.first_id] += 1
                 continue
             winner = p.first_id if p.first_score > 0.5 else p.second_id
             loser = p.second_id if winner == p.first_id else p.first_id
             alive.discard(loser)
             wins[winner] += 1
+            losses[loser] += 1
             for user in (p.first_id, p.second_id):
                 played[user] += 1
         seed = {p: i for i, p in enumerate(players)}
@@ -186,7 +203,7 @@ class Reading(TournamentBase):
             rank = rows[-1].rank if previous == group else index + 1
             previous = group
             rows.append(StandingRow(rank, player, float(wins[player]), (), played[player],
-                                    wins[player], 0, played[player] - wins[player], False))
+                                    wins[player], 0, losses[player], False))
         return rows
 
     async def forfeit_grace(self, game_id: int) -> timedelta | None:

@@ -25,6 +25,7 @@ import math
 
 import engines
 from bot.correspondence.timecontrol import TimeControl
+from bot.services.aiseats import ai_user_id, check_level
 from bot.services.base import retrying
 from bot.services.tournaments.models import (
     DEFAULT_GRACE_HOURS,
@@ -133,6 +134,35 @@ class SignUp(Rounds):
             await tx.ensure_user(user_id, now)
             await tw.add_entrant(tournament_id, user_id, now)
             return tournament_value(row, await tw.entrants(tournament_id))
+
+    @retrying
+    async def add_ai(
+        self, tournament_id: int, user_id: int, level: str, *, guild_id: int | None = None,
+        manager_of: int | None = None,
+    ) -> tuple[Tournament, int]:
+        """The organiser (or a manager) enters an AI player of ``level`` during sign-up:
+        (the tournament, the AI entrant's reserved id). Each AI entrant has its own seat id
+        (``ai_user_id(level, slot)``), so several of one level may play; they are unrated
+        (games with an AI seat never are) and the AI player plays their turns at once, as
+        in any game against the AI."""
+        check_level(level)
+        now = self._clock()
+        async with self._store.transaction() as tx:
+            tw = tournament_writes(tx)
+            row = await self._row(tw, tournament_id, guild_id)
+            self._check_manager(row, user_id, manager_of)
+            if row.status != SIGNUP:
+                raise TournamentError("errors.tournament.signup_closed", name=row.name)
+            entrants = await tw.entrants(tournament_id)
+            if len(entrants) >= MAX_ENTRANTS:
+                raise TournamentError("errors.tournament.full", name=row.name,
+                                      most=MAX_ENTRANTS)
+            taken = {e.user_id for e in entrants}
+            ai_id = next(uid for uid in (ai_user_id(level, slot) for slot in range(100))
+                         if uid not in taken)  # MAX_ENTRANTS < 100: one is always free
+            await tx.ensure_user(ai_id, now)
+            await tw.add_entrant(tournament_id, ai_id, now)
+            return tournament_value(row, await tw.entrants(tournament_id)), ai_id
 
     async def leave(
         self, tournament_id: int, user_id: int, *, guild_id: int | None = None

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContext, TranslationContextLocation, locale_str
 
 from bot import i18n, rules
-from bot.app import BoardGamesBot, extensions
+from bot.client import BoardGamesBot, extensions
 from bot.config import Config
 from bot.i18n.catalogs import raw_catalog
 from bot.i18n.commands import CommandNames, OptionNames

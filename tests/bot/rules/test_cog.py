@@ -14,6 +14,7 @@ from bot.heavy import HeavyWork
 from bot.i18n import t
 from bot.i18n.translator import CatalogTranslator
 from bot.rules import diagrams
+from bot.shutdown import StopOrder
 
 FAKE_PNG = b"\x89PNG\r\n\x1a\nfake"
 
@@ -76,6 +77,7 @@ async def cog():
 
     bot.tree.add_command(sync)
     bot.heavy = HeavyWork.create(kind="thread")
+    bot.stop_order = StopOrder()
     await cog_module.setup(bot)
     rules_cog = bot.get_cog("Rules")
     # Let the warm-up (started by the first /rules) finish, then start every test with no
@@ -104,6 +106,7 @@ def test_setup_registers_rules_and_help():
 async def test_the_first_rules_warms_up_every_available_picture(monkeypatch):
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
     bot.heavy = HeavyWork.create(kind="thread")
+    bot.stop_order = StopOrder()
     drawn = []
 
     def fake_png(game: str, key: str, lang: str) -> bytes:
@@ -115,6 +118,8 @@ async def test_the_first_rules_warms_up_every_available_picture(monkeypatch):
     await cog_module.setup(bot)
     rules_cog = bot.get_cog("Rules")
     assert rules_cog._warming is None and not drawn  # a bot nobody asks draws nothing
+    # Its drawing stops before the pool it draws in closes (bot.shutdown).
+    assert bot.stop_order.names() == [("pool users", "rules diagrams")]
     await run_rules(rules_cog, "en-US")
     await rules_cog._warming
     # Every picture in every language: a reader gets the words of the image in their own.

@@ -291,6 +291,12 @@ async def test_elimination_byes_go_to_the_top_seeds(tsv, verdict):
     assert all(b.decided and b.method == "bye" for b in boards if b.second_id is None)
     (game,) = [b for b in boards if b.second_id is not None]
     assert {game.first_id, game.second_id} == {4, 5}
+    # A bye counts as a win in the standings: a point, like the winner of the round's game.
+    await decide(tsv, game.game_id, 4)
+    rows = {r.user_id: r for r in (await tsv.tournaments.standings(t.id)).rows}
+    assert [rows[p].points for p in (1, 2, 3, 4)] == [1.0, 1.0, 1.0, 1.0]
+    assert (rows[1].wins, rows[1].losses, rows[1].played) == (1, 0, 0)  # a bye is no game
+    assert rows[5].points == 0.0 and rows[5].losses == 1
 
 
 async def test_elimination_draw_is_replayed_with_seats_swapped(tsv, verdict):

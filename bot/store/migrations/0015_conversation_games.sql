@@ -1,4 +1,4 @@
--- 0014: games played where the bot is not a member (issue 28). Portable SQL.
+-- 0015: games played where the bot is not a member (issue 28). Portable SQL.
 -- (Renumber it after the other branches' migrations land.)
 
 -- Where a game lives: NULL (or 'thread') a thread of a server that added the bot, the bot

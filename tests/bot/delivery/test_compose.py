@@ -1,0 +1,96 @@
+"""What a row says (``bot.delivery.compose.Composer``), with stand-ins for the services: the
+mention of the player to move (who alone is pinged), the move buttons of the row's own
+version, none for an AI's turn, and a refusal of kinds it does not post."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from types import SimpleNamespace
+
+import pytest
+
+import engines
+from bot.delivery.compose import KINDS, Composer
+from bot.seats import ai_user_id
+from bot.services.models import OutboxItem, Position
+
+ALICE, BOB = 11, 12
+
+
+class Services:
+    def __init__(self) -> None:
+        self.asked: list[tuple] = []
+
+    async def position(self, game_id, *, ply, version, last_move, game) -> Position:
+        self.asked.append((game_id, ply, version, last_move))
+        alak = engines.get("alak")
+        state = alak.new(2, seed=1)
+        for _ in range(ply):
+            state = alak.play(state, alak.legal_moves(state)[0])
+        return Position(game_id, ply, version, alak.view(state, None), ply % 2, last_move,
+                        False, current=False)
+
+
+class Notify:
+    """Quiet mode (``/mute``): the muted players of each game."""
+
+    def __init__(self) -> None:
+        self.muted: set[tuple[int, int]] = set()
+
+    async def turn_pings(self, user_id: int, game_id: int) -> bool:
+        return (user_id, game_id) not in self.muted
+
+
+@pytest.fixture
+def composer() -> Composer:
+    bot = SimpleNamespace(services=Services(), config=SimpleNamespace(default_language="en"),
+                          notify=Notify())
+    return Composer(bot)
+
+
+def game(seats=(ALICE, BOB)) -> SimpleNamespace:
+    return SimpleNamespace(id=3, game="alak", seats=seats, outcome=None, locale="en")
+
+
+def move_row(ply: int, seat: int, version: int = 5) -> OutboxItem:
+    payload = {"game_id": 3, "ply": ply, "version": version, "move": "c", "seat": seat,
+               "description": None}
+    return OutboxItem(1, 3, "move", payload, datetime.now(UTC))
+
+
+async def test_a_move_names_the_next_player_pings_only_them_and_has_its_buttons(composer):
+    composed = await composer.compose(move_row(1, 0), game(), "en")
+    assert composer.bot.services.asked == [(3, 1, 5, "c")], "drawn at the row's own ply"
+    assert composed.content.startswith(f"<@{ALICE}> played **c**.")
+    assert f"<@{BOB}>" in composed.content.splitlines()[-1]
+    assert [user.id for user in composed.pings.users] == [BOB]
+    assert composed.position.ply == 1 and composed.clock is None  # history: no clock
+    custom_ids = [button["custom_id"] for row in composed.view.to_components()
+                  for button in row["components"]]
+    assert custom_ids and all(cid.startswith("bg:mv:3:5:") for cid in custom_ids)
+
+
+async def test_a_muted_player_is_named_not_pinged(composer):
+    composer.bot.notify.muted.add((BOB, 3))
+    composed = await composer.compose(move_row(1, 0), game(), "en")
+    assert f"<@{BOB}>" in composed.content and composed.pings.users is False
+
+
+async def test_an_ai_to_move_gets_no_ping_and_no_buttons(composer):
+    composed = await composer.compose(move_row(1, 0), game((ALICE, ai_user_id("easy"))), "en")
+    assert composed.view is None and composed.pings.users is False
+    assert "AI (easy)" in composed.content
+
+
+async def test_a_resignation_is_text_only_and_pings_nobody(composer):
+    row = OutboxItem(2, 3, "resigned", {"game_id": 3, "seat": 1}, datetime.now(UTC))
+    composed = await composer.compose(row, game(), "fr")
+    assert composed.position is None and composed.view is None
+    assert composed.pings.users is False and f"<@{BOB}>" in composed.content
+
+
+async def test_a_kind_it_does_not_post_is_a_mistake(composer):
+    assert "tournament_round" not in KINDS
+    row = OutboxItem(2, 3, "tournament_round", {"game_id": 3}, datetime.now(UTC))
+    with pytest.raises(AssertionError):
+        await composer.compose(row, game(), "en")
