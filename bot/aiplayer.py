@@ -233,6 +233,11 @@ class AiPlayer:
             # Another process played this turn, a resignation ended the game…: nothing written.
             log.info("AI move in game %s not played: %s", game_id, error.key)
             return False
+        following = played.game.user_to_move()
+        if played.game.in_conversation and following is not None and is_ai(following):
+            # Where the bot is not, its posts are follow-ups of one interaction, five at
+            # most: the AI players' moves go out together, once a person is to move.
+            return True
         try:
             await self.bot.delivery.flush(game_id, written=played.game)
         except Exception:

@@ -24,6 +24,7 @@ import discord
 from discord.ext import commands
 
 from bot.aiplayer import AiPlayer
+from bot.anywhere import register_installs
 from bot.boards import BoardDrawer
 from bot.command_errors import answer_command_error
 from bot.config import Config
@@ -183,6 +184,7 @@ class BoardGamesBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())
         for extension in extensions():
             await self.load_extension(extension)
+        register_installs(self.tree)  # where each command may be installed and used
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.on_error = answer_command_error
         if self.config.sync_on_start != "off":

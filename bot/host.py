@@ -39,8 +39,10 @@ class Answerer(Protocol):
         that wrote the rows left it (saves reading it again)."""
         ...
 
-    def strip_buttons(self, message: discord.Message | None) -> None:
-        """Take the buttons off a message of ours, in the background."""
+    def strip_buttons(self, message: discord.Message | None,
+                      pressed: discord.Interaction | None = None) -> None:
+        """Take the buttons off a message of ours, in the background (not where the bot is
+        not, which the press ``pressed`` tells)."""
         ...
 
     def language(self, game: GameInfo) -> str:

@@ -6,7 +6,12 @@ from emulator.api import EPHEMERAL
 from emulator.commands import HiddenCommand
 from emulator.interactions import ComponentGone, Interaction
 from emulator.models import Attachment, EmuUser, Event, Message, Refusal, Request
-from emulator.permissions import ADMINISTRATOR, BOT_PERMISSIONS, MANAGE_GUILD
+from emulator.permissions import (
+    ADMINISTRATOR,
+    BOT_PERMISSIONS,
+    MANAGE_GUILD,
+    USE_EXTERNAL_APPS,
+)
 from emulator.server import Emulator, running_emulator
 
 __all__ = [
@@ -14,6 +19,7 @@ __all__ = [
     "BOT_PERMISSIONS",
     "EPHEMERAL",
     "MANAGE_GUILD",
+    "USE_EXTERNAL_APPS",
     "Attachment",
     "ComponentGone",
     "EmuUser",

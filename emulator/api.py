@@ -27,14 +27,29 @@ ALREADY_ACKNOWLEDGED = 40060
 #: A direct message to a user whose privacy settings refuse it.
 CANNOT_MESSAGE_USER = 50007
 THREAD_ALREADY_CREATED = 160004
-#: Channel types (Discord API). Group DMs (3) and private threads (12) are not modelled yet.
+#: 403: the bot cannot see the channel (it is not in the DM, group DM or server).
+MISSING_ACCESS = 50001
+#: 401: an interaction token older than 15 minutes.
+INVALID_WEBHOOK_TOKEN = 50027
+#: 400: a user-installed app's sixth follow-up of one interaction.
+MAX_FOLLOW_UPS = 40094
+#: Channel types (Discord API). Private threads (12) are not modelled yet.
 TEXT_CHANNEL = 0
 DM_CHANNEL = 1
+GROUP_DM = 3
 PUBLIC_THREAD = 11
 #: Interaction types.
 APPLICATION_COMMAND = 2
 MESSAGE_COMPONENT = 3
 AUTOCOMPLETE = 4
+MODAL_SUBMIT = 5
+#: Interaction context types: where an interaction happens.
+GUILD_CONTEXT = 0
+BOT_DM = 1
+PRIVATE_CHANNEL = 2
+#: Application integration types: how the app was installed.
+GUILD_INSTALL = 0
+USER_INSTALL = 1
 #: Application command option types.
 SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE = range(1, 9)
 NUMBER = 10

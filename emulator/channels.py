@@ -76,10 +76,10 @@ class Channels:
         return thread
 
     def _dm_channel(self, recipient_id: int) -> dict[str, Any]:
-        for channel in self.channels.values():
-            if channel["type"] == DM_CHANNEL and channel["recipients"][0]["id"] == str(
-                recipient_id
-            ):
+        for channel_id, channel in self.channels.items():
+            # The bot's own DM with the user, not a DM between two users.
+            if (channel["type"] == DM_CHANNEL and channel_id not in self.private_members
+                    and channel["recipients"][0]["id"] == str(recipient_id)):
                 return channel
         recipient = next(u for u in self.users.values() if u.id == recipient_id)
         channel_id = self._next_id()

@@ -1,20 +1,34 @@
 """Application commands: what the bot registers (bulk overwrite, global or per server) and how a
 user's command is checked against it before it reaches the bot, as Discord's client checks it:
 the command and sub-commands exist, required options are given, choices and numbers are valid,
-and the member has the command's ``default_member_permissions``."""
+the member has the command's ``default_member_permissions``, and the command is offered where
+the user is: its ``contexts`` include the channel's interaction context and an install
+authorizes it there (``integration_types``: the server's install, or the user's own).
+
+Registration is checked as Discord documents it (interactions/application-commands,
+"Application Command Object" and "Contexts"): ``integration_types`` and ``contexts`` belong to
+top-level commands only (sub-commands inherit them), name installation contexts the application
+supports and known interaction contexts; a command without ``integration_types`` is a
+``GUILD_INSTALL`` command, one without ``contexts`` may be used in every context."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from emulator import limits
 from emulator.api import (
     BOOLEAN,
+    BOT_DM,
+    GUILD_CONTEXT,
+    GUILD_INSTALL,
     INTEGER,
     NUMBER,
+    PRIVATE_CHANNEL,
     SUB_COMMAND,
     SUB_COMMAND_GROUP,
     USER,
     Call,
+    Refused,
     json_response,
 )
 from emulator.models import EmuUser
@@ -48,15 +62,19 @@ class Commands:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
 
     def find_command(
-        self, path: str, locale: str | None = None
+        self, path: str, locale: str | None = None, channel_id: int | None = None,
     ) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
         """(top-level command, sub-command names, leaf with the options) for ``"play alak"``.
         Names may also be those of ``locale`` (``"jouer alak"`` in ``fr``), as Discord's client
-        offers them in the user's language; the names returned are the commands' own."""
+        offers them in the user's language; the names returned are the commands' own. The
+        server's own commands count in a channel of a server with the bot (default: the first
+        server's)."""
         names = path.strip().lstrip("/").split()
         if not names:
             raise LookupError("empty command")
-        scopes = [self.commands.get(self.guild_id, []), self.commands.get(None, [])]
+        guild = self.guild_id if channel_id is None else self.guild_of(channel_id)
+        local = self.commands.get(guild, []) if guild in self.bot_guild_ids else []
+        scopes = [local, self.commands.get(None, [])]
         for commands in scopes:
             for command in commands:
                 if named(command, names[0], locale) and command.get("type", 1) == 1:
@@ -150,13 +168,36 @@ class Commands:
             options.append(entry)
         return options, resolved
 
+    def command_owners(self, user: EmuUser, command: dict[str, Any],
+                       channel_id: int) -> dict[str, str]:
+        """The ``authorizing_integration_owners`` of ``command`` run by ``user`` in
+        ``channel_id``; empty when Discord does not offer the command there."""
+        if command.get("guild_id"):  # a server's own command: there, where the bot is
+            guild = self.guild_of(channel_id)
+            if str(guild) == command["guild_id"] and guild in self.bot_guild_ids:
+                return {str(GUILD_INSTALL): str(guild)}
+            return {}
+        return self.authorizing_owners(
+            user, channel_id, command.get("integration_types"), command.get("contexts"))
+
     def _command_data(
         self, user: EmuUser, path: str, values: dict[str, Any], focused: str | None = None,
-        locale: str | None = None,
-    ) -> dict[str, Any]:
-        command, subs, leaf = self.find_command(path, locale)
+        locale: str | None = None, channel_id: int | None = None,
+    ) -> tuple[dict[str, Any], dict[str, str]]:
+        """The interaction's ``data`` and its ``authorizing_integration_owners``."""
+        channel_id = self.channel_id if channel_id is None else channel_id
+        command, subs, leaf = self.find_command(path, locale, channel_id)
+        owners = self.command_owners(user, command, channel_id)
+        if not owners:
+            raise HiddenCommand(
+                f"/{command['name']} is not offered to {user.name} here (context "
+                f"{self.context_of(channel_id)}; integration_types "
+                f"{command.get('integration_types')}, contexts {command.get('contexts')}; "
+                f"installed on their account: {user.id in self.user_installs})"
+            )
         needed = command.get("default_member_permissions")
-        if needed is not None and int(needed) & ~self.permissions_of(user):
+        in_server = self.guild_of(channel_id) is not None
+        if in_server and needed is not None and int(needed) & ~self.permissions_of(user):
             raise HiddenCommand(
                 f"/{command['name']} is not offered to {user.name}: it needs permissions "
                 f"{int(needed):#x} (emulator.grant gives them)"
@@ -181,9 +222,38 @@ class Commands:
             data["guild_id"] = command["guild_id"]
         if resolved:
             data["resolved"] = resolved
-        return data
+        return data, owners
+
+    def _check_contexts(self, commands: list[dict[str, Any]]) -> None:
+        """400 / 50035 for installation or interaction contexts Discord refuses: on a
+        sub-command (they belong to the top-level command), unknown values, or an installation
+        context the application does not support."""
+        errors = limits.FormErrors()
+
+        def nested(path: tuple[Any, ...], options: list[dict[str, Any]]) -> None:
+            for index, option in enumerate(options or []):
+                for key in ("integration_types", "contexts"):
+                    if option.get(key) is not None:
+                        errors.add((*path, index, key), "APPLICATION_COMMAND_OPTION_INVALID",
+                                   f"{key} may only be set on a top-level command")
+                nested((*path, index, "options"), option.get("options") or [])
+
+        for index, command in enumerate(commands):
+            types = command.get("integration_types")
+            if types is not None and not set(types) <= self.install_types:
+                errors.add((index, "integration_types"), "BASE_TYPE_CHOICES",
+                           f"Value must be one of {sorted(self.install_types)}.")
+            contexts = command.get("contexts")
+            allowed = {GUILD_CONTEXT, BOT_DM, PRIVATE_CHANNEL}
+            if contexts is not None and not set(contexts) <= allowed:
+                errors.add((index, "contexts"), "BASE_TYPE_CHOICES",
+                           "Value must be one of (0, 1, 2).")
+            nested((index, "options"), command.get("options") or [])
+        if errors:
+            raise Refused(400, limits.INVALID_FORM_BODY, "Invalid Form Body", errors.tree)
 
     def _sync_commands(self, guild_id: int | None, commands: list[dict]) -> list[dict]:
+        self._check_contexts(commands)
         stored = []
         for command in commands:
             stored.append(
@@ -195,6 +265,9 @@ class Commands:
                     "type": command.get("type", 1),
                     "guild_id": None if guild_id is None else str(guild_id),
                     "default_member_permissions": command.get("default_member_permissions"),
+                    # Discord's defaults: a server-install command, usable in every context.
+                    "integration_types": command.get("integration_types") or [GUILD_INSTALL],
+                    "contexts": command.get("contexts"),
                 }
             )
         self.commands[guild_id] = stored

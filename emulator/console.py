@@ -9,7 +9,8 @@ written to a folder. It drives an ``Emulator`` only: any bot connected to it ans
     bob Alak #1> /move f
 
 Console commands: /as <user>, /in <channel or thread>, /click <button label>, /threads, /users,
-/lang <en|fr> (the current user's Discord language), /console, /quit. Everything else is sent to
+/lang <en|fr> (the current user's Discord language), /console, /quit; and for the places the
+bot is not (``console_places``): /install, /dm, /group, /server, /form. Everything else is sent to
 the bot as a slash command (``/help`` is the bot's own), named in English or in the current
 user's language (``/jouer``, ``/règles jeu:alak``), as Discord's client offers them; arguments
 are ``@user``, ``name:value``, or plain values filling the command's options in order, the last
@@ -32,6 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from emulator import console_places
 from emulator.api import PUBLIC_THREAD, STRING, SUB_COMMAND, SUB_COMMAND_GROUP, USER
 from emulator.commands import shown_name
 from emulator.models import Event, Message
@@ -47,6 +49,7 @@ Console commands:
   /lang <en|fr>         your Discord language (each user has their own): the bot answers
                         you in it, and commands go by its names too (/jouer, /aide)
   /threads  /users  /console (this list)  /quit
+{places}
 Anything else is a slash command for the bot: /help (the bot's), /play alak @bob, /move f,
 /board, /games... Arguments are @user, name:value, or plain values filling the options in
 order; the last text option takes the rest of the line (/move b1 e2), and so does a text
@@ -87,6 +90,9 @@ class Console:
         return f"{self.user.name} {self.channel_name(self.channel_id)}> "
 
     def channel_name(self, channel_id: int) -> str:
+        private = console_places.place_name(self, channel_id)
+        if private is not None:
+            return private
         channel = self.emu.channels.get(channel_id, {})
         name = channel.get("name", str(channel_id))
         return name if channel.get("type") == PUBLIC_THREAD else f"#{name}"
@@ -176,12 +182,17 @@ class Console:
         local = {
             "console": self._help, "as": self._as, "in": self._in, "click": self._click,
             "threads": self._threads, "users": self._users, "lang": self._lang,
+            "install": console_places.install, "uninstall": console_places.uninstall,
+            "dm": console_places.dm, "group": console_places.group,
+            "server": console_places.server, "form": console_places.form,
         }
         if command in ("quit", "exit"):
             return False
         try:
             if command in local:
-                await local[command](args)
+                handler = local[command]
+                await (handler(self, args) if handler.__module__ == console_places.__name__
+                       else handler(args))
             elif await self._slash(words) == "help":
                 self.show_new_events()
                 self.output(SHORT_HELP)
@@ -190,7 +201,7 @@ class Console:
         return True
 
     async def _help(self, args: list[str]) -> None:
-        self.output(HELP.rstrip())
+        self.output(HELP.format(places=console_places.HELP).rstrip())
         names = sorted({shown_name(c, self.locale)
                         for scope in self.emu.commands.values() for c in scope})
         self.output("Bot commands: " + " ".join(f"/{n}" for n in names))
@@ -244,6 +255,8 @@ class Console:
                         self.user, message, button["custom_id"], locale=self.locale
                     )
                     await self._settle(interaction)
+                    if interaction.modal is not None:
+                        console_places.show_modal(self, interaction.modal)
                     return
         raise LookupError(f"No button [{' '.join(args)}] in {self.channel_name(self.channel_id)}.")
 

@@ -121,7 +121,8 @@ class Gateway:
         self._gateways[shard] = _Gateway(ws, shard, count)
         if previous is not None and previous.ws is not ws and not previous.ws.closed:
             await previous.ws.close()
-        guilds = [g for g in self.guilds if shard_of(g, count) == shard]
+        guilds = [g for g in self.guilds
+                  if g in self.bot_guild_ids and shard_of(g, count) == shard]
         await self._dispatch(
             "READY",
             {

@@ -1,8 +1,14 @@
 """Interactions: the users' side (a slash command, an autocomplete, a button press sent to the
 bot) and the bot's answers, with Discord's timing: an interaction is acknowledged once, within
 3 seconds (else 404 / 10062, or 400 / 40060 for a second answer); its token then serves
-follow-ups and edits for 15 minutes (``Unknown Webhook`` after). The first follow-up of a
-deferred answer edits the "thinking…" placeholder, so it notifies nobody."""
+follow-ups and edits for 15 minutes (then 401 / 50027 Invalid Webhook Token; the clock is
+``emu.now()``, which ``emu.advance`` moves on). The first follow-up of a deferred answer edits
+the "thinking…" placeholder, so it notifies nobody.
+
+Interactions carry where they happen (``installs``): ``context``, ``authorizing_integration_owners``
+and ``app_permissions``; ``member`` in a server, ``user`` in a DM or group DM. In a server
+without the bot a member lacking Use External Apps gets every answer ephemeral. Follow-ups are
+``webhooks``'; modals ``modals``'."""
 
 from __future__ import annotations
 
@@ -21,11 +27,10 @@ from emulator.api import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     EPHEMERAL,
+    GUILD_INSTALL,
     LOADING,
     MESSAGE_COMPONENT,
     UNKNOWN_INTERACTION,
-    UNKNOWN_MESSAGE,
-    UNKNOWN_WEBHOOK,
     Call,
     Refused,
     json_response,
@@ -67,6 +72,17 @@ class Interaction:
     messages: list[Message] = field(default_factory=list)
     #: Every event that answers this interaction, in order.
     events: list[Event] = field(default_factory=list)
+    #: ``authorizing_integration_owners`` and ``context`` as sent.
+    owners: dict[str, str] = field(default_factory=dict)
+    context: int = 0
+    #: When it was sent on the emulator's clock (``emu.now()``, which ``advance`` moves).
+    born: float = 0.0
+    #: Discord makes every answer ephemeral (a server without the bot, no Use External Apps).
+    forced_ephemeral: bool = False
+    #: Follow-up messages created with its token.
+    follow_ups: int = 0
+    #: The modal the bot opened in answer (callback type 9), if any.
+    modal: dict[str, Any] | None = None
     _acked: asyncio.Future | None = None
 
     async def acknowledged(self, timeout: float = 10.0) -> int:
@@ -125,9 +141,11 @@ class Interactions:
     ) -> Interaction:
         """``user`` runs ``/path`` (e.g. ``"play alak"``) with ``options`` in ``channel``."""
         member = self.user(user)
-        data = self._command_data(member, path, options or {}, locale=locale)
+        where = channel or self.channel_id
+        data, owners = self._command_data(member, path, options or {}, locale=locale,
+                                          channel_id=where)
         return await self._send_interaction(
-            APPLICATION_COMMAND, member, channel or self.channel_id, data, locale=locale
+            APPLICATION_COMMAND, member, where, data, locale=locale, owners=owners
         )
 
     async def autocomplete(
@@ -143,9 +161,11 @@ class Interactions:
     ) -> list[dict[str, Any]]:
         """The choices the bot suggests while ``user`` types ``options[focused]``."""
         member = self.user(user)
-        data = self._command_data(member, path, options, focused=focused, locale=locale)
+        where = channel or self.channel_id
+        data, owners = self._command_data(member, path, options, focused=focused, locale=locale,
+                                          channel_id=where)
         interaction = await self._send_interaction(
-            AUTOCOMPLETE, member, channel or self.channel_id, data, locale=locale
+            AUTOCOMPLETE, member, where, data, locale=locale, owners=owners
         )
         await interaction.acknowledged(timeout)
         return interaction.choices or []
@@ -170,8 +190,17 @@ class Interactions:
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._send_interaction(
             MESSAGE_COMPONENT, self.user(user), current.channel_id, data,
-            message=current, locale=locale,
+            message=current, locale=locale, owners=self._message_owners(current),
         )
+
+    def _message_owners(self, message: Message) -> dict[str, str]:
+        """A component's ``authorizing_integration_owners``: those of the interaction that made
+        its message; a message the bot posted itself is the server's (or its DM's) install."""
+        metadata = message.data.get("interaction_metadata")
+        if metadata is not None:
+            return dict(metadata.get("authorizing_integration_owners") or {})
+        guild = self.guild_of(message.channel_id)
+        return {str(GUILD_INSTALL): "0" if guild is None else str(guild)}
 
     async def _send_interaction(
         self,
@@ -182,33 +211,43 @@ class Interactions:
         *,
         message: Message | None = None,
         locale: str = "en-US",
+        owners: dict[str, str],
     ) -> Interaction:
         if channel_id not in self.channels:
             raise LookupError(f"no channel {channel_id}")
-        interaction_id = self._next_id()
+        members = self.private_members.get(channel_id)
+        if members is not None and user.id not in members:
+            raise LookupError(f"{user.name} is not in the conversation {channel_id}")
+        interaction_id = self.snowflake_now()  # its age is in its id, as on Discord
         token = "itoken-" + secrets.token_urlsafe(24)
         guild_id = self.guild_of(channel_id)
+        context = self.context_of(channel_id)
         payload: dict[str, Any] = {
             "id": str(interaction_id),
             "application_id": str(self.application_id),
             "type": itype,
             "data": data,
-            "guild_id": str(guild_id),
-            "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
             "channel_id": str(channel_id),
-            "channel": self._channel_payload(channel_id),
-            "member": {**self._member_payload(user),
-                       "permissions": str(self.permissions_of(user))},
+            "channel": self.interaction_channel(user, channel_id),
             "token": token,
             "version": 1,
             "locale": locale,
-            "guild_locale": "en-US",
-            "app_permissions": str(self.bot_permissions_in(channel_id)),
+            "app_permissions": str(self.app_permissions_for(user, channel_id)),
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(guild_id)},
-            "context": 0,
+            "authorizing_integration_owners": owners,
+            "context": context,
             "attachment_size_limit": limits.ATTACHMENT_BYTES_MAX,
         }
+        if guild_id is not None:  # a server: the member, with their permissions
+            payload.update({
+                "guild_id": str(guild_id),
+                "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
+                "member": {**self._member_payload(user),
+                           "permissions": str(self.permissions_of(user))},
+                "guild_locale": "en-US",
+            })
+        else:  # a DM or group DM: the user
+            payload["user"] = user.payload()
         if message is not None:
             payload["message"] = message.data
         interaction = Interaction(
@@ -220,6 +259,10 @@ class Interactions:
             payload=payload,
             sent_at=time.perf_counter(),
             emulator=self,
+            owners=owners,
+            context=context,
+            born=self.now(),
+            forced_ephemeral=self.forced_ephemeral(user, channel_id),
             _acked=asyncio.get_running_loop().create_future(),
         )
         self.interactions[interaction_id] = interaction
@@ -237,19 +280,24 @@ class Interactions:
             raise Refused(404, UNKNOWN_INTERACTION, "Unknown interaction")
         if interaction.callback_type is not None:
             raise Refused(400, ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged.")
-        if time.perf_counter() - interaction.sent_at > self.ack_deadline:
+        if self.now() - interaction.born > self.ack_deadline:
             # Too late: Discord has told the user the application did not respond.
             raise Refused(404, UNKNOWN_INTERACTION, "Unknown interaction")
         kind = int(payload["type"])
         data = payload.get("data") or {}
-        if kind in (4, 7):
+        if interaction.forced_ephemeral and kind in (4, 5):
+            # USE_EXTERNAL_APPS missing: Discord shows the answer to the user alone.
+            data = {**data, "flags": int(data.get("flags") or 0) | EPHEMERAL}
+        if kind == 9:
+            self._check_modal(interaction, data)
+        elif kind in (4, 7):
             self._check_message(data, files, creating=kind == 4)
         elif kind == 8:
             errors = limits.FormErrors()
             limits.check_choices(list(data.get("choices") or []), errors)
             if errors:
                 raise Refused(400, limits.INVALID_FORM_BODY, "Invalid Form Body", errors.tree)
-        elif kind not in (5, 6, 9):
+        elif kind not in (5, 6):
             raise Refused(400, limits.INVALID_FORM_BODY,
                           f"the emulator does not implement callback type {kind}")
         source = interaction.payload.get("message")
@@ -278,6 +326,8 @@ class Interactions:
                 response_message = self._edit_message(target, data, files, interaction)
         elif kind == 8:  # autocomplete result
             interaction.choices = list(data.get("choices") or [])
+        elif kind == 9:  # a modal, for the user to fill in (``submit_modal``)
+            interaction.modal = data
         if response_message is not None:
             resource["message"] = response_message.data
         self._record("callback", interaction, interaction)
@@ -299,30 +349,6 @@ class Interactions:
         }
         return json_response(body)
 
-    def _live_interaction(self, token: str) -> Interaction:
-        """The interaction of a webhook token that still works: acknowledged in time, and less
-        than 15 minutes old (Discord answers Unknown Webhook otherwise)."""
-        interaction = self._by_token.get(token)
-        if interaction is None:
-            raise Refused(404, UNKNOWN_WEBHOOK, "Unknown Webhook")
-        age = time.perf_counter() - interaction.sent_at
-        if age > self.token_lifetime or (
-            interaction.callback_type is None and age > self.ack_deadline
-        ):
-            raise Refused(404, UNKNOWN_WEBHOOK, "Unknown Webhook")
-        return interaction
-
-    def _webhook_target(self, interaction: Interaction, target: str) -> Message:
-        if target == "@original":
-            message = self.messages.get(interaction.original_id or 0)
-        else:
-            message = self.messages.get(int(target)) if target.isdigit() else None
-            if message is not None and message.interaction_id != interaction.id:
-                message = None
-        if message is None:
-            raise Refused(404, UNKNOWN_MESSAGE, "Unknown Message")
-        return message
-
     # ----- routes (``emulator.routes``) --------------------------------------------------------
 
     async def create_interaction_response(self, call: Call) -> Any:
@@ -330,41 +356,3 @@ class Interactions:
             call.snowflake("interaction.id"), call.params["interaction.token"], call.payload,
             call.files,
         )
-
-    def execute_webhook(self, call: Call) -> Any:
-        interaction = self._live_interaction(call.params["interaction.token"])
-        body, files = call.payload or {}, call.files
-        original = self.messages.get(interaction.original_id or 0)
-        if interaction.callback_type == 5 and original and original.flags & LOADING:
-            # Discord: the first follow-up after a deferred reply edits the "thinking…"
-            # placeholder (no new message, so nobody is notified), which keeps the
-            # deferral's ephemeral flag.
-            self._check_message(body, files, creating=False)
-            body = {**body, "flags": original.flags & EPHEMERAL}
-            message = self._edit_message(original, body, files, interaction)
-        else:
-            self._check_message(body, files, creating=True)
-            message = self._create_message(
-                interaction.channel_id, body, files, interaction=interaction
-            )
-        if call.query.get("wait") in ("true", "1", "True"):
-            return json_response(message.data)
-        return web.Response(status=204)
-
-    def get_webhook_message(self, call: Call) -> Any:
-        interaction = self._live_interaction(call.params["interaction.token"])
-        return json_response(self._webhook_target(interaction, call.params["message.id"]).data)
-
-    def edit_webhook_message(self, call: Call) -> Any:
-        interaction = self._live_interaction(call.params["interaction.token"])
-        message = self._webhook_target(interaction, call.params["message.id"])
-        self._check_message(call.payload or {}, call.files, creating=False)
-        return json_response(
-            self._edit_message(message, call.payload or {}, call.files, interaction).data)
-
-    def delete_webhook_message(self, call: Call) -> Any:
-        interaction = self._live_interaction(call.params["interaction.token"])
-        message = self._webhook_target(interaction, call.params["message.id"])
-        self.messages.pop(message.id, None)
-        self._record("delete", message)
-        return web.Response(status=204)

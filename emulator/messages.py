@@ -27,6 +27,7 @@ from emulator.models import Attachment, Message
 from emulator.permissions import (
     CANNOT_EDIT_OTHERS,
     MANAGE_MESSAGES,
+    PIN_MESSAGES,
     READ_MESSAGE_HISTORY,
     VIEW_CHANNEL,
     to_send,
@@ -122,6 +123,9 @@ class Messages:
             content, payload.get("allowed_mentions"), webhook=interaction is not None,
             author_id=self.bot_user.id, ephemeral=bool(flag_bits & EPHEMERAL),
         )
+        members = self.members_of(channel_id)
+        if members is not None:  # a DM or group DM: nobody outside it is notified
+            notified = notified & members
         data: dict[str, Any] = {
             "id": str(message_id),
             "channel_id": str(channel_id),
@@ -151,7 +155,7 @@ class Messages:
                 "id": str(interaction.id),
                 "type": interaction.type,
                 "user": interaction.user.payload(),
-                "authorizing_integration_owners": {"0": str(self.guild_of(channel_id))},
+                "authorizing_integration_owners": dict(interaction.owners),
             }
         message = Message(
             id=message_id,
@@ -233,6 +237,20 @@ class Messages:
                           "Cannot edit a message authored by another user")
         self._check_message(call.payload or {}, call.files, creating=False)
         return json_response(self._edit_message(message, call.payload or {}, call.files, None).data)
+
+    def pin_message(self, call: Call) -> Any:
+        channel_id = call.snowflake("channel.id")
+        message = self._message(channel_id, call.snowflake("message.id"))
+        self._require(channel_id, PIN_MESSAGES)
+        message.data["pinned"] = True
+        return web.Response(status=204)
+
+    def unpin_message(self, call: Call) -> Any:
+        channel_id = call.snowflake("channel.id")
+        message = self._message(channel_id, call.snowflake("message.id"))
+        self._require(channel_id, PIN_MESSAGES)
+        message.data["pinned"] = False
+        return web.Response(status=204)
 
     def delete_message(self, call: Call) -> Any:
         channel_id = call.snowflake("channel.id")

@@ -32,9 +32,12 @@ MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
+#: Lets a member's user-installed apps answer publicly where the app is not installed.
+USE_EXTERNAL_APPS = 1 << 50
+PIN_MESSAGES = 1 << 51
 
 #: Every permission bit Discord defined when this was written.
-ALL_PERMISSIONS = (1 << 51) - 1
+ALL_PERMISSIONS = (1 << 52) - 1
 
 #: The invite link of the README: View Channels, Send Messages, Attach Files, Create Public
 #: Threads, Send Messages in Threads.
@@ -49,6 +52,7 @@ MEMBER_PERMISSIONS = (
     CREATE_INSTANT_INVITE | ADD_REACTIONS | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS
     | ATTACH_FILES | READ_MESSAGE_HISTORY | USE_EXTERNAL_EMOJIS | CHANGE_NICKNAME
     | USE_APPLICATION_COMMANDS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+    | USE_EXTERNAL_APPS
 )
 
 MISSING_PERMISSIONS = 50013
@@ -78,12 +82,20 @@ class Permissions:
         self.bot_denied: dict[int, int] = {}
         #: Permission bits granted to members beyond @everyone's (``grant``), by user id.
         self.granted: dict[int, int] = {}
+        #: Permission bits taken from members (``revoke``), by user id.
+        self.revoked: dict[int, int] = {}
 
     def grant(self, user: str | EmuUser, permissions: int) -> None:
         """Give a member permission bits beyond a plain member's, e.g. ``MANAGE_GUILD`` or
         ``ADMINISTRATOR``; interactions from them carry the new bits from now on."""
         member = self.user(user)
         self.granted[member.id] = self.granted.get(member.id, 0) | permissions
+
+    def revoke(self, user: str | EmuUser, permissions: int) -> None:
+        """Take permission bits from a member (a role overwrite would), e.g.
+        ``USE_EXTERNAL_APPS``; an owner or administrator keeps every permission."""
+        member = self.user(user)
+        self.revoked[member.id] = self.revoked.get(member.id, 0) | permissions
 
     def permissions_of(self, user: str | EmuUser) -> int:
         """A member's permissions in the server, as Discord resolves them: a plain member has
@@ -96,7 +108,9 @@ class Permissions:
         if member.id == self.owner.id:
             return ALL_PERMISSIONS
         bits = MEMBER_PERMISSIONS | self.granted.get(member.id, 0)
-        return ALL_PERMISSIONS if bits & ADMINISTRATOR else bits
+        if bits & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        return bits & ~self.revoked.get(member.id, 0)
 
     def deny_bot(self, channel_id: int, permissions: int) -> None:
         """Take permission bits from the bot in one channel (and its threads), as a channel

@@ -23,6 +23,7 @@ from emulator.interactions import Interactions
 from emulator.messages import Messages
 from emulator.models import Attachment, Refusal, Request
 from emulator.state import State
+from emulator.webhooks import Webhooks
 
 if TYPE_CHECKING:
     from emulator.interactions import Interaction
@@ -73,13 +74,13 @@ ROUTES: tuple[Route, ...] = (
     # Interactions: the response, then follow-ups and edits through the interaction's webhook
     Route("POST", "/interactions/{interaction.id}/{interaction.token}/callback",
           Interactions.create_interaction_response),
-    Route("POST", "/webhooks/{application.id}/{interaction.token}", Interactions.execute_webhook),
+    Route("POST", "/webhooks/{application.id}/{interaction.token}", Webhooks.execute_webhook),
     Route("GET", "/webhooks/{application.id}/{interaction.token}/messages/{message.id}",
-          Interactions.get_webhook_message),
+          Webhooks.get_webhook_message),
     Route("PATCH", "/webhooks/{application.id}/{interaction.token}/messages/{message.id}",
-          Interactions.edit_webhook_message),
+          Webhooks.edit_webhook_message),
     Route("DELETE", "/webhooks/{application.id}/{interaction.token}/messages/{message.id}",
-          Interactions.delete_webhook_message),
+          Webhooks.delete_webhook_message),
     # Channels and threads
     Route("GET", "/channels/{channel.id}", Channels.get_channel),
     Route("PATCH", "/channels/{channel.id}", Channels.modify_channel),
@@ -92,6 +93,10 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/channels/{channel.id}/messages/{message.id}", Messages.get_message),
     Route("PATCH", "/channels/{channel.id}/messages/{message.id}", Messages.edit_message),
     Route("DELETE", "/channels/{channel.id}/messages/{message.id}", Messages.delete_message),
+    Route("PUT", "/channels/{channel.id}/messages/pins/{message.id}", Messages.pin_message),
+    Route("DELETE", "/channels/{channel.id}/messages/pins/{message.id}", Messages.unpin_message),
+    Route("PUT", "/channels/{channel.id}/pins/{message.id}", Messages.pin_message),
+    Route("DELETE", "/channels/{channel.id}/pins/{message.id}", Messages.unpin_message),
 )
 
 
@@ -152,6 +157,8 @@ class Rest:
             response = error_response(401, "401: Unauthorized")
         else:
             try:
+                if channel_id is not None:
+                    self.require_access(channel_id)  # 50001 where the bot is not
                 response = await self._route(method, parts, request.query, payload, files)
             except Refused as refused:
                 response = json_response(refused.body, status=refused.status)

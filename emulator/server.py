@@ -39,10 +39,12 @@ Every refusal is kept in ``emu.refusals`` (tests assert it stays empty) and ever
 in ``emu.requests``.
 
 The parts, each a module as Discord's API reference splits it: ``state`` (users, servers,
-channels, members), ``permissions``, ``gateway``, ``interactions`` (tokens, deadlines,
-follow-ups), ``messages`` (attachments, nonces, notifications: ``mentions``), ``channels``
-(threads, direct messages), ``commands`` (registration, validation), ``limits``, and
-``routes``, the table of REST routes. ``Emulator`` puts them together.
+channels, members), ``installs`` (user installs, DMs and group DMs between users, servers
+without the bot, the clock), ``modals``, ``webhooks`` (follow-ups), ``permissions``,
+``gateway``, ``interactions`` (tokens, deadlines), ``messages`` (attachments, nonces,
+notifications: ``mentions``), ``channels`` (threads, direct messages), ``commands``
+(registration, validation), ``limits``, and ``routes``, the table of REST routes.
+``Emulator`` puts them together.
 """
 
 from __future__ import annotations
@@ -58,15 +60,18 @@ from emulator.channels import Channels
 from emulator.commands import Commands
 from emulator.events import EventLog
 from emulator.gateway import HEARTBEAT_INTERVAL, Gateway
+from emulator.installs import Installs
 from emulator.interactions import ACK_DEADLINE, TOKEN_LIFETIME, Interactions
 from emulator.messages import NONCE_SECONDS, Messages
+from emulator.modals import Modals
 from emulator.permissions import Permissions
 from emulator.routes import Rest
 from emulator.state import State
+from emulator.webhooks import Webhooks
 
 
-class Emulator(State, Permissions, EventLog, Gateway, Commands, Interactions, Messages, Channels,
-               Rest):
+class Emulator(State, Installs, Permissions, EventLog, Gateway, Commands, Interactions, Modals,
+               Webhooks, Messages, Channels, Rest):
     """The local Discord. ``await start()`` binds a loopback port; ``close()`` stops it."""
 
     def __init__(
@@ -90,6 +95,7 @@ class Emulator(State, Permissions, EventLog, Gateway, Commands, Interactions, Me
         self.port = port
         self._runner: web.AppRunner | None = None
         self._setup_permissions()
+        self._setup_installs()
         self._setup_state(users, guild_name, channel_name)
         self._setup_events()
         self._setup_gateway(shards, heartbeat_interval)

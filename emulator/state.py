@@ -2,8 +2,8 @@
 (guilds) with their channels and members, and the payloads Discord describes them with.
 
 Every local user is a member of every server. The bot is installed in each server (a guild
-install); user installs and direct-message or group-DM contexts would be added here, as new
-kinds of channels and install records, leaving the other modules' routes unchanged.
+install) unless the server is made with ``add_guild(..., bot=False)``; user installs, DMs and
+group DMs between users are ``installs``'.
 """
 
 from __future__ import annotations
@@ -52,12 +52,16 @@ class State:
     def _next_id(self) -> int:
         return next(self._ids)
 
-    def add_guild(self, name: str, channel_name: str = "games") -> tuple[int, int]:
+    def add_guild(self, name: str, channel_name: str = "games", *,
+                  bot: bool = True) -> tuple[int, int]:
         """A new server with a text channel: (server id, channel id). Consecutive servers are
-        on consecutive shards (``shard_of``)."""
+        on consecutive shards (``shard_of``). ``bot=False``: a server that never added the
+        bot (its users may still use the app they installed on their account)."""
         guild_id = next(self._guild_ids)
         channel_id = self._next_id()
         self.guilds[guild_id] = name
+        if bot:
+            self.bot_guild_ids.add(guild_id)
         self.channels[channel_id] = {
             "id": str(channel_id),
             "type": TEXT_CHANNEL,

@@ -106,7 +106,7 @@ async def archive_when_quiet(bot: CogHost, game: GameInfo) -> None:
     Deleting Threads"), so the invite's permissions suffice. The delay, rather than an
     archive now, leaves the result readable and Rematch pressable; Discord keeps the timer, so
     a restart loses nothing. Best effort: a refusal is logged, and the result still goes out."""
-    if game.thread_id is None:
+    if game.thread_id is None or game.in_conversation:  # a conversation is no thread
         return
     try:
         await bot.http.edit_channel(game.thread_id,

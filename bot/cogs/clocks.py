@@ -62,17 +62,23 @@ async def post_clock_row(bot: CogHost, item: OutboxItem) -> None:
         text = texts.timeout_text(payload, locale)
     else:
         text = texts.vacation_text(payload, locale)
+    pings = True
+    if item.kind == "reminder":
+        # Quiet mode (``/mute``): only the last reminder before a time-out pings.
+        pings = await bot.notify.reminder_pings(int(payload["user_id"]), game.id,
+                                                str(payload.get("threshold")))
+    if game.in_conversation:
+        # Where the bot is not, nothing can be posted between interactions: a reminder goes
+        # by DM to a player who asked for them; a time-out is claimed with /claim.
+        if item.kind == "reminder" and payload.get("dm") and pings:
+            await _remind_by_dm(bot, item, game)
+        return
     # Every game gets its thread when its first row (game_started) is delivered, and rows go
     # out in order; a game without one (its channel refused threads) gets the channel.
     where = game.thread_id or game.channel_id
     if where is None:
         log.warning("outbox row %s: game %s has nowhere to post", item.id, game.id)
         return
-    pings = True
-    if item.kind == "reminder":
-        # Quiet mode (``/mute``): only the last reminder before a time-out pings.
-        pings = await bot.notify.reminder_pings(int(payload["user_id"]), game.id,
-                                                str(payload.get("threshold")))
     await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
                             **({} if pings else {"allowed_mentions": NO_PINGS}))
     if item.kind == "reminder" and payload.get("dm") and pings:
@@ -83,6 +89,7 @@ async def _remind_by_dm(bot: CogHost, item: OutboxItem, game: GameInfo) -> None:
     """Best effort: closed DMs must not hold the thread's reminder back (nor repeat it); a
     refusal (50007) puts DMs to the user on hold (``bot.cogs.notify.send_dm``)."""
     user_id = int(item.payload["user_id"])
+    # A conversation in a server without the bot is still that server's channel.
     link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id}"
     text = texts.reminder_dm_text(item.payload, engines.get(game.game).title, link,
                                   await _dm_language(bot, user_id, game))
@@ -105,6 +112,7 @@ class Clocks(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.delivery.register_poster(CLOCK_KINDS, post_clock_row)
+
 
     async def _names(self, game: GameInfo, language: str | None = None) -> dict[int, str]:
         """The players' names (an AI seat's in ``language``, numbered as at the table)."""

@@ -4,7 +4,6 @@ which placements are legal would tell your cards."""
 
 from __future__ import annotations
 
-import io
 from typing import TYPE_CHECKING
 
 import discord
@@ -12,10 +11,9 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot.i18n import language_code, t
-from bot.replies import NO_PINGS, reply_error, send_ephemeral
-from bot.services.errors import ServiceError
-from bot.views.game import move_view
+from bot.i18n import t
+from bot.replies import send_ephemeral
+from bot.views.hand import show_hand
 
 if TYPE_CHECKING:
     from bot.host import CogHost
@@ -37,38 +35,7 @@ class Hand(commands.Cog):
         if not engines.get(game.game).hidden_information:
             await send_ephemeral(interaction, t("bot.hand.no_hands", locale))
             return
-        user = interaction.user.id
-        if user not in game.seats:
-            await send_ephemeral(interaction, t("bot.hand.not_a_player", locale))
-            return
-        seat = game.seats.index(user)
-        try:
-            view = await services.player_view(game.id, user)
-        except ServiceError as error:
-            await reply_error(interaction, error)
-            return
-        names = [await self.bot.display_name(uid) for uid in game.seats]
-        try:
-            png = await self.bot.boards.hand(game.game, view, seat, players=names,
-                                             lang=language_code(locale))
-        except ValueError:
-            # Hidden information that is not a hand (Palam's undealt draft batch): nothing of
-            # it is the player's to see, and the board shows the rest.
-            await send_ephemeral(interaction, t("bot.hand.no_hands", locale))
-            return
-        text = t("bot.hand.yours", locale)
-        moves = await services.legal_moves(game.id, user)
-        buttons = move_view(game.id, game.version, moves) if moves else None
-        if buttons is not None:
-            text += "\n" + t("bot.hand.your_moves", locale)
-        elif moves:
-            text += "\n" + t("bot.hand.many_moves", locale, count=len(moves))
-        # One ephemeral answer: only this user ever sees it (the file name tells nothing).
-        kwargs = {"view": buttons} if buttons is not None else {}
-        await interaction.response.send_message(
-            text, ephemeral=True, allowed_mentions=NO_PINGS, **kwargs,
-            file=discord.File(io.BytesIO(png), filename="hand.png"),
-        )
+        await show_hand(self.bot, interaction, game)
 
 
 async def setup(bot: CogHost) -> None:

@@ -16,12 +16,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.aiplayer import HintsBusy
 from bot.cogs._common import game_here, game_number
-from bot.i18n import say, t
-from bot.replies import NO_PINGS, reply_error, send_ephemeral
-from bot.services.errors import ServiceError
-from bot.workers import PoolBusy
+from bot.views.hint import give_hint
 
 if TYPE_CHECKING:
     from bot.host import CogHost
@@ -39,29 +35,7 @@ class Hint(commands.Cog):
         info = await game_here(self.bot, interaction, game)
         if info is None:
             return
-        locale = interaction.locale
-        try:
-            job = await self.bot.services.hint_job(info.id, interaction.user.id)
-        except ServiceError as error:
-            await reply_error(interaction, error)
-            return
-        if not self.bot.ai_player.may_hint(interaction.user.id):
-            await send_ephemeral(interaction, t("ai.hint_busy", locale))
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            tip = await self.bot.ai_player.hint(job)
-        except HintsBusy:  # another of their hints got in meanwhile
-            await send_ephemeral(interaction, t("ai.hint_busy", locale))
-            return
-        except PoolBusy:
-            await send_ephemeral(interaction, t("ai.busy", locale))
-            return
-        if tip.reason is None:
-            text = t("ai.hint.move", locale, move=tip.move)
-        else:
-            text = t("ai.hint.because", locale, move=tip.move, reason=say(tip.reason, locale))
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
+        await give_hint(self.bot, interaction, info)
 
 
 async def setup(bot: CogHost) -> None:

@@ -23,11 +23,13 @@ from discord.ext import commands
 
 import ai
 import engines
+from bot.anywhere import answers_forced_private, place_of
 from bot.correspondence.texts import control_text
 from bot.i18n import choice_name, language_code, t
 from bot.replies import NO_PINGS, pinging, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
 from bot.services.models import OutboxItem
+from bot.store.base import CONVERSATION
 from bot.views.challenge import render_challenge
 
 if TYPE_CHECKING:
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
 
 #: Discord allows at most 25 choices per option; larger sets become a bounded number.
 MAX_CHOICES = 25
-RESERVED = ("opponent", "players", "time_control", "level")
+RESERVED = ("opponent", "players", "time_control", "level", "rated")
 #: The level of a game against the bot chosen as ``opponent`` with no ``level``.
 DEFAULT_LEVEL = "medium"
 #: The time controls offered by /play (bot.correspondence.timecontrol reads any valid one).
@@ -85,6 +87,8 @@ async def post_expired_challenge(bot: CogHost, item: OutboxItem) -> None:
     challenge = await bot.services.get_challenge(int(item.payload["challenge_id"]))
     if challenge.message_id is None or challenge.channel_id is None:
         return  # never posted (the bot stopped in between): nothing to change
+    if challenge.place == CONVERSATION:
+        return  # where the bot is not, it cannot edit: Accept then says it expired
     content, _ = await render_challenge(bot, challenge)  # in the challenge's language
     channel = bot.get_partial_messageable(challenge.channel_id, guild_id=challenge.guild_id)
     await channel.get_partial_message(challenge.message_id).edit(
@@ -103,9 +107,9 @@ def game_channel(interaction: discord.Interaction) -> int | None:
 class Play(commands.Cog):
     def __init__(self, bot: CogHost) -> None:
         self.bot = bot
+        # Where it may be used: everywhere the app is installed (``bot.anywhere``).
         self.group = app_commands.Group(
             name="play", description="Start a game: challenge a player, anyone, or open a table",
-            guild_only=True,
         )
         for name in engines.GAMES:
             self.group.add_command(self._game_command(engines.get(name)))
@@ -160,6 +164,13 @@ class Play(commands.Cog):
         )
         descriptions["level"] = "Play against the AI at this level (starts at once)"
         choices["level"] = [app_commands.Choice(name=level, value=level) for level in ai.LEVELS]
+        parameters.append(
+            inspect.Parameter(
+                "rated", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=bool | None,
+            )
+        )
+        descriptions["rated"] = ("Count this game for ratings (outside servers with the bot: "
+                                 "casual unless yes)")
         for option in game.options:
             if option.name in RESERVED or option.hidden:
                 continue
@@ -181,10 +192,15 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction, game_name: str, values: dict[str, Any]
     ) -> None:
         locale = interaction.locale
+        if answers_forced_private(interaction):
+            # Discord would show the game to this player alone: nobody could answer it.
+            await send_ephemeral(interaction, t("anywhere.needs_external_apps", locale))
+            return
         opponent: discord.User | discord.Member | None = values.pop("opponent", None)
         players = values.pop("players", None) or engines.get(game_name).min_players
         time_control = values.pop("time_control", None)
         level = values.pop("level", None)
+        rated = values.pop("rated", None)
         options = {name: value for name, value in values.items() if value is not None}
         me = self.bot.user
         if opponent is not None and me is not None and opponent.id == me.id:
@@ -201,14 +217,16 @@ class Play(commands.Cog):
         if opponent is not None and players > 2:
             await send_ephemeral(interaction, t("bot.play.lobby_no_opponent", locale))
             return
-        channel_id = game_channel(interaction)
+        place = place_of(interaction)
+        channel_id = interaction.channel_id if place else game_channel(interaction)
         try:
             challenge = await self.bot.services.challenge(
                 game_name, interaction.user.id,
                 opponent_id=None if opponent is None else opponent.id,
                 players=players, options=options,
                 guild_id=interaction.guild_id, channel_id=channel_id,
-                time_control=time_control, locale=language_code(locale),
+                time_control=time_control, locale=language_code(locale), place=place,
+                rated=rated,
             )
         except ServiceError as error:
             await reply_error(interaction, error)
@@ -226,18 +244,23 @@ class Play(commands.Cog):
     ) -> None:
         """A game against the AI, started at once: the answer points to its thread, where the
         first board is posted (a message of its own, so the player to move is pinged)."""
-        channel_id = game_channel(interaction)
+        place = place_of(interaction)
+        channel_id = interaction.channel_id if place else game_channel(interaction)
         try:
             game = await self.bot.services.play_ai(
                 game_name, interaction.user.id, level, players=players, options=options,
                 guild_id=interaction.guild_id, channel_id=channel_id, time_control=time_control,
-                locale=language_code(interaction.locale),
+                locale=language_code(interaction.locale), place=place,
             )
         except ServiceError as error:
             await reply_error(interaction, error)
             return
         title = engines.get(game.game).title
         language = self.bot.delivery.language(game)
+        if game.in_conversation:
+            # Here, in this conversation: the first board is this command's answer.
+            await self.bot.delivery.flush(game.id, interaction)
+            return
         await interaction.response.send_message(
             t("bot.challenge.started", language, game=title, thread=f"#{game.id}"),
             allowed_mentions=NO_PINGS,

@@ -38,6 +38,9 @@ DIAGRAM_TIMEOUT = 10.0
 #: Autocomplete answers at most this many choices (Discord's limit).
 MAX_CHOICES = 25
 
+#: The invite link's permissions (the README's): View Channels, Send Messages, Attach Files,
+#: Create Public Threads, Send Messages in Threads.
+INVITE_PERMISSIONS = 309237681152
 #: /help lists these first, in the order a newcomer needs them; other commands follow by name.
 HELP_ORDER = ("play", "move", "board", "games", "hand", "resign", "undo", "rules", "help")
 
@@ -281,12 +284,24 @@ class Rules(commands.Cog):
                 t("help.intro", language),
                 f"**{t('help.commands_title', language)}**\n" + "\n".join(lines),
                 t("help.more", language),
+                install_links(self.bot.application_id, language),
             )
         )
         embed = discord.Embed(
             title=t("help.title", language), description=description[:4096], colour=0x5865F2
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def install_links(application_id: int | None, language: str) -> str:
+    """Both ways to get the app: on a server (the bot joins, games get threads) or on one's
+    own account (games in DMs, group DMs and any server), as the README gives them."""
+    if application_id is None:
+        return ""
+    base = f"https://discord.com/oauth2/authorize?client_id={application_id}"
+    return t("anywhere.help_install", language,
+             server=f"<{base}&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}>",
+             user=f"<{base}&integration_type=1&scope=applications.commands>")
 
 
 async def setup(bot: CogHost) -> None:

@@ -13,6 +13,7 @@ import aiohttp
 import discord
 from discord.http import handle_message_parameters
 
+from bot.anywhere import bot_is_here
 from bot.delivery.compose import Composed
 from bot.services.models import GameInfo, OutboxItem
 from bot.views.review import review_buttons_of
@@ -47,7 +48,10 @@ class StaleButtons:
     ) -> None:
         """Buttons that are out of date once this message is up come off, in the background:
         the previous board's, the message pressed to play (``pressed``), and an open take-back
-        request's when the request is over."""
+        request's when the request is over. Not in a conversation: an edit there needs an
+        interaction of that message, so its stale buttons refuse when pressed instead."""
+        if game.in_conversation:
+            return
         if composed.position is not None:
             previous = self._boards.pop(game.id, None)
             if composed.view is not None:
@@ -64,11 +68,15 @@ class StaleButtons:
             if request is not None:
                 self._strip(*request)
 
-    def strip_buttons(self, message: discord.Message | None) -> None:
+    def strip_buttons(self, message: discord.Message | None,
+                      pressed: discord.Interaction | None = None) -> None:
         """Take the buttons off one of our messages, in the background (an ephemeral one
-        cannot be edited this way: its stale buttons refuse when pressed). A result's Review
-        button stays: a game can be reviewed whatever happened since (a rematch)."""
+        cannot be edited this way, nor one where the bot is not, which ``pressed``, the
+        interaction of the press, tells: their stale buttons refuse when pressed). A result's
+        Review button stays: a game can be reviewed whatever happened since (a rematch)."""
         if message is None or message.flags.ephemeral or not message.components:
+            return
+        if pressed is not None and not bot_is_here(pressed):
             return
         kept = review_buttons_of(message)
         self._strip(message.channel.id, message.id, kept)

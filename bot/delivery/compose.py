@@ -20,6 +20,7 @@ from bot.replies import NO_PINGS, pinging
 from bot.seats import is_ai
 from bot.services.clocks import ClockInfo
 from bot.services.models import GameInfo, OutboxItem, Position
+from bot.views.actions import action_row, with_actions
 from bot.views.draws import with_abort
 from bot.views.game import move_view, rematch_view, undo_view
 from bot.views.review import add_review_button
@@ -215,6 +216,12 @@ class Composer:
         if (position.current and position.ply < ABORT_BUTTON_PLIES * len(game.seats)
                 and await self.bot.services.abort_open(game.id, position.ply, game=game)):
             view = with_abort(view, game.id, locale)  # until every player has moved once
+        if game.in_conversation:
+            # Only the app's installer has its commands there: buttons stand for them.
+            view = with_actions(view, action_row(
+                game.id, locale, hands=engines.get(game.game).hidden_information,
+                timed=clock is not None and clock.deadline is not None,
+                against_ai=any(is_ai(uid) for uid in game.seats)))
         # Quiet mode (``/mute``): the player is named, not pinged.
         pings = pinging(user) if await self.bot.notify.turn_pings(user, game.id) else NO_PINGS
         return Composed(text, position, view, pings, clock)

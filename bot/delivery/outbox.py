@@ -16,6 +16,7 @@ import discord
 
 from bot.delivery.buttons import StaleButtons
 from bot.delivery.compose import KINDS, Composer, game_language
+from bot.delivery.conversations import ConversationSender
 from bot.delivery.images import BoardImages
 from bot.delivery.policy import (
     HANDLER_GRACE_SECONDS,
@@ -54,6 +55,7 @@ class Delivery:
         self.images = BoardImages(bot)
         self.sender = ThreadSender(bot, self.images)
         self.buttons = StaleButtons(bot)
+        self.conversations = ConversationSender()
         # A lock lives as long as someone delivers for its game (weak values: no growth).
         self._locks: weakref.WeakValueDictionary[int | None, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -98,9 +100,11 @@ class Delivery:
         """The game's current public board as a PNG attachment (``BoardImages.board_file``)."""
         return await self.images.board_file(game, language)
 
-    def strip_buttons(self, message: discord.Message | None) -> None:
-        """Take the buttons off one of our messages, in the background."""
-        self.buttons.strip_buttons(message)
+    def strip_buttons(self, message: discord.Message | None,
+                      pressed: discord.Interaction | None = None) -> None:
+        """Take the buttons off one of our messages, in the background (not where the bot is
+        not, which ``pressed``, the interaction of the press, tells)."""
+        self.buttons.strip_buttons(message, pressed)
 
     def strip(self, channel_id: int, message_id: int) -> None:
         """Take the buttons off message ``message_id`` of ``channel_id``, in the background."""
@@ -207,6 +211,8 @@ class Delivery:
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
+        if interaction is not None and game_id is not None:
+            self.conversations.remember(game_id, interaction)  # a conversation's way in
         deferred = False
         if not await acquire(lock, interaction):
             # Another delivery of this game is slow (Discord rate limits...): acknowledge now,
@@ -227,7 +233,8 @@ class Delivery:
                 items = await self.bot.services.pending_outbox(game_id=game_id)
             for item in items:
                 try:
-                    used = await self.deliver(item, interaction, settled, written)
+                    used = await self.deliver(item, interaction, settled, written,
+                                              final=item is items[-1])
                 except discord.HTTPException as error:
                     if after_failure(error) is Failed.RETRIED:
                         log.warning("outbox row %s (%s) failed; will retry", item.id,
@@ -258,10 +265,12 @@ class Delivery:
         interaction: discord.Interaction | None,
         settled: set[str] | None = None,
         written: GameInfo | None = None,
+        final: bool = True,
     ) -> bool:
         """Post one row; True if it was (or, before a restart, had been) the response of the
         interaction whose token it holds. Only the first game row of a token can be: the
-        token joins ``settled`` once that row is handled. ``written``: see ``flush``."""
+        token joins ``settled`` once that row is handled. ``written``: see ``flush``;
+        ``final``: the last row pending for its game (kept when follow-ups run short)."""
         if item.kind == "game_over" and "game_id" in item.payload:
             for listener in self._game_over:
                 await listener(int(item.payload["game_id"]))
@@ -316,7 +325,11 @@ class Delivery:
                 answers = False
                 if "file" in kwargs:
                     kwargs["file"].reset()
-        if not answers:
+        if not answers and game.in_conversation:
+            # Where the bot is not, only an interaction's token can post (``bot.anywhere``).
+            message_id = await self.conversations.follow_up(game, item, interaction, kwargs,
+                                                            final)
+        elif not answers:
             message_id = (await self.sender.post_in_thread(game, thread_id, item, kwargs)).id
         if message_id is not None:
             pressed = interaction.message if answers and interaction is not None else None

@@ -135,6 +135,7 @@ class AiSeatService(ChallengeService):
         channel_id: int | None = None,
         time_control: str | None = None,
         locale: str | None = None,
+        place: str | None = None,
     ) -> GameInfo:
         """Start a game of ``user_id`` (seat 0) against ``players − 1`` AI players of
         ``level``, at once. ``locale``: the player's language, the game's unless the server
@@ -152,7 +153,7 @@ class AiSeatService(ChallengeService):
             await self._check_ai_games(tx, user_id)
             info = await self.create_game_in(
                 tx, game, seats, options, time_control=time_control, guild_id=guild_id,
-                channel_id=channel_id, source="ai", locale=locale,
+                channel_id=channel_id, source="ai", locale=locale, place=place,
             )
         self.notify_change()
         return info

@@ -141,6 +141,7 @@ class ServiceBase:
             timed_out_seat=forced.get("seat") if forced and forced.get("kind") == "timeout"
             else None,
             locale=row.locale,
+            place=row.place,
         )
 
     def _hold(self, row: GameRow, state: Any) -> None:
@@ -191,6 +192,8 @@ class ServiceBase:
             created_at=row.created_at,
             game_id=row.game_id,
             locale=row.locale,
+            place=row.place,
+            rated=row.rated,
         )
 
     @staticmethod

@@ -81,6 +81,8 @@ class ChallengeService(ServiceBase):
         channel_id: int | None = None,
         time_control: str | None = None,
         locale: str | None = None,
+        place: str | None = None,
+        rated: bool | None = None,
     ) -> Challenge:
         """A challenge to ``opponent_id`` (2 players), an open challenge (no opponent) or a
         lobby (more than 2 players; filled with ``join`` and started by the host).
@@ -117,6 +119,8 @@ class ChallengeService(ServiceBase):
                 channel_id=channel_id,
                 now=now,
                 locale=None if locale is None else language_code(locale),
+                place=place,
+                rated=rated,
             )
             if time_control is not None:
                 await clock_writes(tx).set_challenge_time_control(challenge_id, str(control))
@@ -357,7 +361,7 @@ class ChallengeService(ServiceBase):
         info = await self._insert_game(
             tx, self._engine(row.game), row.options, tuple(seats), control, now,
             challenge_id=row.id, guild_id=row.guild_id, channel_id=row.channel_id,
-            locale=locale,
+            locale=locale, place=row.place,
         )
         await tx.set_challenge_status(row.id, status, now, game_id=info.id)
         return info
@@ -376,6 +380,7 @@ class ChallengeService(ServiceBase):
         channel_id: int | None,
         source: str | None = None,
         locale: str | None = None,
+        place: str | None = None,
     ) -> GameInfo:
         """The game row, its seats, its clock and the ``game_started`` outbox row."""
         seed = self._seeds()
@@ -394,6 +399,7 @@ class ChallengeService(ServiceBase):
                 channel_id=channel_id,
                 created_at=now,
                 locale=locale,
+                place=place,
             )
         )
         await clockstate.start_clock(tx, game_id, seats, state.to_move, control, now)
@@ -444,6 +450,7 @@ class ChallengeService(ServiceBase):
         channel_id: int | None = None,
         source: str | None = None,
         locale: str | None = None,
+        place: str | None = None,
     ) -> GameInfo:
         """Start a game between ``seats`` (user ids in
         seat order) without a challenge, in its own transaction, with its clock."""
@@ -451,7 +458,7 @@ class ChallengeService(ServiceBase):
         async with self._store.transaction(players=seats) as tx:
             info = await self.create_game_in(
                 tx, game, seats, options, time_control=time_control, guild_id=guild_id,
-                channel_id=channel_id, source=source, locale=locale,
+                channel_id=channel_id, source=source, locale=locale, place=place,
             )
         self.notify_change()
         return info
@@ -468,6 +475,7 @@ class ChallengeService(ServiceBase):
         channel_id: int | None = None,
         source: str | None = None,
         locale: str | None = None,
+        place: str | None = None,
     ) -> GameInfo:
         """``create_game`` inside the caller's transaction, so a tournament records
         its pairing and the game together. ``source`` (e.g. "tournament:3") is copied into
@@ -487,6 +495,6 @@ class ChallengeService(ServiceBase):
         return await self._insert_game(
             tx, self._engine(name), resolved, seats, control, now,
             challenge_id=None, guild_id=guild_id, channel_id=channel_id, source=source,
-            locale=language,
+            locale=language, place=place,
         )
 

@@ -32,6 +32,10 @@ class Challenge:
     game_id: int | None = None
     #: The challenger's language ("en", "fr"), or None.
     locale: str | None = None
+    #: Where its game will live: None (a thread) or "conversation" (``GameInfo.place``).
+    place: str | None = None
+    #: Whether its game counts for ratings; None: its place's default (``counts_for_ratings``).
+    rated: bool | None = None
 
     @property
     def is_lobby(self) -> bool:
@@ -72,6 +76,14 @@ class GameInfo:
     #: The language of the game's public posts ("en", "fr"), fixed when it started; None for
     #: games older than that setting (the bot's default language).
     locale: str | None = None
+    #: None: a thread of a server with the bot (the bot posts there); "conversation": a DM,
+    #: group DM or server without the bot, where every public message answers an interaction
+    #: (``thread_id`` is then the conversation's channel).
+    place: str | None = None
+
+    @property
+    def in_conversation(self) -> bool:
+        return self.place == "conversation"
 
     def user_to_move(self) -> int | None:
         """Who must move now: nobody once the game is over (or was aborted)."""

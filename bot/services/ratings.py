@@ -39,6 +39,7 @@ from bot.services.base import retrying
 from bot.services.gamestate import FINISHED, teams_of
 from bot.services.models import utcnow
 from bot.store import GameRow, Store
+from bot.store.base import counts_for_ratings
 from bot.store.ratings import rating_reads, rating_writes
 from bot.store.seeks import seek_reads
 from engines import Outcome
@@ -137,6 +138,12 @@ class RatingService:
             if len(pending) < batch:
                 return rated
 
+    async def _counts(self, row: GameRow) -> bool:
+        """Its place and its challenge's ``rated:`` allow rating it (``counts_for_ratings``)."""
+        challenge = (None if row.challenge_id is None
+                     else await self._store.get_challenge(row.challenge_id))
+        return counts_for_ratings(row.place, None if challenge is None else challenge.rated)
+
     @retrying
     async def _rate(self, row: GameRow) -> bool:
         engine = engines.get(row.game)
@@ -144,7 +151,8 @@ class RatingService:
         seats = row.seats
         rated = (outcome is not None and len(set(seats)) == len(seats) >= 2
                  and not has_ai(seats)
-                 and not await seek_reads(self._store).unrated_game(row.id))
+                 and not await seek_reads(self._store).unrated_game(row.id)
+                 and await self._counts(row))
         sides = teams_of(engine, len(seats))
         now = self._clock()
         # The game (rated once) and its players' rating rows, in the store's lock order.

@@ -87,6 +87,7 @@ class RematchService(ServiceBase):
                     tx, row.game, turned(row.seats), row.options,
                     time_control=clock.time_control if clock else None,
                     guild_id=row.guild_id, channel_id=row.channel_id, locale=row.locale,
+                    place=row.place,
                 )
             await rematch_writes(tx).put_rematch(
                 game_id, asked, None if new_game is None else new_game.id, now)

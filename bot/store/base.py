@@ -34,6 +34,16 @@ from typing import Any
 
 from bot.sharding import Shards
 
+#: ``place`` of a game (or challenge) played where the bot is not a member: a DM, a group DM,
+#: a server without the bot. None: a thread of a server with the bot.
+CONVERSATION = "conversation"
+
+
+def counts_for_ratings(place: str | None, asked: bool | None) -> bool:
+    """Whether a game counts for ratings: as its challenger asked (``/play rated:``), else by
+    its place: rated in a server with the bot, casual where nobody moderates (issue 28)."""
+    return asked if asked is not None else place != CONVERSATION
+
 log = logging.getLogger(__name__)
 
 
@@ -83,6 +93,10 @@ class ChallengeRow:
     updated_at: datetime
     #: The challenger's language ("en", "fr"), or None.
     locale: str | None = None
+    #: Where its game will live: None (a server's thread) or "conversation".
+    place: str | None = None
+    #: Whether its game counts for ratings; None: its place's default.
+    rated: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +116,9 @@ class NewGame:
     created_at: datetime
     #: The language of the game's public posts ("en", "fr"), or None for the bot's default.
     locale: str | None = None
+    #: None: a thread of a server with the bot; "conversation": a DM, group DM or server
+    #: without the bot, whose channel stands for the thread (``thread_id`` = ``channel_id``).
+    place: str | None = None
 
 
 @dataclass(frozen=True)
@@ -128,6 +145,8 @@ class GameRow:
     updated_at: datetime
     #: The language of the game's public posts ("en", "fr"), or None for the bot's default.
     locale: str | None = None
+    #: Where it lives (``NewGame.place``).
+    place: str | None = None
 
 
 @dataclass(frozen=True)
@@ -260,9 +279,12 @@ class Writes(Reads):
         channel_id: int | None,
         now: datetime,
         locale: str | None = None,
+        place: str | None = None,
+        rated: bool | None = None,
     ) -> int:
         """A new open challenge with its host joined; returns its id. ``locale``: the
-        challenger's language."""
+        challenger's language; ``place``: where its game will live (``NewGame.place``);
+        ``rated``: whether its game counts for ratings (None: its place's default)."""
 
     @abc.abstractmethod
     async def add_challenge_player(self, challenge_id: int, user_id: int, now: datetime) -> None:

@@ -85,11 +85,13 @@ T = TypeVar("T")
 
 def _played_here(table: str) -> str:
     """The condition that a rating row's player finished a rated game of its game on the
-    server given as the next parameter."""
+    server given as the next parameter, in one of its threads (a game played there without the
+    bot counts for everyone's leaderboards only)."""
     return (
         " AND EXISTS (SELECT 1 FROM game_seats s JOIN games g ON g.id = s.game_id "
         "JOIN processed_games p ON p.game_id = g.id AND p.purpose = 'rating' "
         f"WHERE s.user_id = {table}.user_id AND g.game = {table}.game AND g.guild_id = ? "
+        "AND g.place IS NULL "
         "AND EXISTS (SELECT 1 FROM game_seats o WHERE o.game_id = g.id "
         "AND o.user_id <> s.user_id))"
     )

@@ -25,6 +25,7 @@ import orjson
 
 from bot.sharding import SHARD_SHIFT, Shards
 from bot.store.base import (
+    CONVERSATION,
     ChallengeRow,
     GameRow,
     GameUpdate,
@@ -158,7 +159,7 @@ def connection_of(reads: Reads) -> SqlConnection:
 _GAME_COLUMNS = (
     "id, game, options, seed, seats, status, ply, to_move, version, snapshot, last_move, "
     "forced_outcome, undo_seat, undo_consents, challenge_id, guild_id, channel_id, thread_id, "
-    "created_at, updated_at, locale"
+    "created_at, updated_at, locale, place"
 )
 _GAME_COLUMNS_G = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
 
@@ -183,7 +184,8 @@ def _move_row(row: Row) -> MoveRow:
 
 _CHALLENGE_SELECT = (
     "SELECT c.id, c.game, c.options, c.host_id, c.opponent_id, c.players, c.status, c.guild_id, "
-    "c.channel_id, c.message_id, c.game_id, c.created_at, c.updated_at, c.locale, "
+    "c.channel_id, c.message_id, c.game_id, c.created_at, c.updated_at, c.locale, c.place, "
+    "c.rated, "
     "p.user_id AS joined "
     "FROM challenges c LEFT JOIN challenge_players p ON p.challenge_id = c.id "
 )
@@ -208,6 +210,7 @@ def _challenge_rows(rows: Sequence[Row]) -> list[ChallengeRow]:
             joined=lambda _: tuple(joined),  # noqa: B023 (called at once, in this iteration)
             created_at=time_value,
             updated_at=time_value,
+            rated=lambda value: None if value is None else bool(value),
         )
         for row, joined in grouped.values()
     ]
@@ -387,13 +390,16 @@ class CoreWrites(CoreReads, SqlWrites, Writes):
         channel_id: int | None,
         now: datetime,
         locale: str | None = None,
+        place: str | None = None,
+        rated: bool | None = None,
     ) -> int:
         challenge_id = await self._insert(
             "INSERT INTO challenges (game, options, host_id, opponent_id, players, status, "
-            "guild_id, channel_id, created_at, updated_at, locale) "
-            "VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?)",
+            "guild_id, channel_id, created_at, updated_at, locale, place, rated) "
+            "VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)",
             (game, json_text(options), host_id, opponent_id, players, guild_id, channel_id,
-             time_text(now), time_text(now), locale),
+             time_text(now), time_text(now), locale, place,
+             None if rated is None else int(rated)),
         )
         await self.add_challenge_player(challenge_id, host_id, now)
         return challenge_id
@@ -430,12 +436,15 @@ class CoreWrites(CoreReads, SqlWrites, Writes):
     async def insert_game(self, game: NewGame) -> int:
         game_id = await self._insert(
             "INSERT INTO games (game, options, seed, seats, status, ply, to_move, version, "
-            "snapshot, challenge_id, guild_id, channel_id, created_at, updated_at, locale) "
-            "VALUES (?, ?, ?, ?, ?, 0, ?, 0, ?, ?, ?, ?, ?, ?, ?)",
+            "snapshot, challenge_id, guild_id, channel_id, created_at, updated_at, locale, "
+            "place, thread_id) "
+            "VALUES (?, ?, ?, ?, ?, 0, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game.game, json_text(game.options), game.seed, json_text(list(game.seats)),
              game.status, game.to_move, json_text(game.snapshot), game.challenge_id,
              game.guild_id, game.channel_id, time_text(game.created_at),
-             time_text(game.created_at), game.locale),
+             time_text(game.created_at), game.locale, game.place,
+             # A conversation's channel stands for the game's thread.
+             game.channel_id if game.place == CONVERSATION else None),
         )
         await self._conn.execute_many(
             "INSERT INTO game_seats (game_id, seat, user_id) VALUES (?, ?, ?)",

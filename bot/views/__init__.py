@@ -1,6 +1,7 @@
 """Persistent buttons: every ``custom_id`` carries the ids it acts on (``discord.ui.DynamicItem``),
 so a button keeps working after the bot restarts. They reach the bot through ``bot.host``."""
 
+from bot.views.actions import GameActionButton, HandButton, MoveFormButton, ResignAskButton
 from bot.views.challenge import ChallengeButton
 from bot.views.draws import AbortButton, DrawAnswerButton, DrawOfferButton
 from bot.views.game import MoveButton, RematchButton, ResignButton, UndoButton
@@ -11,7 +12,8 @@ from bot.views.seeks import LobbyButton, SeekButton
 #: Registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
 DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton,
                  ReviewButton, SeekButton, LobbyButton, HistoryButton, DrawAnswerButton,
-                 DrawOfferButton, AbortButton)
+                 DrawOfferButton, AbortButton, MoveFormButton, ResignAskButton, HandButton,
+                 GameActionButton)
 
 __all__ = [
     "DYNAMIC_ITEMS",
@@ -19,10 +21,14 @@ __all__ = [
     "ChallengeButton",
     "DrawAnswerButton",
     "DrawOfferButton",
+    "GameActionButton",
+    "HandButton",
     "HistoryButton",
     "LobbyButton",
     "MoveButton",
+    "MoveFormButton",
     "RematchButton",
+    "ResignAskButton",
     "ResignButton",
     "ReviewButton",
     "SeekButton",

@@ -28,6 +28,7 @@ from bot.replies import reply_error
 from bot.services.aiseats import ai_level
 from bot.services.errors import ServiceError
 from bot.services.models import Challenge, GameInfo
+from bot.store.base import CONVERSATION, counts_for_ratings
 from bot.views.game import Gate
 
 ACTIONS = ("accept", "decline", "cancel", "join", "leave", "start")
@@ -79,6 +80,13 @@ def challenge_message(
     Leave edits the message: nothing may go missing then). ``time_control`` is the challenge's
     (``untimed``, ``3d``, ``3d+1d``); an untimed challenge shows no line for it."""
     text, view = _challenge_body(challenge, locale)
+    if view is not None and (challenge.rated is not None
+                             or challenge.place == CONVERSATION):
+        # What the accepting player agrees to: rated or casual, said when it is not the
+        # place's default or where games are casual unless asked (``counts_for_ratings``).
+        rated = counts_for_ratings(challenge.place, challenge.rated)
+        text += "\n" + t("anywhere.rated_challenge" if rated else "anywhere.casual_challenge",
+                         locale)
     if view is not None and time_control not in (None, "untimed"):
         text += "\n" + t("clocks.time_control", locale,
                          control=control_text(time_control, locale))
@@ -241,6 +249,13 @@ async def announce_start(bot: Host, interaction: discord.Interaction, game: Game
     exists."""
     title = engines.get(game.game).title
     language = bot.delivery.language(game)
+    if game.in_conversation:
+        # No thread where the bot is not: the game goes on right here, its boards follow
+        # this answer.
+        await interaction.response.edit_message(
+            content=t("anywhere.started_here", language, game=title), view=None)
+        await bot.delivery.flush(game.id, interaction)
+        return
     here = interaction.message is not None and interaction.channel_id == game.channel_id
     where = f"<#{interaction.message.id}>" if here else f"#{game.id}"
     await interaction.response.edit_message(

@@ -113,7 +113,7 @@ class MoveButtons(discord.ui.View):
         return self.rows
 
 
-def move_view(game_id: int, version: int, moves: Sequence[Any]) -> discord.ui.View | None:
+def move_view(game_id: int, version: int, moves: Sequence[Any]) -> MoveButtons | None:
     """A row of buttons per five moves, or None when they do not fit on a message."""
     texts = list(dict.fromkeys(str(m) for m in moves))  # a custom_id is unique per message
     if not texts or not fits(game_id, version, texts):
@@ -156,7 +156,7 @@ class UndoButton(
             return
         if await host.delivery.flush(self.game_id, interaction):
             # Answered with the new board (or the refusal): this request is over.
-            host.delivery.strip_buttons(interaction.message)
+            host.delivery.strip_buttons(interaction.message, interaction)
             return
         # One agreement of several: the request stays open, saying who agreed so far.
         agreed = " ".join(f"<@{uid}>" for uid in info.undo_accepted_by)
@@ -213,7 +213,8 @@ class ResignButton(
         # (the result is a new message there, which pings the winners).
         await interaction.response.edit_message(
             content=t("bot.resign.done", interaction.locale, id=self.game_id), view=None)
-        await host.delivery.flush(self.game_id)
+        # Passed on: where the bot is not, the result can only be a follow-up of this press.
+        await host.delivery.flush(self.game_id, interaction)
 
 
 def resign_view(game_id: int, version: int, user_id: int, locale: Any) -> discord.ui.View:
@@ -266,9 +267,10 @@ class RematchButton(
         await interaction.response.send_message(
             t(f"bot.rematch.{key}", locale, id=self.game_id, new_id=rematch.new_game.id),
             allowed_mentions=NO_PINGS)
-        host.delivery.strip_buttons(interaction.message)
-        # The new game's first board, in its own thread, pings every player.
-        await host.delivery.flush(rematch.new_game.id)
+        host.delivery.strip_buttons(interaction.message, interaction)
+        # The new game's first board, in its own thread, pings every player (where the bot
+        # is not: a follow-up of this press).
+        await host.delivery.flush(rematch.new_game.id, interaction)
 
 
 def rematch_view(game_id: int, locale: Any) -> discord.ui.View:

@@ -141,3 +141,34 @@ async def test_a_named_text_value_may_hold_spaces_without_quotes(world, tmp_path
     assert any("Alak — A turn" in line for line in shown), shown
     shown = await type_("/rules alak section:special cases private:true")
     assert any("(only you)" in line and "Alak — Special cases" in line for line in shown), shown
+
+
+async def test_the_console_plays_where_the_bot_is_not(world, tmp_path):
+    """/install, a DM with a friend who installed nothing, moves by the Move… form; a group DM
+    and a server without the bot, where an uninstalled app's commands are not offered."""
+    console, type_ = console_for(world.emu, tmp_path)
+    refused = await type_("/dm bob")
+    assert refused == ["Now in DM alice+bob."]
+    assert any("not offered" in line for line in await type_("/play alak @bob"))
+    assert await type_("/install") == ["alice added the app to their account."]
+    shown = await type_("/play alak @bob")
+    assert any("[Accept] [Decline]" in line for line in shown)
+    await type_("/as bob")
+    shown = await type_("/click accept")
+    assert any(line.startswith("    image: ") for line in shown)
+    assert any("[Move…] [Undo] [Resign]" in line for line in shown)
+    game = await world.services.game_for_thread(console.channel_id)
+    mover, moves = await world.turn(game.id)
+    await type_(f"/as {mover.name}")
+    shown = await type_("/click move…")
+    assert any("(form: Your move in game #" in line and "For example: " in line
+               for line in shown)
+    shown = await type_(f"/form {moves[0]}")
+    assert any(f"played **{moves[0]}**" in line for line in shown)
+    assert (await world.services.get_game(game.id)).ply == 1
+
+    assert (await type_("/group carol dave"))[-1].startswith("Now in group ")
+    shown = await type_("/server Friends")
+    assert shown[-1] == "Now in #general." and world.emu.bot_guild_ids != set(world.emu.guilds)
+    await type_("/uninstall")
+    assert any("not offered" in line for line in await type_("/games"))

@@ -15,7 +15,7 @@ async def test_login_identify_and_guild(emu_and_bot):
     guild = bot.get_guild(emu.guild_id)
     assert guild is not None and guild.get_channel(emu.channel_id) is not None
     assert {c["name"] for c in emu.commands[None]} == {
-        "hello", "picture", "secret", "rights", "admins", "say", "silent"}
+        "hello", "picture", "secret", "rights", "admins", "say", "silent", "where", "hush"}
     assert emu.identified_count == 1
 
 

@@ -35,6 +35,26 @@ class Poke(discord.ui.DynamicItem[discord.ui.Button], template=r"poke:(?P<n>\d+)
         await interaction.response.edit_message(content=f"poked {self.n}", view=view)
 
 
+class MoveForm(discord.ui.Modal, title="Your move"):
+    move = discord.ui.TextInput(label="Move", custom_id="move", placeholder="e.g. f",
+                                max_length=20)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"{interaction.user.name} played {self.move.value}")
+
+
+class OpenForm(discord.ui.DynamicItem[discord.ui.Button], template=r"form:open"):
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="Move…", custom_id="form:open"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(MoveForm())
+
+
 def make_bot() -> commands.Bot:
     bot = commands.Bot(
         command_prefix=commands.when_mentioned,
@@ -94,7 +114,28 @@ def make_bot() -> commands.Bot:
     async def silent(interaction: discord.Interaction):
         return
 
-    bot.add_dynamic_items(Poke)
+    @bot.tree.command(description="where am I")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def where(interaction: discord.Interaction, follow_ups: int = 0):
+        view = discord.ui.View(timeout=None)
+        view.add_item(OpenForm())
+        channel = interaction.channel
+        await interaction.response.send_message(
+            f"where {getattr(channel, 'type', None)} by {interaction.user.name} "
+            f"guild={interaction.guild_id} external={interaction.permissions.use_external_apps}",
+            view=view,
+        )
+        for n in range(follow_ups):
+            await interaction.followup.send(f"follow-up {n + 1}")
+
+    @bot.tree.command(description="answer nothing, anywhere")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def hush(interaction: discord.Interaction):
+        return
+
+    bot.add_dynamic_items(Poke, OpenForm)
     return bot
 
 

@@ -37,7 +37,7 @@ async def edits(buttons: StaleButtons) -> list[tuple[int, int]]:
 
 
 def game(game_id: int = 1) -> SimpleNamespace:
-    return SimpleNamespace(id=game_id, thread_id=THREAD)
+    return SimpleNamespace(id=game_id, thread_id=THREAD, in_conversation=False)
 
 
 def item(kind: str, **payload) -> OutboxItem:
@@ -102,3 +102,15 @@ async def test_a_board_answered_before_a_restart_is_the_one_to_strip_next(button
     buttons.after_post(item("move"), game(), THREAD, 42, board(), None)
     buttons.after_post(item("move"), game(2), THREAD, 43, board(), None)
     assert await edits(buttons) == [(THREAD, 40)]
+
+
+async def test_where_the_bot_is_not_no_board_is_edited(buttons):
+    """Issue 28: in a conversation (a DM, a group DM, a server without the bot) the bot may
+    edit a message only through an interaction of it: old boards keep their buttons, which
+    refuse when pressed (their version), and nothing is edited in the background."""
+    talk = SimpleNamespace(id=1, thread_id=THREAD, in_conversation=True)
+    buttons.after_post(item("game_started"), talk, THREAD, 10, board(), None)
+    buttons.after_post(item("move"), talk, THREAD, 11, board(), message(10))
+    buttons.after_post(item("undo_requested"), talk, THREAD, 12, board(), None)
+    buttons.after_post(item("undo_done"), talk, THREAD, 13, board(), None)
+    assert await edits(buttons) == []

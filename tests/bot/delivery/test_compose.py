@@ -49,7 +49,8 @@ def composer() -> Composer:
 
 
 def game(seats=(ALICE, BOB)) -> SimpleNamespace:
-    return SimpleNamespace(id=3, game="alak", seats=seats, outcome=None, locale="en")
+    return SimpleNamespace(id=3, game="alak", seats=seats, outcome=None, locale="en",
+                           in_conversation=False)
 
 
 def move_row(ply: int, seat: int, version: int = 5) -> OutboxItem:

@@ -278,3 +278,27 @@ async def test_a_failed_rating_leaves_no_history(tsv, verdict, monkeypatch):
     # Nothing of the transaction stays: no history row for the first player either.
     assert await rating_reads(tsv.store).rating_version(1) == 0
     assert await rating_reads(tsv.store).rating_version(2) == 0
+
+
+async def test_games_where_the_bot_is_not_are_casual_unless_asked_and_never_a_servers(tsv,
+                                                                                  verdict):
+    """Issue 28: a game in a DM, group DM or server without the bot (``place``
+    "conversation") counts only if its challenge asked ``rated``; then for everyone's
+    leaderboard, not the server's where it was played without the bot."""
+    casual = await tsv.games.challenge("verdict", 1, opponent_id=2, guild_id=5,
+                                       place="conversation")
+    game = await tsv.games.accept(casual.id, 2)
+    await tsv.games.move(game.id, 1, "win")
+    assert not await tsv.ratings.on_game_over(game.id)
+    rated = await tsv.games.challenge("verdict", 3, opponent_id=4, guild_id=5,
+                                      place="conversation", rated=True)
+    game = await tsv.games.accept(rated.id, 4)
+    await tsv.games.move(game.id, 3, "win")
+    assert await tsv.ratings.on_game_over(game.id)
+    assert {e.user_id for e in (await tsv.ratings.leaderboard("verdict")).glicko} == {3, 4}
+    assert (await tsv.ratings.leaderboard("verdict", guild_id=5)).glicko == ()
+    # And a server's own game asked casual is not rated either.
+    unrated = await tsv.games.challenge("verdict", 5, opponent_id=6, guild_id=5, rated=False)
+    game = await tsv.games.accept(unrated.id, 6)
+    await tsv.games.move(game.id, 5, "win")
+    assert not await tsv.ratings.on_game_over(game.id)
