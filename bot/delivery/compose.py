@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 import engines
+import render
 from bot.correspondence.texts import due_text
 from bot.i18n import listed, say, t
 from bot.names import naming_player, player_name
@@ -216,12 +217,12 @@ class Composer:
         if (position.current and position.ply < ABORT_BUTTON_PLIES * len(game.seats)
                 and await self.bot.services.abort_open(game.id, position.ply, game=game)):
             view = with_abort(view, game.id, locale)  # until every player has moved once
-        if game.in_conversation:
-            # Only the app's installer has its commands there: buttons stand for them.
-            view = with_actions(view, action_row(
-                game.id, locale, hands=engines.get(game.game).hidden_information,
-                timed=clock is not None and clock.deadline is not None,
-                against_ai=any(is_ai(uid) for uid in game.seats)))
+        # Buttons stand for the commands (where the bot is not, only the app's installer has
+        # them), the same in server threads so that both places work the same way.
+        view = with_actions(view, action_row(
+            game.id, locale, hands=render.has_hands(game.game),
+            timed=clock is not None and clock.deadline is not None,
+            against_ai=any(is_ai(uid) for uid in game.seats)))
         # Quiet mode (``/mute``): the player is named, not pinged.
         pings = pinging(user) if await self.bot.notify.turn_pings(user, game.id) else NO_PINGS
         return Composed(text, position, view, pings, clock)
