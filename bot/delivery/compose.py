@@ -191,6 +191,17 @@ class Composer:
             return Composed(self._result(game, locale), None, view, everyone)
         raise AssertionError(f"unhandled outbox kind {kind!r}")  # KINDS lists what we post
 
+    async def as_it_stands(self, game: GameInfo, locale: str) -> Composed:
+        """The game's board as it stands now, pinging whoever must move (or its result): for
+        a conversation whose last rows could not be posted (their token had died)."""
+        position = await self.bot.services.position(
+            game.id, ply=game.ply, version=game.version, last_move=game.last_move, game=game)
+        text = t("anywhere_restart.as_it_stands", locale)
+        if game.status != "active":
+            return Composed(text + "\n" + self._result(game, locale), position, None,
+                            NO_PINGS)
+        return await self._with_turn(text, game, position, locale)
+
     async def _with_turn(
         self, text: str, game: GameInfo, position: Position, locale: str
     ) -> Composed:
