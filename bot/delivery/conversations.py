@@ -77,9 +77,7 @@ class ConversationSender:
             return await self._missed(game, item)
         sent = int(interaction.extras.get("follow_ups", 0))
         if interaction.response.is_done() and follow_ups_spent(sent, final):
-            log.info("outbox row %s of game %s skipped: its interaction's follow-ups are "
-                     "spent", item.id, game.id)
-            return None
+            return await self._spent(game, item, final)
         try:
             if not interaction.response.is_done():
                 response = await interaction.response.send_message(**kwargs)
@@ -103,9 +101,7 @@ class ConversationSender:
         if kept is None or not token_alive(kept.created_at):
             return await self._missed(game, item)
         if follow_ups_spent(kept.follow_ups, final):
-            log.info("outbox row %s of game %s skipped: its interaction's follow-ups are "
-                     "spent", item.id, game.id)
-            return None
+            return await self._spent(game, item, final)
         # The interaction's webhook, as ``Interaction.followup`` builds it.
         webhook = discord.Webhook.partial(self.bot.application_id, kept.token, client=self.bot)
         await self.bot.services.count_conversation_follow_up(game.id, kept.token)
@@ -117,9 +113,17 @@ class ConversationSender:
             return await self._missed(game, item)
         return message.id
 
+    async def _spent(self, game: GameInfo, item: OutboxItem, final: bool) -> None:
+        """The token's follow-ups are spent (the last kept for the newest board): the row
+        is skipped; the newest board itself counts as missed."""
+        log.info("outbox row %s of game %s skipped: its interaction's follow-ups are spent",
+                 item.id, game.id)
+        if final:
+            await self.bot.services.conversation_missed(game.id)
+
     async def _missed(self, game: GameInfo, item: OutboxItem) -> None:
         """The row cannot reach the conversation: dropped, and the next press on a board the
-        game has moved past shows the game as it stands (``OutboxDelivery.show_as_it_stands``)."""
+        game has moved past shows the game as it stands (``Delivery.show_as_it_stands``)."""
         log.info("outbox row %s of game %s: no live interaction in its conversation; dropped",
                  item.id, game.id)
         await self.bot.services.conversation_missed(game.id)
