@@ -43,6 +43,11 @@ def _module(game_name: str) -> ModuleType:
     return importlib.import_module(f"render.{name}")
 
 
+def has_hands(game_name: str) -> bool:
+    """Whether the game deals its players cards of their own (``hand`` draws them)."""
+    return hasattr(_module(game_name), "draw_hand")
+
+
 def supported_games() -> list[str]:
     """Registered games that have a drawing module."""
     found = []

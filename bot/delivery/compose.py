@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 import engines
+import render
 from bot.correspondence.texts import due_text
 from bot.i18n import listed, say, t
 from bot.names import naming_player, player_name
@@ -190,6 +191,17 @@ class Composer:
             return Composed(self._result(game, locale), None, view, everyone)
         raise AssertionError(f"unhandled outbox kind {kind!r}")  # KINDS lists what we post
 
+    async def as_it_stands(self, game: GameInfo, locale: str) -> Composed:
+        """The game's board as it stands now, pinging whoever must move (or its result): for
+        a conversation whose last rows could not be posted (their token had died)."""
+        position = await self.bot.services.position(
+            game.id, ply=game.ply, version=game.version, last_move=game.last_move, game=game)
+        text = t("anywhere_restart.as_it_stands", locale)
+        if game.status != "active":
+            return Composed(text + "\n" + self._result(game, locale), position, None,
+                            NO_PINGS)
+        return await self._with_turn(text, game, position, locale)
+
     async def _with_turn(
         self, text: str, game: GameInfo, position: Position, locale: str
     ) -> Composed:
@@ -216,12 +228,12 @@ class Composer:
         if (position.current and position.ply < ABORT_BUTTON_PLIES * len(game.seats)
                 and await self.bot.services.abort_open(game.id, position.ply, game=game)):
             view = with_abort(view, game.id, locale)  # until every player has moved once
-        if game.in_conversation:
-            # Only the app's installer has its commands there: buttons stand for them.
-            view = with_actions(view, action_row(
-                game.id, locale, hands=engines.get(game.game).hidden_information,
-                timed=clock is not None and clock.deadline is not None,
-                against_ai=any(is_ai(uid) for uid in game.seats)))
+        # Buttons stand for the commands (where the bot is not, only the app's installer has
+        # them), the same in server threads so that both places work the same way.
+        view = with_actions(view, action_row(
+            game.id, locale, hands=render.has_hands(game.game),
+            timed=clock is not None and clock.deadline is not None,
+            against_ai=any(is_ai(uid) for uid in game.seats)))
         # Quiet mode (``/mute``): the player is named, not pinged.
         pings = pinging(user) if await self.bot.notify.turn_pings(user, game.id) else NO_PINGS
         return Composed(text, position, view, pings, clock)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.delivery.buttons import StaleButtons
-from bot.delivery.compose import KINDS, Composer, game_language
+from bot.delivery.compose import KINDS, Composed, Composer, game_language
 from bot.delivery.conversations import ConversationSender
 from bot.delivery.images import BoardImages
 from bot.delivery.policy import (
@@ -44,6 +44,19 @@ Poster = Callable[[Any, OutboxItem], Awaitable[None]]
 GameOverListener = Callable[[int], Awaitable[None]]
 
 
+async def message_kwargs(images: BoardImages, game: GameInfo, composed: Composed,
+                         language: str) -> dict[str, Any]:
+    """What a composed row is sent with: its text, pings, buttons and board image."""
+    kwargs: dict[str, Any] = {"content": clip(composed.content),
+                              "allowed_mentions": composed.pings}
+    if composed.view is not None:
+        kwargs["view"] = composed.view
+    if composed.position is not None:
+        kwargs["file"] = await images.position_file(game, composed.position, language,
+                                                    composed.clock)
+    return kwargs
+
+
 class Delivery:
     """Delivers the outbox (see ``bot.delivery``): what rows say is composed by ``composer``,
     their boards drawn by ``images``, sent once by ``sender``, and the buttons they make stale
@@ -55,7 +68,7 @@ class Delivery:
         self.images = BoardImages(bot)
         self.sender = ThreadSender(bot, self.images)
         self.buttons = StaleButtons(bot)
-        self.conversations = ConversationSender()
+        self.conversations = ConversationSender(bot)
         # A lock lives as long as someone delivers for its game (weak values: no growth).
         self._locks: weakref.WeakValueDictionary[int | None, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -212,7 +225,7 @@ class Delivery:
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         if interaction is not None and game_id is not None:
-            self.conversations.remember(game_id, interaction)  # a conversation's way in
+            await self.conversations.remember(game_id, interaction)  # a conversation's way in
         deferred = False
         if not await acquire(lock, interaction):
             # Another delivery of this game is slow (Discord rate limits...): acknowledge now,
@@ -258,6 +271,16 @@ class Delivery:
                     content=t("bot.game.done", interaction.locale))
             return True
         return answered
+
+    async def show_as_it_stands(self, game_id: int, interaction: discord.Interaction) -> None:
+        """Answer ``interaction`` (a press in a conversation on a board the game has moved
+        past) with the game as it stands: where the bot is not, the rows it could not post
+        in time (no live token, as after a restart past 15 minutes) are shown so."""
+        game = await self.bot.services.get_game(game_id)
+        language = self.language(game)
+        composed = await self.composer.as_it_stands(game, language)
+        await interaction.response.send_message(
+            **await message_kwargs(self.images, game, composed, language))
 
     async def deliver(
         self,
@@ -305,13 +328,7 @@ class Delivery:
         thread_id = await self.sender.thread_of(game, item, interaction)
         language = self.language(game)
         composed = await self.composer.compose(item, game, language)
-        kwargs: dict[str, Any] = {"content": clip(composed.content),
-                                  "allowed_mentions": composed.pings}
-        if composed.view is not None:
-            kwargs["view"] = composed.view
-        if composed.position is not None:
-            kwargs["file"] = await self.images.position_file(game, composed.position, language,
-                                                             composed.clock)
+        kwargs = await message_kwargs(self.images, game, composed, language)
         message_id = None
         if answers:
             assert interaction is not None

@@ -21,6 +21,7 @@ from typing import Any
 
 from bot.services.admin import AdminService
 from bot.services.aiseats import AiSeatService, has_ai
+from bot.services.conversations import ConversationService
 from bot.services.draws import DrawService
 from bot.services.errors import BoardChanged, GameOver, NotAPlayer, NotFound
 from bot.services.gamestate import ACTIVE, FINISHED, normal_json, rebuild
@@ -44,7 +45,7 @@ OUTBOX_PRUNE_BATCH = 500
 
 
 class GameService(AiSeatService, SeekService, PlayService, AdminService, RematchService,
-                  DrawService):
+                  DrawService, ConversationService):
     """Everything the bot does with games, as plain async calls (see ``bot.services``)."""
 
     # ----- games ----------------------------------------------------------------------------

@@ -15,11 +15,12 @@ from typing import Any
 
 import discord
 
+from bot.anywhere import bot_is_here
 from bot.host import Host
 from bot.i18n import t
 from bot.names import player_name
 from bot.replies import NO_PINGS, pinging, reply_error, send_ephemeral
-from bot.services.errors import ServiceError
+from bot.services.errors import BoardChanged, GameOver, ServiceError
 
 #: Discord's limits: a custom_id, a label, buttons per row and rows per message.
 CUSTOM_ID_MAX = 100
@@ -76,6 +77,15 @@ class MoveButton(
                 self.game_id, interaction.user.id, self.move, expected_version=self.version,
                 reply_token=interaction.token,
             )
+        except (BoardChanged, GameOver) as error:
+            # Where the bot is not, this board may be the last one posted there (later rows
+            # found no live token): then the game as it stands is the answer.
+            if (bot_is_here(interaction)
+                    or not await host.services.take_conversation_missed(self.game_id)):
+                await reply_error(interaction, error)
+                return
+            await host.delivery.show_as_it_stands(self.game_id, interaction)
+            return
         except ServiceError as error:
             await reply_error(interaction, error)
             return

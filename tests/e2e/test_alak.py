@@ -12,6 +12,7 @@ from bot.services.games import GameService
 from bot.store import open_store
 from bot.views.game import move_custom_id
 from emulator import ADMINISTRATOR, EPHEMERAL, ComponentGone, HiddenCommand, Message
+from tests.e2e.buttons import action_labels, board_buttons, move_buttons
 from tests.e2e.moves import move_said
 
 MAX_PLIES = 200
@@ -64,7 +65,7 @@ async def test_a_button_taken_off_an_old_board_cannot_be_pressed(world):
     emu = world.emu
     game_id, thread = await start_alak(world)
     first = latest_board(world, thread)
-    point = first.buttons()[0]["custom_id"]
+    point = move_buttons(first)[0]["custom_id"]
     await (await emu.click("alice", first, point)).reply()
     await emu.wait_for(lambda _: not emu.messages[first.id].buttons())  # taken off
     mark = emu.mark()
@@ -83,7 +84,9 @@ async def play_a_whole_game(world) -> None:
     assert first.files[0].is_png
     assert f"{alice.mention}, your turn" in first.content
     # Alak's eleven points are buttons.
-    assert [b["label"] for b in first.buttons()] == [*"abcdefghijk", "Abort"]  # nobody moved yet
+    assert [b["label"] for b in board_buttons(first)] == [*"abcdefghijk", "Abort"]  # nobody moved
+    # Below them, the buttons that stand for the commands, as in a conversation.
+    assert action_labels(first) == ["Move…", "Undo", "Resign"]
 
     for ply in range(MAX_PLIES):
         game = await world.services.get_game(game_id)
@@ -100,7 +103,7 @@ async def play_a_whole_game(world) -> None:
         else:
             # Bob presses the first button of the latest board.
             board = latest_board(world, thread)
-            interaction = await emu.click(bob, board, board.buttons()[0]["custom_id"])
+            interaction = await emu.click(bob, board, move_buttons(board)[0]["custom_id"])
             assert await interaction.acknowledged() == 4, "a new message, not an update"
         reply = await interaction.reply()
         assert not reply.ephemeral
@@ -394,7 +397,7 @@ async def test_a_move_reads_its_game_once(world, monkeypatch):
     assert emu.user("bob").mention in answer.content
     # Its buttons play on the version the move wrote.
     # (Below them, Abort: Bob has not moved yet.)
-    *points, abort = answer.buttons()
+    *points, abort = board_buttons(answer)
     assert abort["custom_id"] == f"bg:abort:{game_id}"
     moves = [b["label"] for b in points]
     assert moves and [b["custom_id"] for b in points] == [

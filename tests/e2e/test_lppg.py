@@ -10,6 +10,7 @@ import pytest
 
 import engines
 from emulator import EPHEMERAL
+from tests.e2e.buttons import action_labels, board_buttons
 from tests.e2e.moves import move_said
 
 
@@ -44,14 +45,16 @@ async def test_hand_in_a_game_without_hidden_cards(world, game):
     first = await world.start_game("alice", game, "bob")
     answer = await (await emu.slash("alice", "hand", channel=first.channel_id)).reply()
     assert answer.flags & EPHEMERAL and "no hand to show" in answer.content
-    labels = [b["label"] for b in first.buttons()]
+    labels = [b["label"] for b in board_buttons(first)]
+    # No My cards: neither game deals a hand.
+    assert action_labels(first) == ["Move…", "Undo", "Resign"]
     if game == "palam":
         # Palam opens with the seat the toss picked choosing its camp: both choices are buttons.
         assert labels == ["camp isis", "camp anubis", "Abort"]  # and Abort: nobody moved
         game_info = await world.services.game_for_thread(first.channel_id)
         chooser = next(u for u in emu.users.values() if u.id == game_info.user_to_move())
         first = await (await emu.click(chooser, first, label="camp isis")).reply()
-        labels = [b["label"] for b in first.buttons()]
+        labels = [b["label"] for b in board_buttons(first)]
     # One-word moves are buttons (Palam's two-square swaps are typed with /move).
     assert labels and all(" " not in label for label in labels)
     game_info = await world.services.game_for_thread(first.channel_id)
@@ -174,7 +177,7 @@ async def test_hand_offers_the_players_own_moves_privately(world):
     for _ in range(60):
         mover, moves = await world.turn(game.id)
         latest = [m for m in emu.channel_messages(thread) if m.files][-1]
-        if len(moves) <= 25 and not latest.buttons():
+        if len(moves) <= 25 and not board_buttons(latest):
             break
         await (await emu.slash(mover, "move", {"text": moves[0]}, channel=thread)).reply()
     else:

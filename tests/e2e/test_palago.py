@@ -4,6 +4,7 @@ the help of the autocomplete."""
 from __future__ import annotations
 
 import engines
+from tests.e2e.buttons import board_buttons
 from tests.e2e.moves import move_said
 
 MAX_TURNS = 60
@@ -15,7 +16,7 @@ async def test_whole_palago_game_by_slash_commands(world):
     thread = first.channel_id
     moves = [b for b in first.buttons() if b["custom_id"].startswith("bg:mv:")]
     assert first.files[0].is_png and not moves, "Palago has too many moves for buttons"
-    assert [b["label"] for b in first.buttons()] == ["Abort"]  # nobody has moved yet
+    assert [b["label"] for b in board_buttons(first)] == ["Abort"]  # nobody has moved yet
     game = await world.services.game_for_thread(thread)
     users = {u.id: u for u in emu.users.values()}
 

@@ -66,9 +66,21 @@ async def test_a_move_names_the_next_player_pings_only_them_and_has_its_buttons(
     assert f"<@{BOB}>" in composed.content.splitlines()[-1]
     assert [user.id for user in composed.pings.users] == [BOB]
     assert composed.position.ply == 1 and composed.clock is None  # history: no clock
-    custom_ids = [button["custom_id"] for row in composed.view.to_components()
-                  for button in row["components"]]
+    *move_rows, actions = composed.view.to_components()
+    custom_ids = [button["custom_id"] for row in move_rows for button in row["components"]]
     assert custom_ids and all(cid.startswith("bg:mv:3:5:") for cid in custom_ids)
+    # Below the moves, the buttons that stand for the commands (Alak deals no hand).
+    assert [b["custom_id"] for b in actions["components"]] == [
+        "bg:form:3", "bg:act:3:undo", "bg:resign-ask:3"]
+
+
+async def test_a_thread_board_has_the_same_buttons_as_a_conversation_board(composer):
+    """Both places work the same way: the same rows under the same board."""
+    in_thread = await composer.compose(move_row(1, 0), game(), "en")
+    elsewhere = game()
+    elsewhere.in_conversation = True
+    in_conversation = await composer.compose(move_row(1, 0), elsewhere, "en")
+    assert in_thread.view.to_components() == in_conversation.view.to_components()
 
 
 async def test_a_muted_player_is_named_not_pinged(composer):
