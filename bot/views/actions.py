@@ -212,11 +212,11 @@ class ActionRows(discord.ui.View):
 
 
 def with_actions(view: discord.ui.View | None, row: dict[str, Any]) -> discord.ui.View:
-    """A board's buttons with the action row below them; beyond Discord's five rows, move
-    buttons give way first (Move… plays any move)."""
+    """A board's buttons with the action row below them; beyond Discord's five rows, the move
+    buttons give way, all of them (Move… plays any move): a part of the legal moves as buttons
+    would look like all there is."""
     rows = [*(view.to_components() if view is not None else []), row]
-    while len(rows) > ROWS_MAX:
-        moves = next(r for r in rows if any(
-            str(c.get("custom_id", "")).startswith("bg:mv:") for c in r["components"]))
-        rows.remove(moves)
+    if len(rows) > ROWS_MAX:
+        rows = [r for r in rows if not any(
+            str(c.get("custom_id", "")).startswith("bg:mv:") for c in r["components"])]
     return ActionRows(rows)
