@@ -14,7 +14,7 @@ from bot.host import Host
 from bot.i18n import t
 from bot.replies import reply_error, send_ephemeral
 from bot.services.errors import ServiceError
-from bot.views.game import Gate
+from bot.views.game import Gate, answer_button
 
 
 class DrawAnswerButton(
@@ -25,13 +25,7 @@ class DrawAnswerButton(
     """Accept (or decline) draw offer ``offer`` of ``game``."""
 
     def __init__(self, game_id: int, offer_id: int, accept: bool, label: str = "") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or ("✓" if accept else "✗"),
-                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
-                custom_id=f"bg:draw:{game_id}:{offer_id}:{'yes' if accept else 'no'}",
-            )
-        )
+        super().__init__(answer_button("draw", game_id, offer_id, accept, label))
         self.game_id, self.offer_id, self.accept = game_id, offer_id, accept
 
     @classmethod

@@ -131,6 +131,17 @@ def move_view(game_id: int, version: int, moves: Sequence[Any]) -> MoveButtons |
     return MoveButtons(game_id, version, texts)
 
 
+def answer_button(kind: str, game_id: int, asked: int, accept: bool,
+                  label: str = "") -> discord.ui.Button:
+    """A yes (green) or no (red) button answering question ``asked`` (a take-back request, a
+    draw offer...) of ``game_id``: ``bg:<kind>:<game>:<asked>:yes|no``."""
+    return discord.ui.Button(
+        label=label or ("✓" if accept else "✗"),
+        style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
+        custom_id=f"bg:{kind}:{game_id}:{asked}:{'yes' if accept else 'no'}",
+    )
+
+
 class UndoButton(
     Gate,
     discord.ui.DynamicItem[discord.ui.Button],
@@ -139,13 +150,7 @@ class UndoButton(
     """Agree to (or refuse) take-back request ``request`` of ``game``."""
 
     def __init__(self, game_id: int, request: int, accept: bool, label: str = "") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or ("✓" if accept else "✗"),
-                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
-                custom_id=f"bg:undo:{game_id}:{request}:{'yes' if accept else 'no'}",
-            )
-        )
+        super().__init__(answer_button("undo", game_id, request, accept, label))
         self.game_id, self.request, self.accept = game_id, request, accept
 
     @classmethod
