@@ -7,7 +7,6 @@ import asyncio
 import logging
 import signal
 import threading
-import time
 
 import pytest
 
@@ -106,7 +105,6 @@ async def test_a_sigterm_under_load_answers_every_interaction_it_received(tmp_pa
             await asyncio.sleep(1.0)
             # A slow network from now on: answers are on their way while the bot closes.
             emu.rest_delay = 0.3
-            sigterm_at = time.perf_counter()
             bot.process.send_signal(signal.SIGTERM)
             assert await bot.wait(timeout=15) == 0
             await asyncio.wait_for(asyncio.gather(*floods), 5)
@@ -123,14 +121,9 @@ async def test_a_sigterm_under_load_answers_every_interaction_it_received(tmp_pa
     # answer the emulator refused as too late is among its refusals.)
     assert late == [], (f"{len(late)} of {len(received)} interactions got no answer in time",
                         late, [(r.path, r.code) for r in emu.refusals])
-    # The flood went on through the stop: commands the bot read after its SIGTERM are among
-    # those answered in time above (their reply, or the "restarting" notice when they came
-    # after the pools began to close; which one depends on the moment, so either counts here,
-    # and the test below turns one away deterministically).
-    during_stop = [i for i in received if i.sent_at >= sigterm_at]
-    assert during_stop, "no command came between the SIGTERM and the gateway's close"
-    for interaction in during_stop:
-        assert interaction.messages, "a command read during the stop got no answer"
+    # Whether a command lands between the SIGTERM and the gateway's close (and gets the
+    # "restarting" notice rather than its reply) depends on the moment: both are answers, and
+    # both are counted above; the test below turns one away deterministically.
     log = (tmp_path / "bot.log").read_text()
     for wrong in WRONG:
         assert wrong not in log, wrong
