@@ -296,6 +296,11 @@ class ClockService:
                 raise GameOver("errors.game_over", game_id=game_id)
             clock = await clock_reads(self._store).clock(game_id)
             if clock is None or clock.deadline is None or clock.to_move is None:
+                # The game may have ended between the two reads (a resignation racing this
+                # claim stops its clock): say that, not "untimed".
+                again = await self._store.get_game(game_id)
+                if again is not None and again.status != ACTIVE:
+                    raise GameOver("errors.game_over", game_id=game_id)
                 raise ClockError("errors.claim_untimed", game_id=game_id)
             game = engines.get(row.game)
             teams = teams_of(game, len(row.seats))

@@ -314,6 +314,31 @@ async def test_ruling_a_late_move_is_still_accepted_until_someone_claims(
         await clocks.claim(info.id, info.seats[1])
 
 
+async def test_a_claim_that_reads_the_game_before_a_resignation_ends_it_says_game_over(
+    service, clocks, clock, store, monkeypatch
+):
+    """A resignation committed between the claim's read of the game and its read of the clock
+    (a race seen between two processes): the clock is gone, and the claimer is told the game
+    is over, not that it is untimed."""
+    info = await timed_game(service, "1d")
+    mover, opponent = info.seats
+    at(clock, await clocks.deadline(info.id) + HOUR)
+    reads = []
+    real_get_game = store.get_game
+
+    async def get_game_then_resign(game_id):
+        row = await real_get_game(game_id)
+        if not reads:
+            reads.append(row)
+            await service.resign(info.id, mover)  # lands before the claim reads the clock
+        return row
+
+    monkeypatch.setattr(store, "get_game", get_game_then_resign)
+    with pytest.raises(GameOver):
+        await clocks.claim(info.id, opponent)
+    assert reads and reads[0].status == "active"
+
+
 async def test_claim_in_an_untimed_game_is_refused(service, clocks, clock):
     info = await timed_game(service, "untimed")
     clock.now += 100 * DAY
