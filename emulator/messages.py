@@ -239,17 +239,16 @@ class Messages:
         return json_response(self._edit_message(message, call.payload or {}, call.files, None).data)
 
     def pin_message(self, call: Call) -> Any:
-        channel_id = call.snowflake("channel.id")
-        message = self._message(channel_id, call.snowflake("message.id"))
-        self._require(channel_id, PIN_MESSAGES)
-        message.data["pinned"] = True
-        return web.Response(status=204)
+        return self._set_pinned(call, True)
 
     def unpin_message(self, call: Call) -> Any:
+        return self._set_pinned(call, False)
+
+    def _set_pinned(self, call: Call, pinned: bool) -> Any:
         channel_id = call.snowflake("channel.id")
         message = self._message(channel_id, call.snowflake("message.id"))
         self._require(channel_id, PIN_MESSAGES)
-        message.data["pinned"] = False
+        message.data["pinned"] = pinned
         return web.Response(status=204)
 
     def delete_message(self, call: Call) -> Any:

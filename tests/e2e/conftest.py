@@ -72,6 +72,13 @@ class World:
         challenge = await self.challenge(host, game, {"opponent": guest, **(options or {})})
         return await self.accept(guest, challenge)
 
+    async def play_ai(self, user: str, game: str, level: str = "easy") -> int:
+        """``user`` starts ``game`` against the AI: the thread its first board is posted in."""
+        mark = self.emu.mark()
+        await (await self.emu.slash(user, f"play {game}", {"level": level})).reply()
+        first = await self.emu.wait_for_message(lambda m: bool(m.files), since=mark)
+        return first.channel_id
+
     async def resign(self, user: str | EmuUser, thread: int) -> Message:
         """``user`` types /resign in the game's thread and confirms with the button: the
         public notice of the resignation in the thread."""

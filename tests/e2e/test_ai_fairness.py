@@ -39,10 +39,7 @@ async def test_games_against_the_ai_beyond_the_limit_are_refused_privately(world
 async def test_a_hint_while_the_previous_one_is_thought_is_answered_at_once(world):
     emu = world.emu
     alice = emu.user("alice")
-    mark = emu.mark()
-    await (await emu.slash("alice", "play palago", {"level": "easy"})).reply()
-    first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    thread = first.channel_id
+    thread = await world.play_ai("alice", "palago")
     await until_human_turn(world.services, (await world.services.game_for_thread(thread)).id)
     player = world.bot.ai_player
     # Every AI worker busy for a moment (with jobs of other users, one each: no user holds

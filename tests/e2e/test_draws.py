@@ -136,10 +136,7 @@ async def test_offer_a_draw_beside_resign(world):
 
 async def test_the_ai_answers_a_draw_offer_at_once(world):
     emu = world.emu
-    mark = emu.mark()
-    await (await emu.slash("alice", "play alak", {"level": "easy"})).reply()
-    first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    thread = first.channel_id
+    thread = await world.play_ai("alice", "alak")
     game = await world.services.game_for_thread(thread)
     mark = emu.mark()
     answer = await (await emu.slash("alice", "draw", channel=thread)).reply()

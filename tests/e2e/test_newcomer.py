@@ -17,10 +17,7 @@ def plain(text: str) -> str:
 
 async def test_undo_against_the_ai_says_why_first(world):
     emu = world.emu
-    mark = emu.mark()
-    await (await emu.slash("alice", "play alak", {"level": "easy"})).reply()
-    first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    thread = first.channel_id
+    thread = await world.play_ai("alice", "alak")
     game = await world.services.game_for_thread(thread)
     alice = emu.user("alice").id
     # Right after her own move (the AI still to answer or answered): the AI is the reason.
