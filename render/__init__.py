@@ -4,6 +4,8 @@
     render.board("lppg", state, lang="fr", status="…", clock="…")   # French, caller's texts
     render.hand("lppg", state, seat)                                                 # PNG bytes
     render.replay("alak", states, players=[...])                                      # GIF bytes
+    render.board_with_hits("palago", state, viewer=seat)     # (PNG bytes, HitMap) for clicks
+    render.split_move("palago", "0,0/1 1,0/2")               # ["0,0", "/1", "1,0", "/2"]
 
 Each game draws in its own module ``render/<game>.py`` (loaded on first use) over the shared
 primitives. Every image is drawn from ``engines.get(game).view(state, viewer)``, never from the
@@ -29,13 +31,15 @@ from PIL import Image
 
 import engines
 from engines.core import IllegalMove, Move
+from render.hitmap import HitMap, Region, button_parts, join_move, split_move
 from render.options import Options
-from render.surface import PALETTE_SIZE, fixed_palette, png_bytes, to_palette
+from render.surface import PALETTE_SIZE, WIDTH, fixed_palette, png_bytes, to_palette
 from render.theme import Theme, get_theme
 from render.words import words
 
-__all__ = ["Options", "board", "board_image", "hand", "palette", "replay", "supported_games",
-           "warm_up"]
+__all__ = ["HitMap", "Options", "Region", "board", "board_image", "board_with_hits",
+           "button_parts", "choices", "hand", "hand_with_hits", "hits", "join_move", "palette",
+           "replay", "split_move", "supported_games", "warm_up"]
 
 
 def _module(game_name: str) -> ModuleType:
@@ -117,7 +121,27 @@ def _draw(
     for_replay: bool = False,
 ) -> Image.Image:
     """``board_image`` of a state that is already what ``viewer`` may see (``_seen``)."""
-    options = Options(
+    options = _options(game, seen, viewer=viewer, last_move=last_move, players=players,
+                       theme=theme, lang=lang, status=status, clock=clock, extent=extent,
+                       for_replay=for_replay)
+    return module.draw(game, seen, options)
+
+
+def _options(
+    game: engines.Game,
+    seen: Any,
+    *,
+    viewer: int | None,
+    last_move: Move | str | None,
+    players: Sequence[str] | None,
+    theme: str | Theme,
+    lang: str,
+    status: str | None = None,
+    clock: str | None = None,
+    extent: Any = None,
+    for_replay: bool = False,
+) -> Options:
+    return Options(
         theme=get_theme(theme),
         players=tuple(players) if players else None,
         last_move=_resolve_last_move(game, seen, last_move),
@@ -128,7 +152,6 @@ def _draw(
         status=status,
         clock=clock,
     )
-    return module.draw(game, seen, options)
 
 
 def board(
@@ -156,6 +179,111 @@ def board(
         lang=lang, status=status, clock=clock,
     )
     return png_bytes(image, palette(game_name, theme))
+
+
+# -- hit maps: what a click on an image adds to a move (``render.hitmap``) ----------------------
+
+
+def _clicker(seen: Any, viewer: int | None) -> bool:
+    """Whether ``viewer`` may click: only the seat to move gets regions (its moves' notation,
+    such as Palam's column letters, is written from its side)."""
+    return viewer is not None and seen.outcome is None and seen.to_move == viewer
+
+
+def board_with_hits(
+    game_name: str,
+    state: Any,
+    *,
+    viewer: int | None = None,
+    last_move: Move | str | None = None,
+    players: Sequence[str] | None = None,
+    theme: str | Theme = "dark",
+    lang: str = "en",
+    status: str | None = None,
+    clock: str | None = None,
+) -> tuple[bytes, HitMap]:
+    """``board`` and its hit map: the regions ``viewer`` may click on that very image (none
+    unless ``viewer`` is the seat to move). See ``render.hitmap`` for what each region adds."""
+    game = engines.get(game_name)
+    module = _module(game.name)
+    seen = _seen(game, module, state, viewer)
+    options = _options(game, seen, viewer=viewer, last_move=last_move, players=players,
+                       theme=theme, lang=lang, status=status, clock=clock)
+    image = module.draw(game, seen, options)
+    regions = module.hit_regions(game, seen, options) if _clicker(seen, viewer) else []
+    return (png_bytes(image, palette(game_name, theme)),
+            HitMap(image.width, image.height, tuple(regions)))
+
+
+def hits(
+    game_name: str,
+    state: Any,
+    *,
+    viewer: int | None = None,
+    last_move: Move | str | None = None,
+    players: Sequence[str] | None = None,
+    theme: str | Theme = "dark",
+    lang: str = "en",
+    status: str | None = None,
+    clock: str | None = None,
+) -> HitMap:
+    """The hit map of the image ``board`` draws with the same arguments, without drawing it."""
+    game = engines.get(game_name)
+    module = _module(game.name)
+    seen = _seen(game, module, state, viewer)
+    options = _options(game, seen, viewer=viewer, last_move=last_move, players=players,
+                       theme=theme, lang=lang, status=status, clock=clock)
+    regions = module.hit_regions(game, seen, options) if _clicker(seen, viewer) else []
+    return HitMap(WIDTH, module.image_height(game, seen, options), tuple(regions))
+
+
+def hand_with_hits(
+    game_name: str,
+    state: Any,
+    seat: int,
+    *,
+    players: Sequence[str] | None = None,
+    theme: str | Theme = "dark",
+    lang: str = "en",
+) -> tuple[bytes, HitMap]:
+    """``hand`` and its hit map: each card (``play 1``) and, after it, each of its turned
+    copies (``90``), while ``seat`` is to move; card faces never enter the map."""
+    game = engines.get(game_name)
+    module = _module(game.name)
+    if not hasattr(module, "draw_hand"):
+        raise ValueError(f"{game.title} has no hidden hand to show")
+    seen = _seen(game, module, state, seat)
+    options = Options(theme=get_theme(theme), players=tuple(players) if players else None,
+                      viewer=seat, words=words(lang))
+    image = module.draw_hand(game, seen, seat, options)
+    regions = module.hand_regions(game, seen, seat, options) if _clicker(seen, seat) else []
+    return (png_bytes(image, palette(game_name, theme)),
+            HitMap(image.width, image.height, tuple(regions)))
+
+
+def choices(
+    game_name: str,
+    state: Any,
+    viewer: int | None,
+    *,
+    theme: str | Theme = "dark",
+    lang: str = "en",
+) -> tuple[bytes, HitMap] | None:
+    """A strip of the picks that are on no image (LPPG's marker kinds), with its hit map, or
+    None when ``viewer`` has no such pick to make now."""
+    game = engines.get(game_name)
+    module = _module(game.name)
+    draw_choices = getattr(module, "draw_choices", None)
+    seen = _seen(game, module, state, viewer)
+    if draw_choices is None or not _clicker(seen, viewer):
+        return None
+    drawn = draw_choices(game, seen, viewer, Options(theme=get_theme(theme), viewer=viewer,
+                                                     words=words(lang)))
+    if drawn is None:
+        return None
+    image, regions = drawn
+    return (png_bytes(image, palette(game_name, theme)),
+            HitMap(image.width, image.height, tuple(regions)))
 
 
 def hand(

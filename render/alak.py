@@ -18,6 +18,7 @@ from render.header import (
     move_subtitle,
     seat_labels,
 )
+from render.hitmap import Region, rectangle
 from render.options import Options
 from render.primitives import highlight_ring, stone_swatch
 from render.surface import WIDTH, Canvas, Frame
@@ -128,3 +129,18 @@ def draw(game, state, options: Options) -> Image.Image:
         legend += "  " + said("alak.banned")
     frame.text(MARGIN, geo.height - 22, legend, SMALL_SIZE, theme.muted, anchor="lm")
     return frame.finish()
+
+
+def image_height(game, state, options: Options) -> int:
+    return layout(state, options).height
+
+
+def hit_regions(game, state, options: Options) -> list[Region]:
+    """Each point: its stretch of the bar with its letter below (``render.hitmap``)."""
+    geo = layout(state, options)
+    bottom = geo.bar_top + BAR_HEIGHT + LETTER_GAP + _label_size(geo.spacing)
+    half = geo.spacing / 2
+    return [Region("point", LETTERS[index],
+                   rectangle(x - half, geo.bar_top, x + half, bottom))
+            for index in range(state.length)
+            for x, _ in (geo.point(index),)]

@@ -1,0 +1,168 @@
+"""Hit maps: where a click on a board image picks part of a move, and how a move's canonical
+text splits into those picks.
+
+A web page shows the bot's own image and lays the regions of its ``HitMap`` over it; it never
+draws a game itself. A move is built by clicks, one pick at a time, in notation order: the
+page holds the legal moves' texts split by ``split_move``, offers the parts that can come
+next after the picks so far, and makes active the regions whose ``part`` is among them (and
+whose ``after``, when set, has been picked). A part no region carries (``pass``, ``accept``)
+is offered as a button bearing its text. When the picks equal a legal move's parts, that move
+is chosen (``join_move`` gives its text back); a move that is the beginning of a longer one
+(Polygo's stone without a wall, Palago's game-ending single tile) is offered as "done".
+
+How moves split, per game (each part is exactly the text it adds):
+
+- Alak: the point, ``f``.
+- Kolory: the card's top-left square, ``2,-1``; its region is one square centred where the
+  card's centre goes (the corner its four squares share).
+- Palago: cell, orientation, cell, orientation: ``0,0/1 1,0/2`` -> ``0,0`` ``/1`` ``1,0``
+  ``/2`` (an orientation attaches to its cell without a space). Orientations are the three
+  tiles of the board's legend.
+- Polygo: the stone, then each wall: ``i9 h9 j8`` -> ``i9`` ``h9`` ``j8``. In the scoring
+  phase a whole group is one click: ``dead a13`` on every stone of the group the engine names
+  by ``a13``; ``pass``, ``accept`` and ``resume`` are buttons.
+- Palam: ``camp isis`` (the camp's band); an attack or answer ``c`` (the duel-row spot in
+  front of the mover's column c, where the piece goes); a swap ``b1 e2`` -> ``b1`` ``e2``
+  (cells of the mover's camp, named from the mover's own left); a draft pick ``A5 b2`` ->
+  ``A5`` (the revealed piece) ``b2``.
+- LPPG: ``play 1 -2,-1 90`` -> ``play 1`` (a card of the hand image) ``-2,-1`` (the top-left
+  square of the card's box) ``90`` (a turned card of the hand image, ``after`` ``play 1``);
+  ``draw a`` (a pile); ``mark o 1,2`` -> ``mark o`` (a marker of ``render.choices``) ``1,2``
+  (every square of the region the engine names by ``1,2``); ``keep 3,1`` (the marker); ``pass``
+  is a button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import orjson
+
+Polygon = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """One clickable area of an image."""
+
+    #: What is clicked: "point", "cell", "orientation", "place", "region", "group", "marker",
+    #: "pile", "card", "rotation", "column", "camp", "piece".
+    kind: str
+    #: The exact piece of canonical notation a click adds (a part of ``split_move``).
+    part: str
+    #: The outline in image pixels, corners in order.
+    polygon: Polygon
+    #: When not empty, the region is offered only once this part was picked earlier in the
+    #: same move (a hand's turned cards follow the pick of their own card).
+    after: str = ""
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        """The mean of the corners (inside the polygon: every region is convex)."""
+        xs = [x for x, _ in self.polygon]
+        ys = [y for _, y in self.polygon]
+        return (sum(xs) / len(xs), sum(ys) / len(ys))
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        xs = [x for x, _ in self.polygon]
+        ys = [y for _, y in self.polygon]
+        return (min(xs), min(ys), max(xs), max(ys))
+
+
+@dataclass(frozen=True, slots=True)
+class HitMap:
+    """The regions of an image ``width`` × ``height`` pixels."""
+
+    width: int
+    height: int
+    regions: tuple[Region, ...] = ()
+
+    def parts(self) -> frozenset[str]:
+        return frozenset(region.part for region in self.regions)
+
+    def find(self, part: str, picks: Sequence[str] = ()) -> list[Region]:
+        """The regions a page makes active for ``part`` after ``picks``."""
+        return [r for r in self.regions
+                if r.part == part and (not r.after or r.after in picks)]
+
+    def to_json(self) -> str:
+        return orjson.dumps({
+            "width": self.width,
+            "height": self.height,
+            "regions": [
+                {"kind": r.kind, "part": r.part, "polygon": r.polygon,
+                 **({"after": r.after} if r.after else {})}
+                for r in self.regions
+            ],
+        }).decode()
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> HitMap:
+        data = orjson.loads(text)
+        return cls(
+            int(data["width"]),
+            int(data["height"]),
+            tuple(
+                Region(r["kind"], r["part"], tuple((int(x), int(y)) for x, y in r["polygon"]),
+                       r.get("after", ""))
+                for r in data["regions"]
+            ),
+        )
+
+
+def rectangle(x0: float, y0: float, x1: float, y1: float) -> Polygon:
+    """A box's corners clockwise from the top-left, rounded to whole pixels."""
+    left, top, right, bottom = round(x0), round(y0), round(x1), round(y1)
+    return ((left, top), (right, top), (right, bottom), (left, bottom))
+
+
+def polygon(points: Iterable[tuple[float, float]]) -> Polygon:
+    return tuple((round(x), round(y)) for x, y in points)
+
+
+# -- notation into picks ----------------------------------------------------------------------
+
+#: Words that are a move's first token and make one pick with the token after them.
+_KEYWORDS: dict[str, frozenset[str]] = {
+    "polygo": frozenset({"dead", "alive"}),
+    "palam": frozenset({"camp"}),
+    "lppg": frozenset({"play", "draw", "mark", "keep"}),
+}
+
+#: Whole moves that are a word, offered as buttons (nothing on an image to click).
+BUTTONS: dict[str, frozenset[str]] = {
+    "polygo": frozenset({"pass", "accept", "resume"}),
+    "lppg": frozenset({"pass"}),
+}
+
+
+def button_parts(game_name: str) -> frozenset[str]:
+    """The parts of ``game_name`` that no region carries: the page shows them as buttons."""
+    return BUTTONS.get(game_name, frozenset())
+
+
+def split_move(game_name: str, text: str) -> list[str]:
+    """The picks of a move, in notation order (see the module's docstring per game):
+    ``join_move(split_move(game, text)) == text`` for canonical text."""
+    tokens = text.split(" ")
+    parts: list[str] = []
+    if tokens and tokens[0] in _KEYWORDS.get(game_name, ()) and len(tokens) > 1:
+        parts.append(f"{tokens[0]} {tokens[1]}")
+        tokens = tokens[2:]
+    for token in tokens:
+        if game_name == "palago" and "/" in token:
+            cell, orientation = token.split("/", 1)
+            parts += [cell, "/" + orientation]
+        else:
+            parts.append(token)
+    return parts
+
+
+def join_move(parts: Sequence[str]) -> str:
+    """The move's text from its picks: a space between parts, none before an orientation."""
+    text = ""
+    for part in parts:
+        text += part if not text or part.startswith("/") else " " + part
+    return text
