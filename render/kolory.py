@@ -11,6 +11,7 @@ from PIL import Image
 
 from engines.kolory import CARDS_PER_PLAYER, ROUNDS, WHITE, KoloryState, largest_groups
 from render.header import MARGIN, SMALL_SIZE, SeatInfo, draw_header, header_height, seat_labels
+from render.hitmap import Region, rectangle
 from render.options import Options
 from render.primitives import (
     LEGEND_LINE,
@@ -121,10 +122,8 @@ def draw(game, state: KoloryState, options: Options) -> Image.Image:
     theme = options.theme
     said = options.words
     view = layout(state, options.extent, options)
-    legend = legend_lines(said("kolory.legend.play", n=CARDS_PER_PLAYER)
-                          if state.outcome is None else said("kolory.legend.over"))
-    height = int(view.top + view.pixel_height + 12 + LEGEND_LINE * len(legend))
-    frame = Frame(WIDTH, height, theme)
+    legend = _legend(state, said)
+    frame = Frame(WIDTH, _height(view, legend), theme)
     groups = largest_groups(state)
     labels = seat_labels(game, state, options.players, said)
     seats = [
@@ -164,6 +163,35 @@ def draw(game, state: KoloryState, options: Options) -> Image.Image:
         frame.text(MARGIN, y, line, LEGEND_SIZE, theme.muted, anchor="lm")
         y += LEGEND_LINE
     return frame.finish()
+
+
+def _legend(state: KoloryState, said) -> list[str]:
+    return legend_lines(said("kolory.legend.play", n=CARDS_PER_PLAYER)
+                        if state.outcome is None else said("kolory.legend.over"))
+
+
+def _height(view: GridView, legend: list[str]) -> int:
+    return int(view.top + view.pixel_height + 12 + LEGEND_LINE * len(legend))
+
+
+def image_height(game, state: KoloryState, options: Options) -> int:
+    return _height(layout(state, options.extent, options), _legend(state, options.words))
+
+
+def hit_regions(game, state: KoloryState, options: Options) -> list[Region]:
+    """Every place a card may go in view, named by its top-left square (``x,y``): one square
+    centred where the card's centre would be, the corner its four squares share. These
+    squares tile the grid, so each click names one place (``render.hitmap``)."""
+    view = layout(state, options.extent, options)
+    x0, y0, x1, y1 = view.extent
+    half = view.cell / 2
+    regions = []
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            cx, cy = view.corner(x + 1, y + 1)
+            regions.append(Region("place", f"{x},{y}",
+                                  rectangle(cx - half, cy - half, cx + half, cy + half)))
+    return regions
 
 
 def _draw_order(frame: Frame, state: KoloryState, labels, top: float, said) -> None:

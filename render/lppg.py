@@ -28,7 +28,9 @@ from engines.lppg import (
     terrain,
     territories,
 )
+from engines.lppg_terrain import yx_order
 from render.header import MARGIN, SMALL_SIZE, SeatInfo, draw_header, header_height, seat_labels
+from render.hitmap import Region, rectangle
 from render.options import Options
 from render.primitives import (
     LEGEND_LINE,
@@ -181,10 +183,8 @@ def draw(game, state, options: Options) -> Image.Image:
     said = options.words
     view = layout(state, options.extent, options)
     board_bottom = view.top + view.pixel_height
-    legend = legend_lines(said("lppg.legend.over" if state.outcome is not None
-                               else "lppg.legend.play"), LEGEND_SIZE)
-    height = int(board_bottom + 14 + PILES_HEIGHT + 8 + LEGEND_LINE * len(legend))
-    frame = Frame(WIDTH, height, theme)
+    legend = _legend(state, said)
+    frame = Frame(WIDTH, _height(board_bottom, legend), theme)
 
     last = options.last_move
     labels = seat_labels(game, state, options.players, said)
@@ -259,6 +259,58 @@ def draw(game, state, options: Options) -> Image.Image:
     return frame.finish()
 
 
+def _legend(state, said) -> list[str]:
+    return legend_lines(said("lppg.legend.over" if state.outcome is not None
+                             else "lppg.legend.play"), LEGEND_SIZE)
+
+
+def _height(board_bottom: float, legend: list[str]) -> int:
+    return int(board_bottom + 14 + PILES_HEIGHT + 8 + LEGEND_LINE * len(legend))
+
+
+def image_height(game, state, options: Options) -> int:
+    view = layout(state, options.extent, options)
+    return _height(view.top + view.pixel_height, _legend(state, options.words))
+
+
+def hit_regions(game, state, options: Options) -> list[Region]:
+    """What the seat to move clicks on the board, by what it must do (``render.hitmap``):
+    every square in view to place a card (``x,y``, the top-left square of the card's box);
+    every square of a largest closed region to mark it (the region's top-left square); a
+    marker to keep (``keep x,y``); a draw pile (``draw a``). Cards of a hand are in
+    ``hand_regions``, never here."""
+    view = layout(state, options.extent, options)
+    pending = state.pending
+
+    def square(x: int, y: int):
+        return rectangle(*view.box(x, y))
+
+    if pending == "play":
+        x0, y0, x1, y1 = view.extent
+        return [Region("place", f"{x},{y}", square(x, y))
+                for y in range(y0, y1 + 1) for x in range(x0, x1 + 1)]
+    if pending == "mark":
+        regions = []
+        for squares in closed_regions(state):
+            x, y = min(squares, key=yx_order)
+            regions += [Region("region", f"{x},{y}", square(*at)) for at in squares]
+        return regions
+    if pending == "keep" and state.keeps:
+        return [Region("marker", f"keep {x},{y}", square(x, y)) for x, y in state.keeps[0][1]]
+    if pending == "draw":
+        cy = view.top + view.pixel_height + 14 + PILES_HEIGHT / 2
+        regions = []
+        for name, _pile, card_x, caption_x, caption in _pile_row(state, options.words):
+            box = rectangle(card_x - 6, cy - PILES_HEIGHT / 2 + 6,
+                            caption_x + _caption_width(*caption) + 6, cy + PILES_HEIGHT / 2 - 6)
+            pile = name.lower()
+            regions.append(Region("pile", f"draw {pile}", box))
+            if state.edition == 1:  # both piles named in one move: the second follows either
+                regions += [Region("pile", pile, box, after=f"draw {first}") for first in "ab"]
+        return regions
+    return []
+
+
 def _card_back(surface, x: float, y: float, unit: float, colour: int | None,
                mark: bool = True) -> None:
     """A face-down card (3×2) showing only its colour (both faces share it), or an empty slot."""
@@ -288,12 +340,32 @@ def _pile_colour(pile: Sequence[int]) -> int | None:
     return back_colour(pile[0]) if pile else None
 
 
+def _caption_width(title: str, detail: str) -> float:
+    return max(text_width(title, 18, bold=True), text_width(detail, SMALL_SIZE))
+
+
 def _caption(frame: Frame, x: float, cy: float, title: str, detail: str) -> float:
     """A bold title over a muted detail; returns the width taken."""
     theme = frame.theme
     frame.text(x, cy - 11, title, 18, theme.text, bold=True, anchor="lm")
     frame.text(x, cy + 13, detail, SMALL_SIZE, theme.muted, anchor="lm")
-    return max(text_width(title, 18, bold=True), text_width(detail, SMALL_SIZE))
+    return _caption_width(title, detail)
+
+
+PILE_UNIT = 20  # pixels per card square of a pile's card back
+
+
+def _pile_row(state, said) -> list[tuple[str, tuple[int, ...], float, float, tuple[str, str]]]:
+    """Each draw pile's name, cards, the x of its card back and of its caption, and the
+    caption's two lines."""
+    row = []
+    x = MARGIN
+    for name, pile in (("A", state.pile_a), ("B", state.pile_b)):
+        caption = (said("lppg.pile", name=name), said.count("lppg.cards", len(pile)))
+        caption_x = x + 3 * PILE_UNIT + 10
+        row.append((name, pile, x, caption_x, caption))
+        x = caption_x + _caption_width(*caption) + 20
+    return row
 
 
 def _draw_piles(frame: Frame, state, top: float, labels, said) -> None:
@@ -301,14 +373,12 @@ def _draw_piles(frame: Frame, state, top: float, labels, said) -> None:
     seat's own faces are in its private ``hand`` image, never in a board image)."""
     theme = frame.theme
     frame.rect((0, top, WIDTH, top + PILES_HEIGHT), fill=theme.panel)
-    unit = 20
-    x = MARGIN
+    unit = PILE_UNIT
     cy = top + PILES_HEIGHT / 2
-    for name, pile in (("A", state.pile_a), ("B", state.pile_b)):
-        _card_back(frame, x, cy - unit, unit, _pile_colour(pile))
-        x += 3 * unit + 10
-        x += _caption(frame, x, cy, said("lppg.pile", name=name),
-                      said.count("lppg.cards", len(pile))) + 20
+    x = MARGIN
+    for _name, pile, card_x, caption_x, caption in _pile_row(state, said):
+        _card_back(frame, card_x, cy - unit, unit, _pile_colour(pile))
+        x = caption_x + _caption(frame, caption_x, cy, *caption) + 20
     x += _caption(frame, x, cy, said("lppg.discard"),
                   said.count("lppg.face_down", len(state.discard))) + 24
     # Hands, one line per seat (two columns with four players).
@@ -356,6 +426,7 @@ def draw_card(surface, x: float, y: float, unit: float, card: int, rot: int) -> 
 HAND_UNIT = 26  # pixels per card square in a hand image
 HAND_TOP = 86  # y of the first row of cards
 HAND_LEFT = MARGIN + 130  # x of the first (unturned) card of a row
+HAND_ROTATIONS = (0, 90, 180, 270)  # left to right along a card's row
 
 
 def draw_hand(game, state, seat: int, options: Options) -> Image.Image:
@@ -392,7 +463,7 @@ def draw_hand(game, state, seat: int, options: Options) -> Image.Image:
         frame.text(MARGIN, y + 40, f"{card_id(card)} ({colour_name})", SMALL_SIZE, theme.muted,
                    anchor="lm")
         x = HAND_LEFT
-        for rot in (0, 90, 180, 270):
+        for rot in HAND_ROTATIONS:
             draw_card(frame, x, y + 4, unit, card, rot)
             frame.text(x, y + 3 * unit + 22, f"play {slot} x,y {rot}", SMALL_SIZE - 2,
                        theme.muted, anchor="lm")
@@ -400,3 +471,61 @@ def draw_hand(game, state, seat: int, options: Options) -> Image.Image:
     legend = fit_text(said("lppg.hand.legend"), SMALL_SIZE - 2, WIDTH - 2 * MARGIN)
     frame.text(MARGIN, height - 18, legend, SMALL_SIZE - 2, theme.muted, anchor="lm")
     return frame.finish()
+
+
+def hand_regions(game, state, seat: int, options: Options) -> list[Region]:
+    """On ``hand``'s image while ``seat`` places a card: each card's row (``play 1``) and each
+    of its turned copies with its caption (``90``, offered after that card). Every region is
+    the same whatever the cards are: a hit map tells nothing of a face."""
+    if state.pending != "play":
+        return []
+    unit = HAND_UNIT
+    row_height = 3 * unit + 56
+    regions = []
+    for index, card in enumerate(state.hands[seat]):
+        y = HAND_TOP + index * row_height
+        slot = f"play {index + 1}"
+        regions.append(Region("card", slot,
+                              rectangle(MARGIN - 8, y - 4, WIDTH - MARGIN + 8,
+                                        y + row_height - 10)))
+        if card < 0:
+            continue
+        for turn, rot in enumerate(HAND_ROTATIONS):
+            x = HAND_LEFT + turn * (3 * unit + 60)
+            regions.append(Region("rotation", str(rot),
+                                  rectangle(x - 8, y, x + 3 * unit + 40, y + 3 * unit + 32),
+                                  after=slot))
+    return regions
+
+
+CHOICES_HEIGHT = 76
+CHOICE_MARKER = 16  # radius of a marker to choose
+
+
+def draw_choices(game, state, viewer: int, options: Options
+                 ) -> tuple[Image.Image, list[Region]] | None:
+    """While ``viewer`` marks a region, the kinds of marker it has left (``mark o``, ``mark
+    p``): a strip the page shows beside the board, since the board draws no spare markers."""
+    if state.pending != "mark":
+        return None
+    theme = options.theme
+    said = options.words
+    frame = Frame(WIDTH, CHOICES_HEIGHT, theme)
+    frame.rect((0, 0, WIDTH, CHOICES_HEIGHT), fill=theme.panel)
+    cy = CHOICES_HEIGHT / 2
+    frame.text(MARGIN, cy, said("lppg.doing.mark"), 18, theme.text, bold=True, anchor="lm")
+    x = MARGIN + text_width(said("lppg.doing.mark"), 18, bold=True) + 40
+    colour = _seat_colour(state, viewer)
+    regions = []
+    for kind, left in _markers_left(state, viewer).items():
+        if left <= 0:
+            continue
+        frame.paste(_marker(CHOICE_MARKER, colour, kind, ""), x + CHOICE_MARKER + 4, cy)
+        label = f"{kind} × {left}"
+        frame.text(x + 2 * CHOICE_MARKER + 16, cy, label, 18, theme.text, bold=True,
+                   anchor="lm")
+        right = x + 2 * CHOICE_MARKER + 16 + text_width(label, 18, bold=True) + 8
+        regions.append(Region("marker", f"mark {kind}", rectangle(x - 4, 6, right,
+                                                                  CHOICES_HEIGHT - 6)))
+        x = right + 30
+    return frame.finish(), regions

@@ -18,6 +18,7 @@ from PIL import Image
 
 from engines.palago import TOTAL_TILES, picture
 from render.header import MARGIN, SMALL_SIZE, SeatInfo, draw_header, header_height, seat_labels
+from render.hitmap import Region, polygon, rectangle
 from render.options import Options
 from render.primitives import SQRT3, hex_corner, hex_edge_mid, hexagon_points, label_box
 from render.surface import WIDTH, Canvas, Frame, Sprite, make_sprite, text_width, wrap_text
@@ -208,8 +209,7 @@ def draw(game, state, options: Options) -> Image.Image:
     lattice = layout(state, bounds, options)
     size = lattice.scale
     board_bottom = _board_bottom(lattice, bounds)
-    height = int(board_bottom + 16 + LEGEND_HEIGHT)
-    frame = Frame(WIDTH, height, theme)
+    frame = Frame(WIDTH, int(board_bottom + 16 + LEGEND_HEIGHT), theme)
 
     seats = [
         SeatInfo(name, role, _swatch(SEAT_COLOURS[seat]), said(f"palago.goal.{seat}"))
@@ -267,15 +267,46 @@ def _legend(theme: Theme, said, playing: bool) -> Image.Image:
     canvas.rect((0, 0, WIDTH, LEGEND_HEIGHT), fill=theme.panel)
     size = LEGEND_TILE
     cy = LEGEND_HEIGHT / 2
-    x = MARGIN + size
     for o in range(3):
+        x = _legend_tile_x(o)
         draw_tile(canvas, x, cy, size, o)
         canvas.text(x + size + 8, cy, f"/{o}", 20, theme.text, bold=True, anchor="lm")
-        x += 2 * size + 50
-    text_x = x - size + 6
+    text_x = _legend_tile_x(3) - size + 6
     text = said("palago.legend.play" if playing else "palago.legend.over")
     lines = wrap_text(text, SMALL_SIZE, WIDTH - MARGIN - text_x)[:3]
     first = cy - (len(lines) - 1) * 12
     for index, line in enumerate(lines):
         canvas.text(text_x, first + index * 24, line, SMALL_SIZE, theme.muted, anchor="lm")
     return canvas.finish()
+
+
+def _legend_tile_x(o: int) -> float:
+    """The centre x of the legend's tile in orientation ``o`` (3: where the text begins)."""
+    return MARGIN + LEGEND_TILE + o * (2 * LEGEND_TILE + 50)
+
+
+ORIENTATION_LABEL = 36  # room right of a legend tile for its "/o"
+
+
+def image_height(game, state, options: Options) -> int:
+    bounds = options.extent or _bounds(_cells_in_play(picture(state)))
+    return int(_board_bottom(layout(state, bounds, options), bounds) + 16 + LEGEND_HEIGHT)
+
+
+def hit_regions(game, state, options: Options) -> list[Region]:
+    """Every empty cell a tile may go to (``q,r``), and the legend's three tiles with their
+    labels (``/o``): the orientation follows each cell (``render.hitmap``)."""
+    pic = picture(state)
+    bounds = options.extent or _bounds(_cells_in_play(pic))
+    lattice = layout(state, bounds, options)
+    regions = [Region("cell", f"{q},{r}", polygon(hexagon_points(*lattice.center(q, r),
+                                                                   lattice.scale)))
+               for q, r in (*pic.targets, *pic.partners)]
+    cy = _board_bottom(lattice, bounds) + 16 + LEGEND_HEIGHT / 2
+    size = LEGEND_TILE
+    for o in range(3):
+        x = _legend_tile_x(o)
+        regions.append(Region("orientation", f"/{o}",
+                              rectangle(x - size, cy - size, x + size + ORIENTATION_LABEL,
+                                        cy + size)))
+    return regions

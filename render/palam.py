@@ -21,6 +21,7 @@ from engines.palam import (
     Advance,
     Pick,
     Swap,
+    cell_name,
     cells,
     count,
     piece_name,
@@ -29,6 +30,7 @@ from engines.palam import (
     x2,
 )
 from render.header import MARGIN, SMALL_SIZE, SeatInfo, draw_header, header_height, seat_labels
+from render.hitmap import Region, rectangle
 from render.options import Options
 from render.primitives import LEGEND_LINE, LEGEND_SIZE, legend_lines
 from render.surface import WIDTH, Canvas, Frame, Sprite, make_sprite
@@ -197,6 +199,13 @@ def _pending(state, said) -> str:
     return ""
 
 
+def _camp_box(geo: Layout, north: bool) -> tuple[float, float, float, float]:
+    """The tinted band of a camp: Anubis's (north) or Isis's."""
+    x_left = geo.x(0.5 if north else 0) - CELL / 2
+    y_top = min(geo.anubis_rows if north else geo.isis_rows) - CELL / 2
+    return (x_left - 4, y_top - 4, x_left + 6 * CELL + 4, y_top + 2 * CELL + 4)
+
+
 @lru_cache(maxsize=8)
 def _camps(theme: Theme, said) -> Image.Image:
     """Both camps (tinted bands, column letters from each owner's left, row numbers, the role
@@ -206,10 +215,7 @@ def _camps(theme: Theme, said) -> Image.Image:
     canvas = Canvas(WIDTH, geo.bottom, theme)
     for role, rows, north in (("Anubis", geo.anubis_rows, True), ("Isis", geo.isis_rows, False)):
         tint = mix(theme.background, ROLE_COLOURS[role], 0.16)
-        x_left = geo.x(0.5 if north else 0) - CELL / 2
-        y_top = min(rows) - CELL / 2
-        canvas.rect((x_left - 4, y_top - 4, x_left + 6 * CELL + 4, y_top + 2 * CELL + 4),
-                    fill=tint, radius=10)
+        canvas.rect(_camp_box(geo, north), fill=tint, radius=10)
         for row in (1, 2):
             label_x = geo.left + 6.5 * CELL + 10 if north else geo.left - 10
             canvas.text(label_x, rows[row - 1], str(row), 20, theme.muted, bold=True,
@@ -256,10 +262,9 @@ def draw(game, state, options: Options) -> Image.Image:
     said = options.words
     geo = layout(state, options)
     chips_top = geo.bottom + 6
-    extra = DRAFT_PIECE + 40 if state.phase == DRAFT else 2 * 58
+    extra = _chips_height(state)
     legend = legend_lines(_legend(state, said))
-    height = int(chips_top + extra + 6 + LEGEND_LINE * len(legend))
-    frame = Frame(WIDTH, height, theme)
+    frame = Frame(WIDTH, _height(geo, state, legend), theme)
 
     score = points(state)
     labels = seat_labels(game, state, options.players, said)
@@ -389,10 +394,8 @@ def _draw_captured(frame: Frame, state, labels, top: float, said) -> None:
         face_down = 24 - len(state.pool) - on_board
         text = said("palam.to_pick_more", n=face_down) if face_down else said("palam.to_pick")
         frame.text(MARGIN, y + 10, text, SMALL_SIZE, theme.muted, anchor="lm")
-        x = MARGIN + DRAFT_PIECE / 2
-        for piece in state.pool:
-            frame.paste(_piece(piece, DRAFT_PIECE), x, y + 24 + DRAFT_PIECE / 2)
-            x += DRAFT_PIECE + 6
+        for piece, centre in zip(state.pool, _pool_centres(state, y), strict=True):
+            frame.paste(_piece(piece, DRAFT_PIECE), *centre)
         return
     for seat in (state.isis, state.anubis):
         taken = state.captured[seat]
@@ -403,6 +406,59 @@ def _draw_captured(frame: Frame, state, labels, top: float, said) -> None:
             frame.paste(_piece(piece, CHIP, False), x, y + 10 + 26)
             x += CHIP + 3
         y += 58
+
+
+def _pool_centres(state, top: float) -> list[tuple[float, float]]:
+    """Where the draft's revealed pieces are drawn, under the camps from ``top``."""
+    y = top + 24 + DRAFT_PIECE / 2
+    return [(MARGIN + DRAFT_PIECE / 2 + index * (DRAFT_PIECE + 6), y)
+            for index in range(len(state.pool))]
+
+
+def _chips_height(state) -> int:
+    """The room under the camps: the draft's revealed pieces, or the pieces each side took."""
+    return DRAFT_PIECE + 40 if state.phase == DRAFT else 2 * 58
+
+
+def _height(geo: Layout, state, legend: list[str]) -> int:
+    return int(geo.bottom + 6 + _chips_height(state) + 6 + LEGEND_LINE * len(legend))
+
+
+def image_height(game, state, options: Options) -> int:
+    return _height(layout(state, options), state,
+                   legend_lines(_legend(state, options.words)))
+
+
+def hit_regions(game, state, options: Options) -> list[Region]:
+    """What the seat to move can click, named from its own side (``render.hitmap``): both
+    camps' bands before the camps are chosen (``camp isis``); then its cells (``b1``: a swap,
+    or where a draft pick goes), the revealed pieces of the draft (``A5``), and the duel-row
+    spot in front of each of its columns (``c``: advance that column)."""
+    geo = layout(state, options)
+    if not _camp_chosen(state):
+        return [Region("camp", "camp anubis", rectangle(*_camp_box(geo, True))),
+                Region("camp", "camp isis", rectangle(*_camp_box(geo, False)))]
+    seat = state.to_move
+    regions = []
+    if state.phase in (DRAFT, ATTACK):
+        half = PIECE / 2 + 4
+        for cell in range(12):
+            x, y = geo.cell_center(state, seat, cell // 6 + 1, cell % 6)
+            regions.append(Region("cell", cell_name(cell),
+                                  rectangle(x - half, y - half, x + half, y + half)))
+    if state.phase == DRAFT:
+        half = DRAFT_PIECE / 2
+        for piece, (x, y) in zip(state.pool, _pool_centres(state, geo.bottom + 6),
+                                 strict=True):
+            regions.append(Region("piece", piece_name(piece),
+                                  rectangle(x - half, y - half, x + half, y + half)))
+        return regions
+    top = geo.duel_top + (DUEL_ROW / 2 if seat == state.isis else 0)
+    for column in range(6):
+        x, _ = geo.duel_center(state, seat, column)
+        regions.append(Region("column", COLUMNS[column],
+                              rectangle(x - CELL / 2, top, x + CELL / 2, top + DUEL_ROW / 2)))
+    return regions
 
 
 def _legend(state, said) -> str:

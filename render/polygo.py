@@ -14,7 +14,7 @@ from functools import lru_cache
 from PIL import Image
 
 from engines.graphgo import EMPTY, WALL
-from engines.polygo import ALIVE, DEAD, SCORING, STONE, geometry, score
+from engines.polygo import ALIVE, DEAD, SCORING, STONE, geometry, go_board, score
 from render.header import (
     MARGIN,
     SeatInfo,
@@ -23,6 +23,7 @@ from render.header import (
     move_subtitle,
     seat_labels,
 )
+from render.hitmap import Region, polygon
 from render.options import Options
 from render.primitives import (
     LEGEND_LINE,
@@ -239,8 +240,7 @@ def draw(game, state, options: Options) -> Image.Image:
     last = options.last_move
     legend = legend_lines(_legend(state, last, said))
     board_bottom = fit(0, board.box[3])[1]
-    height = int(board_bottom + 12 + LEGEND_LINE * len(legend))
-    frame = Frame(WIDTH, height, theme)
+    frame = Frame(WIDTH, _height(board_bottom, legend), theme)
 
     counted = score(state) if state.phase == SCORING or state.outcome is not None else None
     stats = []
@@ -312,6 +312,38 @@ def draw(game, state, options: Options) -> Image.Image:
         frame.text(MARGIN, y, line, LEGEND_SIZE, theme.muted, anchor="lm")
         y += LEGEND_LINE
     return frame.finish()
+
+
+def _height(board_bottom: float, legend: list[str]) -> int:
+    return int(board_bottom + 12 + LEGEND_LINE * len(legend))
+
+
+def image_height(game, state, options: Options) -> int:
+    fit, board = layout(state, options)
+    return _height(fit(0, board.box[3])[1],
+                   legend_lines(_legend(state, options.last_move, options.words)))
+
+
+def hit_regions(game, state, options: Options) -> list[Region]:
+    """While playing, every cell (a stone or a wall goes there); in the scoring phase, every
+    stone, adding ``dead`` or ``alive`` and the cell that names its group (``render.hitmap``)."""
+    fit, board = layout(state, options)
+    size = fit.scale
+    names = geometry(state.board_kind).names
+
+    def outline(index: int):
+        return polygon(_cell_shape(board.square, *fit(*board.centres[index]), size))
+
+    if state.phase != SCORING:
+        return [Region("cell", names[index], outline(index)) for index in range(len(names))]
+    graph = geometry(state.board_kind).graph
+    regions = []
+    for group in go_board(state).groups.values():
+        stones = graph.points(group.stones)
+        first = min(stones)
+        part = f"{ALIVE if first in state.dead else DEAD} {names[first]}"
+        regions += [Region("group", part, outline(index)) for index in sorted(stones)]
+    return regions
 
 
 def _legend(state, last, said) -> str:

@@ -3,18 +3,30 @@ regions lie on what is drawn there, nobody else gets regions, and no card face l
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
 import pytest
 
 import engines
+import engines.kolory as kolory_engine
+import engines.lppg as lppg_engine
+import engines.palam as palam_engine
+import engines.polygo as polygo_engine
 import render
+from engines.graphgo import WALL
+from engines.lppg import WHITE
 from render import alak as alak_render
+from render import kolory as kolory_render
+from render import lppg as lppg_render
+from render import palago as palago_render
+from render import palam as palam_render
+from render import polygo as polygo_render
 from render.gallery import SAMPLE_NAMES, playout
 from render.hitmap import HitMap, Region, join_move, split_move
 from render.options import Options
-from render.theme import DARK, STONES
+from render.theme import DARK, STONES, WALL_RED, mix
 from render.words import words
 from tests.render.helpers import close, decode, pixel
 
@@ -22,6 +34,16 @@ from tests.render.helpers import close, decode, pixel
 CASES = [
     ("alak", 2, None),
     ("alak", 2, {"length": 26}),
+    ("polygo", 2, None),
+    ("polygo", 2, {"board": "hex5"}),
+    ("polygo", 2, {"board": "square9"}),
+    ("palago", 2, None),
+    ("palam", 2, None),
+    ("palam", 2, {"setup": "draft"}),
+    ("lppg", 2, None),
+    ("lppg", 4, None),
+    ("kolory", 2, None),
+    ("kolory", 5, None),
 ]
 SEEDS = (1, 2)
 PER_GAME = 8  # positions spread over each game, besides the first of each phase
@@ -95,6 +117,21 @@ def strictly_inside(polygon, point) -> bool:
 
 @pytest.mark.parametrize(("game_name", "text", "parts"), [
     ("alak", "f", ["f"]),
+    ("kolory", "-1,2", ["-1,2"]),
+    ("palago", "0,0/1 1,0/2", ["0,0", "/1", "1,0", "/2"]),
+    ("palago", "-3,2/0", ["-3,2", "/0"]),
+    ("polygo", "i9 h9 j8", ["i9", "h9", "j8"]),
+    ("polygo", "dead a13 k7", ["dead a13", "k7"]),
+    ("polygo", "pass", ["pass"]),
+    ("palam", "camp anubis", ["camp anubis"]),
+    ("palam", "b1 e2", ["b1", "e2"]),
+    ("palam", "A5 b2", ["A5", "b2"]),
+    ("palam", "c", ["c"]),
+    ("lppg", "play 2 -2,-1 270", ["play 2", "-2,-1", "270"]),
+    ("lppg", "mark p 3,-4", ["mark p", "3,-4"]),
+    ("lppg", "keep 1,2", ["keep 1,2"]),
+    ("lppg", "draw b", ["draw b"]),
+    ("lppg", "draw a b", ["draw a", "b"]),
 ])
 def test_notation_splits_into_picks_in_notation_order(game_name, text, parts):
     assert split_move(game_name, text) == parts
@@ -203,12 +240,185 @@ def _alak_probes(state, hit_map: HitMap, options) -> list[Probe]:
     return probes
 
 
+def _polygo_probes(state, hit_map: HitMap, options) -> list[Probe]:
+    fit, board = polygo_render.layout(state, options)
+    geometry = polygo_engine.geometry(state.board_kind)
+    radius = polygo_render.stone_radius(board.square, fit.scale)
+    probes = []
+    for region in hit_map.regions:
+        cell = geometry.index[region.part.split()[-1]] if region.kind == "cell" else None
+        if cell is None:  # a stone of a group: find it by the region's centre
+            cell = min(range(len(board.centres)),
+                       key=lambda i: _distance(fit(*board.centres[i]), region.centre))
+        x, y = fit(*board.centres[cell])
+        assert _distance((x, y), region.centre) <= 1.5
+        value = state.board[cell]
+        below = (x, y + radius * 0.55)
+        if value in (0, 1):
+            probes.append((region, below, [STONES[value][0]]))
+        elif value == WALL:
+            probes.append((region, (x, y + fit.scale * 0.3), [WALL_RED]))
+        elif region.kind == "cell":
+            probes.append((region, below, [DARK.wood]))
+        else:
+            raise AssertionError(f"a group region on an empty cell: {region}")
+    return probes
+
+
+def _palago_probes(state, hit_map: HitMap, options) -> list[Probe]:
+    lattice = palago_render.layout(state, None, options)
+    size = lattice.scale
+    empty = [mix(DARK.background, DARK.empty, 1.0), mix(DARK.background, DARK.empty, 0.5)]
+    occupied = {(q, r) for q, r, _ in state.tiles}
+    probes = []
+    for region in hit_map.regions:
+        if region.kind == "cell":
+            q, r = map(int, region.part.split(","))
+            assert (q, r) not in occupied
+            x, y = lattice.center(q, r)
+            assert _distance((x, y), region.centre) <= 1.5
+            probes.append((region, (x, y + size * 0.72), empty))
+        else:  # a tile of the legend: its arch on the side of corners o, o+1, o+2
+            o = int(region.part[1:])
+            x0, y0, _, y1 = region.box
+            tile = palago_render.LEGEND_TILE
+            cx, cy = x0 + tile, (y0 + y1) / 2
+            corner = palago_render.hex_corner(cx, cy, tile, o)
+            probes.append((region, (cx + (corner[0] - cx) * 0.3, cy + (corner[1] - cy) * 0.3),
+                           [palago_render.COLOURS[o % 2]]))
+    return probes
+
+
+def _kolory_probes(state, hit_map: HitMap, options) -> list[Probe]:
+    view = kolory_render.layout(state, None, options)
+    colours = kolory_engine.visible_colours(state)
+    last = state.last_move
+    probes = []
+    for region in hit_map.regions:
+        x, y = map(int, region.part.split(","))
+        assert _distance(view.corner(x + 1, y + 1), region.centre) <= 1
+        for dx in (0, 1):
+            for dy in (0, 1):
+                square = (x + dx, y + dy)
+                if last is not None and square == (last.x, last.y):
+                    continue  # the last move's label covers this square
+                if square in colours:
+                    expected = [kolory_render.colour_of(colours[square])]
+                else:
+                    expected = [DARK.background]
+                # The square's centre lies in the region's own corner quarter.
+                probes.append((region, view.center(*square), expected))
+    return probes
+
+
+def _lppg_probes(state, hit_map: HitMap, options) -> list[Probe]:
+    view = lppg_render.layout(state, None, options)
+    squares = lppg_engine.terrain(state)
+    owned = {at: seat for seat, _, region in lppg_engine.territories(state) for at in region}
+    markers = {(x, y): (seat, kind) for seat, kind, x, y in state.markers}
+    probes = []
+    for region in hit_map.regions:
+        if region.kind == "pile":
+            pile = state.pile_a if region.part.endswith("a") else state.pile_b
+            colour = lppg_render.back_colour(pile[0]) if pile else None
+            x0, y0, _, y1 = region.box
+            if colour is not None:
+                # The card back's left end, beside its "?" mark.
+                probes.append((region, (x0 + 6 + lppg_render.PILE_UNIT * 0.4, (y0 + y1) / 2),
+                               [lppg_render.CARD_COLOURS[colour]]))
+            continue
+        x, y = map(int, region.part.split()[-1].split(","))
+        if region.kind == "region":
+            at = _square_at(region, view)
+            probes.append((region, view.center(*at), [lppg_render.CARD_COLOURS[WHITE]]))
+            continue
+        cx, cy = view.center(x, y)
+        assert _distance((cx, cy), region.centre) <= 1
+        if (x, y) in markers:
+            seat, _kind = markers[(x, y)]
+            r = view.cell * 0.36
+            # Above the territory's size written on the marker.
+            probes.append((region, (cx, cy - 0.75 * r),
+                           [lppg_render._seat_colour(state, seat)]))
+        elif (x, y) in squares:
+            fill = lppg_render.CARD_COLOURS[squares[(x, y)]]
+            if (x, y) in owned:
+                fill = mix(fill, lppg_render._seat_colour(state, owned[(x, y)]), lppg_render.TINT)
+            probes.append((region, (cx, cy), [fill]))
+        else:
+            probes.append((region, (cx, cy), [DARK.background]))
+    # A region to mark is named by its top-left square (top row first), as the engine does.
+    marked: dict[str, list[tuple[int, int]]] = {}
+    for region in hit_map.regions:
+        if region.kind == "region":
+            marked.setdefault(region.part, []).append(_square_at(region, view))
+    closed = {tuple(sorted(squares)) for squares in lppg_engine.closed_regions(state)}
+    for part, found in marked.items():
+        assert tuple(sorted(found)) in closed
+        x, y = min(found, key=lambda at: (at[1], at[0]))
+        assert part == f"{x},{y}"
+    return probes
+
+
+def _square_at(region: Region, view) -> tuple[int, int]:
+    """The grid square a one-square region covers."""
+    x0, y0, _, _ = region.box
+    return (round((x0 - view.left) / view.cell) + view.extent[0],
+            round((y0 - view.top) / view.cell) + view.extent[1])
+
+
+def _palam_probes(state, hit_map: HitMap, options) -> list[Probe]:
+    geo = palam_render.layout(state, options)
+    seat = state.to_move
+    probes = []
+    by_part = {region.part: region for region in hit_map.regions}
+    for region in hit_map.regions:
+        x, y = region.centre
+        if region.kind == "camp":
+            role = "Anubis" if region.part.endswith("anubis") else "Isis"
+            probes.append((region, (x, y),
+                           [mix(DARK.background, palam_render.ROLE_COLOURS[role], 0.16)]))
+        elif region.kind == "cell":
+            column = "abcdef".index(region.part[0])
+            row = int(region.part[1])
+            assert _distance(geo.cell_center(state, seat, row, column), (x, y)) <= 1
+            piece = state.piece_at(seat, row, column)
+            if piece == palam_engine.EMPTY:
+                role = "Isis" if seat == state.isis else "Anubis"
+                expected = [mix(DARK.background, palam_render.ROLE_COLOURS[role], 0.16)]
+            else:
+                light = piece in palam_engine.LIGHT_PIECES
+                expected = [palam_render.LIGHT_PIECE if light else palam_render.DARK_PIECE]
+            probes.append((region, (x - palam_render.PIECE * 0.4, y), expected))
+        elif region.kind == "column":
+            # In front of the mover's own column of that letter, on the mover's side.
+            front = geo.cell_center(state, seat, 1, "abcdef".index(region.part))
+            assert abs(front[0] - x) <= 1
+            assert abs(front[1] - y) < abs(front[1] - (2 * geo.duel_top + palam_render.DUEL_ROW
+                                                       - y))
+            if "a1" in by_part:
+                assert abs(by_part[region.part + "1"].centre[0] - x) <= 1
+        else:  # a revealed piece of the draft
+            piece = palam_engine.SYMBOLS.index(region.part[0]) * 6 + int(region.part[1:]) - 1
+            assert palam_engine.piece_name(piece) == region.part
+            assert piece in state.pool
+            light = piece in palam_engine.LIGHT_PIECES
+            probes.append((region, (x - palam_render.DRAFT_PIECE * 0.4, y),
+                           [palam_render.LIGHT_PIECE if light else palam_render.DARK_PIECE]))
+    return probes
+
+
 def _distance(a, b) -> float:
     return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
 
 
 PROBES = {
     "alak": _alak_probes,
+    "polygo": _polygo_probes,
+    "palago": _palago_probes,
+    "kolory": _kolory_probes,
+    "lppg": _lppg_probes,
+    "palam": _palam_probes,
 }
 
 
@@ -249,6 +459,48 @@ def test_only_the_seat_to_move_gets_regions(case):
             assert render.choices(game_name, state, viewer) is None
             if render.has_hands(game_name) and viewer is not None:
                 assert render.hand_with_hits(game_name, state, viewer)[1].regions == ()
+
+
+CARD_ID = re.compile(r"\b[RBGY]1?\d\b")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_lppg_hit_maps_show_no_card(players):
+    """The board's map has no card of a hand; a hand's map is the same whatever the cards
+    (so its shapes say nothing of a face) and names no card."""
+    seen_hands: dict[tuple[int, int], HitMap] = {}
+    compared = 0
+    for state in positions("lppg", players, None):
+        seat = state.to_move
+        board_map = render.hits("lppg", state, viewer=seat)
+        assert not {r.kind for r in board_map.regions} & {"card", "rotation"}
+        assert not any(r.part.startswith("play") for r in board_map.regions)
+        _, hand_map = render.hand_with_hits("lppg", state, seat)
+        assert not CARD_ID.search(hand_map.to_json())
+        if state.pending == "play":
+            assert {r.kind for r in hand_map.regions} == {"card", "rotation"}
+            key = (len(state.hands[seat]), seat)
+            if key in seen_hands and seen_hands[key] != hand_map:
+                raise AssertionError("a hand's hit map depends on its cards")
+            compared += key in seen_hands
+            seen_hands[key] = hand_map
+    assert compared > 0
+
+
+def test_lppg_marker_choices_follow_the_markers_left():
+    game = engines.get("lppg")
+    found = 0
+    for state in positions("lppg", 2, None) + positions("lppg", 4, None):
+        extra = render.choices("lppg", state, state.to_move)
+        if state.pending != "mark":
+            assert extra is None
+            continue
+        png, choice_map = extra
+        assert decode(png).size == (choice_map.width, choice_map.height)
+        kinds = {str(m).split()[1] for m in game.legal_moves(state)}
+        assert {r.part for r in choice_map.regions} >= {f"mark {k}" for k in kinds}
+        found += 1
+    assert found > 0
 
 
 # -- JSON --------------------------------------------------------------------------------------
