@@ -137,10 +137,14 @@ def image_height(game, state, options: Options) -> int:
 
 def hit_regions(game, state, options: Options) -> list[Region]:
     """Each point: its stretch of the bar with its letter below (``render.hitmap``)."""
-    geo = layout(state, options)
+    return list(_point_regions(state.length, layout(state, options)))
+
+
+@lru_cache(maxsize=16)
+def _point_regions(length: int, geo: Layout) -> tuple[Region, ...]:
     bottom = geo.bar_top + BAR_HEIGHT + LETTER_GAP + _label_size(geo.spacing)
     half = geo.spacing / 2
-    return [Region("point", LETTERS[index],
-                   rectangle(x - half, geo.bar_top, x + half, bottom))
-            for index in range(state.length)
-            for x, _ in (geo.point(index),)]
+    return tuple(Region("point", LETTERS[index],
+                        rectangle(geo.point(index)[0] - half, geo.bar_top,
+                                  geo.point(index)[0] + half, bottom))
+                 for index in range(length))

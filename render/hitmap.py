@@ -34,17 +34,19 @@ How moves split, per game (each part is exactly the text it adds):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import orjson
+
+from render.primitives import Extent, GridView
 
 Polygon = tuple[tuple[int, int], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Region:
-    """One clickable area of an image."""
+class Region(NamedTuple):
+    """One clickable area of an image (an immutable value)."""
 
     #: What is clicked: "point", "cell", "orientation", "place", "region", "group", "marker",
     #: "pile", "card", "rotation", "column", "camp", "piece".
@@ -71,6 +73,11 @@ class Region:
         return (min(xs), min(ys), max(xs), max(ys))
 
 
+#: The order of a region's fields in JSON, where each region is an array (a board may have
+#: hundreds of regions: arrays are written several times faster than objects, and smaller).
+JSON_FIELDS = Region._fields
+
+
 @dataclass(frozen=True, slots=True)
 class HitMap:
     """The regions of an image ``width`` × ``height`` pixels."""
@@ -88,34 +95,52 @@ class HitMap:
                 if r.part == part and (not r.after or r.after in picks)]
 
     def to_json(self) -> str:
-        return orjson.dumps({
-            "width": self.width,
-            "height": self.height,
-            "regions": [
-                {"kind": r.kind, "part": r.part, "polygon": r.polygon,
-                 **({"after": r.after} if r.after else {})}
-                for r in self.regions
-            ],
-        }).decode()
+        """``{"width": 800, "height": 750, "fields": ["kind", "part", "polygon", "after"],
+        "regions": [["cell", "2,-1", [[x, y], ...], ""], ...]}``"""
+        return orjson.dumps(
+            {"width": self.width, "height": self.height, "fields": JSON_FIELDS,
+             "regions": self.regions},
+            option=orjson.OPT_PASSTHROUGH_SUBCLASS, default=tuple,
+        ).decode()
 
     @classmethod
     def from_json(cls, text: str | bytes) -> HitMap:
         data = orjson.loads(text)
-        return cls(
-            int(data["width"]),
-            int(data["height"]),
-            tuple(
-                Region(r["kind"], r["part"], tuple((int(x), int(y)) for x, y in r["polygon"]),
-                       r.get("after", ""))
-                for r in data["regions"]
-            ),
-        )
+        fields = data["fields"]
+        regions = []
+        for values in data["regions"]:
+            named = dict(zip(fields, values, strict=True))
+            regions.append(Region(named["kind"], named["part"],
+                                  tuple((int(x), int(y)) for x, y in named["polygon"]),
+                                  named.get("after", "")))
+        return cls(int(data["width"]), int(data["height"]), tuple(regions))
 
 
 def rectangle(x0: float, y0: float, x1: float, y1: float) -> Polygon:
     """A box's corners clockwise from the top-left, rounded to whole pixels."""
     left, top, right, bottom = round(x0), round(y0), round(x1), round(y1)
     return ((left, top), (right, top), (right, bottom), (left, bottom))
+
+
+def square_regions(kind: str, view: GridView, squares: Extent, shift: int = 0
+                   ) -> Iterator[Region]:
+    """A region per square of ``squares`` (an inclusive box of squares) on a grid ``view``,
+    named ``x,y``, row by row; ``shift`` moves every one right and down by that many pixels
+    (Kolory centres a card's region on the corner its squares share). A grid's squares are
+    whole pixels, so this is integer arithmetic: LPPG's view holds hundreds of squares."""
+    x0, y0, x1, y1 = squares
+    cell = view.cell
+    left = view.left + (x0 - view.extent[0]) * cell + shift
+    top = view.top + (y0 - view.extent[1]) * cell + shift
+    for y in range(y0, y1 + 1):
+        bottom = top + cell
+        px = left
+        for x in range(x0, x1 + 1):
+            right = px + cell
+            yield Region(kind, f"{x},{y}", ((px, top), (right, top), (right, bottom),
+                                            (px, bottom)))
+            px = right
+        top = bottom
 
 
 def polygon(points: Iterable[tuple[float, float]]) -> Polygon:

@@ -11,7 +11,7 @@ from PIL import Image
 
 from engines.kolory import CARDS_PER_PLAYER, ROUNDS, WHITE, KoloryState, largest_groups
 from render.header import MARGIN, SMALL_SIZE, SeatInfo, draw_header, header_height, seat_labels
-from render.hitmap import Region, rectangle
+from render.hitmap import Region, square_regions
 from render.options import Options
 from render.primitives import (
     LEGEND_LINE,
@@ -182,16 +182,15 @@ def hit_regions(game, state: KoloryState, options: Options) -> list[Region]:
     """Every place a card may go in view, named by its top-left square (``x,y``): one square
     centred where the card's centre would be, the corner its four squares share. These
     squares tile the grid, so each click names one place (``render.hitmap``)."""
-    view = layout(state, options.extent, options)
+    return list(_place_regions(layout(state, options.extent, options)))
+
+
+@lru_cache(maxsize=16)
+def _place_regions(view: GridView) -> tuple[Region, ...]:
+    """The places of ``hit_regions`` (the same until the view changes: cached)."""
     x0, y0, x1, y1 = view.extent
-    half = view.cell / 2
-    regions = []
-    for y in range(y0, y1):
-        for x in range(x0, x1):
-            cx, cy = view.corner(x + 1, y + 1)
-            regions.append(Region("place", f"{x},{y}",
-                                  rectangle(cx - half, cy - half, cx + half, cy + half)))
-    return regions
+    return tuple(square_regions("place", view, (x0, y0, x1 - 1, y1 - 1),
+                                shift=view.cell // 2))
 
 
 def _draw_order(frame: Frame, state: KoloryState, labels, top: float, said) -> None:

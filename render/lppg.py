@@ -30,7 +30,7 @@ from engines.lppg import (
 )
 from engines.lppg_terrain import yx_order
 from render.header import MARGIN, SMALL_SIZE, SeatInfo, draw_header, header_height, seat_labels
-from render.hitmap import Region, rectangle
+from render.hitmap import Region, rectangle, square_regions
 from render.options import Options
 from render.primitives import (
     LEGEND_LINE,
@@ -100,7 +100,20 @@ def _seat_colour(state, seat: int) -> RGB:
     return SEAT_COLOURS[seat]
 
 
+_last_extent: tuple = (None, None)  # the last state asked for and its extent
+
+
 def _state_extent(state) -> Extent:
+    """The squares in play and two more around (kept for the last state: its board and its
+    hit map both need it; one tuple, replaced whole, so threads never mix two states)."""
+    global _last_extent
+    last = _last_extent
+    if last[0] is not state:
+        last = _last_extent = (state, _extent_of(state))
+    return last[1]
+
+
+def _extent_of(state) -> Extent:
     squares = list(terrain(state))
     xs = [x for x, _ in squares]
     ys = [y for _, y in squares]
@@ -110,7 +123,7 @@ def _state_extent(state) -> Extent:
 
 def extent(states: Sequence) -> Extent:
     """The area every replay frame shows (cards are never taken back: the union of all)."""
-    return union([_state_extent(s) for s in states])
+    return union([_extent_of(s) for s in states])
 
 
 def layout(state, fixed: Extent | None = None, options: Options | None = None) -> GridView:
@@ -286,9 +299,7 @@ def hit_regions(game, state, options: Options) -> list[Region]:
         return rectangle(*view.box(x, y))
 
     if pending == "play":
-        x0, y0, x1, y1 = view.extent
-        return [Region("place", f"{x},{y}", square(x, y))
-                for y in range(y0, y1 + 1) for x in range(x0, x1 + 1)]
+        return list(_place_regions(view))
     if pending == "mark":
         regions = []
         for squares in closed_regions(state):
@@ -309,6 +320,12 @@ def hit_regions(game, state, options: Options) -> list[Region]:
                 regions += [Region("pile", pile, box, after=f"draw {first}") for first in "ab"]
         return regions
     return []
+
+
+@lru_cache(maxsize=16)
+def _place_regions(view: GridView) -> tuple[Region, ...]:
+    """Every square in view as a place (the same until the view changes: cached)."""
+    return tuple(square_regions("place", view, view.extent))
 
 
 def _card_back(surface, x: float, y: float, unit: float, colour: int | None,

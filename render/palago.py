@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from engines.palago import TOTAL_TILES, picture
+from engines.palago import TOTAL_TILES, PalagoPicture, picture
 from render.header import MARGIN, SMALL_SIZE, SeatInfo, draw_header, header_height, seat_labels
 from render.hitmap import Region, polygon, rectangle
 from render.options import Options
@@ -62,6 +62,19 @@ class Lattice:
 
     def center(self, q: int, r: int) -> tuple[int, int]:
         return (self.x0 + self.width * q + self.width // 2 * r, self.y0 + self.row * r)
+
+
+_last_picture: tuple = (None, None)  # the last state asked for and its picture
+
+
+def _picture(state) -> PalagoPicture:
+    """``picture(state)``, kept for the last state: its board and its hit map both need it.
+    (One tuple, replaced whole, so threads drawing at once never mix two states.)"""
+    global _last_picture
+    last = _last_picture
+    if last[0] is not state:
+        last = _last_picture = (state, picture(state))
+    return last[1]
 
 
 def _cells_in_play(pic) -> list[Cell]:
@@ -204,7 +217,7 @@ def palette_keys(theme: Theme) -> list:
 def draw(game, state, options: Options) -> Image.Image:
     theme = options.theme
     said = options.words
-    pic = picture(state)
+    pic = _picture(state)
     bounds = options.extent or _bounds(_cells_in_play(pic))
     lattice = layout(state, bounds, options)
     size = lattice.scale
@@ -289,24 +302,48 @@ ORIENTATION_LABEL = 36  # room right of a legend tile for its "/o"
 
 
 def image_height(game, state, options: Options) -> int:
-    bounds = options.extent or _bounds(_cells_in_play(picture(state)))
+    bounds = options.extent or _bounds(_cells_in_play(_picture(state)))
     return int(_board_bottom(layout(state, bounds, options), bounds) + 16 + LEGEND_HEIGHT)
 
 
 def hit_regions(game, state, options: Options) -> list[Region]:
     """Every empty cell a tile may go to (``q,r``), and the legend's three tiles with their
     labels (``/o``): the orientation follows each cell (``render.hitmap``)."""
-    pic = picture(state)
+    pic = _picture(state)
     bounds = options.extent or _bounds(_cells_in_play(pic))
     lattice = layout(state, bounds, options)
-    regions = [Region("cell", f"{q},{r}", polygon(hexagon_points(*lattice.center(q, r),
-                                                                   lattice.scale)))
-               for q, r in (*pic.targets, *pic.partners)]
-    cy = _board_bottom(lattice, bounds) + 16 + LEGEND_HEIGHT / 2
+    made = _cell_regions(lattice)
+    corners = _hexagon_offsets(lattice.width)
+    regions = []
+    for q, r in (*pic.targets, *pic.partners):
+        region = made.get((q, r))
+        if region is None:
+            # Cell centres are whole pixels: the rounded corners are the centre plus the
+            # rounded offsets, the same for every cell of the lattice.
+            cx, cy = lattice.center(q, r)
+            region = made[(q, r)] = Region(
+                "cell", f"{q},{r}", tuple([(cx + dx, cy + dy) for dx, dy in corners]))
+        regions.append(region)
+    return regions + list(_orientation_regions(_board_bottom(lattice, bounds) + 16))
+
+
+@lru_cache(maxsize=16)
+def _cell_regions(lattice: Lattice) -> dict[Cell, Region]:
+    """The cells' regions made so far on a lattice (a lattice lasts while the area in play
+    keeps its size: the same cells come back move after move)."""
+    return {}
+
+
+@lru_cache(maxsize=16)
+def _hexagon_offsets(width: int) -> tuple[tuple[int, int], ...]:
+    return polygon(hexagon_points(0, 0, width / SQRT3))
+
+
+@lru_cache(maxsize=64)
+def _orientation_regions(legend_top: float) -> tuple[Region, ...]:
+    cy = legend_top + LEGEND_HEIGHT / 2
     size = LEGEND_TILE
-    for o in range(3):
-        x = _legend_tile_x(o)
-        regions.append(Region("orientation", f"/{o}",
-                              rectangle(x - size, cy - size, x + size + ORIENTATION_LABEL,
-                                        cy + size)))
-    return regions
+    return tuple(Region("orientation", f"/{o}",
+                        rectangle(_legend_tile_x(o) - size, cy - size,
+                                  _legend_tile_x(o) + size + ORIENTATION_LABEL, cy + size))
+                 for o in range(3))

@@ -327,23 +327,29 @@ def image_height(game, state, options: Options) -> int:
 def hit_regions(game, state, options: Options) -> list[Region]:
     """While playing, every cell (a stone or a wall goes there); in the scoring phase, every
     stone, adding ``dead`` or ``alive`` and the cell that names its group (``render.hitmap``)."""
-    fit, board = layout(state, options)
-    size = fit.scale
-    names = geometry(state.board_kind).names
-
-    def outline(index: int):
-        return polygon(_cell_shape(board.square, *fit(*board.centres[index]), size))
-
+    fit, _ = layout(state, options)
+    cells = _cell_regions(state.board_kind, fit)
     if state.phase != SCORING:
-        return [Region("cell", names[index], outline(index)) for index in range(len(names))]
+        return list(cells)
+    names = geometry(state.board_kind).names
     graph = geometry(state.board_kind).graph
     regions = []
     for group in go_board(state).groups.values():
         stones = graph.points(group.stones)
         first = min(stones)
         part = f"{ALIVE if first in state.dead else DEAD} {names[first]}"
-        regions += [Region("group", part, outline(index)) for index in sorted(stones)]
+        regions += [Region("group", part, cells[index].polygon) for index in sorted(stones)]
     return regions
+
+
+@lru_cache(maxsize=16)
+def _cell_regions(kind: str, fit: Fit) -> tuple[Region, ...]:
+    """Every cell of a board kind where ``fit`` puts it, in cell order (cached: the same for
+    every position of a board drawn under a header of the same height)."""
+    board = board_geometry(kind)
+    return tuple(Region("cell", name, polygon(_cell_shape(board.square, *fit(*centre),
+                                                          fit.scale)))
+                 for name, centre in zip(geometry(kind).names, board.centres, strict=True))
 
 
 def _legend(state, last, said) -> str:

@@ -81,9 +81,20 @@ def case_positions(case) -> tuple[Any, ...]:
     return positions(game_name, players, tuple(sorted(options.items())) if options else None)
 
 
-def hit_maps(game_name: str, state: Any, seat: int, **kwargs) -> list[HitMap]:
-    """Every hit map the seat to move has: its board, its hand, its strip of choices."""
-    maps = [render.board_with_hits(game_name, state, viewer=seat, **kwargs)[1]]
+_MAPS: dict[tuple[str, int], list[HitMap]] = {}
+
+
+def hit_maps(game_name: str, state: Any) -> list[HitMap]:
+    """Every hit map the seat to move has: its board, its hand, its strip of choices (drawn
+    once per position: ``positions`` keeps the states, so their ids stay theirs)."""
+    key = (game_name, id(state))
+    if key not in _MAPS:
+        _MAPS[key] = _hit_maps(game_name, state, state.to_move)
+    return _MAPS[key]
+
+
+def _hit_maps(game_name: str, state: Any, seat: int) -> list[HitMap]:
+    maps = [render.board_with_hits(game_name, state, viewer=seat)[1]]
     if render.has_hands(game_name):
         maps.append(render.hand_with_hits(game_name, state, seat)[1])
     extra = render.choices(game_name, state, seat)
@@ -161,7 +172,7 @@ def test_every_pick_of_every_legal_move_has_a_region(case):
     buttons = render.button_parts(game_name)
     checked = 0
     for state in case_positions(case):
-        maps = hit_maps(game_name, state, state.to_move)
+        maps = hit_maps(game_name, state)
         for move in game.legal_moves(state):
             parts = split_move(game_name, str(move))
             for index, part in enumerate(parts):
@@ -189,7 +200,7 @@ def test_regions_lie_inside_their_image_and_hits_match_the_drawn_board(case):
         image = decode(png)
         assert (board_map.width, board_map.height) == image.size
         assert render.hits(game_name, state, viewer=state.to_move, **kwargs) == board_map
-        for hit_map in hit_maps(game_name, state, state.to_move):
+        for hit_map in hit_maps(game_name, state):
             for region in hit_map.regions:
                 x0, y0, x1, y1 = region.box
                 assert 0 <= x0 < x1 <= hit_map.width, region
@@ -202,7 +213,7 @@ def test_regions_offered_together_do_not_overlap(case):
     click names one pick."""
     game_name = case[0]
     for state in case_positions(case):
-        for hit_map in hit_maps(game_name, state, state.to_move):
+        for hit_map in hit_maps(game_name, state):
             by_kind: dict[tuple[str, str], list[Region]] = {}
             for region in hit_map.regions:
                 by_kind.setdefault((region.kind, region.after), []).append(region)
@@ -510,7 +521,7 @@ def test_lppg_marker_choices_follow_the_markers_left():
 def test_hit_maps_survive_a_json_round_trip(case):
     game_name = case[0]
     for state in case_positions(case)[:4]:
-        for hit_map in hit_maps(game_name, state, state.to_move):
+        for hit_map in hit_maps(game_name, state):
             text = hit_map.to_json()
             assert HitMap.from_json(text) == hit_map
             assert isinstance(text, str)
