@@ -20,7 +20,8 @@ How moves split, per game (each part is exactly the text it adds):
   tiles of the board's legend.
 - Polygo: the stone, then each wall: ``i9 h9 j8`` -> ``i9`` ``h9`` ``j8``. In the scoring
   phase a whole group is one click: ``dead a13`` on every stone of the group the engine names
-  by ``a13``; ``pass``, ``accept`` and ``resume`` are buttons.
+  by ``a13`` (several groups in one move, ``dead a13 k7``, are typed, not clicked: the legal
+  moves name one group each); ``pass``, ``accept`` and ``resume`` are buttons.
 - Palam: ``camp isis`` (the camp's band); an attack or answer ``c`` (the duel-row spot in
   front of the mover's column c, where the piece goes); a swap ``b1 e2`` -> ``b1`` ``e2``
   (cells of the mover's camp, named from the mover's own left); a draft pick ``A5 b2`` ->
@@ -34,7 +35,7 @@ How moves split, per game (each part is exactly the text it adds):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -123,24 +124,33 @@ def rectangle(x0: float, y0: float, x1: float, y1: float) -> Polygon:
 
 
 def square_regions(kind: str, view: GridView, squares: Extent, shift: int = 0
-                   ) -> Iterator[Region]:
+                   ) -> list[Region]:
     """A region per square of ``squares`` (an inclusive box of squares) on a grid ``view``,
     named ``x,y``, row by row; ``shift`` moves every one right and down by that many pixels
-    (Kolory centres a card's region on the corner its squares share). A grid's squares are
-    whole pixels, so this is integer arithmetic: LPPG's view holds hundreds of squares."""
+    (Kolory centres a card's region on the corner its squares share).
+
+    An LPPG view holds hundreds of squares, made again whenever the view changes: squares
+    are whole pixels, so corners are integers made once per grid point and shared by the
+    squares around it, names are two cached halves, and each region is a plain tuple made
+    a ``Region`` without the named tuple's checks."""
     x0, y0, x1, y1 = squares
     cell = view.cell
     left = view.left + (x0 - view.extent[0]) * cell + shift
     top = view.top + (y0 - view.extent[1]) * cell + shift
+    xs = [left + i * cell for i in range(x1 - x0 + 2)]
+    firsts = [f"{x}," for x in range(x0, x1 + 1)]
+    make = tuple.__new__
+    regions = []
+    upper = [(px, top) for px in xs]
     for y in range(y0, y1 + 1):
-        bottom = top + cell
-        px = left
-        for x in range(x0, x1 + 1):
-            right = px + cell
-            yield Region(kind, f"{x},{y}", ((px, top), (right, top), (right, bottom),
-                                            (px, bottom)))
-            px = right
-        top = bottom
+        top += cell
+        lower = [(px, top) for px in xs]
+        second = str(y)
+        for i, first in enumerate(firsts):
+            regions.append(make(Region, (kind, first + second,
+                                         (upper[i], upper[i + 1], lower[i + 1], lower[i]), "")))
+        upper = lower
+    return regions
 
 
 def polygon(points: Iterable[tuple[float, float]]) -> Polygon:

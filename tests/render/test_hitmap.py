@@ -42,12 +42,14 @@ CASES = [
     ("palam", 2, {"setup": "draft"}),
     ("lppg", 2, None),
     ("lppg", 4, None),
+    ("lppg", 2, {"edition": 1}),  # stored games of the first rules: both draws in one move
     ("kolory", 2, None),
     ("kolory", 5, None),
 ]
 SEEDS = (1, 2)
 PER_GAME = 8  # positions spread over each game, besides the first of each phase
-CASE_IDS = [f"{g}-{n}p" + (f"-{next(iter(o.values()))}" if o else "") for g, n, o in CASES]
+CASE_IDS = ["-".join([g, f"{n}p", *(f"{k}={v}" for k, v in (o or {}).items())])
+            for g, n, o in CASES]
 
 
 def _phase(state: Any) -> tuple:
