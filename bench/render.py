@@ -3,9 +3,12 @@ one board PNG over every position of seeded random games, the largest PNG, and o
 of the longest game.
 
     python -m bench.render [game ...] [--games N]
+    python -m bench.render --hits [game ...] [--games N]
 
 Budgets: a board ≤ 8 ms p99 and ≤ 100 KB; a replay of up to 150 frames ≤ 1 s. A second table
 compares ways of encoding a board (RGB or palette, zlib or ISA-L), which chose the one used.
+With ``--hits``: what a board's hit map (its regions and their JSON, for the seat to move)
+costs beside the board: ≤ 10 % of the board's time.
 
 Times are CPU time of this single-threaded process (``time.process_time``), so other programs
 sharing the machine do not add their time to ours (they can still slow ours a little by sharing
@@ -18,6 +21,7 @@ kind: every cache starts empty (the palette is built before, as the bot's first 
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 import statistics
 import time
@@ -85,6 +89,100 @@ def measure(name: str, games: int) -> dict:
     }
 
 
+HITS_BUDGET = 0.10  # a hit map adds at most this share of the board's time
+
+
+def measure_hits(name: str, games: int) -> dict:
+    """Each position of ``games`` seeded games with a seat to move, drawn for that seat with
+    its hit map (``render.board_with_hits``), and the map written as the JSON the page is
+    sent. What the map adds is timed where it is made: the game module's ``hit_regions``
+    (wrapped with a timer for the run) and ``to_json``; the board is the rest of the call.
+    ``hits`` alone (a map without its image: it finds the view and layout again) is timed too.
+
+    Timing ``board_with_hits`` against ``board`` measured the memory allocator instead: on
+    this machine a board took 3.4 or 4.4 ms depending on which allocations came before it, a
+    swing larger than the whole map."""
+    module = importlib.import_module(f"render.{name}")
+    count = player_counts(name)[-1]
+    names = list(SAMPLE_NAMES[:count])
+    positions = [s for seed in range(games) for s in playout(name, count, seed)
+                 if s.to_move is not None]
+    for theme in ("dark", "light"):
+        render.palette(name, theme)
+    # A running bot has drawn boards and maps of this game before (other seeds).
+    for seed in WARM_SEEDS:
+        for index, state in enumerate(playout(name, count, seed)):
+            if state.to_move is not None:
+                render.board_with_hits(name, state, viewer=state.to_move, players=names,
+                                       theme=("dark", "light")[index % 2])
+    in_regions: list[float] = []
+    original = module.hit_regions
+
+    def timed_regions(*args):
+        start = time.process_time()
+        regions = original(*args)
+        in_regions.append(time.process_time() - start)
+        return regions
+
+    boards, added, alone, regions, json_sizes = [], [], [], [], []
+    module.hit_regions = timed_regions
+    try:
+        for index, state in enumerate(positions):
+            theme = ("dark", "light")[index % 2]
+            start = time.process_time()
+            _, hit_map = render.board_with_hits(name, state, viewer=state.to_move,
+                                                players=names, theme=theme)
+            middle = time.process_time()
+            text = hit_map.to_json()
+            end = time.process_time()
+            made = in_regions.pop()
+            boards.append(middle - start - made)
+            added.append(made + end - middle)
+            regions.append(len(hit_map.regions))
+            json_sizes.append(len(text))
+            start = time.process_time()
+            render.hits(name, state, viewer=state.to_move, players=names, theme=theme).to_json()
+            alone.append(time.process_time() - start)
+            in_regions.clear()
+    finally:
+        module.hit_regions = original
+    return {
+        "game": name,
+        "players": count,
+        "boards": len(positions),
+        "board_ms": statistics.fmean(boards) * 1000,
+        "board_p99": p99(boards) * 1000,
+        "added_ms": statistics.fmean(added) * 1000,
+        "added_p99": p99(added) * 1000,
+        "share": statistics.fmean(added) / statistics.fmean(boards),
+        "share_p99": p99([a / b for a, b in zip(added, boards, strict=True)]),
+        "alone_ms": statistics.fmean(alone) * 1000,
+        "alone_p99": p99(alone) * 1000,
+        "regions": statistics.fmean(regions),
+        "max_regions": max(regions),
+        "json_kb": statistics.fmean(json_sizes) / 1000,
+        "max_json_kb": max(json_sizes) / 1000,
+    }
+
+
+def print_hits(names: list[str], games: int) -> None:
+    print(f"| game | players | boards | board mean / p99 | map added mean / p99 "
+          f"| share of the board, mean (≤ {HITS_BUDGET:.0%}) / p99 | hits() alone mean / p99 "
+          f"| regions mean / max | JSON mean / max |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name in names:
+        r = measure_hits(name, games)
+        print(
+            f"| {r['game']} | {r['players']} | {r['boards']} "
+            f"| {r['board_ms']:.2f} / {r['board_p99']:.2f} ms "
+            f"| {r['added_ms']:.3f} / {r['added_p99']:.3f} ms "
+            f"| {r['share']:.1%} / {r['share_p99']:.1%} "
+            f"| {r['alone_ms']:.3f} / {r['alone_p99']:.3f} ms "
+            f"| {r['regions']:.0f} / {r['max_regions']} "
+            f"| {r['json_kb']:.1f} / {r['max_json_kb']:.1f} KB |"
+        )
+
+
 def cpu_ms(action, repeat: int = 20) -> float:
     """The median CPU time of ``action`` in milliseconds."""
     action()
@@ -128,8 +226,13 @@ def main() -> None:
     parser.add_argument("games", nargs="*", default=None)
     parser.add_argument("--games", dest="count", type=int, default=4,
                         help="random games per game (every position is rendered)")
+    parser.add_argument("--hits", action="store_true",
+                        help="what hit maps add to a board instead (the other tables skipped)")
     args = parser.parse_args()
     names = args.games or render.supported_games()
+    if args.hits:
+        print_hits(names, args.count)
+        return
     print(f"| game | players | boards | mean | p99 warm (≤ {BOARD_BUDGET_MS} ms) | p99 cold "
           f"| mean PNG | max PNG (≤ {PNG_BUDGET_KB} KB) | replay frames "
           f"| replay (≤ {REPLAY_BUDGET_S} s) | GIF |")

@@ -10,6 +10,12 @@ is offered as a button bearing its text. When the picks equal a legal move's par
 is chosen (``join_move`` gives its text back); a move that is the beginning of a longer one
 (Polygo's stone without a wall, Palago's game-ending single tile) is offered as "done".
 
+The maps come with their images: ``render.board_with_hits`` (the board), ``hand_with_hits``
+(LPPG: a seat's own cards) and ``choices`` (LPPG: the kinds of marker left, which no other
+image shows). Only the seat to move gets regions, named from its side. A map holds what can
+be clicked whatever the rules say now (every square of LPPG's view, every Polygo cell): the
+legal moves decide which of them the page makes active, so a map never needs the move list.
+
 How moves split, per game (each part is exactly the text it adds):
 
 - Alak: the point, ``f``.

@@ -340,11 +340,11 @@ def _lppg_probes(state, hit_map: HitMap, options) -> list[Probe]:
                 probes.append((region, (x0 + 6 + lppg_render.PILE_UNIT * 0.4, (y0 + y1) / 2),
                                [lppg_render.CARD_COLOURS[colour]]))
             continue
-        x, y = map(int, region.part.split()[-1].split(","))
-        if region.kind == "region":
+        if region.kind == "region":  # one square of a closed region: white
             at = _square_at(region, view)
             probes.append((region, view.center(*at), [lppg_render.CARD_COLOURS[WHITE]]))
             continue
+        x, y = map(int, region.part.split()[-1].split(","))  # "3,1" or "keep 3,1"
         cx, cy = view.center(x, y)
         assert _distance((cx, cy), region.centre) <= 1
         if (x, y) in markers:
@@ -404,11 +404,12 @@ def _palam_probes(state, hit_map: HitMap, options) -> list[Probe]:
                 expected = [palam_render.LIGHT_PIECE if light else palam_render.DARK_PIECE]
             probes.append((region, (x - palam_render.PIECE * 0.4, y), expected))
         elif region.kind == "column":
-            # In front of the mover's own column of that letter, on the mover's side.
+            # In front of the mover's own column of that letter, in its half of the duel row.
             front = geo.cell_center(state, seat, 1, "abcdef".index(region.part))
             assert abs(front[0] - x) <= 1
-            assert abs(front[1] - y) < abs(front[1] - (2 * geo.duel_top + palam_render.DUEL_ROW
-                                                       - y))
+            middle = geo.duel_top + palam_render.DUEL_ROW / 2
+            assert geo.duel_top <= y <= geo.duel_top + palam_render.DUEL_ROW
+            assert (y > middle) == (front[1] > middle)
             if "a1" in by_part:
                 assert abs(by_part[region.part + "1"].centre[0] - x) <= 1
         else:  # a revealed piece of the draft
