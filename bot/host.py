@@ -17,11 +17,12 @@ if TYPE_CHECKING:
     from bot.boards import BoardDrawer
     from bot.config import Config
     from bot.correspondence.scheduler import Scheduler
+    from bot.events import OutboxItem
     from bot.heavy import HeavyWork
     from bot.reviews import ReviewWork
     from bot.services.clocks import ClockService
     from bot.services.games import GameService
-    from bot.services.models import GameInfo, OutboxItem
+    from bot.services.models import GameInfo
     from bot.services.notify import NotifyService
     from bot.shutdown import StopOrder
     from bot.workers import WorkerPool

@@ -17,13 +17,13 @@ import engines
 from bot.cogs._common import archive_when_quiet, game_number
 from bot.cogs.play import TIME_CONTROL_CHOICES
 from bot.correspondence.texts import control_text
+from bot.events import OutboxItem
 from bot.i18n import t
 from bot.names import player_name
 from bot.replies import pinging, reply_error, send_ephemeral
 from bot.services.admin import SERVER_LANGUAGES
 from bot.services.aiseats import is_ai
 from bot.services.errors import ServiceError
-from bot.services.models import OutboxItem
 
 if TYPE_CHECKING:
     from bot.host import CogHost

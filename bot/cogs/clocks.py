@@ -27,13 +27,14 @@ import engines
 from bot.cogs._common import act_and_deliver, game_here, game_number
 from bot.cogs.notify import send_dm, zone_autocomplete
 from bot.correspondence import texts
+from bot.events import OutboxItem
 from bot.heavy import HeavyBusy, replay_gif, replay_key
 from bot.i18n import language_code, t
 from bot.names import player_name
 from bot.replies import NO_PINGS, reply_error, send_ephemeral
 from bot.services.aiseats import is_ai
 from bot.services.errors import ServiceError
-from bot.services.models import GameInfo, OutboxItem
+from bot.services.models import GameInfo
 from bot.services.review import expected_score_comments
 
 if TYPE_CHECKING:

@@ -14,12 +14,12 @@ from discord.ext import commands
 
 import engines
 from bot.cogs._common import archive_when_quiet, game_here
+from bot.events import OutboxItem
 from bot.i18n import t
 from bot.names import player_name
 from bot.replies import NO_PINGS, pinging, reply_error, send_ephemeral
 from bot.services.aiseats import is_ai
 from bot.services.errors import ServiceError
-from bot.services.models import OutboxItem
 from bot.views.draws import draw_answer_view
 
 if TYPE_CHECKING:

@@ -19,10 +19,10 @@ from discord.ext import commands
 
 from bot.cogs._common import game_here, game_number
 from bot.correspondence.digest import zone_suggestions
+from bot.events import OutboxItem
 from bot.i18n import language_code, t
 from bot.replies import NO_PINGS, clip, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
-from bot.services.models import OutboxItem
 from bot.services.notify import DigestEntry
 
 if TYPE_CHECKING:

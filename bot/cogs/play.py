@@ -25,10 +25,10 @@ import ai
 import engines
 from bot.anywhere import answers_forced_private, place_of
 from bot.correspondence.texts import control_text
+from bot.events import OutboxItem
 from bot.i18n import choice_name, language_code, t
 from bot.replies import NO_PINGS, pinging, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
-from bot.services.models import OutboxItem
 from bot.store.base import CONVERSATION
 from bot.views.challenge import render_challenge
 

@@ -13,10 +13,10 @@ from discord.ext import commands
 import engines
 from bot.cogs._common import answer_language
 from bot.cogs.play import TIME_CONTROL_CHOICES, game_channel
+from bot.events import OutboxItem
 from bot.i18n import language_code, t
 from bot.replies import NO_PINGS, reply_error, send_ephemeral
 from bot.services.errors import NotFound, ServiceError
-from bot.services.models import OutboxItem
 from bot.services.seeks import RATING_BOUNDS
 from bot.views.seeks import edit_posted, lobby_message, render_seek
 

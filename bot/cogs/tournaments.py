@@ -50,13 +50,13 @@ from bot.cogs._tournament_texts import (
     which_text,
     withdrawal_text,
 )
+from bot.events import OutboxItem
 from bot.heavy import HeavyBusy
 from bot.i18n import Text, language_code, number, option_name, t
 from bot.names import player_name
 from bot.replies import clip, reply_error, send_ephemeral
 from bot.services.aiseats import Record, is_ai
 from bot.services.errors import ServiceError
-from bot.services.models import OutboxItem
 from bot.services.ratings import RatingService
 from bot.services.tournaments import Tournament, TournamentError, TournamentService
 from bot.services.tournaments.models import MAX_GRACE_HOURS, MAX_NAME, MAX_SWISS_ROUNDS, Standings

@@ -15,7 +15,8 @@ from discord.http import handle_message_parameters
 
 from bot.anywhere import bot_is_here
 from bot.delivery.compose import Composed
-from bot.services.models import GameInfo, OutboxItem
+from bot.events import OutboxItem
+from bot.services.models import GameInfo
 from bot.views.review import review_buttons_of
 
 

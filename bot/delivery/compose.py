@@ -15,12 +15,13 @@ import discord
 import engines
 import render
 from bot.correspondence.texts import due_text
+from bot.events import OutboxItem
 from bot.i18n import listed, say, t
 from bot.names import naming_player, player_name
 from bot.replies import NO_PINGS, pinging
 from bot.seats import is_ai
 from bot.services.clocks import ClockInfo
-from bot.services.models import GameInfo, OutboxItem, Position
+from bot.services.models import GameInfo, Position
 from bot.views.actions import action_row, with_actions
 from bot.views.draws import with_abort
 from bot.views.game import move_view, rematch_view, undo_view

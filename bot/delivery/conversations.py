@@ -17,7 +17,8 @@ import discord
 
 from bot.anywhere import bot_is_here
 from bot.delivery.policy import TOKEN_SECONDS
-from bot.services.models import GameInfo, OutboxItem
+from bot.events import OutboxItem
+from bot.services.models import GameInfo
 from bot.store.conversations import ConversationReplyRow
 
 log = logging.getLogger(__name__)

@@ -27,10 +27,11 @@ from bot.delivery.policy import (
     left_to_handler,
 )
 from bot.delivery.threads import ThreadSender
+from bot.events import OutboxItem
 from bot.i18n import t
 from bot.replies import clip
 from bot.services.errors import NotFound
-from bot.services.models import GameInfo, OutboxItem
+from bot.services.models import GameInfo
 
 if TYPE_CHECKING:
     from bot.host import Host

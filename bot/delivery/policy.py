@@ -10,7 +10,7 @@ from enum import Enum
 
 import discord
 
-from bot.services.models import OutboxItem
+from bot.events import OutboxItem
 
 #: How often the background task looks for rows it was not told about (other processes).
 POLL_SECONDS = 5.0

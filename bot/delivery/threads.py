@@ -25,9 +25,10 @@ import engines
 from bot.delivery.compose import game_language
 from bot.delivery.images import BoardImages
 from bot.delivery.policy import token_alive
+from bot.events import OutboxItem
 from bot.i18n import t
 from bot.replies import NO_PINGS
-from bot.services.models import GameInfo, OutboxItem
+from bot.services.models import GameInfo
 
 log = logging.getLogger(__name__)
 

@@ -53,6 +53,7 @@ at its own position (``GameService.position``). Delivered rows are kept ``outbox
 (``prune_outbox``).
 """
 
+from bot.events import OutboxItem
 from bot.services.clocks import ClockError, ClockInfo, ClockService, VacationInfo
 from bot.services.errors import (
     BoardChanged,
@@ -72,7 +73,6 @@ from bot.services.models import (
     GameInfo,
     GameRecord,
     MoveResult,
-    OutboxItem,
     Position,
     RecordedMove,
     utcnow,

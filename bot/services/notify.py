@@ -28,6 +28,7 @@ from datetime import datetime
 import engines
 from bot.correspondence.digest import is_stale, next_digest_time, zone_named
 from bot.correspondence.reminders import Threshold
+from bot.events import Digest
 from bot.services.base import retrying
 from bot.services.errors import NotAPlayer, NotFound, ServiceError
 from bot.services.models import utcnow
@@ -234,9 +235,7 @@ class NotifyService:
             if not await notify_writes(tx).claim_digest(user_id, planned, following):
                 return False  # another process (or round) took it
             if send:
-                await tx.insert_outbox(None, "digest",
-                                       {"user_id": user_id, "planned": planned.isoformat()},
-                                       now)
+                await tx.insert_outbox(Digest(user_id=user_id, planned=planned), now)
         return send
 
 

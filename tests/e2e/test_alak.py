@@ -12,6 +12,7 @@ from bot.services.games import GameService
 from bot.store import open_store
 from bot.views.game import move_custom_id
 from emulator import ADMINISTRATOR, EPHEMERAL, ComponentGone, HiddenCommand, Message
+from tests.bot.events.samples import sample
 from tests.e2e.buttons import action_labels, board_buttons, move_buttons
 from tests.e2e.moves import move_said
 
@@ -362,7 +363,7 @@ async def test_the_scheduler_s_rows_go_at_once_a_handler_s_wait_for_it(world):
     other_id, _ = await start_alak(world, "carol", "dave")
     await world.services.move(game_id, emu.user("alice").id, "e", reply_token="handler")
     async with world.running.store.transaction() as tx:
-        await tx.insert_outbox(other_id, "reminder", {"game_id": other_id}, datetime.now(UTC))
+        await tx.insert_outbox(sample("reminder", game_id=other_id), datetime.now(UTC))
     posted = []
     world.bot.delivery.register_poster({"reminder"}, lambda bot, item: _record(posted, item))
     await world.bot.delivery.flush_all(older_than=60, at_once=SCHEDULED_KINDS)

@@ -11,8 +11,9 @@ import pytest
 
 from bot.delivery.buttons import StaleButtons
 from bot.delivery.compose import Composed
+from bot.events import OutboxItem
 from bot.replies import NO_PINGS
-from bot.services.models import OutboxItem
+from tests.bot.events.samples import sample
 
 THREAD = 500
 
@@ -40,8 +41,8 @@ def game(game_id: int = 1) -> SimpleNamespace:
     return SimpleNamespace(id=game_id, thread_id=THREAD, in_conversation=False)
 
 
-def item(kind: str, **payload) -> OutboxItem:
-    return OutboxItem(1, 1, kind, payload, datetime.now(UTC))
+def item(kind: str, **fields) -> OutboxItem:
+    return OutboxItem(1, 1, sample(kind, **fields), datetime.now(UTC))
 
 
 def board(with_buttons: bool = True) -> Composed:

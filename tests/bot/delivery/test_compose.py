@@ -11,8 +11,9 @@ import pytest
 
 import engines
 from bot.delivery.compose import KINDS, Composer
+from bot.events import MovePlayed, OutboxItem, Resigned, TournamentRound
 from bot.seats import ai_user_id
-from bot.services.models import OutboxItem, Position
+from bot.services.models import Position
 
 ALICE, BOB = 11, 12
 
@@ -54,9 +55,9 @@ def game(seats=(ALICE, BOB)) -> SimpleNamespace:
 
 
 def move_row(ply: int, seat: int, version: int = 5) -> OutboxItem:
-    payload = {"game_id": 3, "ply": ply, "version": version, "move": "c", "seat": seat,
-               "description": None}
-    return OutboxItem(1, 3, "move", payload, datetime.now(UTC))
+    played = MovePlayed(game_id=3, ply=ply, version=version, move="c", description=None,
+                        seat=seat, user_id=(ALICE, BOB)[seat])
+    return OutboxItem(1, 3, played, datetime.now(UTC))
 
 
 async def test_a_move_names_the_next_player_pings_only_them_and_has_its_buttons(composer):
@@ -96,7 +97,8 @@ async def test_an_ai_to_move_gets_no_ping_and_no_buttons(composer):
 
 
 async def test_a_resignation_is_text_only_and_pings_nobody(composer):
-    row = OutboxItem(2, 3, "resigned", {"game_id": 3, "seat": 1}, datetime.now(UTC))
+    resigned = Resigned(game_id=3, seat=1, user_id=BOB, version=6)
+    row = OutboxItem(2, 3, resigned, datetime.now(UTC))
     composed = await composer.compose(row, game(), "fr")
     assert composed.position is None and composed.view is None
     assert composed.pings.users is False and f"<@{BOB}>" in composed.content
@@ -104,6 +106,6 @@ async def test_a_resignation_is_text_only_and_pings_nobody(composer):
 
 async def test_a_kind_it_does_not_post_is_a_mistake(composer):
     assert "tournament_round" not in KINDS
-    row = OutboxItem(2, 3, "tournament_round", {"game_id": 3}, datetime.now(UTC))
+    row = OutboxItem(2, None, TournamentRound(tournament_id=1, round=1), datetime.now(UTC))
     with pytest.raises(AssertionError):
         await composer.compose(row, game(), "en")

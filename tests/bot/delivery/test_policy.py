@@ -17,7 +17,8 @@ from bot.delivery.policy import (
     left_to_handler,
     token_alive,
 )
-from bot.services.models import OutboxItem
+from bot.events import OutboxItem
+from tests.bot.events.samples import sample
 
 NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
 SCHEDULED = frozenset({"reminder", "timeout"})
@@ -28,7 +29,7 @@ def row(kind: str = "move", age: float = 0.0, token: str | None = None,
     created = NOW - timedelta(seconds=age)
     if naive:  # SQLite hands back naive UTC times
         created = created.replace(tzinfo=None)
-    return OutboxItem(1, 7, kind, {}, created, reply_token=token)
+    return OutboxItem(1, 7, sample(kind), created, reply_token=token)
 
 
 def http_error(kind: type[discord.HTTPException], status: int) -> discord.HTTPException:
