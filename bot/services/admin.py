@@ -38,7 +38,7 @@ class AdminService(ServiceBase):
     @retrying
     async def abort(self, game_id: int, *, guild_id: int, by: int) -> GameInfo:
         """End a running game of this server with no result (ruling in the module doc). An
-        ``aborted`` outbox row {game_id, by} tells its thread, in the same transaction."""
+        ``AdminAborted`` event tells its thread, in the same transaction."""
         for _ in range(_ABORT_ATTEMPTS):
             row = await self._store.get_game(game_id)
             if row is None or row.guild_id != guild_id:

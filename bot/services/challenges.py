@@ -190,9 +190,9 @@ class ChallengeService(ServiceBase):
 
     async def expire_challenges(self, now: datetime, *, batch: int = 100) -> list[Challenge]:
         """Close the challenges sent ``challenge_expiry`` or more before ``now``; each gets a
-        ``challenge_expired`` outbox row {challenge_id} (its message is changed to say so),
-        written in the same transaction; so do the seeks whose expiry is ``now`` or before
-        (``seek_expired`` rows). Returns them."""
+        ``ChallengeExpired`` event (its message is changed to say so), written in the same
+        transaction; so do the seeks whose expiry is ``now`` or before (``SeekExpired``).
+        Returns them."""
         expired = await self._expire_seeks(now, batch)
         while True:
             async with self._store.transaction() as tx:

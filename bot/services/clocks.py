@@ -15,16 +15,14 @@ Time controls are chosen with ``GameService.challenge(..., time_control="3d+1d")
 creates the game and moves on in the one that records each move (``bot.services.clockstate``,
 which also holds the rulings on vacations, Fischer banks and undo).
 
-Outbox kinds written here (same transaction as their cause, like the game service's):
+Events written here (``bot.events.clocks``; same transaction as their cause, like the game
+service's):
 
-* ``reminder`` {game_id, user_id, seat, threshold ("due_soon" | "overdue"), deadline (ISO
-  text), ply, dm (the user opted in to direct messages)}: written in the transaction that
-  records the reminder as sent, so it exists exactly once per (game, turn, threshold).
-* ``timeout`` {game_id, seat, user_id, claimed_by (user id, or None for an automatic tournament
-  forfeit)} followed by ``game_over`` {game_id}.
-* ``vacation`` {game_id, user_id, until (ISO text, None when the vacation was ended early),
-  held (only at the end, when another player of the game is still away: its clock stays
-  paused)}: one row per active timed game of the user, so each game's thread shows it to the
+* ``Reminder``: written in the transaction that records the reminder as sent, so it exists
+  exactly once per (game, turn, threshold);
+* ``TimedOut`` (``claimed_by`` None for an automatic tournament forfeit), followed by
+  ``GameEnded``;
+* ``Vacation``: one per active timed game of the user, so each game's thread shows it to the
   opponents.
 
 Rulings:

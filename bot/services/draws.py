@@ -117,7 +117,7 @@ class DrawService(ServiceBase):
     async def offer_draw(self, game_id: int, user_id: int, *,
                          reply_token: str | None = None) -> DrawResult:
         """``user_id`` offers a draw; their opponent's pending offer, if any, is accepted
-        instead. A ``draw_offered`` outbox row {game_id, offer_id, by, seat} asks the others."""
+        instead. A ``DrawOffered`` event asks the others."""
         row = await self._game_row(game_id)
         seat = self._seat_of(row, user_id)
         self._check_drawable(row)

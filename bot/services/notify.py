@@ -4,10 +4,10 @@
   their choosing in their time zone (``bot.correspondence.digest``). Off by default. The
   scheduler asks ``next_digest_due`` and calls ``run_due_digests``; each digest is claimed in
   the database by moving the user's ``digest_next_at`` on (compare-and-set) in the transaction
-  that writes its outbox row (kind ``digest`` {user_id, planned}), so a restart or a second
-  process never sends two. At most one a day: a digest that could not go out within
-  ``STALE_AFTER`` of its hour (the bot was down) is skipped, and none is sent when no game
-  waits for the user (a "nothing to do" message is noise).
+  that writes its ``Digest`` event, so a restart or a second process never sends two. At most
+  one a day: a digest that could not go out within ``STALE_AFTER`` of its hour (the bot was
+  down) is skipped, and none is sent when no game waits for the user (a "nothing to do"
+  message is noise).
 * **Quiet mode** per game (``mute``/``unmute``): the game's turns do not ping the user, except
   the last reminder before a time-out (``Threshold.OVERDUE``: from then on the opponents may
   claim the win, or a tournament forfeits it).

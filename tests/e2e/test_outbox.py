@@ -1,5 +1,6 @@
-"""Outbox rows of kinds other features own (tournament posts...) go to their registered poster;
-rows nobody posts are skipped so they cannot block the others."""
+"""Outbox rows of event types other features own (tournament posts...) go to their registered
+poster; rows nobody posts (a kind this version has no type for) are skipped so they cannot block
+the others."""
 
 from __future__ import annotations
 
@@ -35,12 +36,14 @@ async def test_registered_poster_and_unknown_kinds(world):
     delivery = world.bot.delivery
     seen = []
 
-    async def poster(bot, item):
+    async def poster(item):
         seen.append(item.event.round)
-        channel = bot.get_partial_messageable(emu.channel_id)
+        channel = world.bot.get_partial_messageable(emu.channel_id)
         await channel.send(f"Round {item.event.round} pairings")
 
-    delivery.register_poster({"tournament_round"}, poster)
+    delivery.register({TournamentRound: poster}, replace=True)  # instead of the tournaments'
+    with pytest.raises(ValueError, match="posted already"):
+        delivery.register({TournamentRound: poster})  # one poster per type
     await write_row(world, LaterKind(x=1))
     await write_row(world, TournamentRound(tournament_id=1, round=3))
     mark = emu.mark()
@@ -54,12 +57,12 @@ async def test_a_failed_post_stays_pending(world):
     delivery = world.bot.delivery
     attempts = []
 
-    async def flaky(bot, item):
+    async def flaky(item):
         attempts.append(item.id)
         if len(attempts) == 1:
             raise discord.HTTPException(_Response(), "server error")
 
-    delivery.register_poster({"tournament_finished"}, flaky)
+    delivery.register({TournamentFinished: flaky}, replace=True)
     await write_row(world, TournamentFinished(tournament_id=1))
     await delivery.flush(None)
     assert [i.kind for i in await world.services.pending_outbox()] == ["tournament_finished"]

@@ -29,12 +29,12 @@ class Http:
 
 @pytest.fixture
 def buttons() -> StaleButtons:
-    return StaleButtons(SimpleNamespace(http=Http()))
+    return StaleButtons(Http())
 
 
 async def edits(buttons: StaleButtons) -> list[tuple[int, int]]:
     await asyncio.gather(*buttons._background)
-    return buttons.bot.http.edited
+    return buttons.http.edited
 
 
 def game(game_id: int = 1) -> SimpleNamespace:

@@ -37,7 +37,6 @@ class Client:
         self.http = SimpleNamespace(request=self.request,
                                     start_thread_with_message=self.start_thread)
         self.services = SimpleNamespace(set_thread=self.set_thread)
-        self.config = SimpleNamespace(default_language="en")
 
     async def request(self, route):
         assert route.path.endswith("/messages/@original")
@@ -74,7 +73,9 @@ def client() -> Client:
 
 @pytest.fixture
 def sender(client) -> ThreadSender:
-    return ThreadSender(client, BoardImages(client))
+    images = BoardImages(boards=None, clocks=None, display_name=client.display_name,
+                         default_language="en")
+    return ThreadSender(client, client.services, images)
 
 
 def game(thread_id: int | None = None) -> SimpleNamespace:
