@@ -142,7 +142,7 @@ async def _run_bot(config: Config, conn: Connection, profile: str | None) -> dic
     loop = asyncio.get_running_loop()
     running = await launch(config, guild_ready_timeout=0.05)
     # Not measured: the bot's first seconds, while it builds each game's pieces in a thread.
-    await asyncio.wait_for(running.bot.delivery.warmed_up(), START_TIMEOUT)
+    await asyncio.wait_for(running.bot.delivery.background.warmed_up(), START_TIMEOUT)
     lags: list[float] = []
     measuring = False
     cpu = 0.0

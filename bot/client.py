@@ -99,7 +99,6 @@ class BoardGamesBot(commands.Bot):
         services.challenge_expiry = timedelta(days=config.challenge_expiry_days)
         services.seek_expiry = timedelta(days=config.seek_expiry_days)
         services.ai_games_per_user = config.ai_games_per_user
-        self.delivery = Delivery(self)
         self.heavy = HeavyWork.create(config.heavy_workers, config.heavy_pool)
         # Post-game reviews: made in the heavy pool, stored (bot.reviews, the Review cog).
         self.reviews = ReviewWork(self.heavy, ReviewService(services.store))
@@ -116,6 +115,11 @@ class BoardGamesBot(commands.Bot):
         # time so that tests moving one move both.
         self.notify = NotifyService(services.store, clock=self.clocks.now,
                                     shards=self.own_shards)
+        self.delivery = Delivery(
+            client=self, services=services, clocks=self.clocks, notify=self.notify,
+            boards=self.boards, display_name=self.display_name,
+            default_language=config.default_language, shards=self.own_shards,
+        )
         #: What the scheduler does when it wakes: reminders, forfeits, digests, pruning.
         self.due_work = DueWork(
             self.clocks, self.notify, services, self.delivery, shards=self.own_shards,
@@ -138,7 +142,8 @@ class BoardGamesBot(commands.Bot):
         order.add("producers", "AI player", self.ai_player.stop)
         order.add("in flight", "interactions and their background work", finish_in_flight)
         order.add("pool users", "post-game reviews", self.reviews.close)
-        order.add("pool users", "outbox delivery and boards' warm-up", self.delivery.stop)
+        order.add("pool users", "outbox delivery and boards' warm-up",
+                  self.delivery.background.stop)
         order.add("pools", "heavy pool", self.heavy.close)
         order.add("pools", "board workers", self.boards.close)
         order.add("gateway", "gateway", self._close_gateway)
@@ -173,7 +178,7 @@ class BoardGamesBot(commands.Bot):
         self.claim = claim
 
         def woken(game_id: int | None) -> None:
-            self.delivery.woken(game_id)
+            self.delivery.background.woken(game_id)
             self.scheduler.poke()
             self.ai_player.poke()
 
@@ -193,7 +198,7 @@ class BoardGamesBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("connected as %s to %d guild(s)", self.user, len(self.guilds))
         # Deliver what an earlier run left in the outbox, then keep delivering.
-        self.delivery.start()
+        self.delivery.background.start()
         # Its first round catches up on reminders and forfeits that fell due while down.
         self.scheduler.start()
         # Its first round plays the AI turns left waiting by an earlier run.

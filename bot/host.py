@@ -5,7 +5,8 @@ by name), so imports point one way: ``client`` → ``cogs`` → ``delivery`` →
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
@@ -17,18 +18,42 @@ if TYPE_CHECKING:
     from bot.boards import BoardDrawer
     from bot.config import Config
     from bot.correspondence.scheduler import Scheduler
+    from bot.events import Event, OutboxItem
     from bot.heavy import HeavyWork
     from bot.reviews import ReviewWork
     from bot.services.clocks import ClockService
     from bot.services.games import GameService
-    from bot.services.models import GameInfo, OutboxItem
+    from bot.services.models import GameInfo
     from bot.services.notify import NotifyService
     from bot.shutdown import StopOrder
     from bot.workers import WorkerPool
 
 
+#: ``await action(reply_token)``: a service call whose outbox rows answer an interaction.
+Action = Callable[[str | None], Awaitable[object]]
+
+
+@dataclass(frozen=True)
+class Acted:
+    """What ``Answerer.act`` did: the action's result, and whether the rows it wrote answered
+    the interaction."""
+
+    result: Any
+    answered: bool
+
+
 class Answerer(Protocol):
     """The outbox delivery, as the buttons use it."""
+
+    async def act(
+        self, interaction: discord.Interaction, game_id: int, action: Action, *,
+        reply_token: str | None, done_text: str | None, moved_past: bool = False,
+    ) -> Acted | None:
+        """Run ``action(reply_token)`` on game ``game_id``, then deliver what it wrote, its
+        first row answering ``interaction`` (a refusal is answered privately: None);
+        ``done_text`` answers privately when no row does (None: the caller answers).
+        ``moved_past``: a press on a board the game may have moved past."""
+        ...
 
     async def flush(
         self, game_id: int | None, interaction: discord.Interaction | None = None,
@@ -67,10 +92,11 @@ class Host(Protocol):
 class Outbox(Answerer, Protocol):
     """The outbox delivery (``bot.delivery.Delivery``) as the cogs use it."""
 
-    def register_poster(
-        self, kinds: Iterable[str], poster: Callable[[Any, OutboxItem], Awaitable[None]]
+    def register(
+        self, posters: Mapping[type[Event], Callable[[OutboxItem[Any]], Awaitable[None]]], *,
+        replace: bool = False,
     ) -> None:
-        """Post the outbox rows of ``kinds`` with ``poster`` (a feature's own messages)."""
+        """Post the rows of each event type with its poster (a feature's own messages)."""
         ...
 
     def on_game_over(self, listener: Callable[[int], Awaitable[None]]) -> None:

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.delivery import HANDLER_GRACE_SECONDS
+from bot.events import Digest, Event, Reminder, TimedOut
 
 if TYPE_CHECKING:
     from bot.delivery import Delivery
@@ -21,8 +22,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: The outbox kinds the scheduler writes (reminders; forfeits and their game over).
-SCHEDULED_KINDS = frozenset({"reminder", "timeout", "digest"})
+#: The events the scheduler writes (reminders, forfeits on time, digests), posted at once.
+SCHEDULED_EVENTS: tuple[type[Event], ...] = (Reminder, TimedOut, Digest)
 #: How often the scheduler prunes the outbox's history (it wakes at least hourly).
 PRUNE_EVERY = timedelta(hours=1)
 
@@ -52,7 +53,7 @@ class DueWork:
         if written:
             # Its reminders and forfeits, not the rows a handler is answering with meanwhile.
             await self.delivery.flush_all(older_than=HANDLER_GRACE_SECONDS,
-                                          at_once=SCHEDULED_KINDS)
+                                          at_once=SCHEDULED_EVENTS)
         if self.pruned_at is None or now - self.pruned_at >= PRUNE_EVERY:
             self.pruned_at = now
             pruned = await self.services.prune_outbox(self.history, shards=self.shards)

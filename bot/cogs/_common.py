@@ -1,12 +1,11 @@
 """Helpers shared by the cogs (the leading underscore keeps this module from being loaded as
 an extension): finding the game a command is about (and suggesting game numbers as one types
-them), and running a game action whose outcome the outbox delivers (answering the interaction
-with it)."""
+them), and the reply token of a command's game action (whose outcome the outbox delivery posts
+as the command's answer: ``Delivery.act``)."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -16,7 +15,7 @@ import engines
 from bot.i18n import language_code, t
 from bot.replies import reply_error, send_ephemeral
 from bot.services.errors import ServiceError
-from bot.services.models import GameInfo, MoveResult
+from bot.services.models import GameInfo
 from render.header import move_number
 
 if TYPE_CHECKING:
@@ -58,32 +57,6 @@ def reply_token(interaction: discord.Interaction, game: GameInfo) -> str | None:
     """The interaction's token when it is used in the game's thread: the rows the action
     writes are then answered by this interaction (its response is the new board)."""
     return interaction.token if interaction.channel_id == game.thread_id else None
-
-
-async def act_and_deliver(
-    bot: CogHost,
-    interaction: discord.Interaction,
-    game: GameInfo,
-    action: Callable[[str | None], Awaitable[object]],
-    done_text: str,
-) -> None:
-    """Run ``action(reply_token)`` (a service call on ``game``), then post what it wrote to
-    the outbox, the first row as the interaction's answer.
-
-    The service decides (turn, seat, legality...) before anything is sent, so a refusal is an
-    ephemeral reply and nothing is posted. There is no defer: a move takes milliseconds, and
-    the answer is one request carrying the board and the mention of the next player (a
-    deferred answer's follow-up would be an edit, and an edit pings nobody). When no row
-    belongs where the interaction happened (a command from another channel), ``done_text``
-    answers it privately."""
-    try:
-        done = await action(reply_token(interaction, game))
-    except ServiceError as error:
-        await reply_error(interaction, error)
-        return
-    written = done.game if isinstance(done, MoveResult) else None
-    if not await bot.delivery.flush(game.id, interaction, written):
-        await send_ephemeral(interaction, done_text)
 
 
 #: Discord shows at most 25 autocomplete choices.

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 import engines
+from bot.events import TournamentForfeit
 from bot.i18n import number, t
 from bot.names import player_name
 from bot.services.aiseats import is_ai
@@ -192,14 +193,14 @@ def withdrawal_text(withdrawal: Withdrawal, by: int, locale: Any) -> str:
     return text
 
 
-def forfeit_post(payload: dict[str, Any], tournament: Tournament, locale: Any) -> str:
+def forfeit_post(forfeit: TournamentForfeit, tournament: Tournament, locale: Any) -> str:
     """The game thread's line when a player left the tournament during the game."""
-    removed_by = payload.get("removed_by")
-    if not payload.get("removed"):
+    removed_by = forfeit.removed_by
+    if not forfeit.removed:
         key = "withdrew"
     else:
         key = "removed" if removed_by is not None else "removed_unknown"
-    return t(f"tournaments.forfeit.{key}", locale, player=mention(int(payload["user_id"])),
+    return t(f"tournaments.forfeit.{key}", locale, player=mention(forfeit.user_id),
              by=mention(removed_by), name=shown_name(tournament.name), id=tournament.id)
 
 

@@ -6,6 +6,7 @@ server's public posts and the default time control of ``/play``), and the poster
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -17,31 +18,31 @@ import engines
 from bot.cogs._common import archive_when_quiet, game_number
 from bot.cogs.play import TIME_CONTROL_CHOICES
 from bot.correspondence.texts import control_text
+from bot.events import AdminAborted, OutboxItem
 from bot.i18n import t
 from bot.names import player_name
 from bot.replies import pinging, reply_error, send_ephemeral
 from bot.services.admin import SERVER_LANGUAGES
 from bot.services.aiseats import is_ai
 from bot.services.errors import ServiceError
-from bot.services.models import OutboxItem
 
 if TYPE_CHECKING:
     from bot.host import CogHost
 
 
-async def post_aborted(bot: CogHost, item: OutboxItem) -> None:
+async def post_aborted(bot: CogHost, item: OutboxItem[AdminAborted]) -> None:
     """An ``aborted`` row: said in the game's thread, pinging its players (their game is
     over). An AI seat is neither named in that list nor pinged: it has no account to
     notify, and an aborted game gives it no turn to play (``ai_turns`` lists active games
     only)."""
-    game = await bot.services.get_game(int(item.payload["game_id"]))
+    game = await bot.services.get_game(item.event.game_id)
     where = game.thread_id or game.channel_id
     if where is None:
         return
     locale = bot.delivery.language(game)  # the thread's language
     people = [uid for uid in game.seats if not is_ai(uid)]
     text = t("bot.admin.aborted_notice", locale, game=engines.get(game.game).title,
-             id=game.id, by=player_name(int(item.payload["by"]), locale),
+             id=game.id, by=player_name(item.event.by, locale),
              players=", ".join(player_name(uid, locale) for uid in people))
     await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
                             allowed_mentions=pinging(*people))
@@ -53,7 +54,7 @@ class Admin(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.delivery.register_poster(("aborted",), post_aborted)
+        self.bot.delivery.register({AdminAborted: functools.partial(post_aborted, self.bot)})
 
     @app_commands.command(name="sync", description="Publish the bot's commands (owner only)")
     # Hidden from members who are not admins; the owner check below is what guards it.

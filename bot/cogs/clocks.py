@@ -15,25 +15,27 @@ membership is the subscription, and leaving the thread ends it.
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot.cogs._common import act_and_deliver, game_here, game_number
+from bot.cogs._common import game_here, game_number, reply_token
 from bot.cogs.notify import send_dm, zone_autocomplete
 from bot.correspondence import texts
+from bot.events import OutboxItem, Reminder, TimedOut, Vacation
 from bot.heavy import HeavyBusy, replay_gif, replay_key
 from bot.i18n import language_code, t
 from bot.names import player_name
 from bot.replies import NO_PINGS, reply_error, send_ephemeral
 from bot.services.aiseats import is_ai
 from bot.services.errors import ServiceError
-from bot.services.models import GameInfo, OutboxItem
+from bot.services.models import GameInfo
 from bot.services.review import expected_score_comments
 
 if TYPE_CHECKING:
@@ -42,56 +44,65 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-CLOCK_KINDS = ("reminder", "timeout", "vacation")
+def _still_due(reminder: Reminder, game: GameInfo) -> bool:
+    return game.status == "active" and game.ply == reminder.ply
 
 
-def _still_due(payload: dict, game: GameInfo) -> bool:
-    return game.status == "active" and game.ply == int(payload.get("ply", game.ply))
-
-
-async def post_clock_row(bot: CogHost, item: OutboxItem) -> None:
-    """Post a ``reminder``, ``timeout`` or ``vacation`` row in its game's thread."""
-    payload = item.payload
-    game = await bot.services.get_game(int(payload["game_id"]))
-    locale = bot.delivery.language(game)  # the game thread's language
-    if item.kind == "reminder":
-        if not _still_due(payload, game):
-            return
-        text = texts.reminder_text(payload, game.seats, locale)
-    elif item.kind == "timeout":
-        text = texts.timeout_text(payload, locale)
-    else:
-        text = texts.vacation_text(payload, locale)
-    pings = True
-    if item.kind == "reminder":
-        # Quiet mode (``/mute``): only the last reminder before a time-out pings.
-        pings = await bot.notify.reminder_pings(int(payload["user_id"]), game.id,
-                                                str(payload.get("threshold")))
-    if game.in_conversation:
-        # Where the bot is not, nothing can be posted between interactions: a reminder goes
-        # by DM to a player who asked for them; a time-out is claimed with /claim.
-        if item.kind == "reminder" and payload.get("dm") and pings:
-            await _remind_by_dm(bot, item, game)
-        return
+async def _post_in_thread(bot: CogHost, item: OutboxItem[Any], game: GameInfo, text: str,
+                          pings: bool = True) -> bool:
+    """Post a clock notice in its game's thread; False when the game has nowhere to post."""
     # Every game gets its thread when its first row (game_started) is delivered, and rows go
     # out in order; a game without one (its channel refused threads) gets the channel.
     where = game.thread_id or game.channel_id
     if where is None:
         log.warning("outbox row %s: game %s has nowhere to post", item.id, game.id)
-        return
+        return False
     await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
                             **({} if pings else {"allowed_mentions": NO_PINGS}))
-    if item.kind == "reminder" and payload.get("dm") and pings:
+    return True
+
+
+async def post_reminder(bot: CogHost, item: OutboxItem[Reminder]) -> None:
+    """A reminder in the game's thread (in its language), and by DM to a player who asked for
+    them. Quiet mode (``/mute``): only the last reminder before a time-out pings. Where the bot
+    is not, nothing can be posted between interactions: the DM alone goes."""
+    reminder = item.event
+    game = await bot.services.get_game(reminder.game_id)
+    if not _still_due(reminder, game):
+        return
+    pings = await bot.notify.reminder_pings(reminder.user_id, game.id, reminder.threshold)
+    if not game.in_conversation:
+        text = texts.reminder_text(reminder, game.seats, bot.delivery.language(game))
+        if not await _post_in_thread(bot, item, game, text, pings):
+            return
+    if reminder.dm and pings:
         await _remind_by_dm(bot, item, game)
 
 
-async def _remind_by_dm(bot: CogHost, item: OutboxItem, game: GameInfo) -> None:
+async def post_timeout(bot: CogHost, item: OutboxItem[TimedOut]) -> None:
+    """A loss on time, in the game's thread (where the bot is not, it is claimed with
+    /claim, whose answer says it)."""
+    game = await bot.services.get_game(item.event.game_id)
+    if not game.in_conversation:
+        await _post_in_thread(bot, item, game,
+                              texts.timeout_text(item.event, bot.delivery.language(game)))
+
+
+async def post_vacation(bot: CogHost, item: OutboxItem[Vacation]) -> None:
+    """A player's vacation (or its end), in the game's thread."""
+    game = await bot.services.get_game(item.event.game_id)
+    if not game.in_conversation:
+        await _post_in_thread(bot, item, game,
+                              texts.vacation_text(item.event, bot.delivery.language(game)))
+
+
+async def _remind_by_dm(bot: CogHost, item: OutboxItem[Reminder], game: GameInfo) -> None:
     """Best effort: closed DMs must not hold the thread's reminder back (nor repeat it); a
     refusal (50007) puts DMs to the user on hold (``bot.cogs.notify.send_dm``)."""
-    user_id = int(item.payload["user_id"])
+    user_id = item.event.user_id
     # A conversation in a server without the bot is still that server's channel.
     link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id}"
-    text = texts.reminder_dm_text(item.payload, engines.get(game.game).title, link,
+    text = texts.reminder_dm_text(item.event, engines.get(game.game).title, link,
                                   await _dm_language(bot, user_id, game))
     try:
         await send_dm(bot, user_id, text, nonce=str(item.id))  # once, like every outbox message
@@ -111,7 +122,12 @@ class Clocks(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.delivery.register_poster(CLOCK_KINDS, post_clock_row)
+        bot = self.bot
+        self.bot.delivery.register({
+            Reminder: functools.partial(post_reminder, bot),
+            TimedOut: functools.partial(post_timeout, bot),
+            Vacation: functools.partial(post_vacation, bot),
+        })
 
 
     async def _names(self, game: GameInfo, language: str | None = None) -> dict[int, str]:
@@ -127,10 +143,11 @@ class Clocks(commands.Cog):
         info = await game_here(self.bot, interaction, game)
         if info is None:
             return
-        await act_and_deliver(
-            self.bot, interaction, info,
+        await self.bot.delivery.act(
+            interaction, info.id,
             lambda token: self.bot.clocks.claim(info.id, interaction.user.id, reply_token=token),
-            t("clocks.claimed", interaction.locale, id=info.id),
+            reply_token=reply_token(interaction, info),
+            done_text=t("clocks.claimed", interaction.locale, id=info.id),
         )
 
     @app_commands.command(name="vacation", description="Pause the clocks of all your games")

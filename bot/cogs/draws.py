@@ -6,6 +6,7 @@ after a restart too); a button pressed on an offer that is over refuses."""
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import discord
@@ -14,71 +15,116 @@ from discord.ext import commands
 
 import engines
 from bot.cogs._common import archive_when_quiet, game_here
+from bot.events import (
+    AbortedByPlayer,
+    DrawAgreed,
+    DrawDeclined,
+    DrawLapsed,
+    DrawOffered,
+    Event,
+    OutboxItem,
+)
 from bot.i18n import t
 from bot.names import player_name
 from bot.replies import NO_PINGS, pinging, reply_error, send_ephemeral
 from bot.services.aiseats import is_ai
 from bot.services.errors import ServiceError
-from bot.services.models import OutboxItem
 from bot.views.draws import draw_answer_view
 
 if TYPE_CHECKING:
+    from bot.delivery import Poster
     from bot.host import CogHost
+    from bot.services.models import GameInfo
 
-KINDS = ("draw_offered", "draw_declined", "draw_agreed", "draw_lapsed", "aborted_by_player")
-
-
-async def post_draw_row(bot: CogHost, item: OutboxItem) -> None:
-    """Post one of ``KINDS`` in the game's thread, in the game's language."""
-    payload = item.payload
-    game = await bot.services.get_game(int(payload["game_id"]))
+async def _game_thread(bot: CogHost, game_id: int) -> tuple[GameInfo, int, str] | None:
+    """The game, where its posts go (its thread, else its channel) and their language; None
+    when it has nowhere to post."""
+    game = await bot.services.get_game(game_id)
     where = game.thread_id or game.channel_id
     if where is None:
+        return None
+    return game, where, bot.delivery.language(game)
+
+
+async def post_offer(bot: CogHost, item: OutboxItem[DrawOffered]) -> None:
+    """A draw offer: a new message pinging the opponents who can answer, with Accept and
+    Decline (none when only the AI is asked: it answers on its own, at once)."""
+    offer = item.event
+    found = await _game_thread(bot, offer.game_id)
+    if found is None:
         return
-    locale = bot.delivery.language(game)
-    by = int(payload["by"])
-    people = [uid for uid in game.seats if not is_ai(uid)]
-    if item.kind == "aborted_by_player":
-        others = [uid for uid in people if uid != by]
-        text = t("draws.aborted_notice", locale, game=engines.get(game.game).title, id=game.id,
-                 by=player_name(by, locale),
-                 players=" ".join(player_name(uid, locale) for uid in others))
-        await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
-                                allowed_mentions=pinging(*others))
-        await archive_when_quiet(bot, game)
+    game, where, locale = found
+    others = [uid for uid in game.seats if uid != offer.by]
+    askable = [uid for uid in others if not is_ai(uid)]
+    names = " ".join(player_name(uid, locale) for uid in others)
+    if askable:
+        text = t("draws.offered", locale, player=player_name(offer.by, locale), others=names)
+        view = draw_answer_view(game.id, offer.offer_id, locale)
+    else:  # the AI answers on its own, at once: nothing to press
+        text = t("draws.offered_to_ai", locale, player=player_name(offer.by, locale), ai=names)
+        view = discord.utils.MISSING
+    message = await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
+                                      view=view, allowed_mentions=pinging(*askable))
+    if askable:
+        await bot.services.set_draw_offer_message(offer.offer_id, message.channel.id,
+                                                  message.id)
+
+
+async def _post_answer(bot: CogHost, item: OutboxItem[DrawDeclined | DrawAgreed],
+                       key: str) -> None:
+    """An offer's answer, said publicly: the one who offered learns it (pinged), and the
+    offer's buttons come off."""
+    answer = item.event
+    found = await _game_thread(bot, answer.game_id)
+    if found is None:
         return
-    offer_id = int(payload["offer_id"])
-    if item.kind == "draw_offered":
-        others = [uid for uid in game.seats if uid != by]
-        askable = [uid for uid in others if not is_ai(uid)]
-        names = " ".join(player_name(uid, locale) for uid in others)
-        if askable:
-            text = t("draws.offered", locale, player=player_name(by, locale), others=names)
-            view = draw_answer_view(game.id, offer_id, locale)
-        else:  # the AI answers on its own, at once: nothing to press
-            text = t("draws.offered_to_ai", locale, player=player_name(by, locale), ai=names)
-            view = discord.utils.MISSING
-        message = await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
-                                          view=view, allowed_mentions=pinging(*askable))
-        if askable:
-            await bot.services.set_draw_offer_message(offer_id, message.channel.id, message.id)
-        return
-    await _strip_offer(bot, offer_id)
-    if item.kind == "draw_lapsed" and payload.get("silent"):
-        return  # the game's end (a result, an abort) says enough
-    sender = player_name(by, locale)
-    answerer = player_name(payload.get("answered_by"), locale)
-    if item.kind == "draw_declined":
-        text = t("draws.declined", locale, player=answerer, sender=sender)
-        pings = pinging(by)
-    elif item.kind == "draw_agreed":
-        text = t("draws.agreed", locale, player=answerer, sender=sender)
-        pings = pinging(by)  # the one who offered learns the answer, as for a refusal
-    else:
-        text = t("draws.lapsed", locale, sender=sender)
-        pings = NO_PINGS
+    game, where, locale = found
+    await _strip_offer(bot, answer.offer_id)
+    text = t(key, locale, player=player_name(answer.answered_by, locale),
+             sender=player_name(answer.by, locale))
     await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
-                            allowed_mentions=pings)
+                            allowed_mentions=pinging(answer.by))
+
+
+async def post_declined(bot: CogHost, item: OutboxItem[DrawDeclined]) -> None:
+    await _post_answer(bot, item, "draws.declined")
+
+
+async def post_agreed(bot: CogHost, item: OutboxItem[DrawAgreed]) -> None:
+    await _post_answer(bot, item, "draws.agreed")
+
+
+async def post_lapsed(bot: CogHost, item: OutboxItem[DrawLapsed]) -> None:
+    """An offer that ran out: its buttons come off, and unless the game's end says enough
+    (``silent``), the thread is told."""
+    lapsed = item.event
+    found = await _game_thread(bot, lapsed.game_id)
+    if found is None:
+        return
+    game, where, locale = found
+    await _strip_offer(bot, lapsed.offer_id)
+    if lapsed.silent:
+        return  # the game's end (a result, an abort) says enough
+    await bot.delivery.send(where, item, guild_id=game.guild_id,
+                            content=t("draws.lapsed", locale,
+                                      sender=player_name(lapsed.by, locale)),
+                            allowed_mentions=NO_PINGS)
+
+
+async def post_aborted(bot: CogHost, item: OutboxItem[AbortedByPlayer]) -> None:
+    """A player's abort: said in the thread, pinging the other people at the table."""
+    by = item.event.by
+    found = await _game_thread(bot, item.event.game_id)
+    if found is None:
+        return
+    game, where, locale = found
+    others = [uid for uid in game.seats if not is_ai(uid) and uid != by]
+    text = t("draws.aborted_notice", locale, game=engines.get(game.game).title, id=game.id,
+             by=player_name(by, locale),
+             players=" ".join(player_name(uid, locale) for uid in others))
+    await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
+                            allowed_mentions=pinging(*others))
+    await archive_when_quiet(bot, game)
 
 
 async def _strip_offer(bot: CogHost, offer_id: int) -> None:
@@ -87,12 +133,23 @@ async def _strip_offer(bot: CogHost, offer_id: int) -> None:
         bot.delivery.strip(offer.channel_id, offer.message_id)
 
 
+def posters(bot: CogHost) -> dict[type[Event], Poster]:
+    """The draws feature's posters, one per event type it owns."""
+    return {
+        DrawOffered: functools.partial(post_offer, bot),
+        DrawDeclined: functools.partial(post_declined, bot),
+        DrawAgreed: functools.partial(post_agreed, bot),
+        DrawLapsed: functools.partial(post_lapsed, bot),
+        AbortedByPlayer: functools.partial(post_aborted, bot),
+    }
+
+
 class Draws(commands.Cog):
     def __init__(self, bot: CogHost) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.delivery.register_poster(KINDS, post_draw_row)
+        self.bot.delivery.register(posters(self.bot))
 
     @app_commands.command(name="draw", description="Offer a draw in this thread's game")
     @app_commands.guild_only()

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot.cogs._common import act_and_deliver, archive_when_quiet, game_here, game_number
+from bot.cogs._common import archive_when_quiet, game_here, game_number, reply_token
 from bot.correspondence.texts import due_text, games_clock_text
 from bot.delivery import outcome_text
 from bot.i18n import t
@@ -62,10 +62,11 @@ class Game(commands.Cog):
         game = await game_here(self.bot, interaction)
         if game is None:
             return
-        await act_and_deliver(
-            self.bot, interaction, game,
+        await self.bot.delivery.act(
+            interaction, game.id,
             lambda token: action(game.id, interaction.user.id, reply_token=token),
-            t("bot.game.done", interaction.locale),
+            reply_token=reply_token(interaction, game),
+            done_text=t("bot.game.done", interaction.locale),
         )
 
     @app_commands.command(name="move", description="Play a move in this thread's game")
@@ -75,11 +76,12 @@ class Game(commands.Cog):
         game = await game_here(self.bot, interaction)
         if game is None:
             return
-        await act_and_deliver(
-            self.bot, interaction, game,
+        await self.bot.delivery.act(
+            interaction, game.id,
             lambda token: self.bot.services.move(game.id, interaction.user.id, text,
                                                  reply_token=token),
-            t("bot.game.done", interaction.locale),
+            reply_token=reply_token(interaction, game),
+            done_text=t("bot.game.done", interaction.locale),
         )
 
     @move.autocomplete("text")

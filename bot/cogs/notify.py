@@ -10,6 +10,7 @@ changes a DM setting.
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -19,10 +20,10 @@ from discord.ext import commands
 
 from bot.cogs._common import game_here, game_number
 from bot.correspondence.digest import zone_suggestions
+from bot.events import Digest, OutboxItem
 from bot.i18n import language_code, t
 from bot.replies import NO_PINGS, clip, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
-from bot.services.models import OutboxItem
 from bot.services.notify import DigestEntry
 
 if TYPE_CHECKING:
@@ -70,9 +71,9 @@ def digest_text(entries: list[DigestEntry], language: str) -> str:
     return "\n".join(lines)
 
 
-async def post_digest(bot: CogHost, item: OutboxItem) -> None:
+async def post_digest(bot: CogHost, item: OutboxItem[Digest]) -> None:
     """Send a ``digest`` row: the user's games where it is their turn now (none: no DM)."""
-    user_id = int(item.payload["user_id"])
+    user_id = item.event.user_id
     entries = await bot.notify.digest_entries(user_id)
     if not entries:
         return
@@ -90,7 +91,7 @@ class Notify(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.delivery.register_poster(("digest",), post_digest)
+        self.bot.delivery.register({Digest: functools.partial(post_digest, self.bot)})
 
     @app_commands.command(name="mute", description="Quiet mode: this game's turns stop pinging you")
     @app_commands.describe(game="A game number (default: the game of this thread)")

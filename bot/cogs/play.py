@@ -13,6 +13,7 @@ sub-command without code here.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from typing import TYPE_CHECKING, Any
 
@@ -25,10 +26,10 @@ import ai
 import engines
 from bot.anywhere import answers_forced_private, place_of
 from bot.correspondence.texts import control_text
+from bot.events import ChallengeExpired, OutboxItem
 from bot.i18n import choice_name, language_code, t
 from bot.replies import NO_PINGS, pinging, reply_error, send_ephemeral
 from bot.services.errors import ServiceError
-from bot.services.models import OutboxItem
 from bot.store.base import CONVERSATION
 from bot.views.challenge import render_challenge
 
@@ -81,10 +82,10 @@ def _option_parameter(option: engines.Option) -> tuple[inspect.Parameter, list |
     return parameter, choices
 
 
-async def post_expired_challenge(bot: CogHost, item: OutboxItem) -> None:
+async def post_expired_challenge(bot: CogHost, item: OutboxItem[ChallengeExpired]) -> None:
     """A ``challenge_expired`` row: the challenge's message says it expired and loses its
     buttons (an edit: nobody is pinged for an offer that is gone)."""
-    challenge = await bot.services.get_challenge(int(item.payload["challenge_id"]))
+    challenge = await bot.services.get_challenge(item.event.challenge_id)
     if challenge.message_id is None or challenge.channel_id is None:
         return  # never posted (the bot stopped in between): nothing to change
     if challenge.place == CONVERSATION:
@@ -116,7 +117,8 @@ class Play(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.group)
-        self.bot.delivery.register_poster(("challenge_expired",), post_expired_challenge)
+        self.bot.delivery.register(
+            {ChallengeExpired: functools.partial(post_expired_challenge, self.bot)})
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command(self.group.name)

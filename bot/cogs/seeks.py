@@ -4,6 +4,7 @@ the offer, and seeing (and joining) what is open there (``bot.services.seeks``,
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import discord
@@ -13,10 +14,10 @@ from discord.ext import commands
 import engines
 from bot.cogs._common import answer_language
 from bot.cogs.play import TIME_CONTROL_CHOICES, game_channel
+from bot.events import OutboxItem, SeekExpired
 from bot.i18n import language_code, t
 from bot.replies import NO_PINGS, reply_error, send_ephemeral
 from bot.services.errors import NotFound, ServiceError
-from bot.services.models import OutboxItem
 from bot.services.seeks import RATING_BOUNDS
 from bot.views.seeks import edit_posted, lobby_message, render_seek
 
@@ -28,9 +29,9 @@ GAME_CHOICES = [app_commands.Choice(name=engines.get(name).title, value=name)
 Rating = app_commands.Range[int, RATING_BOUNDS[0], RATING_BOUNDS[1]]
 
 
-async def post_expired_seek(bot: CogHost, item: OutboxItem) -> None:
+async def post_expired_seek(bot: CogHost, item: OutboxItem[SeekExpired]) -> None:
     """A ``seek_expired`` row: the seek's message says it expired and loses its buttons."""
-    seek = await bot.services.get_seek(int(item.payload["challenge_id"]))
+    seek = await bot.services.get_seek(item.event.challenge_id)
     content, _ = await render_seek(bot, seek)
     await edit_posted(bot, seek.challenge, content)
 
@@ -40,7 +41,7 @@ class Seeks(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.delivery.register_poster(("seek_expired",), post_expired_seek)
+        self.bot.delivery.register({SeekExpired: functools.partial(post_expired_seek, self.bot)})
 
     @app_commands.command(
         name="seek",

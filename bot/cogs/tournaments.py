@@ -50,13 +50,13 @@ from bot.cogs._tournament_texts import (
     which_text,
     withdrawal_text,
 )
+from bot.events import OutboxItem, TournamentFinished, TournamentForfeit, TournamentRound
 from bot.heavy import HeavyBusy
 from bot.i18n import Text, language_code, number, option_name, t
 from bot.names import player_name
 from bot.replies import clip, reply_error, send_ephemeral
 from bot.services.aiseats import Record, is_ai
 from bot.services.errors import ServiceError
-from bot.services.models import OutboxItem
 from bot.services.ratings import RatingService
 from bot.services.tournaments import Tournament, TournamentError, TournamentService
 from bot.services.tournaments.models import MAX_GRACE_HOURS, MAX_NAME, MAX_SWISS_ROUNDS, Standings
@@ -68,9 +68,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: The outbox kinds this module posts: a round's pairings and the final standings
-#: (``game_id`` NULL), and a game lost because a player left the tournament (in its thread).
-KINDS = frozenset({"tournament_round", "tournament_finished", "tournament_forfeit"})
 Format = Literal["round_robin", "swiss", "elimination", "lppg_match"]
 NO_PINGS = discord.AllowedMentions.none()
 Result = TypeVar("Result")
@@ -273,7 +270,13 @@ class Tournaments(commands.Cog):
             clocks.grace_for = self.tournaments.forfeit_grace
 
     async def cog_load(self) -> None:
-        self.bot.delivery.register_poster(KINDS, self.post_item)
+        # A round's pairings and the final standings (in the tournament's channel), and a game
+        # lost because a player left the tournament (in its thread).
+        self.bot.delivery.register({
+            TournamentRound: self.post_round,
+            TournamentFinished: self.post_finished,
+            TournamentForfeit: self.post_forfeit,
+        })
         self.bot.delivery.on_game_over(self.game_over)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
@@ -323,54 +326,61 @@ class Tournaments(commands.Cog):
         found = await self.bot.services.public_language(tournament.guild_id, None)
         return found or self.bot.config.default_language
 
-    async def post_item(self, bot: CogHost, item: OutboxItem) -> None:
-        """Post a ``tournament_round`` (the round's pairings, pinging the players paired) or
-        ``tournament_finished`` (final standings, pinging nobody) row in the tournament's
-        channel, with the bracket for elimination; a ``tournament_forfeit`` row in its game's
-        thread."""
-        tournament = await self.tournaments.get(int(item.payload["tournament_id"]))
-        locale = await self._post_locale(tournament)
-        if item.kind == "tournament_forfeit":
-            await self._post_forfeit(bot, item, tournament, locale)
-            return
+    async def post_round(self, item: OutboxItem[TournamentRound]) -> None:
+        """A round's pairings in the tournament's channel, pinging the players paired (each
+        learns of their pairing: a created message), with the bracket for elimination."""
+        tournament = await self.tournaments.get(item.event.tournament_id)
         if tournament.channel_id is None:
             return
-        mentions = NO_PINGS
-        if item.kind == "tournament_round":
-            number = int(item.payload["round"])
-            boards = await self.tournaments.pairings(tournament.id, number)
-            content = format_pairings(tournament, number, boards, locale)
-            mentions = pinging({u for b in boards if not b.decided
-                                for u in (b.first_id, b.second_id, *b.seats) if u is not None})
-        else:
-            table = await self.tournaments.standings(tournament.id)
-            content = format_standings(table, locale)
-        kwargs: dict[str, Any] = {"content": clip(content), "allowed_mentions": mentions}
-        files = []
-        if item.kind == "tournament_finished":  # the final table as a picture
-            files.append(await standings_file(bot, table, locale))
-        file = await bracket_file(bot, self.tournaments, tournament, locale)
+        locale = await self._post_locale(tournament)
+        number = item.event.round
+        boards = await self.tournaments.pairings(tournament.id, number)
+        mentions = pinging({u for b in boards if not b.decided
+                            for u in (b.first_id, b.second_id, *b.seats) if u is not None})
+        await self._post_in_channel(item, tournament, locale,
+                                    format_pairings(tournament, number, boards, locale),
+                                    mentions)
+
+    async def post_finished(self, item: OutboxItem[TournamentFinished]) -> None:
+        """The final standings in the tournament's channel, pinging nobody, with the table as
+        a picture (and the bracket for elimination)."""
+        tournament = await self.tournaments.get(item.event.tournament_id)
+        if tournament.channel_id is None:
+            return
+        locale = await self._post_locale(tournament)
+        table = await self.tournaments.standings(tournament.id)
+        await self._post_in_channel(item, tournament, locale, format_standings(table, locale),
+                                    NO_PINGS, [await standings_file(self.bot, table, locale)])
+
+    async def _post_in_channel(self, item: OutboxItem[Any], tournament: Tournament,
+                               locale: Any, content: str, mentions: discord.AllowedMentions,
+                               files: list[discord.File] | None = None) -> None:
+        files = list(files or [])
+        file = await bracket_file(self.bot, self.tournaments, tournament, locale)
         if file is not None:
             files.append(file)
+        kwargs: dict[str, Any] = {"content": clip(content), "allowed_mentions": mentions}
         if files:
             kwargs["files"] = files
-        # The players are mentioned, so that each learns of their pairing (a created message).
-        await bot.delivery.send(tournament.channel_id, item, guild_id=tournament.guild_id,
-                                **kwargs)
+        assert tournament.channel_id is not None
+        await self.bot.delivery.send(tournament.channel_id, item, guild_id=tournament.guild_id,
+                                     **kwargs)
 
-    async def _post_forfeit(self, bot: CogHost, item: OutboxItem, tournament: Tournament,
-                            locale: Any) -> None:
-        game = await bot.services.get_game(int(item.payload["game_id"]))
+    async def post_forfeit(self, item: OutboxItem[TournamentForfeit]) -> None:
+        """A game lost because its player left the tournament, said in the game's thread (in
+        the game's language)."""
+        forfeit = item.event
+        tournament = await self.tournaments.get(forfeit.tournament_id)
+        game = await self.bot.services.get_game(forfeit.game_id)
         # Rows go out in order and a game's thread is opened by its first row.
         where = game.thread_id or game.channel_id
         if where is None:
             log.warning("outbox row %s: game %s has nowhere to post", item.id, game.id)
             return
-        # In the game's thread: in the game's language.
-        await bot.delivery.send(where, item, guild_id=game.guild_id,
-                                content=forfeit_post(item.payload, tournament,
-                                                     bot.delivery.language(game)),
-                                allowed_mentions=NO_PINGS)
+        await self.bot.delivery.send(where, item, guild_id=game.guild_id,
+                                     content=forfeit_post(forfeit, tournament,
+                                                          self.bot.delivery.language(game)),
+                                     allowed_mentions=NO_PINGS)
 
     # ----- helpers --------------------------------------------------------------------------
 
@@ -722,4 +732,4 @@ async def setup(bot: CogHost) -> None:
     await bot.add_cog(Tournaments(bot))
 
 
-__all__ = ["KINDS", "Tournaments", "setup"]
+__all__ = ["Tournaments", "setup"]

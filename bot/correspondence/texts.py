@@ -1,15 +1,15 @@
 """What correspondence play says in Discord, as plain functions (no discord.py): a time control
 in words, the "due in …" line under a board and the clock line drawn on it, a game's clock in
-``/games``, the answer to ``/vacation``, and the outbox rows ``reminder``, ``timeout`` and
-``vacation``. Times in messages are Discord timestamps (``<t:unix:R>``), which every client
-shows in its own language and time zone; an image cannot hold one, so the clock drawn on a
-board gives the date and time in UTC, written the way the board's language writes them
-(Babel)."""
+``/games``, the answer to ``/vacation``, and the notices of the ``Reminder``, ``TimedOut`` and
+``Vacation`` events (``bot.events.clocks``). Times in messages are Discord timestamps
+(``<t:unix:R>``), which every client shows in its own language and time zone; an image cannot
+hold one, so the clock drawn on a board gives the date and time in UTC, written the way the
+board's language writes them (Babel)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -17,6 +17,7 @@ from babel.dates import format_datetime, format_timedelta
 
 from bot.correspondence.clockinfo import ClockInfo, VacationInfo, days_left_text
 from bot.correspondence.timecontrol import TimeControl
+from bot.events import Reminder, TimedOut, Vacation
 from bot.i18n import Text, language_code, t
 from bot.names import player_name as mention
 
@@ -115,40 +116,39 @@ def games_clock_text(info: ClockInfo | None, now: datetime, locale: Any) -> str:
     return t(key, locale, unix=unix(info.deadline))
 
 
-def reminder_text(payload: Mapping[str, Any], seats: Sequence[int], locale: Any) -> str:
+def reminder_text(reminder: Reminder, seats: Sequence[int], locale: Any) -> str:
     """The reminder posted in the game's thread (it mentions the player to move)."""
-    user = int(payload["user_id"])
-    if payload["threshold"] == "due_soon":
+    user = reminder.user_id
+    if reminder.threshold == "due_soon":
         return t("clocks.reminder_due_soon", locale, player=mention(user, locale),
-                 id=payload["game_id"], unix=unix(payload["deadline"]))
+                 id=reminder.game_id, unix=unix(reminder.deadline))
     opponents = [mention(other, locale) for other in seats if other != user]
     return t("clocks.reminder_overdue", locale, player=mention(user, locale),
-             id=payload["game_id"], opponents=" ".join(opponents), count=len(opponents))
+             id=reminder.game_id, opponents=" ".join(opponents), count=len(opponents))
 
 
-def reminder_dm_text(payload: Mapping[str, Any], game_title: str, link: str,
-                     locale: Any) -> str:
-    key = "clocks.dm_due_soon" if payload["threshold"] == "due_soon" else "clocks.dm_overdue"
-    return t(key, locale, game=game_title, id=payload["game_id"],
-             unix=unix(payload["deadline"]), link=link)
+def reminder_dm_text(reminder: Reminder, game_title: str, link: str, locale: Any) -> str:
+    key = "clocks.dm_due_soon" if reminder.threshold == "due_soon" else "clocks.dm_overdue"
+    return t(key, locale, game=game_title, id=reminder.game_id,
+             unix=unix(reminder.deadline), link=link)
 
 
-def timeout_text(payload: Mapping[str, Any], locale: Any) -> str:
-    player = mention(int(payload["user_id"]), locale)
-    if payload.get("claimed_by") is None:
+def timeout_text(timed_out: TimedOut, locale: Any) -> str:
+    player = mention(timed_out.user_id, locale)
+    if timed_out.claimed_by is None:
         return t("clocks.timeout_forfeit", locale, player=player)
     return t("clocks.timeout_claimed", locale, player=player,
-             claimer=mention(int(payload["claimed_by"]), locale))
+             claimer=mention(timed_out.claimed_by, locale))
 
 
-def vacation_text(payload: Mapping[str, Any], locale: Any) -> str:
+def vacation_text(vacation: Vacation, locale: Any) -> str:
     """A game thread's notice of a player's vacation: started, or over (and whether the clock
     runs again or still waits for another player who is away)."""
-    player = mention(int(payload["user_id"]), locale)
-    if payload.get("until") is None:
-        key = "clocks.vacation_ended_held" if payload.get("held") else "clocks.vacation_ended"
+    player = mention(vacation.user_id, locale)
+    if vacation.until is None:
+        key = "clocks.vacation_ended_held" if vacation.held else "clocks.vacation_ended"
         return t(key, locale, player=player)
-    return t("clocks.vacation_started", locale, player=player, until=unix(payload["until"]))
+    return t("clocks.vacation_started", locale, player=player, until=unix(vacation.until))
 
 
 def vacation_status_text(status: VacationInfo, locale: Any) -> str:

@@ -11,11 +11,12 @@ from typing import Any
 
 import aiohttp
 import discord
-from discord.http import handle_message_parameters
+from discord.http import HTTPClient, handle_message_parameters
 
 from bot.anywhere import bot_is_here
 from bot.delivery.compose import Composed
-from bot.services.models import GameInfo, OutboxItem
+from bot.events import MovePlayed, OutboxItem, UndoDeclined, UndoDone, UndoRequested
+from bot.services.models import GameInfo
 from bot.views.review import review_buttons_of
 
 
@@ -23,8 +24,8 @@ class StaleButtons:
     """This run's newest board message of each game and open take-back requests, and the
     background edits that take their buttons off."""
 
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
+    def __init__(self, http: HTTPClient) -> None:
+        self.http = http
         #: This run's newest board message of each game (channel, message), and the open
         #: take-back request of each game.
         self._boards: dict[int, tuple[int, int]] = {}
@@ -61,9 +62,11 @@ class StaleButtons:
             stripped = {message_id, previous[1] if previous else None}
             if pressed is not None and pressed.id not in stripped:
                 self.strip_buttons(pressed)
-        if item.kind == "undo_requested":
+        event = item.event
+        if isinstance(event, UndoRequested):
             self._undo_requests[game.id] = (thread_id, message_id)
-        elif item.kind in ("undo_done", "undo_declined") or item.payload.get("undo_dropped_by"):
+        elif isinstance(event, UndoDone | UndoDeclined) or (
+                isinstance(event, MovePlayed) and event.undo_dropped_by):
             request = self._undo_requests.pop(game.id, None)
             if request is not None:
                 self._strip(*request)
@@ -95,7 +98,7 @@ class StaleButtons:
                 contextlib.suppress(discord.HTTPException, aiohttp.ClientError, OSError),
                 handle_message_parameters(view=kept) as params,
             ):
-                await self.bot.http.edit_message(channel_id, message_id, params=params)
+                await self.http.edit_message(channel_id, message_id, params=params)
 
         # Named "background-…" so that shutdown waits for it.
         task = asyncio.create_task(strip(), name=f"background-strip-{message_id}")

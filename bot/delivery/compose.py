@@ -6,33 +6,43 @@ with ``/hand``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 import engines
 import render
 from bot.correspondence.texts import due_text
+from bot.events import (
+    Event,
+    GameEnded,
+    GameStarted,
+    MovePlayed,
+    OutboxItem,
+    Resigned,
+    UndoDeclined,
+    UndoDone,
+    UndoRequested,
+)
 from bot.i18n import listed, say, t
 from bot.names import naming_player, player_name
 from bot.replies import NO_PINGS, pinging
 from bot.seats import is_ai
 from bot.services.clocks import ClockInfo
-from bot.services.models import GameInfo, OutboxItem, Position
+from bot.services.models import GameInfo, Position
 from bot.views.actions import action_row, with_actions
 from bot.views.draws import with_abort
 from bot.views.game import move_view, rematch_view, undo_view
 from bot.views.review import add_review_button
 from engines import Phrase
 
-#: The outbox kinds the game delivery posts itself (DESIGN: written by the game service); other
-#: features post theirs (``Delivery.register_poster``).
-KINDS = frozenset({
-    "game_started", "move", "undo_requested", "undo_done", "undo_declined", "resigned",
-    "game_over",
-})
+if TYPE_CHECKING:
+    from bot.services.clocks import ClockService
+    from bot.services.games import GameService
+    from bot.services.notify import NotifyService
+
 #: Boards past this many moves per player never look for an Abort button (two reads saved per
 #: move; every player has moved by then in all but freak games, where ``/abort`` still works).
 ABORT_BUTTON_PLIES = 6
@@ -69,20 +79,21 @@ def public_buttons(game_name: str, position: Position) -> list[str]:
 
 #: A seated player as messages name them (a person's mention, an AI seat's name).
 mention = player_name
+#: Who a post that every player must see notifies: the users it mentions.
+EVERYONE = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 
-def description_text(description: Any, move: str, language: str,
+def description_text(description: Phrase | str | None, move: str, language: str,
                      mover: tuple[Phrase, str] | None = None) -> str:
-    """What a move did, in ``language``: a ``move`` row stores the engine's phrase (rows
-    written before phrases were stored hold English text, shown as it is). Empty when it says
-    no more than the move itself. ``mover``: (seat, name): the phrase names the mover so, and
-    an empty text means it did not name them."""
-    if isinstance(description, dict):
-        phrase = Phrase.load(description)
+    """What a move did, in ``language``: a move event holds the engine's phrase (rows written
+    before phrases were stored hold English text, shown as it is). Empty when it says no more
+    than the move itself. ``mover``: (seat, name): the phrase names the mover so, and an empty
+    text means it did not name them."""
+    if isinstance(description, Phrase):
         if mover is not None:
-            named = naming_player(phrase, *mover)
+            named = naming_player(description, *mover)
             return "" if named is None else say(named, language)
-        return "" if phrase.key == "move.plain" else say(phrase, language)
+        return "" if description.key == "move.plain" else say(description, language)
     if mover is not None:
         return ""
     text = str(description or "")
@@ -94,10 +105,10 @@ def outcome_text(outcome: engines.Outcome, language: str) -> str:
     return outcome.reason if outcome.phrase is None else say(outcome.phrase, language)
 
 
-def game_language(bot: Any, game: GameInfo) -> str:
-    """The language of a game's posts: its own (fixed when it started), else the bot's
-    default (older games)."""
-    return game.locale or bot.config.default_language
+def game_language(game: GameInfo, default: str) -> str:
+    """The language of a game's posts: its own (fixed when it started), else ``default`` (the
+    bot's, for older games)."""
+    return game.locale or default
 
 
 @dataclass
@@ -113,89 +124,117 @@ class Composed:
     clock: ClockInfo | None = None
 
 
+#: ``await compose(item, game, language)``: what one event type's row says.
+Compose = Callable[[OutboxItem[Any], GameInfo, str], Awaitable[Composed]]
+
+
 class Composer:
-    """Composes the rows of the game delivery's kinds (``KINDS``) for the bot's games."""
+    """What the game's own posts say (``posts``: one method per event type, the board or the
+    result in the game's thread), from the services they read."""
 
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
+    def __init__(self, services: GameService, clocks: ClockService, notify: NotifyService
+                 ) -> None:
+        self.services = services
+        self.clocks = clocks
+        self.notify = notify
+        #: The event types posted in the game's thread as the game delivery's own, and what
+        #: each says.
+        self.posts: dict[type[Event], Compose] = {
+            GameStarted: self.started,
+            MovePlayed: self.moved,
+            UndoDone: self.undone,
+            Resigned: self.resigned,
+            UndoRequested: self.undo_requested,
+            UndoDeclined: self.undo_declined,
+            GameEnded: self.ended,
+        }
 
-    async def _position(self, game: GameInfo, ply: int, payload: dict[str, Any],
+    async def compose(self, item: OutboxItem[Any], game: GameInfo, locale: str) -> Composed:
+        """What ``item`` says in ``locale``, and what goes with it (``posts``)."""
+        return await self.posts[type(item.event)](item, game, locale)
+
+    async def _position(self, game: GameInfo, ply: int, version: int | None,
                         last_move: str | None) -> Position:
-        return await self.bot.services.position(
-            game.id, ply=ply, version=payload.get("version"), last_move=last_move, game=game)
+        return await self.services.position(game.id, ply=ply, version=version,
+                                            last_move=last_move, game=game)
 
-    async def compose(self, item: OutboxItem, game: GameInfo, locale: str) -> Composed:
-        """What ``item`` says in ``locale``, and what goes with it."""
-        kind = item.kind
-        payload = item.payload
+    async def started(self, item: OutboxItem[GameStarted], game: GameInfo, locale: str
+                      ) -> Composed:
         engine = engines.get(game.game)
-        everyone = discord.AllowedMentions(everyone=False, roles=False, users=True)
-        if kind == "game_started":
-            position = await self._position(game, 0, payload, None)
-            seat_list = ", ".join(
-                f"{mention(uid, locale, game.seats)} "
-                f"({say(engine.seat_phrase(position.state, seat), locale)})"
-                for seat, uid in enumerate(game.seats)
-            )
-            text = t("bot.game.started", locale, game=engine.title, players=seat_list)
-            composed = await self._with_turn(text, game, position, locale)
-            composed.pings = everyone  # every player learns that the game is on
-            return composed
-        if kind == "move":
-            position = await self._position(game, int(payload["ply"]), payload, payload["move"])
-            seat = int(payload["seat"])
-            mover = mention(game.seats[seat], locale, game.seats)
-            # Said once: "@alice plays h and captures 2 stones", not "@alice played h: Black
-            # plays h and captures 2 stones" (the engine's sentence, naming the player).
-            said = description_text(payload.get("description"), payload["move"], locale,
-                                    (engine.seat_phrase(position.state, seat), mover))
-            description = "" if said else description_text(payload.get("description"),
-                                                           payload["move"], locale)
-            if said:
-                text = said + "."
-            elif description:
-                text = t("bot.game.moved_described", locale, player=mover,
-                         move=payload["move"], description=description)
-            else:
-                text = t("bot.game.moved", locale, player=mover, move=payload["move"])
-            if payload.get("undo_dropped_by"):
-                text += "\n" + t("bot.undo.dropped", locale,
-                                 player=mention(payload["undo_dropped_by"], locale))
-            return await self._with_turn(text, game, position, locale)
-        if kind == "undo_done":
-            position = await self._position(game, int(payload["ply"]) - 1, payload,
-                                             payload.get("last_move"))
-            return await self._with_turn(t("bot.game.undone", locale), game, position, locale)
-        if kind == "resigned":
-            seat = int(payload["seat"])
-            text = t("bot.game.resigned", locale,
-                     player=mention(game.seats[seat], locale, game.seats))
-            return Composed(text, None, None, NO_PINGS)
-        if kind == "undo_requested":
-            by = int(payload["by"])
-            others = [uid for uid in game.seats if uid != by]
-            text = t("bot.undo.requested", locale, player=mention(by, locale),
-                     others=" ".join(mention(uid, locale) for uid in others))
-            return Composed(text, None, undo_view(game.id, item.id, locale), pinging(*others))
-        if kind == "undo_declined":
-            requester = payload.get("requester")
-            text = t("bot.undo.declined", locale, player=mention(int(payload["by"]), locale))
-            if requester is not None:
-                text += " " + mention(int(requester), locale)
-            return Composed(text, None, None, pinging(requester))
-        if kind == "game_over":
-            offered = await self.bot.services.rematch_offered(game.id)
-            view = rematch_view(game.id, locale) if offered else None
-            if game.status == "finished" and game.ply > 0:  # something to review
-                view = add_review_button(view, game.id, locale)
-            return Composed(self._result(game, locale), None, view, everyone)
-        raise AssertionError(f"unhandled outbox kind {kind!r}")  # KINDS lists what we post
+        position = await self._position(game, 0, item.event.version, None)
+        seat_list = ", ".join(
+            f"{mention(uid, locale, game.seats)} "
+            f"({say(engine.seat_phrase(position.state, seat), locale)})"
+            for seat, uid in enumerate(game.seats)
+        )
+        text = t("bot.game.started", locale, game=engine.title, players=seat_list)
+        composed = await self._with_turn(text, game, position, locale)
+        composed.pings = EVERYONE  # every player learns that the game is on
+        return composed
+
+    async def moved(self, item: OutboxItem[MovePlayed], game: GameInfo, locale: str
+                    ) -> Composed:
+        played = item.event
+        position = await self._position(game, played.ply, played.version, played.move)
+        mover = mention(game.seats[played.seat], locale, game.seats)
+        # Said once: "@alice plays h and captures 2 stones", not "@alice played h: Black
+        # plays h and captures 2 stones" (the engine's sentence, naming the player).
+        seat = engines.get(game.game).seat_phrase(position.state, played.seat)
+        said = description_text(played.description, played.move, locale, (seat, mover))
+        description = "" if said else description_text(played.description, played.move,
+                                                        locale)
+        if said:
+            text = said + "."
+        elif description:
+            text = t("bot.game.moved_described", locale, player=mover, move=played.move,
+                     description=description)
+        else:
+            text = t("bot.game.moved", locale, player=mover, move=played.move)
+        if played.undo_dropped_by:
+            text += "\n" + t("bot.undo.dropped", locale,
+                             player=mention(played.undo_dropped_by, locale))
+        return await self._with_turn(text, game, position, locale)
+
+    async def undone(self, item: OutboxItem[UndoDone], game: GameInfo, locale: str
+                     ) -> Composed:
+        done = item.event
+        position = await self._position(game, done.ply - 1, done.version, done.last_move)
+        return await self._with_turn(t("bot.game.undone", locale), game, position, locale)
+
+    async def resigned(self, item: OutboxItem[Resigned], game: GameInfo, locale: str
+                       ) -> Composed:
+        text = t("bot.game.resigned", locale,
+                 player=mention(game.seats[item.event.seat], locale, game.seats))
+        return Composed(text, None, None, NO_PINGS)
+
+    async def undo_requested(self, item: OutboxItem[UndoRequested], game: GameInfo,
+                             locale: str) -> Composed:
+        by = item.event.by
+        others = [uid for uid in game.seats if uid != by]
+        text = t("bot.undo.requested", locale, player=mention(by, locale),
+                 others=" ".join(mention(uid, locale) for uid in others))
+        return Composed(text, None, undo_view(game.id, item.id, locale), pinging(*others))
+
+    async def undo_declined(self, item: OutboxItem[UndoDeclined], game: GameInfo,
+                            locale: str) -> Composed:
+        declined = item.event
+        text = t("bot.undo.declined", locale, player=mention(declined.by, locale))
+        if declined.requester is not None:
+            text += " " + mention(declined.requester, locale)
+        return Composed(text, None, None, pinging(declined.requester))
+
+    async def ended(self, item: OutboxItem[GameEnded], game: GameInfo, locale: str
+                    ) -> Composed:
+        offered = await self.services.rematch_offered(game.id)
+        view = rematch_view(game.id, locale) if offered else None
+        if game.status == "finished" and game.ply > 0:  # something to review
+            view = add_review_button(view, game.id, locale)
+        return Composed(self._result(game, locale), None, view, EVERYONE)
 
     async def as_it_stands(self, game: GameInfo, locale: str) -> Composed:
         """The game's board as it stands now, pinging whoever must move (or its result): for
         a conversation whose last rows could not be posted (their token had died)."""
-        position = await self.bot.services.position(
-            game.id, ply=game.ply, version=game.version, last_move=game.last_move, game=game)
+        position = await self._position(game, game.ply, game.version, game.last_move)
         text = t("anywhere_restart.as_it_stands", locale)
         if game.status != "active":
             return Composed(text + "\n" + self._result(game, locale), position, None,
@@ -217,7 +256,7 @@ class Composer:
         clock = None
         if position.current:
             # Timed games (bot.services.clocks): when the move is due, and who paused the clock.
-            clock = await self.bot.clocks.due_info(game.id)
+            clock = await self.clocks.due_info(game.id)
             due = due_text(clock, locale) if clock is not None else None
             if due:
                 text += " " + due
@@ -226,7 +265,7 @@ class Composer:
         shown = public_buttons(game.game, position)
         view = move_view(game.id, position.version, shown) if shown else None
         if (position.current and position.ply < ABORT_BUTTON_PLIES * len(game.seats)
-                and await self.bot.services.abort_open(game.id, position.ply, game=game)):
+                and await self.services.abort_open(game.id, position.ply, game=game)):
             view = with_abort(view, game.id, locale)  # until every player has moved once
         # Buttons stand for the commands (where the bot is not, only the app's installer has
         # them), the same in server threads so that both places work the same way.
@@ -235,7 +274,7 @@ class Composer:
             timed=clock is not None and clock.deadline is not None,
             against_ai=any(is_ai(uid) for uid in game.seats)))
         # Quiet mode (``/mute``): the player is named, not pinged.
-        pings = pinging(user) if await self.bot.notify.turn_pings(user, game.id) else NO_PINGS
+        pings = pinging(user) if await self.notify.turn_pings(user, game.id) else NO_PINGS
         return Composed(text, position, view, pings, clock)
 
     def _result(self, game: GameInfo, locale: str) -> str:

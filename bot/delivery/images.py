@@ -5,7 +5,8 @@ loop, in the board workers (``bot.boards``)."""
 from __future__ import annotations
 
 import io
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -16,17 +17,31 @@ from bot.seats import is_ai
 from bot.services.clocks import ClockInfo
 from bot.services.models import GameInfo, Position
 
+if TYPE_CHECKING:
+    from bot.boards import BoardDrawer
+    from bot.services.clocks import ClockService
+
+
+#: ``await display_name(user_id)``: a person's name as boards and thread titles show it.
+DisplayName = Callable[[int], Awaitable[str]]
+
 
 class BoardImages:
-    """Draws the boards the delivery and ``/board`` post."""
+    """Draws the boards the delivery and ``/board`` post: in the board workers (``boards``),
+    with the players' names (``display_name``) and the clock (``clocks``); in the game's
+    language, else ``default_language``."""
 
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
+    def __init__(self, boards: BoardDrawer, clocks: ClockService, display_name: DisplayName,
+                 default_language: str) -> None:
+        self.boards = boards
+        self.clocks = clocks
+        self.display_name = display_name
+        self.default_language = default_language
 
     async def seat_names(self, game: GameInfo, language: str) -> list[str]:
         """The players' names for thread titles and boards (an AI seat's in ``language``)."""
         return [player_name(uid, language, game.seats) if is_ai(uid)
-                else await self.bot.display_name(uid) for uid in game.seats]
+                else await self.display_name(uid) for uid in game.seats]
 
     async def position_file(self, game: GameInfo, position: Position, language: str,
                             clock: ClockInfo | None) -> discord.File:
@@ -39,9 +54,9 @@ class BoardImages:
         in ``language`` (default: the game's), with its clock while the game runs."""
         clock = None
         if game.status == "active":
-            clock = await self.bot.clocks.clock_info(game.id)
+            clock = await self.clocks.clock_info(game.id)
         return await self._png(game, game.state, game.last_move, game.ply,
-                               language or game_language(self.bot, game), clock)
+                               language or game_language(game, self.default_language), clock)
 
     async def _png(
         self, game: GameInfo, state: Any, last_move: str | None, ply: int, language: str,
@@ -53,9 +68,9 @@ class BoardImages:
         # in the image's language.
         status = None if outcome is None else "\n" + outcome_text(outcome, language)
         clock_line = None if clock is None else board_clock_text(
-            clock, names, game.seats, self.bot.clocks.now(), language)
+            clock, names, game.seats, self.clocks.now(), language)
         # Off the event loop (DESIGN.md), in the board workers (``bot.boards``).
-        png = await self.bot.boards.board(
+        png = await self.boards.board(
             game.game, state, viewer=None, last_move=last_move, players=names,
             lang=language, status=status, clock=clock_line,
         )

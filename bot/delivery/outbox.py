@@ -1,96 +1,120 @@
 """The outbox delivery (``Delivery``, ``bot.delivery`` describes it): which rows go out and
-when: a handler's own rows right after its service call, the rest in the background, each
-game's in order under its lock, every row then marked delivered."""
+when: a handler's own rows right after its service call (``act``), the rest in the background,
+each game's in order under its lock, every row then marked delivered; and who posts each event
+type (the game's own posts, ``posting``; the other features' posters, ``register``)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import weakref
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.anywhere import bot_is_here
+from bot.delivery.background import BackgroundPass
 from bot.delivery.buttons import StaleButtons
-from bot.delivery.compose import KINDS, Composed, Composer, game_language
+from bot.delivery.compose import Composer, game_language
 from bot.delivery.conversations import ConversationSender
-from bot.delivery.images import BoardImages
-from bot.delivery.policy import (
-    HANDLER_GRACE_SECONDS,
-    POLL_SECONDS,
-    Failed,
-    acquire,
-    after_failure,
-    left_to_handler,
-)
+from bot.delivery.images import BoardImages, DisplayName
+from bot.delivery.policy import Failed, acquire, after_failure, left_to_handler
+from bot.delivery.posting import Answering, GamePosts
 from bot.delivery.threads import ThreadSender
+from bot.events import Event, GameEnded, OutboxItem, Unreadable
+from bot.host import Acted, Action
 from bot.i18n import t
-from bot.replies import clip
-from bot.services.errors import NotFound
-from bot.services.models import GameInfo, OutboxItem
+from bot.replies import reply_error, send_ephemeral
+from bot.services.errors import BoardChanged, GameOver, NotFound, ServiceError
+from bot.services.models import GameInfo, MoveResult
 
 if TYPE_CHECKING:
-    from bot.host import Host
+    from bot.boards import BoardDrawer
+    from bot.services.clocks import ClockService
+    from bot.services.games import GameService
+    from bot.services.notify import NotifyService
+    from bot.sharding import Shards
 
 log = logging.getLogger(__name__)
 
-#: ``await poster(bot, item)`` posts an outbox row of a kind another feature owns (with
-#: ``Delivery.send`` so that it carries the row's nonce).
-Poster = Callable[[Any, OutboxItem], Awaitable[None]]
+#: ``await poster(item)`` posts a row whose event type a feature owns (with ``Delivery.send``
+#: so that it carries the row's nonce).
+Poster = Callable[[OutboxItem[Any]], Awaitable[None]]
+#: ``await handler(item, answering, final)``: posts one row; True if it answered the
+#: interaction of ``answering``.
+Handler = Callable[[OutboxItem[Any], Answering, bool], Awaitable[bool]]
 #: ``await listener(game_id)`` when a ``game_over`` row is delivered (ratings, tournaments).
 GameOverListener = Callable[[int], Awaitable[None]]
 
 
-async def message_kwargs(images: BoardImages, game: GameInfo, composed: Composed,
-                         language: str) -> dict[str, Any]:
-    """What a composed row is sent with: its text, pings, buttons and board image."""
-    kwargs: dict[str, Any] = {"content": clip(composed.content),
-                              "allowed_mentions": composed.pings}
-    if composed.view is not None:
-        kwargs["view"] = composed.view
-    if composed.position is not None:
-        kwargs["file"] = await images.position_file(game, composed.position, language,
-                                                    composed.clock)
-    return kwargs
+async def _posted_by(poster: Poster, item: OutboxItem[Any], answering: Answering,
+                     final: bool) -> bool:
+    await poster(item)
+    return False  # a feature's post never answers the interaction
 
 
 class Delivery:
-    """Delivers the outbox (see ``bot.delivery``): what rows say is composed by ``composer``,
-    their boards drawn by ``images``, sent once by ``sender``, and the buttons they make stale
-    taken off by ``buttons``."""
+    """Delivers the outbox (see ``bot.delivery``). One handler per event type: the game's own
+    posts (``posts``, composed by ``composer``, their boards drawn by ``images``, sent once by
+    ``sender``, stale buttons taken off by ``buttons``), and the posters other features
+    ``register``. It reads and marks the rows through ``services``, those of ``shards``'
+    servers in the background."""
 
-    def __init__(self, bot: Host) -> None:
-        self.bot: Any = bot  # the discord.py client as well
-        self.composer = Composer(bot)
-        self.images = BoardImages(bot)
-        self.sender = ThreadSender(bot, self.images)
-        self.buttons = StaleButtons(bot)
-        self.conversations = ConversationSender(bot)
+    def __init__(
+        self,
+        *,
+        client: discord.Client,
+        services: GameService,
+        clocks: ClockService,
+        notify: NotifyService,
+        boards: BoardDrawer,
+        display_name: DisplayName,
+        default_language: str,
+        shards: Shards,
+    ) -> None:
+        self.services = services
+        self.shards = shards
+        self.images = BoardImages(boards, clocks, display_name, default_language)
+        self.composer = Composer(services, clocks, notify)
+        self.sender = ThreadSender(client, services, self.images)
+        self.buttons = StaleButtons(client.http)
+        self.conversations = ConversationSender(client, services)
+        self.posts = GamePosts(services, self.composer, self.images, self.sender, self.buttons,
+                               self.conversations)
+        #: Who posts each event type: the game's own posts here, other features' posters
+        #: added by ``register``.
+        self._handlers: dict[type[Event], Handler] = dict.fromkeys(self.composer.posts,
+                                                                  self.posts.post)
+        #: Features told about finished games (``on_game_over``).
+        self._game_over: list[GameOverListener] = []
         # A lock lives as long as someone delivers for its game (weak values: no growth).
         self._locks: weakref.WeakValueDictionary[int | None, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task | None = None
-        self._warming: asyncio.Task | None = None
-        self._woken: set[asyncio.Task] = set()  # deliveries another process asked for
-        #: Senders of outbox kinds other features write (``register_poster``).
-        self._posters: dict[str, Poster] = {}
-        #: Features told about finished games (``on_game_over``).
-        self._game_over: list[GameOverListener] = []
+        #: The background pass (``start``, ``stop``, ``woken``).
+        self.background = BackgroundPass(self.flush_all, self.flush, boards)
 
-    def register_poster(self, kinds: Iterable[str], poster: Poster) -> None:
-        """Let another feature post its own outbox kinds (a tournament's round pairings...):
-        ``await poster(bot, item)`` sends the row's message with ``send`` (which gives it the
-        row's nonce); the row is then marked delivered like ours (a ``discord.HTTPException``
-        leaves it pending for a retry)."""
-        for kind in kinds:
-            if kind in KINDS:
-                raise ValueError(f"outbox kind {kind!r} is the game delivery's own")
-            self._posters[kind] = poster
+    def register(self, posters: Mapping[type[Event], Poster], *, replace: bool = False
+                 ) -> None:
+        """Let a feature post the event types it owns (a tournament's round pairings...):
+        ``await poster(item)`` sends the row's message with ``send`` (which gives it the row's
+        nonce); the row is then marked delivered like ours (a ``discord.HTTPException`` leaves
+        it pending for a retry). One poster per type: a type posted already is refused, unless
+        ``replace`` (a test standing in for a feature), and the game's own posts always are."""
+        for event_type, poster in posters.items():
+            if event_type in self.composer.posts or (event_type in self._handlers
+                                                     and not replace):
+                raise ValueError(f"{event_type.__name__} events are posted already")
+            self._handlers[event_type] = functools.partial(_posted_by, poster)
+
+    @property
+    def posted(self) -> frozenset[type[Event]]:
+        """The event types someone posts."""
+        return frozenset(self._handlers)
 
     def on_game_over(self, listener: GameOverListener) -> None:
         """Call ``await listener(game_id)`` for every ``game_over`` row, before its message is
@@ -107,7 +131,7 @@ class Delivery:
 
     def language(self, game: GameInfo) -> str:
         """The language of a game's posts: its own, else the bot's default."""
-        return game_language(self.bot, game)
+        return game_language(game, self.images.default_language)
 
     async def board_file(self, game: GameInfo, language: str | None = None) -> discord.File:
         """The game's current public board as a PNG attachment (``BoardImages.board_file``)."""
@@ -123,80 +147,15 @@ class Delivery:
         """Take the buttons off message ``message_id`` of ``channel_id``, in the background."""
         self.buttons.strip(channel_id, message_id)
 
-    # ----- the background sender ----------------------------------------------------------------
-
-    def start(self) -> None:
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._run(), name="outbox-delivery")
-        if self._warming is None:
-            # What the first board of a game would build while its player waits (its
-            # palette, its pieces: 0.1-0.3 s) is built beforehand.
-            self._warming = asyncio.create_task(self._warm_up(), name="board-warm-up")
-
-    async def warmed_up(self) -> None:
-        """Wait until the delivery has started and its boards' warm-up is over (benchmarks
-        measure after it)."""
-        while self._warming is None:
-            await asyncio.sleep(0.01)
-        await asyncio.shield(self._warming)
-
-    async def _warm_up(self) -> None:
-        try:
-            await self.bot.boards.warm_up()
-        except Exception:  # a game's first board builds what it needs all the same
-            log.warning("warming up the boards failed", exc_info=True)
-
-    def wake(self) -> None:
-        self._wake.set()
-
-    def woken(self, game_id: int | None) -> None:
-        """Another process wrote rows of ``game_id`` (None: rows of no game) for our servers:
-        deliver them now, in the background (no handler of ours is answering with them)."""
-        if self._task is None:
-            return  # not started yet: its first pass delivers everything pending
-        task = asyncio.create_task(self._flush_woken(game_id), name=f"background-wake-{game_id}")
-        self._woken.add(task)
-        task.add_done_callback(self._woken.discard)
-
-    async def _flush_woken(self, game_id: int | None) -> None:
-        try:
-            await self.flush(game_id)
-        except Exception:  # the background pass retries
-            log.exception("delivering the outbox of game %s failed; will retry", game_id)
-
-    async def stop(self) -> None:
-        if self._warming is not None:
-            self._warming.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._warming
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-
-    async def _run(self) -> None:
-        grace = 0.0  # the first pass (at start) delivers everything left pending
-        while True:
-            try:
-                await self.flush_all(older_than=grace)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("outbox delivery pass failed; retrying")
-            grace = HANDLER_GRACE_SECONDS
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
-
     async def flush_all(
-        self, older_than: float = 0.0, *, at_once: frozenset[str] = frozenset()
+        self, older_than: float = 0.0, *, at_once: tuple[type[Event], ...] = ()
     ) -> None:
         """Deliver every game's pending rows on this process's servers; with ``older_than``,
         not the games whose oldest row is younger than that (the handler that wrote it is
-        answering its interaction with it) unless that row is of a kind of ``at_once`` and
-        answers no interaction (what the scheduler writes: no handler posts it)."""
-        items = await self.bot.services.pending_outbox(shards=self.bot.own_shards)
+        answering its interaction with it) unless that row's event is of a type of
+        ``at_once`` and answers no interaction (what the scheduler writes: no handler posts
+        it)."""
+        items = await self.services.pending_outbox(shards=self.shards)
         now = datetime.now(UTC)
         oldest: dict[int | None, OutboxItem] = {}
         for item in items:
@@ -232,22 +191,21 @@ class Delivery:
             # privately, and post this interaction's rows like the others, with their nonces
             # (their token is forgotten first: the placeholder is not their answer).
             assert interaction is not None
-            await self.bot.services.forget_reply(interaction.token)
+            await self.services.forget_reply(interaction.token)
             await interaction.response.defer(ephemeral=True, thinking=True)
             deferred = True
             await lock.acquire()
         answered = False
-        settled: set[str] = set()  # tokens whose answer (or not) is known by now
+        answering = Answering(interaction, written)
         try:
             if game_id is None:
-                pending = await self.bot.services.pending_outbox(shards=self.bot.own_shards)
+                pending = await self.services.pending_outbox(shards=self.shards)
                 items = [i for i in pending if i.game_id is None]
             else:
-                items = await self.bot.services.pending_outbox(game_id=game_id)
+                items = await self.services.pending_outbox(game_id=game_id)
             for item in items:
                 try:
-                    used = await self.deliver(item, interaction, settled, written,
-                                              final=item is items[-1])
+                    used = await self.deliver(item, answering, final=item is items[-1])
                 except discord.HTTPException as error:
                     if after_failure(error) is Failed.RETRIED:
                         log.warning("outbox row %s (%s) failed; will retry", item.id,
@@ -260,7 +218,7 @@ class Delivery:
                           game_id, " as the interaction's answer" if used else "")
                 with contextlib.suppress(NotFound):  # another process marked it meanwhile
                     # Once the interaction has answered, its token leaves the other rows.
-                    await self.bot.services.mark_delivered(
+                    await self.services.mark_delivered(
                         item.id, answered_token=item.reply_token if used else None)
         finally:
             lock.release()
@@ -272,83 +230,64 @@ class Delivery:
             return True
         return answered
 
-    async def show_as_it_stands(self, game_id: int, interaction: discord.Interaction) -> None:
-        """Answer ``interaction`` (a press in a conversation on a board the game has moved
-        past) with the game as it stands: where the bot is not, the rows it could not post
-        in time (no live token, as after a restart past 15 minutes) are shown so."""
-        game = await self.bot.services.get_game(game_id)
-        language = self.language(game)
-        composed = await self.composer.as_it_stands(game, language)
-        await interaction.response.send_message(
-            **await message_kwargs(self.images, game, composed, language))
-
-    async def deliver(
-        self,
-        item: OutboxItem,
-        interaction: discord.Interaction | None,
-        settled: set[str] | None = None,
-        written: GameInfo | None = None,
-        final: bool = True,
-    ) -> bool:
-        """Post one row; True if it was (or, before a restart, had been) the response of the
-        interaction whose token it holds. Only the first game row of a token can be: the
-        token joins ``settled`` once that row is handled. ``written``: see ``flush``;
-        ``final``: the last row pending for its game (kept when follow-ups run short)."""
-        if item.kind == "game_over" and "game_id" in item.payload:
+    async def deliver(self, item: OutboxItem[Any], answering: Answering | None = None,
+                      final: bool = True) -> bool:
+        """Post one row with its event type's handler; True if it was (or, before a restart,
+        had been) the answer of the interaction whose token it holds. ``final``: the last row
+        pending for its game."""
+        event = item.event
+        if isinstance(event, GameEnded):
             for listener in self._game_over:
-                await listener(int(item.payload["game_id"]))
-        poster = self._posters.get(item.kind)
-        if poster is not None:
-            await poster(self.bot, item)
-            return False
-        if item.kind not in KINDS or "game_id" not in item.payload:
+                await listener(event.game_id)
+        handler = self._handlers.get(type(event))
+        if handler is None:
             # Marked as delivered all the same: left pending, such rows would pile up at the
             # head of the outbox and hide the others.
-            log.warning("outbox row %s has a kind nobody posts (%r); skipped", item.id,
-                        item.kind)
+            why = event.problem if isinstance(event, Unreadable) else "nobody posts it"
+            log.warning("outbox row %s (%s) skipped: %s", item.id, item.kind, why)
             return False
-        game_id = int(item.payload["game_id"])
-        if (written is not None and written.id == game_id
-                and item.payload.get("version") == written.version):
-            game = written  # what this row's change left: as a read would find it now
-        else:
-            game = await self.bot.services.get_game(game_id)
-        settled = set() if settled is None else settled
-        token = item.reply_token
-        first = token is not None and token not in settled
-        if token is not None:
-            settled.add(token)
-        ours = interaction is not None and token == interaction.token
-        answers = first and ours and not interaction.response.is_done()
-        if first and not ours:
-            original = await self.sender.answered_before(item)
-            if original is not None:  # the bot stopped after answering, before marking
-                self.buttons.answered_before(game, original)
-                return True
-        thread_id = await self.sender.thread_of(game, item, interaction)
-        language = self.language(game)
-        composed = await self.composer.compose(item, game, language)
-        kwargs = await message_kwargs(self.images, game, composed, language)
-        message_id = None
-        if answers:
-            assert interaction is not None
-            try:
-                response = await interaction.response.send_message(**kwargs)
-                message_id = response.message_id
-            except discord.NotFound:
-                # Too late for the interaction (Discord allows 3 s): the board goes to the
-                # thread like any other row (the player saw "did not respond").
-                log.warning("interaction for outbox row %s expired; posting it", item.id)
-                answers = False
-                if "file" in kwargs:
-                    kwargs["file"].reset()
-        if not answers and game.in_conversation:
-            # Where the bot is not, only an interaction's token can post (``bot.anywhere``).
-            message_id = await self.conversations.follow_up(game, item, interaction, kwargs,
-                                                            final)
-        elif not answers:
-            message_id = (await self.sender.post_in_thread(game, thread_id, item, kwargs)).id
-        if message_id is not None:
-            pressed = interaction.message if answers and interaction is not None else None
-            self.buttons.after_post(item, game, thread_id, message_id, composed, pressed)
-        return answers
+        return await handler(item, answering or Answering(), final)
+
+    # ----- acting, then answering with what the action wrote ------------------------------------
+
+    async def act(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        action: Action,
+        *,
+        reply_token: str | None,
+        done_text: str | None,
+        moved_past: bool = False,
+    ) -> Acted | None:
+        """Run ``action(reply_token)`` (a service call on game ``game_id``), then post what it
+        wrote to the outbox, the first row written with ``reply_token`` as the interaction's
+        answer; what it did (``Acted``), or None when the action was refused.
+
+        The service decides (turn, seat, legality...) before anything is sent, so a refusal is
+        a private reply and nothing is posted. There is no defer: a move takes milliseconds,
+        and the answer is one request carrying the board and the mention of the next player (a
+        deferred answer's follow-up would be an edit, and an edit pings nobody). When no row
+        answers the interaction (a command from another channel), ``done_text`` does, privately
+        (None: the caller answers). ``moved_past``: the press of a button on a board the game
+        may have moved past; where the bot is not, and rows were missed there, the game as it
+        stands answers a refusal."""
+        try:
+            done = await action(reply_token)
+        except (BoardChanged, GameOver) as error:
+            if (moved_past and not bot_is_here(interaction)
+                    and await self.services.take_conversation_missed(game_id)):
+                await self.posts.show_as_it_stands(game_id, interaction)
+            else:
+                await reply_error(interaction, error)
+            return None
+        except ServiceError as error:
+            await reply_error(interaction, error)
+            return None
+        # A move's rows are drawn from the game the move returned (no read of it again).
+        written = done.game if isinstance(done, MoveResult) else None
+        answered = await self.flush(game_id, interaction, written)
+        if not answered and done_text is not None:
+            await send_ephemeral(interaction, done_text)
+        return Acted(done, answered)
+

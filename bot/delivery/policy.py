@@ -10,7 +10,7 @@ from enum import Enum
 
 import discord
 
-from bot.services.models import OutboxItem
+from bot.events import Event, OutboxItem
 
 #: How often the background task looks for rows it was not told about (other processes).
 POLL_SECONDS = 5.0
@@ -50,13 +50,13 @@ def age_seconds(item: OutboxItem, now: datetime) -> float:
 
 
 def left_to_handler(first: OutboxItem, now: datetime, older_than: float,
-                    at_once: frozenset[str]) -> bool:
+                    at_once: tuple[type[Event], ...]) -> bool:
     """Whether a background pass leaves a game whose oldest pending row is ``first``: younger
     than ``older_than`` (the handler that wrote it is answering its interaction with it),
-    unless it is of a kind of ``at_once`` and answers no interaction (what the scheduler
-    writes: no handler posts it)."""
+    unless its event is of a type of ``at_once`` and answers no interaction (what the
+    scheduler writes: no handler posts it)."""
     young = age_seconds(first, now) < older_than
-    return young and (first.kind not in at_once or first.reply_token is not None)
+    return young and (not isinstance(first.event, at_once) or first.reply_token is not None)
 
 
 def token_alive(item: OutboxItem, now: datetime) -> bool:

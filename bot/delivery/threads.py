@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.http import Route
@@ -25,9 +25,13 @@ import engines
 from bot.delivery.compose import game_language
 from bot.delivery.images import BoardImages
 from bot.delivery.policy import token_alive
+from bot.events import OutboxItem
 from bot.i18n import t
 from bot.replies import NO_PINGS
-from bot.services.models import GameInfo, OutboxItem
+from bot.services.models import GameInfo
+
+if TYPE_CHECKING:
+    from bot.services.games import GameService
 
 log = logging.getLogger(__name__)
 
@@ -39,17 +43,21 @@ UNKNOWN_CHANNEL = 10003
 
 
 class ThreadSender:
-    """Sends rows' messages with their nonces, in the games' threads (started when needed)."""
+    """Sends rows' messages with their nonces through ``client``, in the games' threads
+    (started when needed, named with ``images``' names of the players, recorded with
+    ``services``)."""
 
-    def __init__(self, bot: Any, images: BoardImages) -> None:
-        self.bot = bot
+    def __init__(self, client: discord.Client, services: GameService, images: BoardImages
+                 ) -> None:
+        self.client = client
+        self.services = services
         self.images = images
 
     async def send(
         self, channel_id: int, item: OutboxItem, *, guild_id: int | None = None, **kwargs: Any
     ) -> discord.Message:
         """Send a row's message in a channel, once: the row id is its nonce."""
-        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
         return await channel.send(nonce=str(item.id), **kwargs)
 
     async def answered_before(self, item: OutboxItem) -> dict[str, Any] | None:
@@ -58,9 +66,9 @@ class ThreadSender:
         if not token_alive(item, datetime.now(UTC)):
             return None  # the token is dead: no way to know; posting again loses nothing
         route = Route("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
-                      webhook_id=self.bot.application_id, webhook_token=item.reply_token)
+                      webhook_id=self.client.application_id, webhook_token=item.reply_token)
         try:
-            data = await self.bot.http.request(route)
+            data = await self.client.http.request(route)
         except discord.NotFound:  # never answered (or its token died unanswered)
             return None
         log.info("outbox row %s was answered before the restart; not posted again", item.id)
@@ -81,14 +89,17 @@ class ThreadSender:
             # the challenge was posted in a thread): a starter message, sent once.
             source = await self.send(
                 game.channel_id, item, guild_id=game.guild_id, allowed_mentions=NO_PINGS,
-                content=t("bot.thread.starter", game_language(self.bot, game), name=name),
+                content=t("bot.thread.starter", self._language(game), name=name),
             )
-        await self.bot.services.set_thread(game.id, source.id)
+        await self.services.set_thread(game.id, source.id)
         await self._start_thread(game.channel_id, source.id, name)
         return source.id
 
+    def _language(self, game: GameInfo) -> str:
+        return game_language(game, self.images.default_language)
+
     async def _thread_name(self, game: GameInfo) -> str:
-        language = game_language(self.bot, game)
+        language = self._language(game)
         names = await self.images.seat_names(game, language)
         title = engines.get(game.game).title
         return t("bot.thread.name", language,
@@ -96,7 +107,7 @@ class ThreadSender:
 
     async def _start_thread(self, channel_id: int, message_id: int, name: str) -> None:
         try:
-            await self.bot.http.start_thread_with_message(
+            await self.client.http.start_thread_with_message(
                 channel_id, message_id, name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
             )
         except discord.HTTPException as error:

@@ -24,7 +24,7 @@ Where things are:
 * ``clocks.ClockService`` and ``clockstate``: time controls, reminders, claims, forfeits,
   vacations (correspondence play); ``records``: text records of games.
 * ``tournaments.TournamentService`` and ``ratings.RatingService``: tournaments and ratings; both
-  learn of finished games from the ``game_over`` outbox row (``on_game_over``) and catch up at
+  learn of finished games from the ``GameEnded`` event (``on_game_over``) and catch up at
   start-up (``sync_finished_games``).
 * ``errors``: every refusal is a ``ServiceError`` with a translation ``key`` and ``params`` (and
   an English ``message``); nothing is changed when one is raised.
@@ -35,24 +35,18 @@ fails with ``BoardChanged`` if the board moved on: of two moves racing for one p
 the other gets ``BoardChanged``. A game named by number is only seen from its own server (or,
 in a direct message, by its players: ``game_seen_from``).
 
-The outbox. Every message a change causes is an outbox row written in the change's own
-transaction, then delivered by ``bot.delivery`` (exactly once: the row id is the message's
-nonce, and the interaction that caused the change answers with its rows when it can,
-``reply_token``). Kinds and payloads: ``game_started`` {game_id, ply, version}; ``move``
-{game_id, ply, version, move, description (what the move did: a ``Phrase.dump()``; plain
-English text in rows written before), seat, user_id, undo_dropped_by}; ``game_over``
-{game_id} (after the row that ended the game); ``resigned`` {game_id, seat, user_id, version};
-``undo_requested`` {game_id, by, seat, ply}; ``undo_done`` {game_id, ply, seat, version,
-last_move, by}; ``undo_declined`` {game_id, by, requester}; the draws' (``draws``)
-``draw_offered`` {game_id, offer_id, by, seat}, ``draw_declined`` / ``draw_agreed`` (the same
-and ``answered_by``), ``draw_lapsed`` (the same and ``silent``) and ``aborted_by_player``
-{game_id, by}; the clocks' ``reminder``,
-``timeout``, ``vacation``; the tournaments' ``tournament_round``, ``tournament_finished``,
-``tournament_forfeit``. ``version`` is the game's version after the change, so a row is drawn
-at its own position (``GameService.position``). Delivered rows are kept ``outbox_history_days``
-(``prune_outbox``).
+The outbox. Every message a change causes is an event (``bot.events``: one frozen dataclass per
+thing that happens, ``MovePlayed``, ``GameEnded``, ``DrawOffered``, ``Reminder``...; the types
+are the schema) written as an outbox row in the change's own transaction
+(``tx.insert_outbox(event, now, reply_token)``), then delivered by ``bot.delivery`` (exactly
+once: the row id is the message's nonce, and the interaction that caused the change answers
+with its rows when it can, ``reply_token``). Once the transaction commits, the store also
+publishes its events to listeners in the process (``Store.events``). A game event's
+``version`` is the game's version after the change, so a row is drawn at its own position
+(``GameService.position``). Delivered rows are kept ``outbox_history_days`` (``prune_outbox``).
 """
 
+from bot.events import OutboxItem
 from bot.services.clocks import ClockError, ClockInfo, ClockService, VacationInfo
 from bot.services.errors import (
     BoardChanged,
@@ -72,7 +66,6 @@ from bot.services.models import (
     GameInfo,
     GameRecord,
     MoveResult,
-    OutboxItem,
     Position,
     RecordedMove,
     utcnow,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.events import AdminAborted
 from bot.services import clockstate
 from bot.services.base import ServiceBase, retrying
 from bot.services.drawstate import close_draw_offers
@@ -37,7 +38,7 @@ class AdminService(ServiceBase):
     @retrying
     async def abort(self, game_id: int, *, guild_id: int, by: int) -> GameInfo:
         """End a running game of this server with no result (ruling in the module doc). An
-        ``aborted`` outbox row {game_id, by} tells its thread, in the same transaction."""
+        ``AdminAborted`` event tells its thread, in the same transaction."""
         for _ in range(_ABORT_ATTEMPTS):
             row = await self._store.get_game(game_id)
             if row is None or row.guild_id != guild_id:
@@ -57,7 +58,7 @@ class AdminService(ServiceBase):
                 if not await tx.update_game(game_id, row.version, update):
                     continue
                 await close_draw_offers(tx, row, now)
-                await tx.insert_outbox(game_id, "aborted", {"game_id": game_id, "by": by}, now)
+                await tx.insert_outbox(AdminAborted(game_id=game_id, by=by), now)
                 await clockstate.turn_changed(tx, game_id, row.seats, row.ply, None, now)
             self.notify_change()
             return self._row_info(self._written(row, update))

@@ -34,6 +34,7 @@ from typing import Any
 import engines
 from bot.competition.ratings import Glicko
 from bot.correspondence.timecontrol import TimeControl
+from bot.events import ChallengeExpired, GameStarted, SeekExpired
 from bot.i18n import language_code
 from bot.services import clockstate
 from bot.services.base import ServiceBase, retrying
@@ -189,9 +190,9 @@ class ChallengeService(ServiceBase):
 
     async def expire_challenges(self, now: datetime, *, batch: int = 100) -> list[Challenge]:
         """Close the challenges sent ``challenge_expiry`` or more before ``now``; each gets a
-        ``challenge_expired`` outbox row {challenge_id} (its message is changed to say so),
-        written in the same transaction; so do the seeks whose expiry is ``now`` or before
-        (``seek_expired`` rows). Returns them."""
+        ``ChallengeExpired`` event (its message is changed to say so), written in the same
+        transaction; so do the seeks whose expiry is ``now`` or before (``SeekExpired``).
+        Returns them."""
         expired = await self._expire_seeks(now, batch)
         while True:
             async with self._store.transaction() as tx:
@@ -201,8 +202,7 @@ class ChallengeService(ServiceBase):
                     await tx.set_challenge_status(row.id, "expired", now)
                     # Posted by the process holding the challenge's server (bot.sharding);
                     # any process's scheduler may find it expired first.
-                    await tx.insert_outbox(None, "challenge_expired",
-                                           {"challenge_id": row.id}, now,
+                    await tx.insert_outbox(ChallengeExpired(challenge_id=row.id), now,
                                            guild_id=row.guild_id)
                     expired.append(self._challenge(
                         await self._challenge_row(tx, row.id)))
@@ -217,7 +217,7 @@ class ChallengeService(ServiceBase):
                 for seek in rows:
                     row = await self._challenge_row(tx, seek.challenge_id)
                     await tx.set_challenge_status(row.id, "expired", now)
-                    await tx.insert_outbox(None, "seek_expired", {"challenge_id": row.id}, now,
+                    await tx.insert_outbox(SeekExpired(challenge_id=row.id), now,
                                            guild_id=row.guild_id)
                     expired.append(self._challenge(await self._challenge_row(tx, row.id)))
             if len(rows) < batch:
@@ -403,10 +403,8 @@ class ChallengeService(ServiceBase):
             )
         )
         await clockstate.start_clock(tx, game_id, seats, state.to_move, control, now)
-        payload: dict[str, Any] = {"game_id": game_id, "ply": 0, "version": 0}
-        if source is not None:
-            payload["source"] = source
-        await tx.insert_outbox(game_id, "game_started", payload, now)
+        await tx.insert_outbox(GameStarted(game_id=game_id, ply=0, version=0, source=source),
+                               now)
         return self._info(await self._game_row(game_id, tx), game, state)
 
     # ----- games created directly (tournaments) -------------------------------------------

@@ -15,16 +15,14 @@ Time controls are chosen with ``GameService.challenge(..., time_control="3d+1d")
 creates the game and moves on in the one that records each move (``bot.services.clockstate``,
 which also holds the rulings on vacations, Fischer banks and undo).
 
-Outbox kinds written here (same transaction as their cause, like the game service's):
+Events written here (``bot.events.clocks``; same transaction as their cause, like the game
+service's):
 
-* ``reminder`` {game_id, user_id, seat, threshold ("due_soon" | "overdue"), deadline (ISO
-  text), ply, dm (the user opted in to direct messages)}: written in the transaction that
-  records the reminder as sent, so it exists exactly once per (game, turn, threshold).
-* ``timeout`` {game_id, seat, user_id, claimed_by (user id, or None for an automatic tournament
-  forfeit)} followed by ``game_over`` {game_id}.
-* ``vacation`` {game_id, user_id, until (ISO text, None when the vacation was ended early),
-  held (only at the end, when another player of the game is still away: its clock stays
-  paused)}: one row per active timed game of the user, so each game's thread shows it to the
+* ``Reminder``: written in the transaction that records the reminder as sent, so it exists
+  exactly once per (game, turn, threshold);
+* ``TimedOut`` (``claimed_by`` None for an automatic tournament forfeit), followed by
+  ``GameEnded``;
+* ``Vacation``: one per active timed game of the user, so each game's thread shows it to the
   opponents.
 
 Rulings:
@@ -67,6 +65,7 @@ from bot.correspondence.reminders import (
     next_threshold_time,
 )
 from bot.correspondence.scheduler import Scheduler
+from bot.events import Reminder, TimedOut, Vacation
 from bot.services import clockstate, records
 from bot.services.base import retrying
 from bot.services.errors import GameOver, NotAPlayer, NotFound, ServiceError
@@ -327,9 +326,8 @@ class ClockService:
                 await write_forced_end(
                     tx,
                     row,
-                    "timeout",
-                    {"game_id": game_id, "seat": loser, "user_id": row.seats[loser],
-                     "claimed_by": claimed_by},
+                    TimedOut(game_id=game_id, seat=loser, user_id=row.seats[loser],
+                             claimed_by=claimed_by, version=row.version + 1),
                     now, reply_token,
                 )
             self._changed()
@@ -417,11 +415,9 @@ class ClockService:
                 return 0
             user = game.seats[clock.to_move]
             await tx.insert_outbox(
-                clock.game_id,
-                "reminder",
-                {"game_id": clock.game_id, "user_id": user, "seat": clock.to_move,
-                 "threshold": str(threshold), "deadline": clock.deadline.isoformat(),
-                 "ply": clock.ply, "dm": await writes.dm_reminders(user)},
+                Reminder(game_id=clock.game_id, user_id=user, seat=clock.to_move,
+                         threshold=threshold.value, deadline=clock.deadline, ply=clock.ply,
+                         dm=await writes.dm_reminders(user)),
                 now,
             )
         return 1
@@ -496,12 +492,9 @@ class ClockService:
                 clock = await clockstate.refresh_deadline(tx, game.id, game.seats, now)
                 if not _timed(clock):
                     continue  # no clock to pause: nothing to tell the opponents
-                payload: dict[str, Any] = {
-                    "game_id": game.id, "user_id": user_id,
-                    "until": None if until is None else until.isoformat()}
-                if away.keys() & set(game.seats):
-                    payload["held"] = True
-                await tx.insert_outbox(game.id, "vacation", payload, now)
+                notice = Vacation(game_id=game.id, user_id=user_id, until=until,
+                                  held=bool(away.keys() & set(game.seats)))
+                await tx.insert_outbox(notice, now)
         self._changed()
         return await self.vacation_status(user_id)
 

@@ -34,9 +34,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.events import AbortedByPlayer, DrawAgreed, DrawDeclined, DrawOffered
 from bot.services import clockstate
 from bot.services.base import ServiceBase, retrying
-from bot.services.drawstate import close_draw_offers, offer_payload
+from bot.services.drawstate import close_draw_offers
 from bot.services.errors import BoardChanged, GameOver, NotFound, ServiceError
 from bot.services.gamestate import ABORTED, ACTIVE, forced_end, write_forced_end
 from bot.services.models import GameInfo
@@ -116,7 +117,7 @@ class DrawService(ServiceBase):
     async def offer_draw(self, game_id: int, user_id: int, *,
                          reply_token: str | None = None) -> DrawResult:
         """``user_id`` offers a draw; their opponent's pending offer, if any, is accepted
-        instead. A ``draw_offered`` outbox row {game_id, offer_id, by, seat} asks the others."""
+        instead. A ``DrawOffered`` event asks the others."""
         row = await self._game_row(game_id)
         seat = self._seat_of(row, user_id)
         self._check_drawable(row)
@@ -139,8 +140,7 @@ class DrawService(ServiceBase):
                 offer_id = await writes.insert_draw_offer(
                     game_id, seat, user_id, row.ply, row.to_move == seat, now)
                 await tx.insert_outbox(
-                    game_id, "draw_offered",
-                    {"game_id": game_id, "offer_id": offer_id, "by": user_id, "seat": seat},
+                    DrawOffered(game_id=game_id, offer_id=offer_id, by=user_id, seat=seat),
                     now, reply_token,
                 )
         except _Retry:
@@ -172,9 +172,9 @@ class DrawService(ServiceBase):
                                                                   now):
                         raise DrawError("errors.draw_not_open", game_id=game_id)
                     await tx.insert_outbox(
-                        game_id, "draw_declined",
-                        {**offer_payload(offer, row), "answered_by": user_id}, now,
-                        reply_token,
+                        DrawDeclined(game_id=game_id, offer_id=offer_id, by=offer.user_id,
+                                     seat=offer.seat, answered_by=user_id),
+                        now, reply_token,
                     )
                 return DrawResult(self._row_info(row), offer_id, False)
             game = self._engine(row.game)
@@ -190,9 +190,11 @@ class DrawService(ServiceBase):
                     if not await tx.update_game(game_id, row.version, update):
                         raise _Retry  # a move of the sender landed: the offer may stand
                     await write_forced_end(
-                        tx, row, "draw_agreed",
-                        {**offer_payload(offer, row), "answered_by": user_id}, now,
-                        reply_token,
+                        tx, row,
+                        DrawAgreed(game_id=game_id, offer_id=offer_id, by=offer.user_id,
+                                   seat=offer.seat, answered_by=user_id,
+                                   version=row.version + 1),
+                        now, reply_token,
                     )
             except _Retry:
                 continue
@@ -294,8 +296,8 @@ class DrawService(ServiceBase):
             if not await tx.update_game(game_id, row.version, update):
                 raise BoardChanged("errors.board_changed", game_id=game_id)
             await close_draw_offers(tx, row, now)
-            await tx.insert_outbox(game_id, "aborted_by_player",
-                                   {"game_id": game_id, "by": user_id}, now, reply_token)
+            await tx.insert_outbox(AbortedByPlayer(game_id=game_id, by=user_id), now,
+                                   reply_token)
             await clockstate.turn_changed(tx, game_id, row.seats, row.ply, None, now)
         self.notify_change()
         return self._row_info(self._written(row, update))

@@ -5,8 +5,8 @@ move and game-end paths (``play``, ``gamestate``, ``admin``) can call it."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
+from bot.events import DrawLapsed
 from bot.store import GameRow, Writes
 from bot.store.draws import LAPSED, DrawOfferRow, draw_writes
 
@@ -25,8 +25,7 @@ async def lapse_draw_offers(tx: Writes, row: GameRow, seat: int, finished: bool,
             continue
         await writes.close_draw_offer(offer.id, LAPSED, None, now)
         # When the move ended the game, its result says enough: the buttons just come off.
-        payload = {**offer_payload(offer, row), "silent": finished}
-        await tx.insert_outbox(row.id, "draw_lapsed", payload, now)
+        await tx.insert_outbox(lapsed(offer, row, silent=finished), now)
 
 
 async def close_draw_offers(tx: Writes, row: GameRow, now: datetime) -> None:
@@ -35,9 +34,9 @@ async def close_draw_offers(tx: Writes, row: GameRow, now: datetime) -> None:
     writes = draw_writes(tx)
     for offer in await writes.pending_draw_offers(row.id):
         await writes.close_draw_offer(offer.id, LAPSED, None, now)
-        await tx.insert_outbox(row.id, "draw_lapsed",
-                               {**offer_payload(offer, row), "silent": True}, now)
+        await tx.insert_outbox(lapsed(offer, row, silent=True), now)
 
 
-def offer_payload(offer: DrawOfferRow, row: GameRow) -> dict[str, Any]:
-    return {"game_id": row.id, "offer_id": offer.id, "by": offer.user_id, "seat": offer.seat}
+def lapsed(offer: DrawOfferRow, row: GameRow, *, silent: bool) -> DrawLapsed:
+    return DrawLapsed(game_id=row.id, offer_id=offer.id, by=offer.user_id, seat=offer.seat,
+                      silent=silent)

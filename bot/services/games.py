@@ -19,6 +19,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from bot.events import OutboxItem
 from bot.services.admin import AdminService
 from bot.services.aiseats import AiSeatService, has_ai
 from bot.services.conversations import ConversationService
@@ -28,7 +29,6 @@ from bot.services.gamestate import ACTIVE, FINISHED, normal_json, rebuild
 from bot.services.models import (
     GameInfo,
     GameRecord,
-    OutboxItem,
     Position,
     RecordedMove,
 )
@@ -243,8 +243,8 @@ class GameService(AiSeatService, SeekService, PlayService, AdminService, Rematch
         that answers with the row (the ``reply_token`` given to the call that wrote it), until
         the row is delivered or the interaction has answered."""
         rows = await self._store.pending_outbox(limit, game_id, shards)
-        return [OutboxItem(r.id, r.game_id, r.kind, r.payload, r.created_at, r.reply_token,
-                           r.guild_id)
+        return [OutboxItem.stored(r.id, r.game_id, r.kind, r.payload, r.created_at,
+                                  r.reply_token, r.guild_id)
                 for r in rows]
 
     async def mark_delivered(

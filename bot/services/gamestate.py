@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 import engines
+from bot.events import GameEnded, GameEvent
 from bot.services import clockstate
 from bot.services.drawstate import close_draw_offers
 from bot.store import GameRow, GameUpdate, Writes
@@ -94,18 +95,17 @@ def forced_end(
 async def write_forced_end(
     tx: Writes,
     row: GameRow,
-    kind: str,
-    payload: dict[str, Any],
+    ending: GameEvent,
     now: datetime,
     reply_token: str | None = None,
 ) -> None:
-    """In the transaction that wrote ``forced_end``'s update: the ``kind`` outbox row, then
-    ``game_over``, and the clock stopped, and pending draw offers closed.
-    ``reply_token``: the interaction that answers."""
+    """In the transaction that wrote ``forced_end``'s update: the ``ending`` outbox row (its
+    ``version`` the game's after the update, ``row.version + 1``), then ``game_over``, and the
+    clock stopped, and pending draw offers closed. ``reply_token``: the interaction that
+    answers."""
     await close_draw_offers(tx, row, now)
-    await tx.insert_outbox(row.id, kind, {**payload, "version": row.version + 1}, now,
-                           reply_token)
-    await tx.insert_outbox(row.id, "game_over", {"game_id": row.id}, now, reply_token)
+    await tx.insert_outbox(ending, now, reply_token)
+    await tx.insert_outbox(GameEnded(game_id=row.id), now, reply_token)
     await clockstate.turn_changed(tx, row.id, row.seats, row.ply, None, now)
 
 

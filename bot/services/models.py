@@ -114,19 +114,6 @@ class MoveResult:
 
 
 @dataclass(frozen=True)
-class OutboxItem:
-    id: int
-    game_id: int | None
-    kind: str
-    payload: dict
-    created_at: datetime
-    #: The interaction token of the command this row answers, until delivered.
-    reply_token: str | None = None
-    #: The server it is posted in (None: none); the process running its shard delivers it.
-    guild_id: int | None = None
-
-
-@dataclass(frozen=True)
 class Position:
     """A game as one of its outbox rows shows it: right after the change that wrote
     the row, whatever happened since (a message posted late still shows its own move)."""

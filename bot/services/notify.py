@@ -4,10 +4,10 @@
   their choosing in their time zone (``bot.correspondence.digest``). Off by default. The
   scheduler asks ``next_digest_due`` and calls ``run_due_digests``; each digest is claimed in
   the database by moving the user's ``digest_next_at`` on (compare-and-set) in the transaction
-  that writes its outbox row (kind ``digest`` {user_id, planned}), so a restart or a second
-  process never sends two. At most one a day: a digest that could not go out within
-  ``STALE_AFTER`` of its hour (the bot was down) is skipped, and none is sent when no game
-  waits for the user (a "nothing to do" message is noise).
+  that writes its ``Digest`` event, so a restart or a second process never sends two. At most
+  one a day: a digest that could not go out within ``STALE_AFTER`` of its hour (the bot was
+  down) is skipped, and none is sent when no game waits for the user (a "nothing to do"
+  message is noise).
 * **Quiet mode** per game (``mute``/``unmute``): the game's turns do not ping the user, except
   the last reminder before a time-out (``Threshold.OVERDUE``: from then on the opponents may
   claim the win, or a tournament forfeits it).
@@ -28,6 +28,7 @@ from datetime import datetime
 import engines
 from bot.correspondence.digest import is_stale, next_digest_time, zone_named
 from bot.correspondence.reminders import Threshold
+from bot.events import Digest
 from bot.services.base import retrying
 from bot.services.errors import NotAPlayer, NotFound, ServiceError
 from bot.services.models import utcnow
@@ -234,9 +235,7 @@ class NotifyService:
             if not await notify_writes(tx).claim_digest(user_id, planned, following):
                 return False  # another process (or round) took it
             if send:
-                await tx.insert_outbox(None, "digest",
-                                       {"user_id": user_id, "planned": planned.isoformat()},
-                                       now)
+                await tx.insert_outbox(Digest(user_id=user_id, planned=planned), now)
         return send
 
 

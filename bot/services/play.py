@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.events import GameEnded, MovePlayed, Resigned, UndoDeclined, UndoDone, UndoRequested
 from bot.services import clockstate
 from bot.services.aiseats import has_ai
 from bot.services.base import ServiceBase, retrying
@@ -117,23 +118,16 @@ class PlayService(ServiceBase):
                     raise GameOver("errors.game_over", game_id=game_id)
                 raise BoardChanged("errors.board_changed", game_id=game_id)
             await tx.insert_move(game_id, ply, seat, canonical, now)
-            payload: dict[str, Any] = {
-                "game_id": game_id,
-                "ply": ply,
-                "version": row.version + 1,
-                "move": canonical,
+            played = MovePlayed(
+                game_id=game_id, ply=ply, version=row.version + 1, move=canonical,
                 # What the move did, as a phrase: each post says it in its own language.
-                "description": explanation.dump(),
-                "seat": seat,
-                "user_id": user_id,
-            }
-            if row.undo_seat is not None:
-                payload["undo_dropped_by"] = row.seats[row.undo_seat]
-            await tx.insert_outbox(game_id, "move", payload, now, reply_token)
+                description=explanation, seat=seat, user_id=user_id,
+                undo_dropped_by=None if row.undo_seat is None else row.seats[row.undo_seat],
+            )
+            await tx.insert_outbox(played, now, reply_token)
             await lapse_draw_offers(tx, row, seat, finished, now)
             if finished:
-                await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, now,
-                                       reply_token)
+                await tx.insert_outbox(GameEnded(game_id=game_id), now, reply_token)
             await clockstate.commit_turn(tx, clock, row.seats, ply, after.to_move, now)
         if clock is not None or finished or has_ai(row.seats):
             # A move of an untimed game that goes on moves no deadline (its clock is not kept
@@ -187,7 +181,8 @@ class PlayService(ServiceBase):
                 if not await tx.update_game(game_id, row.version, update):
                     continue
                 await write_forced_end(
-                    tx, row, "resigned", {"game_id": game_id, "seat": seat, "user_id": user_id},
+                    tx, row, Resigned(game_id=game_id, seat=seat, user_id=user_id,
+                                      version=row.version + 1),
                     now, reply_token,
                 )
             self.notify_change()
@@ -220,8 +215,7 @@ class PlayService(ServiceBase):
                 raise UndoError("errors.undo_pending")
             await tx.set_undo_request(game_id, row.version, seat, (), now)
             await tx.insert_outbox(
-                game_id, "undo_requested",
-                {"game_id": game_id, "by": user_id, "seat": seat, "ply": last.ply}, now,
+                UndoRequested(game_id=game_id, by=user_id, seat=seat, ply=last.ply), now,
                 reply_token,
             )
             row = await self._game_row(game_id, tx)
@@ -259,9 +253,8 @@ class PlayService(ServiceBase):
             if not accept:
                 await tx.set_undo_request(game_id, fresh.version, None, (), now)
                 await tx.insert_outbox(
-                    game_id, "undo_declined",
-                    {"game_id": game_id, "by": user_id,
-                     "requester": fresh.seats[fresh.undo_seat]},
+                    UndoDeclined(game_id=game_id, by=user_id,
+                                 requester=fresh.seats[fresh.undo_seat]),
                     now, reply_token,
                 )
                 return self._row_info(await self._game_row(game_id, tx))
@@ -287,9 +280,8 @@ class PlayService(ServiceBase):
             if not await tx.remove_last_move(game_id, fresh.ply, now):
                 raise BoardChanged("errors.board_changed", game_id=game_id)
             await tx.insert_outbox(
-                game_id, "undo_done",
-                {"game_id": game_id, "ply": fresh.ply, "seat": fresh.undo_seat,
-                 "version": fresh.version + 1, "last_move": last_text, "by": user_id},
+                UndoDone(game_id=game_id, ply=fresh.ply, seat=fresh.undo_seat,
+                         version=fresh.version + 1, last_move=last_text, by=user_id),
                 now, reply_token,
             )
             await clockstate.turn_changed(

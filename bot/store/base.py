@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from bot.events import Event, EventStream
 from bot.sharding import Shards
 
 #: ``place`` of a game (or challenge) played where the bot is not a member: a DM, a group DM,
@@ -335,16 +336,16 @@ class Writes(Reads):
     @abc.abstractmethod
     async def insert_outbox(
         self,
-        game_id: int | None,
-        kind: str,
-        payload: dict[str, Any],
+        event: Event,
         now: datetime,
         reply_token: str | None = None,
         *,
         guild_id: int | None = None,
     ) -> int:
-        """A pending row; ``reply_token``: the interaction token that will answer it.
-        ``guild_id``: the server it is posted in (default: its game's)."""
+        """A pending row holding ``event`` (of its game when it is a ``GameEvent``), published
+        on the store's ``events`` once the transaction commits. ``reply_token``: the
+        interaction token that will answer it. ``guild_id``: the server it is posted in
+        (default: its game's)."""
 
     @abc.abstractmethod
     async def forget_reply_token(self, reply_token: str) -> None:
@@ -428,7 +429,11 @@ class ShardClaim(abc.ABC):
 
 
 class Store(Reads):
-    """A database: reads of committed data, and ``transaction()`` for writes."""
+    """A database: reads of committed data, and ``transaction()`` for writes. ``events``
+    publishes the events each transaction wrote, once it has committed
+    (``bot.events.stream``)."""
+
+    events: EventStream
 
     @abc.abstractmethod
     def transaction(

@@ -65,6 +65,7 @@ from typing import Any
 
 import asyncpg
 
+from bot.events import EventStream
 from bot.sharding import Shards
 from bot.store import migrate
 from bot.store.base import Scope, ShardClaim, Store, TransactionConflict, Writes
@@ -199,6 +200,7 @@ class PostgresStore(CoreReads, Store):
         #: Names this process in its wake-ups, so that it ignores its own: it delivers what it
         #: writes itself (a handler its interaction's rows, the scheduler its reminders).
         self.origin = secrets.token_hex(6)
+        self.events = EventStream()
 
     def __repr__(self) -> str:
         return f"PostgresStore({redacted(self.url)!r})"
@@ -224,6 +226,7 @@ class PostgresStore(CoreReads, Store):
                 # it commits.
                 await _shielded(conn.execute(writes.wake_ups() + "COMMIT"))
                 committed = True
+                self.events.publish(writes.take_written())
             except asyncpg.PostgresError as error:
                 if _is_conflict(error):
                     raise TransactionConflict(str(error)) from error
@@ -240,6 +243,7 @@ class PostgresStore(CoreReads, Store):
             yield writes
             if wake_ups := writes.wake_ups():
                 await conn.execute(wake_ups)
+            self.events.publish(writes.take_written())
 
     def claim_shards(self, shards: Shards) -> PostgresClaim:
         return PostgresClaim(shards, self)
@@ -255,20 +259,14 @@ class PostgresWrites(CoreWrites):
     def __init__(self, conn: PostgresConnection, origin: str) -> None:
         super().__init__(conn)
         self._origin = origin
-        self._outbox_ids: list[int] = []
-
-    async def insert_outbox(self, *args: Any, **kwargs: Any) -> int:
-        row_id = await super().insert_outbox(*args, **kwargs)
-        self._outbox_ids.append(row_id)
-        return row_id
 
     def wake_ups(self) -> str:
         """Statements (to run before COMMIT) that NOTIFY ``WAKE_CHANNEL`` with
         ``server:game:origin`` (0 for no server, nothing for no game) of every outbox row
         written; the server folds repeated payloads of one transaction into one."""
-        if not self._outbox_ids:
+        if not self.written:
             return ""
-        ids = ", ".join(str(int(row_id)) for row_id in self._outbox_ids)
+        ids = ", ".join(str(int(row.outbox_id)) for row in self.written)
         return (
             f"SELECT pg_notify('{WAKE_CHANNEL}', COALESCE(guild_id, 0)::text || ':' || "
             f"COALESCE(game_id::text, '') || ':{self._origin}') FROM outbox "

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 import orjson
 
+from bot.events import Committed, Event, GameEvent, dump
 from bot.sharding import SHARD_SHIFT, Shards
 from bot.store.base import (
     CONVERSATION,
@@ -351,7 +352,12 @@ class CoreReads(SqlQueries, Reads):
 
 
 class CoreWrites(CoreReads, SqlWrites, Writes):
-    """``Writes`` in portable SQL, on a transaction's connection."""
+    """``Writes`` in portable SQL, on a transaction's connection. ``written``: the events
+    its transaction wrote so far, which the store publishes once it commits."""
+
+    def __init__(self, conn: SqlConnection) -> None:
+        super().__init__(conn)
+        self.written: list[Committed] = []
 
     async def ensure_user(self, user_id: int, now: datetime) -> None:
         await self._run(
@@ -508,20 +514,26 @@ class CoreWrites(CoreReads, SqlWrites, Writes):
 
     async def insert_outbox(
         self,
-        game_id: int | None,
-        kind: str,
-        payload: dict[str, Any],
+        event: Event,
         now: datetime,
         reply_token: str | None = None,
         *,
         guild_id: int | None = None,
     ) -> int:
-        return await self._insert(
+        game_id = event.game_id if isinstance(event, GameEvent) else None
+        row_id = await self._insert(
             "INSERT INTO outbox (game_id, guild_id, kind, payload, created_at, reply_token) "
             "VALUES (?, COALESCE(?, (SELECT guild_id FROM games WHERE id = ?)), ?, ?, ?, ?)",
-            (game_id, guild_id, game_id, kind, json_text(payload), time_text(now),
+            (game_id, guild_id, game_id, event.kind, json_text(dump(event)), time_text(now),
              reply_token),
         )
+        self.written.append(Committed(row_id, event, now))
+        return row_id
+
+    def take_written(self) -> list[Committed]:
+        """The events written since the last call (the transaction's, as it commits)."""
+        written, self.written = self.written, []
+        return written
 
     async def forget_reply_token(self, reply_token: str) -> None:
         await self._run("UPDATE outbox SET reply_token = NULL WHERE reply_token = ?",

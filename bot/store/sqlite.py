@@ -34,6 +34,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.events import EventStream
 from bot.sharding import Shards
 from bot.store import migrate
 from bot.store.base import ShardClaim, Store, Writes
@@ -72,6 +73,7 @@ class SqliteStore(CoreReads, Store):
         self._writer = writer
         self._reader = reader
         self._writes = CoreWrites(SqliteConnection(writer))
+        self.events = EventStream()
         self._write_lock = asyncio.Lock()
 
     @asynccontextmanager
@@ -86,11 +88,13 @@ class SqliteStore(CoreReads, Store):
         # One writer for the whole file: every scope is covered.
         async with self._write_lock:
             committed = False
+            self._writes.take_written()  # what a transaction rolled back had written
             try:
                 await self._writer.execute("BEGIN IMMEDIATE")
                 yield self._writes
                 await asyncio.shield(self._writer.commit())
                 committed = True
+                self.events.publish(self._writes.take_written())
             finally:
                 if not committed:
                     # Statements run in order on the connection's thread, so this rollback
@@ -105,7 +109,9 @@ class SqliteStore(CoreReads, Store):
         # The writer is in autocommit mode (isolation_level=None): a statement outside BEGIN
         # commits on its own. The lock keeps it out of another coroutine's transaction.
         async with self._write_lock:
+            self._writes.take_written()
             yield self._writes
+            self.events.publish(self._writes.take_written())
 
     def claim_shards(self, shards: Shards) -> FileClaim:
         return FileClaim(shards, self.path.with_name(self.path.name + ".lock"))

@@ -17,7 +17,7 @@ import engines
 from bot.host import Host
 from bot.i18n import t
 from bot.names import player_name
-from bot.replies import NO_PINGS, reply_error, send_ephemeral
+from bot.replies import NO_PINGS, reply_error
 from bot.services.errors import ServiceError
 from bot.views.game import Gate, resign_view
 from bot.views.hand import show_hand
@@ -43,15 +43,13 @@ class MoveForm(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
-        try:
-            played = await host.services.move(self.game_id, interaction.user.id,
-                                               self.text.value, reply_token=interaction.token)
-        except ServiceError as error:
-            await reply_error(interaction, error)
-            return
         # The new board, with the next player's ping, is this submission's answer.
-        if not await host.delivery.flush(self.game_id, interaction, played.game):
-            await send_ephemeral(interaction, t("bot.game.done", interaction.locale))
+        await host.delivery.act(
+            interaction, self.game_id,
+            lambda token: host.services.move(self.game_id, interaction.user.id,
+                                             self.text.value, reply_token=token),
+            reply_token=interaction.token, done_text=t("bot.game.done", interaction.locale),
+        )
 
 
 class MoveFormButton(
@@ -157,22 +155,19 @@ class GameActionButton(Gate, discord.ui.DynamicItem[discord.ui.Button],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         host: Any = interaction.client
-        user, token = interaction.user.id, interaction.token
+        game_id, user = self.game_id, interaction.user.id
         if self.action == "hint":
-            await give_hint(host, interaction, await host.services.get_game(self.game_id))
+            await give_hint(host, interaction, await host.services.get_game(game_id))
             return
-        try:
-            if self.action == "undo":
-                await host.services.request_undo(self.game_id, user, reply_token=token)
-                done = t("bot.game.done", interaction.locale)
-            else:
-                await host.clocks.claim(self.game_id, user, reply_token=token)
-                done = t("clocks.claimed", interaction.locale, id=self.game_id)
-        except ServiceError as error:
-            await reply_error(interaction, error)
-            return
-        if not await host.delivery.flush(self.game_id, interaction):
-            await send_ephemeral(interaction, done)
+        if self.action == "undo":
+            action = host.services.request_undo
+            done = t("bot.game.done", interaction.locale)
+        else:
+            action = host.clocks.claim
+            done = t("clocks.claimed", interaction.locale, id=game_id)
+        await host.delivery.act(interaction, game_id,
+                                lambda token: action(game_id, user, reply_token=token),
+                                reply_token=interaction.token, done_text=done)
 
 
 def action_row(game_id: int, locale: Any, *, hands: bool = False, timed: bool = False,

@@ -15,12 +15,11 @@ from typing import Any
 
 import discord
 
-from bot.anywhere import bot_is_here
 from bot.host import Host
 from bot.i18n import t
 from bot.names import player_name
 from bot.replies import NO_PINGS, pinging, reply_error, send_ephemeral
-from bot.services.errors import BoardChanged, GameOver, ServiceError
+from bot.services.errors import ServiceError
 
 #: Discord's limits: a custom_id, a label, buttons per row and rows per message.
 CUSTOM_ID_MAX = 100
@@ -70,27 +69,17 @@ class MoveButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
-        try:
-            # The board (or the /hand message) is in the game's thread: this interaction
-            # answers with the new board there.
-            played = await host.services.move(
-                self.game_id, interaction.user.id, self.move, expected_version=self.version,
-                reply_token=interaction.token,
-            )
-        except (BoardChanged, GameOver) as error:
-            # Where the bot is not, this board may be the last one posted there (later rows
-            # found no live token): then the game as it stands is the answer.
-            if (bot_is_here(interaction)
-                    or not await host.services.take_conversation_missed(self.game_id)):
-                await reply_error(interaction, error)
-                return
-            await host.delivery.show_as_it_stands(self.game_id, interaction)
-            return
-        except ServiceError as error:
-            await reply_error(interaction, error)
-            return
-        if not await host.delivery.flush(self.game_id, interaction, played.game):
-            await send_ephemeral(interaction, t("bot.game.done", interaction.locale))
+        # The board (or the /hand message) is in the game's thread: this interaction answers
+        # with the new board there. Where the bot is not, this board may be the last one
+        # posted there (later rows found no live token): a refusal then shows the game as it
+        # stands (``moved_past``).
+        await host.delivery.act(
+            interaction, self.game_id,
+            lambda token: host.services.move(self.game_id, interaction.user.id, self.move,
+                                             expected_version=self.version, reply_token=token),
+            reply_token=interaction.token, done_text=t("bot.game.done", interaction.locale),
+            moved_past=True,
+        )
 
 
 def fits(game_id: int, version: int, moves: Sequence[str]) -> bool:
@@ -161,20 +150,21 @@ class UndoButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
-        try:
-            info = await host.services.answer_undo(
-                self.game_id, interaction.user.id, self.accept, request=self.request,
-                reply_token=interaction.token,
-            )
-        except ServiceError as error:
-            await reply_error(interaction, error)
+        acted = await host.delivery.act(
+            interaction, self.game_id,
+            lambda token: host.services.answer_undo(self.game_id, interaction.user.id,
+                                                    self.accept, request=self.request,
+                                                    reply_token=token),
+            reply_token=interaction.token, done_text=None,
+        )
+        if acted is None:
             return
-        if await host.delivery.flush(self.game_id, interaction):
+        if acted.answered:
             # Answered with the new board (or the refusal): this request is over.
             host.delivery.strip_buttons(interaction.message, interaction)
             return
         # One agreement of several: the request stays open, saying who agreed so far.
-        agreed = " ".join(f"<@{uid}>" for uid in info.undo_accepted_by)
+        agreed = " ".join(f"<@{uid}>" for uid in acted.result.undo_accepted_by)
         content = (interaction.message.content if interaction.message else "") + "\n" + t(
             "bot.undo.agreed_so_far", interaction.locale, players=agreed)
         await interaction.response.edit_message(content=content[:2000],

@@ -63,10 +63,10 @@ def test_option_parameters_from_engine_metadata():
 
 def test_a_move_row_says_what_the_move_did_in_the_posts_language():
     said = Phrase("alak.plays_and_captures", seat=Phrase("seat.white"), point="f", count=2)
-    assert description_text(said.dump(), "f", "en") == "White plays f and captures 2 stones"
-    assert description_text(said.dump(), "f", "fr") == "Blanc joue f et prend 2 pierres"
+    assert description_text(said, "f", "en") == "White plays f and captures 2 stones"
+    assert description_text(said, "f", "fr") == "Blanc joue f et prend 2 pierres"
     # A move that says no more than itself gets no description.
-    assert description_text(Phrase("move.plain", move="f").dump(), "f", "fr") == ""
+    assert description_text(Phrase("move.plain", move="f"), "f", "fr") == ""
 
 
 def test_move_rows_written_before_phrases_still_post_their_text():

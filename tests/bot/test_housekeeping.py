@@ -6,7 +6,8 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 
-from bot.housekeeping import PRUNE_EVERY, SCHEDULED_KINDS, DueWork
+from bot.events import Digest
+from bot.housekeeping import PRUNE_EVERY, SCHEDULED_EVENTS, DueWork
 from bot.sharding import Shards
 
 NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
@@ -70,7 +71,7 @@ async def test_what_falls_due_is_posted_at_once_and_nothing_is_flushed_otherwise
     clocks.wrote = True
     await work(NOW + timedelta(minutes=1))
     (options,) = delivery.flushes
-    assert options["at_once"] == SCHEDULED_KINDS and options["older_than"] > 0
+    assert options["at_once"] == SCHEDULED_EVENTS and options["older_than"] > 0
 
 
 async def test_the_history_is_pruned_at_most_once_an_hour_for_our_shards(caplog):
@@ -88,7 +89,7 @@ async def test_a_digest_due_is_posted_at_once_too():
     work, _, _, delivery = due_work()
     work.notify.digests = 2
     await work(NOW)
-    assert len(delivery.flushes) == 1 and "digest" in SCHEDULED_KINDS
+    assert len(delivery.flushes) == 1 and Digest in SCHEDULED_EVENTS
 
 
 async def test_the_scheduler_wakes_for_the_first_clock_or_digest_due():

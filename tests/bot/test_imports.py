@@ -27,7 +27,7 @@ LAYERS = {
 PLACES = {
     "bot.i18n": "base", "bot.sharding": "base", "bot.endpoints": "base", "bot.logs": "base",
     "bot.runner": "base", "bot.seats": "base", "bot.names": "base", "bot.competition": "base",
-    "bot.rules": "base", "bot.correspondence": "base",
+    "bot.rules": "base", "bot.correspondence": "base", "bot.events": "base",
     "bot.store": "storage", "bot.config": "storage",
     "bot.services": "services",
     "bot.cogs": "cogs",

@@ -11,6 +11,7 @@ import pytest
 from bot import host
 from bot.client import BoardGamesBot, extensions
 from bot.config import Config
+from bot.events import EVENT_TYPES
 from bot.services.games import GameService
 from bot.shutdown import STAGES, StopOrder, cancel_and_wait, finish_in_flight
 
@@ -105,7 +106,13 @@ async def test_the_bot_has_what_its_cogs_and_buttons_rely_on(the_bot):
         assert members
         for name in members:
             assert hasattr(the_bot, name), name
-    for name in ("register_poster", "on_game_over", "send", "board_file", "flush",
+    for name in ("register", "on_game_over", "send", "board_file", "flush", "act",
                  "strip_buttons", "language"):
         assert callable(getattr(the_bot.delivery, name)), name
     assert the_bot.ai_player.pool is not None
+
+
+async def test_every_event_type_is_posted_once_the_cogs_are_loaded(the_bot):
+    """The game delivery posts the game's own events and each feature's cog registers its
+    posters: no event type is left without one."""
+    assert the_bot.delivery.posted == set(EVENT_TYPES)

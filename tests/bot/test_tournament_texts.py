@@ -20,6 +20,7 @@ from bot.cogs._tournament_texts import (
     which_text,
     withdrawal_text,
 )
+from bot.events import TournamentForfeit
 from bot.i18n import number, t
 from bot.services.ratings import Leaderboard, Profile, RatingEntry
 from bot.services.tournaments import Board, Entrant, StandingRow, Standings, Tournament
@@ -181,14 +182,14 @@ def test_a_removal_is_said_as_a_removal_with_the_game_it_cost():
 
 @pytest.mark.parametrize("locale", ["en", "fr"])
 def test_the_game_thread_says_why_the_game_was_lost(locale):
-    payload = {"game_id": 41, "seat": 1, "user_id": 3, "tournament_id": 7, "removed": True,
-               "removed_by": 9}
-    removed = forfeit_post(payload, tournament(), locale)
+    forfeit = TournamentForfeit(game_id=41, seat=1, user_id=3, tournament_id=7, removed=True,
+                                removed_by=9, version=12)
+    removed = forfeit_post(forfeit, tournament(), locale)
     assert "<@9>" in removed and "<@3>" in removed and "Winter Cup" in removed
-    withdrew = forfeit_post({**payload, "removed": False, "removed_by": None}, tournament(),
-                            locale)
+    withdrew = forfeit_post(dataclasses.replace(forfeit, removed=False, removed_by=None),
+                            tournament(), locale)
     assert "<@9>" not in withdrew and withdrew != removed
-    unknown = forfeit_post({**payload, "removed_by": None}, tournament(), locale)
+    unknown = forfeit_post(dataclasses.replace(forfeit, removed_by=None), tournament(), locale)
     assert "<@9>" not in unknown and unknown not in (removed, withdrew)
 
 

@@ -8,10 +8,12 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.events import Reminder
 from bot.services.games import GameService
 from bot.store import open_store
 from bot.views.game import move_custom_id
 from emulator import ADMINISTRATOR, EPHEMERAL, ComponentGone, HiddenCommand, Message
+from tests.bot.events.samples import sample
 from tests.e2e.buttons import action_labels, board_buttons, move_buttons
 from tests.e2e.moves import move_said
 
@@ -355,17 +357,17 @@ async def test_background_sender_leaves_fresh_rows_to_their_handler(world):
 async def test_the_scheduler_s_rows_go_at_once_a_handler_s_wait_for_it(world):
     """A reminder has no handler to wait for: the scheduler's pass posts it at once, but not
     the fresh rows a handler is answering its interaction with."""
-    from bot.housekeeping import SCHEDULED_KINDS
+    from bot.housekeeping import SCHEDULED_EVENTS
 
     emu = world.emu
     game_id, _ = await start_alak(world)
     other_id, _ = await start_alak(world, "carol", "dave")
     await world.services.move(game_id, emu.user("alice").id, "e", reply_token="handler")
     async with world.running.store.transaction() as tx:
-        await tx.insert_outbox(other_id, "reminder", {"game_id": other_id}, datetime.now(UTC))
+        await tx.insert_outbox(sample("reminder", game_id=other_id), datetime.now(UTC))
     posted = []
-    world.bot.delivery.register_poster({"reminder"}, lambda bot, item: _record(posted, item))
-    await world.bot.delivery.flush_all(older_than=60, at_once=SCHEDULED_KINDS)
+    world.bot.delivery.register({Reminder: lambda item: _record(posted, item)}, replace=True)
+    await world.bot.delivery.flush_all(older_than=60, at_once=SCHEDULED_EVENTS)
     assert [item.game_id for item in posted] == [other_id]
     assert [i.kind for i in await world.services.pending_outbox(game_id=game_id)] == ["move"]
 

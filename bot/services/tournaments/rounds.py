@@ -41,6 +41,7 @@ import engines
 from bot.competition import elimination, round_robin, swiss
 from bot.competition import standings as tables
 from bot.competition.results import BYE_SCORE, Pairing
+from bot.events import TournamentFinished, TournamentForfeit, TournamentRound
 from bot.services import clockstate
 from bot.services.base import retrying
 from bot.services.gamestate import ACTIVE, forced_end, teams_of, write_forced_end
@@ -175,13 +176,12 @@ class Rounds(Reading):
                 await tw.finish_round(row.id, row.current_round, now)
             if boards is None:
                 await tw.set_status(row.id, FINISHED, now)
-                await tx.insert_outbox(None, "tournament_finished", {"tournament_id": row.id},
-                                       now, guild_id=row.guild_id)
+                await tx.insert_outbox(TournamentFinished(tournament_id=row.id), now,
+                                       guild_id=row.guild_id)
                 return
             number = row.current_round + 1
             await tw.insert_round(row.id, number, now)
-            await tx.insert_outbox(None, "tournament_round",
-                                   {"tournament_id": row.id, "round": number}, now,
+            await tx.insert_outbox(TournamentRound(tournament_id=row.id, round=number), now,
                                    guild_id=row.guild_id)
             withdrawn = {e.user_id for e in await tw.entrants(row.id) if e.withdrawn}
             pending = False
@@ -307,11 +307,10 @@ class Rounds(Reading):
             async with self._store.transaction(games=[game_id]) as tx:
                 if not await tx.update_game(game_id, row.version, update):
                     continue  # a move landed meanwhile: look again
-                await write_forced_end(tx, row, "tournament_forfeit", {
-                    "game_id": game_id, "seat": seat, "user_id": user_id,
-                    "tournament_id": tournament.id, "removed": removed,
-                    "removed_by": removed_by,
-                }, now)
+                await write_forced_end(tx, row, TournamentForfeit(
+                    game_id=game_id, seat=seat, user_id=user_id, tournament_id=tournament.id,
+                    removed=removed, removed_by=removed_by, version=row.version + 1,
+                ), now)
             self._games_created()
             return True
         return False

@@ -1,3 +1,4 @@
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -11,6 +12,7 @@ from bot.correspondence.texts import (
     vacation_status_text,
     vacation_text,
 )
+from bot.events import Reminder, TimedOut, Vacation
 from bot.i18n.catalogs import typeset
 from bot.services.clocks import ClockInfo, VacationInfo
 
@@ -54,23 +56,24 @@ def test_games_line_says_when_time_is_up():
 
 
 def test_reminders_mention_the_player_and_overdue_invites_the_opponents_to_claim():
-    payload = {"game_id": 4, "user_id": 10, "threshold": "due_soon",
-               "deadline": DEADLINE.isoformat()}
-    soon = reminder_text(payload, (10, 20), "en")
+    reminder = Reminder(game_id=4, user_id=10, seat=0, threshold="due_soon", deadline=DEADLINE,
+                        ply=3, dm=False)
+    soon = reminder_text(reminder, (10, 20), "en")
     assert soon.startswith("<@10>") and f"<t:{UNIX}:R>" in soon and "<@20>" not in soon
-    late = reminder_text({**payload, "threshold": "overdue"}, (10, 20), "fr")
+    late = reminder_text(replace(reminder, threshold="overdue"), (10, 20), "fr")
     # The command by its French name, as French players have it.
     assert "<@10>" in late and "<@20>" in late and "/réclamer" in late
-    dm = reminder_dm_text(payload, "Alak", "https://discord.com/channels/1/2", "en")
+    dm = reminder_dm_text(reminder, "Alak", "https://discord.com/channels/1/2", "en")
     assert "Alak #4" in dm and "https://discord.com/channels/1/2" in dm
 
 
 def test_timeout_and_vacation_notices():
-    assert "<@20> claimed" in timeout_text({"user_id": 10, "claimed_by": 20}, "en")
-    assert "tournament" in timeout_text({"user_id": 10, "claimed_by": None}, "en")
-    started = vacation_text({"user_id": 10, "until": DEADLINE.isoformat()}, "en")
+    claimed = TimedOut(game_id=4, seat=0, user_id=10, claimed_by=20, version=7)
+    assert "<@20> claimed" in timeout_text(claimed, "en")
+    assert "tournament" in timeout_text(replace(claimed, claimed_by=None), "en")
+    started = vacation_text(Vacation(game_id=4, user_id=10, until=DEADLINE), "en")
     assert f"<t:{UNIX}:f>" in started
-    assert "back" in vacation_text({"user_id": 10, "until": None}, "en")
+    assert "back" in vacation_text(Vacation(game_id=4, user_id=10, until=None), "en")
 
 
 def vacation(used: timedelta, paused=(), running=0, on=True, resumed=(), held=()
@@ -131,8 +134,8 @@ def test_back_from_vacation_says_only_what_runs_again(locale, expected):
 
 
 def test_a_thread_hears_whether_the_clock_runs_again():
-    back = {"user_id": 10, "until": None}
+    back = Vacation(game_id=4, user_id=10, until=None)
     assert "the clock runs again" in vacation_text(back, "en")
-    held = vacation_text({**back, "held": True}, "en")
+    held = vacation_text(replace(back, held=True), "en")
     assert "stays paused" in held and "runs again" not in held
-    assert "reste arrêtée" in vacation_text({**back, "held": True}, "fr")
+    assert "reste arrêtée" in vacation_text(replace(back, held=True), "fr")

@@ -11,8 +11,9 @@ import pytest
 
 from bot.delivery.buttons import StaleButtons
 from bot.delivery.compose import Composed
+from bot.events import OutboxItem
 from bot.replies import NO_PINGS
-from bot.services.models import OutboxItem
+from tests.bot.events.samples import sample
 
 THREAD = 500
 
@@ -28,20 +29,20 @@ class Http:
 
 @pytest.fixture
 def buttons() -> StaleButtons:
-    return StaleButtons(SimpleNamespace(http=Http()))
+    return StaleButtons(Http())
 
 
 async def edits(buttons: StaleButtons) -> list[tuple[int, int]]:
     await asyncio.gather(*buttons._background)
-    return buttons.bot.http.edited
+    return buttons.http.edited
 
 
 def game(game_id: int = 1) -> SimpleNamespace:
     return SimpleNamespace(id=game_id, thread_id=THREAD, in_conversation=False)
 
 
-def item(kind: str, **payload) -> OutboxItem:
-    return OutboxItem(1, 1, kind, payload, datetime.now(UTC))
+def item(kind: str, **fields) -> OutboxItem:
+    return OutboxItem(1, 1, sample(kind, **fields), datetime.now(UTC))
 
 
 def board(with_buttons: bool = True) -> Composed:

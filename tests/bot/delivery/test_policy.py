@@ -17,10 +17,11 @@ from bot.delivery.policy import (
     left_to_handler,
     token_alive,
 )
-from bot.services.models import OutboxItem
+from bot.events import OutboxItem, Reminder, TimedOut
+from tests.bot.events.samples import sample
 
 NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
-SCHEDULED = frozenset({"reminder", "timeout"})
+SCHEDULED = (Reminder, TimedOut)
 
 
 def row(kind: str = "move", age: float = 0.0, token: str | None = None,
@@ -28,7 +29,7 @@ def row(kind: str = "move", age: float = 0.0, token: str | None = None,
     created = NOW - timedelta(seconds=age)
     if naive:  # SQLite hands back naive UTC times
         created = created.replace(tzinfo=None)
-    return OutboxItem(1, 7, kind, {}, created, reply_token=token)
+    return OutboxItem(1, 7, sample(kind), created, reply_token=token)
 
 
 def http_error(kind: type[discord.HTTPException], status: int) -> discord.HTTPException:
@@ -51,7 +52,7 @@ def test_a_young_row_is_left_to_its_handler_unless_the_scheduler_wrote_it():
     # The scheduler's rows answer no interaction: nobody else would post them.
     assert not left_to_handler(row("reminder", age=1), NOW, grace, SCHEDULED)
     assert left_to_handler(row("reminder", age=1, token="t"), NOW, grace, SCHEDULED)
-    assert left_to_handler(row("reminder", age=1), NOW, grace, frozenset())
+    assert left_to_handler(row("reminder", age=1), NOW, grace, ())
 
 
 def test_a_token_answers_for_fifteen_minutes():

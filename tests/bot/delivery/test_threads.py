@@ -12,7 +12,8 @@ import pytest
 from bot.delivery.images import BoardImages
 from bot.delivery.policy import TOKEN_SECONDS
 from bot.delivery.threads import THREAD_ALREADY_CREATED, UNKNOWN_CHANNEL, ThreadSender
-from bot.services.models import OutboxItem
+from bot.events import OutboxItem
+from tests.bot.events.samples import sample
 
 CHANNEL, CHALLENGE = 300, 301
 
@@ -36,7 +37,6 @@ class Client:
         self.http = SimpleNamespace(request=self.request,
                                     start_thread_with_message=self.start_thread)
         self.services = SimpleNamespace(set_thread=self.set_thread)
-        self.config = SimpleNamespace(default_language="en")
 
     async def request(self, route):
         assert route.path.endswith("/messages/@original")
@@ -73,7 +73,9 @@ def client() -> Client:
 
 @pytest.fixture
 def sender(client) -> ThreadSender:
-    return ThreadSender(client, BoardImages(client))
+    images = BoardImages(boards=None, clocks=None, display_name=client.display_name,
+                         default_language="en")
+    return ThreadSender(client, client.services, images)
 
 
 def game(thread_id: int | None = None) -> SimpleNamespace:
@@ -83,7 +85,7 @@ def game(thread_id: int | None = None) -> SimpleNamespace:
 
 def row(age: float = 0.0, token: str | None = None) -> OutboxItem:
     created = datetime.now(UTC) - timedelta(seconds=age)
-    return OutboxItem(42, 7, "move", {}, created, reply_token=token)
+    return OutboxItem(42, 7, sample("move", game_id=7), created, reply_token=token)
 
 
 async def test_a_row_is_sent_with_its_id_as_nonce(sender, client):

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
+from bot.events import ChallengeExpired, GameEnded, MovePlayed, UndoRequested
 from bot.store import GameUpdate, NewGame, open_store
 from tests.bot.store.dbutil import db_dump, query
 from tests.bot.store.test_crash import ROOT
@@ -23,6 +24,20 @@ async def new_game(tx, seats=(1, 2)) -> int:
         game="alak", options={"length": 11}, seed=5, seats=seats, status="active", to_move=0,
         snapshot={"x": 1}, challenge_id=None, guild_id=None, channel_id=None, created_at=NOW,
     ))
+
+
+def note(number: int) -> ChallengeExpired:
+    """A row of no game."""
+    return ChallengeExpired(challenge_id=number)
+
+
+def moved(game_id: int) -> MovePlayed:
+    return MovePlayed(game_id=game_id, ply=1, version=1, move="a", description=None, seat=0,
+                      user_id=1)
+
+
+def undo(game_id: int) -> UndoRequested:
+    return UndoRequested(game_id=game_id, by=1, seat=0, ply=1)
 
 
 def update(ply: int) -> GameUpdate:
@@ -115,7 +130,7 @@ async def test_transactions_are_serialised(store):
 async def test_a_single_write_is_committed_on_its_own(store):
     """``single_write`` runs one statement that commits by itself: readers see it at once."""
     async with store.transaction() as tx:
-        row = await tx.insert_outbox(None, "note", {"a": 1}, NOW)
+        row = await tx.insert_outbox(note(1), NOW)
     async with store.single_write() as tx:
         assert await tx.mark_delivered(row, NOW)
     assert await store.pending_outbox(10) == []
@@ -125,7 +140,7 @@ async def test_a_single_write_waits_for_an_open_transaction_and_stays_out_of_it(
     """A single write never lands inside another coroutine's transaction: when that one rolls
     back, the single write's change stays."""
     async with store.transaction() as tx:
-        first = await tx.insert_outbox(None, "note", {"a": 1}, NOW)
+        first = await tx.insert_outbox(note(1), NOW)
         game_id = await new_game(tx)
     opened = asyncio.Event()
     release = asyncio.Event()
@@ -156,13 +171,14 @@ async def test_a_single_write_waits_for_an_open_transaction_and_stays_out_of_it(
 
 async def test_outbox_pending_and_delivered(store):
     async with store.transaction() as tx:
-        first = await tx.insert_outbox(None, "note", {"a": 1}, NOW)
-        second = await tx.insert_outbox(None, "note", {"a": 2}, NOW)
+        first = await tx.insert_outbox(note(1), NOW)
+        second = await tx.insert_outbox(note(2), NOW)
     assert [r.id for r in await store.pending_outbox(10)] == [first, second]
     async with store.transaction() as tx:
         assert await tx.mark_delivered(first, NOW)
         assert not await tx.mark_delivered(second + 1, NOW)
-    assert [(r.id, r.payload) for r in await store.pending_outbox(10)] == [(second, {"a": 2})]
+    pending = [(r.id, r.kind, r.payload) for r in await store.pending_outbox(10)]
+    assert pending == [(second, "challenge_expired", {"challenge_id": 2})]
 
 
 async def test_outbox_reply_tokens_and_the_newest_row_of_a_kind(store):
@@ -170,10 +186,10 @@ async def test_outbox_reply_tokens_and_the_newest_row_of_a_kind(store):
     the interaction has answered (then the token leaves every row that holds it)."""
     async with store.transaction() as tx:
         game_id = await new_game(tx)
-        move = await tx.insert_outbox(game_id, "move", {"m": 1}, NOW, "token-a")
-        over = await tx.insert_outbox(game_id, "game_over", {}, NOW, "token-a")
-        other = await tx.insert_outbox(game_id, "undo_requested", {}, NOW, "token-b")
-        newest = await tx.insert_outbox(game_id, "undo_requested", {}, NOW)
+        move = await tx.insert_outbox(moved(game_id), NOW, "token-a")
+        over = await tx.insert_outbox(GameEnded(game_id=game_id), NOW, "token-a")
+        other = await tx.insert_outbox(undo(game_id), NOW, "token-b")
+        newest = await tx.insert_outbox(undo(game_id), NOW)
         assert await tx.last_outbox_id(game_id, "undo_requested") == newest
         assert await tx.last_outbox_id(game_id, "resigned") is None
     tokens = {r.id: r.reply_token for r in await store.pending_outbox(10)}
@@ -192,9 +208,9 @@ async def test_marking_an_answered_row_takes_its_token_off_the_others(store):
     nothing."""
     async with store.transaction() as tx:
         game_id = await new_game(tx)
-        move = await tx.insert_outbox(game_id, "move", {"m": 1}, NOW, "token-a")
-        over = await tx.insert_outbox(game_id, "game_over", {}, NOW, "token-a")
-        other = await tx.insert_outbox(game_id, "undo_requested", {}, NOW, "token-b")
+        move = await tx.insert_outbox(moved(game_id), NOW, "token-a")
+        over = await tx.insert_outbox(GameEnded(game_id=game_id), NOW, "token-a")
+        other = await tx.insert_outbox(undo(game_id), NOW, "token-b")
     async with store.transaction() as tx:
         assert not await tx.mark_delivered(other + 1, NOW, "token-b")
     tokens = {r.id: r.reply_token for r in await store.pending_outbox(10)}

@@ -11,11 +11,13 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.events import GameEnded, TournamentRound
 from bot.sharding import SHARD_SHIFT, Shards, shard_of
 from bot.store import NewGame
 from tests.bot.store.dbutil import other_process, query
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
+ROUND = TournamentRound(tournament_id=1, round=1)  # a row of no game
 #: Servers on shard 0 and on shard 1 of two.
 GUILD_0 = 4 << SHARD_SHIFT
 GUILD_1 = 5 << SHARD_SHIFT
@@ -110,18 +112,18 @@ async def test_a_commit_wakes_the_holder_of_the_server_s_shard(store, db):
         one.on_wake = woken[1].put_nowait
         async with store.transaction() as tx:  # written by the process of shard 0
             game_id = await new_game(tx, GUILD_1)
-            await tx.insert_outbox(game_id, "move", {"game_id": game_id}, NOW)
-            await tx.insert_outbox(game_id, "game_over", {"game_id": game_id}, NOW)
+            await tx.insert_outbox(GameEnded(game_id=game_id), NOW)
+            await tx.insert_outbox(GameEnded(game_id=game_id), NOW)
             assert woken[1].empty()  # nothing before the commit
         assert await asyncio.wait_for(woken[1].get(), 10) == game_id
         async with other.transaction() as tx:  # a tournament post: its own server's
-            await tx.insert_outbox(None, "tournament_round", {}, NOW, guild_id=GUILD_0)
+            await tx.insert_outbox(ROUND, NOW, guild_id=GUILD_0)
         assert await asyncio.wait_for(woken[0].get(), 10) is None
         async with store.transaction() as tx:  # the writer delivers its own rows
-            await tx.insert_outbox(None, "tournament_round", {}, NOW, guild_id=GUILD_0)
+            await tx.insert_outbox(ROUND, NOW, guild_id=GUILD_0)
         async with store.transaction() as tx:  # rolled back: no wake-up
-            await tx.insert_outbox(game_id, "move", {"game_id": game_id}, NOW)
-            await tx.insert_outbox(game_id, "move", {"game_id": game_id}, NOW)
+            await tx.insert_outbox(GameEnded(game_id=game_id), NOW)
+            await tx.insert_outbox(GameEnded(game_id=game_id), NOW)
             with contextlib.suppress(RuntimeError):
                 raise RuntimeError
         await asyncio.sleep(0.3)
@@ -135,8 +137,8 @@ async def test_each_process_reads_and_prunes_its_own_servers_rows(store, db):
         on_1 = await new_game(tx, GUILD_1)
         nowhere = await new_game(tx, None)
         for game_id in (on_0, on_1, nowhere):
-            await tx.insert_outbox(game_id, "move", {"game_id": game_id}, NOW)
-        await tx.insert_outbox(None, "tournament_round", {}, NOW, guild_id=GUILD_1)
+            await tx.insert_outbox(GameEnded(game_id=game_id), NOW)
+        await tx.insert_outbox(ROUND, NOW, guild_id=GUILD_1)
     games = {shard: [(r.game_id, r.guild_id) for r in
                      await store.pending_outbox(100, shards=Shards(2, (shard,)))]
              for shard in (0, 1)}
