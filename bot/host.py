@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from bot.heavy import HeavyWork
     from bot.reviews import ReviewWork
     from bot.services.clocks import ClockService
-    from bot.services.games import GameService
     from bot.services.models import GameInfo, OutboxItem
     from bot.services.notify import NotifyService
+    from bot.services.wiring import Services
     from bot.shutdown import StopOrder
     from bot.workers import WorkerPool
 
@@ -53,7 +53,7 @@ class Answerer(Protocol):
 class Host(Protocol):
     """The bot (``bot.client.BoardGamesBot``) as its parts see it."""
 
-    services: GameService
+    services: Services
     clocks: ClockService
     notify: NotifyService
     config: Config

@@ -34,7 +34,7 @@ async def post_aborted(bot: CogHost, item: OutboxItem) -> None:
     over). An AI seat is neither named in that list nor pinged: it has no account to
     notify, and an aborted game gives it no turn to play (``ai_turns`` lists active games
     only)."""
-    game = await bot.services.get_game(int(item.payload["game_id"]))
+    game = await bot.services.games.get_game(int(item.payload["game_id"]))
     where = game.thread_id or game.channel_id
     if where is None:
         return
@@ -101,8 +101,8 @@ class Admin(commands.Cog):
             return
         assert interaction.guild_id is not None
         try:
-            info = await self.bot.services.abort(game, guild_id=interaction.guild_id,
-                                                 by=interaction.user.id)
+            info = await self.bot.services.admin.abort(game, guild_id=interaction.guild_id,
+                                                       by=interaction.user.id)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
@@ -127,7 +127,7 @@ class Admin(commands.Cog):
             return
         assert interaction.guild_id is not None
         try:
-            chosen, settings = await self.bot.services.update_server_settings(
+            chosen, settings = await self.bot.services.admin.update_server_settings(
                 interaction.guild_id, language=language, time_control=time_control)
         except ServiceError as error:
             await reply_error(interaction, error)

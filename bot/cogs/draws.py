@@ -31,7 +31,7 @@ KINDS = ("draw_offered", "draw_declined", "draw_agreed", "draw_lapsed", "aborted
 async def post_draw_row(bot: CogHost, item: OutboxItem) -> None:
     """Post one of ``KINDS`` in the game's thread, in the game's language."""
     payload = item.payload
-    game = await bot.services.get_game(int(payload["game_id"]))
+    game = await bot.services.games.get_game(int(payload["game_id"]))
     where = game.thread_id or game.channel_id
     if where is None:
         return
@@ -61,7 +61,8 @@ async def post_draw_row(bot: CogHost, item: OutboxItem) -> None:
         message = await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
                                           view=view, allowed_mentions=pinging(*askable))
         if askable:
-            await bot.services.set_draw_offer_message(offer_id, message.channel.id, message.id)
+            await bot.services.draws.set_draw_offer_message(offer_id, message.channel.id,
+                                                            message.id)
         return
     await _strip_offer(bot, offer_id)
     if item.kind == "draw_lapsed" and payload.get("silent"):
@@ -82,7 +83,7 @@ async def post_draw_row(bot: CogHost, item: OutboxItem) -> None:
 
 
 async def _strip_offer(bot: CogHost, offer_id: int) -> None:
-    offer = await bot.services.draw_offer(offer_id)
+    offer = await bot.services.draws.draw_offer(offer_id)
     if offer is not None and offer.message_id is not None and offer.channel_id is not None:
         bot.delivery.strip(offer.channel_id, offer.message_id)
 
@@ -101,7 +102,7 @@ class Draws(commands.Cog):
         if game is None:
             return
         try:
-            result = await self.bot.services.offer_draw(game.id, interaction.user.id)
+            result = await self.bot.services.draws.offer_draw(game.id, interaction.user.id)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
@@ -119,7 +120,7 @@ class Draws(commands.Cog):
         if game is None:
             return
         try:
-            await self.bot.services.abort_by_player(game.id, interaction.user.id)
+            await self.bot.services.draws.abort_by_player(game.id, interaction.user.id)
         except ServiceError as error:
             await reply_error(interaction, error)
             return

@@ -121,7 +121,7 @@ class Composer:
 
     async def _position(self, game: GameInfo, ply: int, payload: dict[str, Any],
                         last_move: str | None) -> Position:
-        return await self.bot.services.position(
+        return await self.bot.services.games.position(
             game.id, ply=ply, version=payload.get("version"), last_move=last_move, game=game)
 
     async def compose(self, item: OutboxItem, game: GameInfo, locale: str) -> Composed:
@@ -184,7 +184,7 @@ class Composer:
                 text += " " + mention(int(requester), locale)
             return Composed(text, None, None, pinging(requester))
         if kind == "game_over":
-            offered = await self.bot.services.rematch_offered(game.id)
+            offered = await self.bot.services.rematches.rematch_offered(game.id)
             view = rematch_view(game.id, locale) if offered else None
             if game.status == "finished" and game.ply > 0:  # something to review
                 view = add_review_button(view, game.id, locale)
@@ -194,7 +194,7 @@ class Composer:
     async def as_it_stands(self, game: GameInfo, locale: str) -> Composed:
         """The game's board as it stands now, pinging whoever must move (or its result): for
         a conversation whose last rows could not be posted (their token had died)."""
-        position = await self.bot.services.position(
+        position = await self.bot.services.games.position(
             game.id, ply=game.ply, version=game.version, last_move=game.last_move, game=game)
         text = t("anywhere_restart.as_it_stands", locale)
         if game.status != "active":
@@ -226,7 +226,7 @@ class Composer:
         shown = public_buttons(game.game, position)
         view = move_view(game.id, position.version, shown) if shown else None
         if (position.current and position.ply < ABORT_BUTTON_PLIES * len(game.seats)
-                and await self.bot.services.abort_open(game.id, position.ply, game=game)):
+                and await self.bot.services.draws.abort_open(game.id, position.ply, game=game)):
             view = with_abort(view, game.id, locale)  # until every player has moved once
         # Buttons stand for the commands (where the bot is not, only the app's installer has
         # them), the same in server threads so that both places work the same way.

@@ -58,7 +58,7 @@ class ConversationSender:
             del self._interactions[next(iter(self._interactions))]
         if not bot_is_here(interaction):
             # Kept for a restart: the AI's reply still goes out on this token.
-            await self.bot.services.keep_conversation_reply(
+            await self.bot.services.conversations.keep_conversation_reply(
                 game_id, interaction.token, interaction.created_at)
 
     async def follow_up(
@@ -71,7 +71,7 @@ class ConversationSender:
         conversation (the row is then dropped)."""
         interaction = interaction or self._interactions.get(game.id)
         if interaction is None:
-            kept = await self.bot.services.conversation_reply(game.id)
+            kept = await self.bot.services.conversations.conversation_reply(game.id)
             return await self._follow_up_kept(game, item, kept, kwargs, final)
         if not token_alive(interaction.created_at):
             return await self._missed(game, item)
@@ -83,7 +83,8 @@ class ConversationSender:
                 response = await interaction.response.send_message(**kwargs)
                 return response.message_id
             interaction.extras["follow_ups"] = sent + 1
-            await self.bot.services.count_conversation_follow_up(game.id, interaction.token)
+            await self.bot.services.conversations.count_conversation_follow_up(
+                game.id, interaction.token)
             message = await interaction.followup.send(wait=True, **kwargs)
         except discord.HTTPException as error:
             # 50027 (token too old), 40094 (a sixth follow-up): retrying cannot help.
@@ -104,7 +105,7 @@ class ConversationSender:
             return await self._spent(game, item, final)
         # The interaction's webhook, as ``Interaction.followup`` builds it.
         webhook = discord.Webhook.partial(self.bot.application_id, kept.token, client=self.bot)
-        await self.bot.services.count_conversation_follow_up(game.id, kept.token)
+        await self.bot.services.conversations.count_conversation_follow_up(game.id, kept.token)
         try:
             message = await webhook.send(wait=True, **kwargs)
         except discord.HTTPException as error:
@@ -119,11 +120,11 @@ class ConversationSender:
         log.info("outbox row %s of game %s skipped: its interaction's follow-ups are spent",
                  item.id, game.id)
         if final:
-            await self.bot.services.conversation_missed(game.id)
+            await self.bot.services.conversations.conversation_missed(game.id)
 
     async def _missed(self, game: GameInfo, item: OutboxItem) -> None:
         """The row cannot reach the conversation: dropped, and the next press on a board the
         game has moved past shows the game as it stands (``Delivery.show_as_it_stands``)."""
         log.info("outbox row %s of game %s: no live interaction in its conversation; dropped",
                  item.id, game.id)
-        await self.bot.services.conversation_missed(game.id)
+        await self.bot.services.conversations.conversation_missed(game.id)

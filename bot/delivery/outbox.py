@@ -196,7 +196,7 @@ class Delivery:
         not the games whose oldest row is younger than that (the handler that wrote it is
         answering its interaction with it) unless that row is of a kind of ``at_once`` and
         answers no interaction (what the scheduler writes: no handler posts it)."""
-        items = await self.bot.services.pending_outbox(shards=self.bot.own_shards)
+        items = await self.bot.services.outbox.pending_outbox(shards=self.bot.own_shards)
         now = datetime.now(UTC)
         oldest: dict[int | None, OutboxItem] = {}
         for item in items:
@@ -232,7 +232,7 @@ class Delivery:
             # privately, and post this interaction's rows like the others, with their nonces
             # (their token is forgotten first: the placeholder is not their answer).
             assert interaction is not None
-            await self.bot.services.forget_reply(interaction.token)
+            await self.bot.services.outbox.forget_reply(interaction.token)
             await interaction.response.defer(ephemeral=True, thinking=True)
             deferred = True
             await lock.acquire()
@@ -240,10 +240,10 @@ class Delivery:
         settled: set[str] = set()  # tokens whose answer (or not) is known by now
         try:
             if game_id is None:
-                pending = await self.bot.services.pending_outbox(shards=self.bot.own_shards)
+                pending = await self.bot.services.outbox.pending_outbox(shards=self.bot.own_shards)
                 items = [i for i in pending if i.game_id is None]
             else:
-                items = await self.bot.services.pending_outbox(game_id=game_id)
+                items = await self.bot.services.outbox.pending_outbox(game_id=game_id)
             for item in items:
                 try:
                     used = await self.deliver(item, interaction, settled, written,
@@ -260,7 +260,7 @@ class Delivery:
                           game_id, " as the interaction's answer" if used else "")
                 with contextlib.suppress(NotFound):  # another process marked it meanwhile
                     # Once the interaction has answered, its token leaves the other rows.
-                    await self.bot.services.mark_delivered(
+                    await self.bot.services.outbox.mark_delivered(
                         item.id, answered_token=item.reply_token if used else None)
         finally:
             lock.release()
@@ -276,7 +276,7 @@ class Delivery:
         """Answer ``interaction`` (a press in a conversation on a board the game has moved
         past) with the game as it stands: where the bot is not, the rows it could not post
         in time (no live token, as after a restart past 15 minutes) are shown so."""
-        game = await self.bot.services.get_game(game_id)
+        game = await self.bot.services.games.get_game(game_id)
         language = self.language(game)
         composed = await self.composer.as_it_stands(game, language)
         await interaction.response.send_message(
@@ -312,7 +312,7 @@ class Delivery:
                 and item.payload.get("version") == written.version):
             game = written  # what this row's change left: as a read would find it now
         else:
-            game = await self.bot.services.get_game(game_id)
+            game = await self.bot.services.games.get_game(game_id)
         settled = set() if settled is None else settled
         token = item.reply_token
         first = token is not None and token not in settled

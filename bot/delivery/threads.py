@@ -83,7 +83,7 @@ class ThreadSender:
                 game.channel_id, item, guild_id=game.guild_id, allowed_mentions=NO_PINGS,
                 content=t("bot.thread.starter", game_language(self.bot, game), name=name),
             )
-        await self.bot.services.set_thread(game.id, source.id)
+        await self.bot.services.games.set_thread(game.id, source.id)
         await self._start_thread(game.channel_id, source.id, name)
         return source.id
 

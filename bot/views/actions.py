@@ -44,7 +44,7 @@ class MoveForm(discord.ui.Modal):
     async def on_submit(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
         try:
-            played = await host.services.move(self.game_id, interaction.user.id,
+            played = await host.services.play.move(self.game_id, interaction.user.id,
                                                self.text.value, reply_token=interaction.token)
         except ServiceError as error:
             await reply_error(interaction, error)
@@ -73,7 +73,7 @@ class MoveFormButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
         try:
-            moves = await host.services.legal_moves(self.game_id, interaction.user.id)
+            moves = await host.services.games.legal_moves(self.game_id, interaction.user.id)
         except ServiceError as error:  # not a player, the game is over…
             await reply_error(interaction, error)
             return
@@ -102,7 +102,7 @@ class ResignAskButton(
         host: Host = interaction.client  # type: ignore[assignment]
         user = interaction.user.id
         try:
-            info = await host.services.resignable(self.game_id, user)
+            info = await host.services.play.resignable(self.game_id, user)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
@@ -134,7 +134,7 @@ class HandButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
-        await show_hand(host, interaction, await host.services.get_game(self.game_id))
+        await show_hand(host, interaction, await host.services.games.get_game(self.game_id))
 
 
 class GameActionButton(Gate, discord.ui.DynamicItem[discord.ui.Button],
@@ -159,11 +159,11 @@ class GameActionButton(Gate, discord.ui.DynamicItem[discord.ui.Button],
         host: Any = interaction.client
         user, token = interaction.user.id, interaction.token
         if self.action == "hint":
-            await give_hint(host, interaction, await host.services.get_game(self.game_id))
+            await give_hint(host, interaction, await host.services.games.get_game(self.game_id))
             return
         try:
             if self.action == "undo":
-                await host.services.request_undo(self.game_id, user, reply_token=token)
+                await host.services.play.request_undo(self.game_id, user, reply_token=token)
                 done = t("bot.game.done", interaction.locale)
             else:
                 await host.clocks.claim(self.game_id, user, reply_token=token)

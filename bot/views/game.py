@@ -73,7 +73,7 @@ class MoveButton(
         try:
             # The board (or the /hand message) is in the game's thread: this interaction
             # answers with the new board there.
-            played = await host.services.move(
+            played = await host.services.play.move(
                 self.game_id, interaction.user.id, self.move, expected_version=self.version,
                 reply_token=interaction.token,
             )
@@ -81,7 +81,8 @@ class MoveButton(
             # Where the bot is not, this board may be the last one posted there (later rows
             # found no live token): then the game as it stands is the answer.
             if (bot_is_here(interaction)
-                    or not await host.services.take_conversation_missed(self.game_id)):
+                    or not await host.services.conversations.take_conversation_missed(
+                        self.game_id)):
                 await reply_error(interaction, error)
                 return
             await host.delivery.show_as_it_stands(self.game_id, interaction)
@@ -162,7 +163,7 @@ class UndoButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
         try:
-            info = await host.services.answer_undo(
+            info = await host.services.play.answer_undo(
                 self.game_id, interaction.user.id, self.accept, request=self.request,
                 reply_token=interaction.token,
             )
@@ -219,8 +220,8 @@ class ResignButton(
             await send_ephemeral(interaction, t("bot.resign.not_yours", interaction.locale))
             return
         try:
-            await host.services.resign(self.game_id, self.user_id,
-                                       expected_version=self.version)
+            await host.services.play.resign(self.game_id, self.user_id,
+                                            expected_version=self.version)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
@@ -263,7 +264,7 @@ class RematchButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
         try:
-            rematch = await host.services.ask_rematch(self.game_id, interaction.user.id)
+            rematch = await host.services.rematches.ask_rematch(self.game_id, interaction.user.id)
         except ServiceError as error:
             await reply_error(interaction, error)
             return

@@ -11,7 +11,7 @@ import pytest
 from bot import host
 from bot.client import BoardGamesBot, extensions
 from bot.config import Config
-from bot.services.games import GameService
+from bot.services import Services
 from bot.shutdown import STAGES, StopOrder, cancel_and_wait, finish_in_flight
 
 
@@ -77,7 +77,7 @@ async def test_work_in_flight_is_waited_for_up_to_the_timeout():
 
 @pytest.fixture
 async def the_bot(tmp_path, store):
-    bot = BoardGamesBot(Config(database=str(tmp_path / "bot.db")), GameService(store))
+    bot = BoardGamesBot(Config(database=str(tmp_path / "bot.db")), Services(store))
     for extension in extensions():
         await bot.load_extension(extension)
     yield bot

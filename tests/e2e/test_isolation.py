@@ -41,7 +41,7 @@ async def test_another_servers_tournament_cannot_be_managed_or_read(world):
     cup = await service.create(ids["alice"], "alak", "swiss", name="Server A Cup",
                                guild_id=SERVER_A, channel_id=CHANNEL_A)
     for name in ("alice", "bob", "carol"):
-        await service.join(cup.id, ids[name], guild_id=SERVER_A)
+        await service.challenges.join(cup.id, ids[name], guild_id=SERVER_A)
     # In her own server carol may manage (and is in the tournament); alice is its organiser.
     emu.grant("carol", MANAGE_GUILD)
     attempts = [
@@ -73,17 +73,17 @@ async def test_another_servers_game_is_refused_like_an_unknown_number(world, com
     emu = world.emu
     expect_posts_to_server_a_refused(world)
     alice, bob = emu.user("alice").id, emu.user("bob").id
-    game = await world.services.create_game("alak", (alice, bob), guild_id=SERVER_A,
-                                            channel_id=CHANNEL_A)
-    await world.services.move(game.id, alice, "f")
-    before = await world.services.get_game(game.id)
+    game = await world.services.challenges.create_game("alak", (alice, bob), guild_id=SERVER_A,
+                                                       channel_id=CHANNEL_A)
+    await world.services.play.move(game.id, alice, "f")
+    before = await world.services.games.get_game(game.id)
     for number in (game.id, game.id + 1000):  # a foreign number and one that does not exist
         # Even a player of that game is refused from another server.
         reply = await (await emu.slash("bob", command, {"game": number})).reply()
         assert reply.flags & EPHEMERAL
         assert reply.content == f"There is no game #{number} on this server."
         assert not reply.files
-    after = await world.services.get_game(game.id)
+    after = await world.services.games.get_game(game.id)
     assert (after.version, after.status) == (before.version, before.status)
     assert emu.threads() == []  # /watch added nobody anywhere
     assert refusals_elsewhere(world) == []
@@ -93,6 +93,6 @@ async def test_this_servers_game_still_answers_by_number(world):
     """The check keeps a server's own games reachable by number from any of its channels."""
     emu = world.emu
     first = await world.start_game("alice", "alak", "bob")
-    game = await world.services.game_for_thread(first.channel_id)
+    game = await world.services.games.game_for_thread(first.channel_id)
     reply = await (await emu.slash("carol", "board", {"game": game.id})).reply()
     assert not reply.flags & EPHEMERAL and reply.files and reply.files[0].is_png

@@ -20,7 +20,7 @@ def tournaments(world):
 async def thread_of(world, game_id: int, timeout: float = 10.0) -> int:
     """The game's thread, once the outbox delivery has opened it."""
     for _ in range(int(timeout / 0.05)):
-        game = await world.services.get_game(game_id)
+        game = await world.services.games.get_game(game_id)
         if game.thread_id is not None:
             return game.thread_id
         await asyncio.sleep(0.05)
@@ -167,18 +167,18 @@ async def test_a_failing_game_over_listener_keeps_the_row_for_a_retry(world):
             raise RuntimeError("database briefly unavailable")
 
     world.bot.delivery.on_game_over(flaky)
-    challenge = await world.services.challenge("alak", emu.user("alice").id,
-                                               opponent_id=emu.user("bob").id,
-                                               channel_id=emu.channel_id)
-    game = await world.services.accept(challenge.id, emu.user("bob").id)
+    challenge = await world.services.challenges.challenge("alak", emu.user("alice").id,
+                                                          opponent_id=emu.user("bob").id,
+                                                          channel_id=emu.channel_id)
+    game = await world.services.challenges.accept(challenge.id, emu.user("bob").id)
     await world.bot.delivery.flush(game.id)  # the thread and the first board
-    await world.services.resign(game.id, emu.user("bob").id)
+    await world.services.play.resign(game.id, emu.user("bob").id)
     with pytest.raises(RuntimeError):
         await world.bot.delivery.flush(game.id)
-    pending = [i.kind for i in await world.services.pending_outbox(game_id=game.id)]
+    pending = [i.kind for i in await world.services.outbox.pending_outbox(game_id=game.id)]
     assert pending and pending[-1] == "game_over"
     await world.bot.delivery.flush(game.id)
-    assert await world.services.pending_outbox(game_id=game.id) == []
+    assert await world.services.outbox.pending_outbox(game_id=game.id) == []
     assert calls == [game.id, game.id]
     # The real listener rated the game once although it heard of it twice.
     ratings = await world.bot.get_cog("Tournaments").ratings.glicko_of(

@@ -171,10 +171,10 @@ async def test_leaderboards_are_this_servers_by_default_and_answer_privately(wor
     ratings = world.bot.get_cog("Tournaments").ratings
     # Alice beats Bob here; Carol beats Dave in a game of no server (a direct message).
     for first, second, guild in (("alice", "bob", emu.guild_id), ("carol", "dave", None)):
-        challenge = await services.challenge("alak", ids[first], opponent_id=ids[second],
-                                             guild_id=guild)
-        game = await services.accept(challenge.id, ids[second])
-        await services.resign(game.id, ids[second])
+        challenge = await services.challenges.challenge("alak", ids[first], opponent_id=ids[second],
+                                                        guild_id=guild)
+        game = await services.challenges.accept(challenge.id, ids[second])
+        await services.play.resign(game.id, ids[second])
         await ratings.on_game_over(game.id)
     here = await reply(world, "dave", "leaderboard", {"game": "alak"})
     assert not here.flags & EPHEMERAL and "players of this server" in here.content

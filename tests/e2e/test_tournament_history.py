@@ -82,7 +82,7 @@ async def test_finished_tournaments_are_listed_and_suggested(world):
     everything = await (await emu.slash("bob", "tournament list", {"status": "all"})).reply()
     assert "Every tournament" in everything.content and "won by" in everything.content
     # What everyone sees speaks the server's language.
-    await world.services.set_guild_settings(emu.guild_id, locale="fr")
+    await world.services.settings.set_guild_settings(emu.guild_id, locale="fr")
     everything = await (await emu.slash("bob", "tournament list", {"status": "all"})).reply()
     assert "Tous les tournois" in everything.content and "remporté par" in everything.content
     for command in ("tournament standings", "tournament pairings"):
@@ -95,7 +95,7 @@ async def test_finished_tournaments_are_listed_and_suggested(world):
 
 async def test_the_final_post_in_french(world):
     emu = world.emu
-    await world.services.set_guild_settings(emu.guild_id, locale="fr")
+    await world.services.settings.set_guild_settings(emu.guild_id, locale="fr")
     tournament, final, _ = await play_cup(world, locale="fr")
     assert "classement final" in final.content.lower()
     assert final.files[0].filename == f"standings-{tournament.id}.png"
@@ -130,7 +130,7 @@ async def test_an_ai_player_entered_by_the_organiser_plays_at_once(world):
     game = await until_human_turn(world.services, board.game_id)
     thread = await thread_of(world, game.id)
     while game.status == "active":
-        moves = await world.services.legal_moves(game.id, alice.id)
+        moves = await world.services.games.legal_moves(game.id, alice.id)
         await (await emu.slash("alice", "move", {"text": moves[0]}, channel=thread)).reply()
         game = await until_human_turn(world.services, game.id)
     final = await emu.wait_for_message(lambda m: "final standings" in m.content,
@@ -138,7 +138,7 @@ async def test_an_ai_player_entered_by_the_organiser_plays_at_once(world):
     assert "AI (easy)" in final.content and final.files
     # Looking back: the finished round robin's standings come with the table's picture, in
     # the server's language.
-    await world.services.set_guild_settings(emu.guild_id, locale="fr")
+    await world.services.settings.set_guild_settings(emu.guild_id, locale="fr")
     table = await (await emu.slash("bob", "tournament standings",
                                    {"tournament": tournament.id})).reply()
     assert table.files[0].filename == f"standings-{tournament.id}.png"
