@@ -43,8 +43,8 @@ helpers they share (a game's row, a seat, a ``GameInfo``…) are functions of ``
   claims, forfeits, vacations; ``records``: text records of games),
   ``tournaments.TournamentService`` (its parts ``signup``, ``rounds``, ``reading``) and
   ``ratings.RatingService``; both of the last learn of finished games from the ``game_over``
-  outbox row (``on_game_over``) and catch up at start-up (``sync_finished_games``);
-  ``notify``, ``history``, ``reviews``.
+  outbox row (``tournaments.rounds.on_game_over``, ``ratings.on_game_over``) and catch up at
+  start-up (``sync_finished_games``); ``notify``, ``history``, ``reviews``.
 * ``errors``: every refusal is a ``ServiceError`` with a translation ``key`` and ``params`` (and
   an English ``message``); nothing is changed when one is raised.
 

@@ -17,7 +17,7 @@ from bot.services.models import OutboxItem, Position
 ALICE, BOB = 11, 12
 
 
-class Services:
+class Games:
     def __init__(self) -> None:
         self.asked: list[tuple] = []
 
@@ -43,8 +43,8 @@ class Notify:
 
 @pytest.fixture
 def composer() -> Composer:
-    bot = SimpleNamespace(services=Services(), config=SimpleNamespace(default_language="en"),
-                          notify=Notify())
+    bot = SimpleNamespace(services=SimpleNamespace(games=Games()),
+                          config=SimpleNamespace(default_language="en"), notify=Notify())
     return Composer(bot)
 
 
@@ -61,7 +61,7 @@ def move_row(ply: int, seat: int, version: int = 5) -> OutboxItem:
 
 async def test_a_move_names_the_next_player_pings_only_them_and_has_its_buttons(composer):
     composed = await composer.compose(move_row(1, 0), game(), "en")
-    assert composer.bot.services.asked == [(3, 1, 5, "c")], "drawn at the row's own ply"
+    assert composer.bot.services.games.asked == [(3, 1, 5, "c")], "drawn at the row's own ply"
     assert composed.content.startswith(f"<@{ALICE}> played **c**.")
     assert f"<@{BOB}>" in composed.content.splitlines()[-1]
     assert [user.id for user in composed.pings.users] == [BOB]

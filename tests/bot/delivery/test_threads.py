@@ -35,7 +35,7 @@ class Client:
         self.started_before: set[int] = set()
         self.http = SimpleNamespace(request=self.request,
                                     start_thread_with_message=self.start_thread)
-        self.services = SimpleNamespace(set_thread=self.set_thread)
+        self.services = SimpleNamespace(games=SimpleNamespace(set_thread=self.set_thread))
         self.config = SimpleNamespace(default_language="en")
 
     async def request(self, route):
