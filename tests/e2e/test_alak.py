@@ -204,7 +204,7 @@ async def test_pending_outbox_is_delivered_on_start(world, tmp_path):
     # While the bot is down, a move is committed (with its outbox row) by another process.
     store = await open_store(world.config.database)
     try:
-        await Services(store).move(game_id, emu.user("alice").id, "f")
+        await Services(store).play.move(game_id, emu.user("alice").id, "f")
     finally:
         await store.close()
     mark = emu.mark()

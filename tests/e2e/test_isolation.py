@@ -38,10 +38,10 @@ async def test_another_servers_tournament_cannot_be_managed_or_read(world):
     expect_posts_to_server_a_refused(world)
     ids = {name: emu.user(name).id for name in ("alice", "bob", "carol", "dave")}
     service = tournaments(world)
-    cup = await service.create(ids["alice"], "alak", "swiss", name="Server A Cup",
-                               guild_id=SERVER_A, channel_id=CHANNEL_A)
+    cup = await service.signup.create(ids["alice"], "alak", "swiss", name="Server A Cup",
+                                      guild_id=SERVER_A, channel_id=CHANNEL_A)
     for name in ("alice", "bob", "carol"):
-        await service.challenges.join(cup.id, ids[name], guild_id=SERVER_A)
+        await service.signup.join(cup.id, ids[name], guild_id=SERVER_A)
     # In her own server carol may manage (and is in the tournament); alice is its organiser.
     emu.grant("carol", MANAGE_GUILD)
     attempts = [
@@ -59,7 +59,7 @@ async def test_another_servers_tournament_cannot_be_managed_or_read(world):
         assert reply.flags & EPHEMERAL, path
         assert reply.content == f"There is no tournament #{cup.id} on this server.", path
         assert not reply.files, path
-    after = await service.get(cup.id)
+    after = await service.reading.get(cup.id)
     assert after.status == "signup"
     assert after.players == (ids["alice"], ids["bob"], ids["carol"])
     # Without a number, the commands only ever find this server's tournaments.

@@ -37,7 +37,7 @@ async def round_post(world, number: int, since: int):
 async def resign_losers(world, tournament_id: int, loser_of) -> None:
     """In each game of the current round, the chosen loser resigns with /resign in its thread."""
     emu = world.emu
-    for board in await tournaments(world).pairings(tournament_id):
+    for board in await tournaments(world).reading.pairings(tournament_id):
         thread = await thread_of(world, board.game_id)
         await emu.wait_for_message(lambda m: bool(m.files), channel_id=thread)
         loser = loser_of(board.first_id, board.second_id)
@@ -52,7 +52,7 @@ async def test_an_elimination_tournament_of_four(world):
     created = await (await emu.slash("alice", "tournament create", {
         "game": "alak", "format": "elimination", "name": "Alak Cup"})).reply()
     assert "Alak Cup" in created.content and not created.flags & EPHEMERAL
-    (tournament,) = await tournaments(world).tournaments(emu.guild_id)
+    (tournament,) = await tournaments(world).reading.tournaments(emu.guild_id)
     for count, name in enumerate(USERS, start=1):
         joined = await (await emu.slash(name, "tournament join", {})).reply()
         assert f"{count} player" in joined.content
@@ -64,7 +64,7 @@ async def test_an_elimination_tournament_of_four(world):
     assert "4 players" in started.content
     first = await round_post(world, 1, mark)
     assert first.files[0].is_png
-    boards = await tournaments(world).pairings(tournament.id)
+    boards = await tournaments(world).reading.pairings(tournament.id)
     # Nobody is rated: seeds follow sign-up order, 1 v 4 and 2 v 3.
     assert [(b.first_id, b.second_id) for b in boards] == [
         (ids["alice"], ids["dave"]), (ids["bob"], ids["carol"])]
@@ -118,7 +118,7 @@ async def open_tournament(world, organiser: str, players: tuple[str, ...]):
     assert emu.user(organiser) is not emu.owner, "the owner may manage anything"
     await (await emu.slash(organiser, "tournament create",
                            {"game": "alak", "format": "round_robin"})).reply()
-    (tournament,) = await tournaments(world).tournaments(emu.guild_id, active_only=True)
+    (tournament,) = await tournaments(world).reading.tournaments(emu.guild_id, active_only=True)
     for name in players:
         await (await emu.slash(name, "tournament join", {})).reply()
     return tournament
@@ -127,13 +127,13 @@ async def open_tournament(world, organiser: str, players: tuple[str, ...]):
 async def test_a_plain_member_may_not_manage_someone_elses_tournament(world):
     emu = world.emu
     tournament = await open_tournament(world, "bob", ("bob", "carol", "dave"))
-    before = await tournaments(world).get(tournament.id)
+    before = await tournaments(world).reading.get(tournament.id)
     for path, options in (("tournament start", {}), ("tournament cancel", {}),
                           ("tournament kick", {"player": "dave"})):
         refused = await (await emu.slash("carol", path, options)).reply()
         assert refused.flags & EPHEMERAL, path
         assert "Only the organiser" in refused.content, path
-    after = await tournaments(world).get(tournament.id)
+    after = await tournaments(world).reading.get(tournament.id)
     assert after.status == before.status == "signup"
     assert after.players == before.players
     assert emu.user("dave").id in after.players
@@ -147,14 +147,14 @@ async def test_a_server_manager_may_manage_someone_elses_tournament(world, right
     emu.grant("carol", right)  # a player, not the organiser
     kicked = await (await emu.slash("carol", "tournament kick", {"player": "dave"})).reply()
     assert not kicked.flags & EPHEMERAL
-    assert emu.user("dave").id not in (await tournaments(world).get(tournament.id)).players
+    assert emu.user("dave").id not in (await tournaments(world).reading.get(tournament.id)).players
     started = await (await emu.slash("carol", "tournament start", {})).reply()
     assert not started.flags & EPHEMERAL and "2 players" in started.content
-    assert (await tournaments(world).get(tournament.id)).status == "running"
+    assert (await tournaments(world).reading.get(tournament.id)).status == "running"
     cancelled = await (await emu.slash("carol", "tournament cancel",
                                        {"tournament": tournament.id})).reply()
     assert not cancelled.flags & EPHEMERAL
-    assert (await tournaments(world).get(tournament.id)).status == "cancelled"
+    assert (await tournaments(world).reading.get(tournament.id)).status == "cancelled"
 
 
 async def test_a_failing_game_over_listener_keeps_the_row_for_a_retry(world):

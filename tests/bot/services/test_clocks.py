@@ -208,18 +208,18 @@ async def test_after_downtime_past_both_thresholds_only_the_overdue_notice_goes_
 
 async def test_restart_in_the_middle_neither_repeats_nor_loses_a_reminder(db, clock):
     store = await open_store(db.url)
-    games = Services(store, clock=clock, seeds=lambda: SEED)
-    info = await timed_game(games, "3d")
-    deadline = await ClockService(store, games, clock=clock).deadline(info.id)
-    assert await ClockService(store, games, clock=clock).run_due(deadline - 20 * HOUR) == 1
+    services = Services(store, clock=clock, seeds=lambda: SEED)
+    info = await timed_game(services, "3d")
+    deadline = await ClockService(store, services, clock=clock).deadline(info.id)
+    assert await ClockService(store, services, clock=clock).run_due(deadline - 20 * HOUR) == 1
     await store.close()
 
     # The bot restarts (before and after the deadline passed while it was down).
     for moment, expected in ((deadline - 19 * HOUR, 0), (deadline + 2 * HOUR, 1),
                              (deadline + 3 * HOUR, 0)):
         store = await open_store(db.url)
-        games = Services(store, clock=clock, seeds=lambda: SEED)
-        restarted = ClockService(store, games, clock=clock)
+        services = Services(store, clock=clock, seeds=lambda: SEED)
+        restarted = ClockService(store, services, clock=clock)
         assert await restarted.run_due(moment) == expected
         await store.close()
     rows = query(db, "SELECT kind, payload FROM outbox WHERE kind = 'reminder'")

@@ -15,16 +15,16 @@ from bot.store.tournaments import tournament_reads
 @dataclass
 class Tourney:
     store: Store
-    services: Tourney
+    services: Services
     ratings: RatingService
     tournaments: TournamentService
 
 
 def services(store: Store, clock, *, seeds=None) -> Tourney:
     counter = iter(range(1, 10**9))
-    games = Services(store, clock=clock, seeds=seeds or (lambda: next(counter) * 7919))
+    game_services = Services(store, clock=clock, seeds=seeds or (lambda: next(counter) * 7919))
     ratings = RatingService(store, clock=clock)
-    return Tourney(store, games, ratings, TournamentService(games, ratings))
+    return Tourney(store, game_services, ratings, TournamentService(game_services, ratings))
 
 
 async def decide(s: Tourney, game_id: int, winner: int | None, *, notify: bool = True) -> None:
