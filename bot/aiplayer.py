@@ -2,7 +2,7 @@
 the game service like a person's move, then delivered.
 
 Driven by the database, not by memory: a round lists the active games where an AI seat is to
-move (``GameService.ai_turns``), so after a restart the first round finds the turns left
+move (``AiSeatService.ai_turns``), so after a restart the first round finds the turns left
 waiting. With several processes (``bot.sharding``) a process lists the games of its shards'
 servers only, as it delivers their outbox rows only: each AI turn is thought by one process,
 the one that posts it. Each turn is thought once per process at a time, in a ``WorkerPool``
@@ -166,10 +166,10 @@ class AiPlayer:
         began."""
         started = 0
         # Offers first: an AI answers a draw offer before it moves on (a move would lapse it).
-        for offer in await self.bot.services.ai_draw_offers(
+        for offer in await self.bot.services.draws.ai_draw_offers(
                 LOWEST_AI_ID, HIGHEST_AI_ID, MAX_THINKING, shards=self.shards):
             await self.answer_draw_offers(offer.game_id)
-        turns = await self.bot.services.ai_turns(limit=TURNS_LISTED, shards=self.shards)
+        turns = await self.bot.services.aiseats.ai_turns(limit=TURNS_LISTED, shards=self.shards)
         for turn in in_turn(turns):
             if turn.game_id in self._thinking or len(self._thinking) >= MAX_THINKING:
                 continue
@@ -197,7 +197,7 @@ class AiPlayer:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + FIRST_BOARD_PATIENCE
         while loop.time() < deadline:
-            pending = await self.bot.services.pending_outbox(game_id=game_id)
+            pending = await self.bot.services.outbox.pending_outbox(game_id=game_id)
             if not any(item.kind == "game_started" for item in pending):
                 return
             await asyncio.sleep(0.1)
@@ -207,7 +207,7 @@ class AiPlayer:
         and play it; True if this call played it."""
         services = self.bot.services
         await self._first_board_out(game_id)
-        job = await services.ai_job(game_id)
+        job = await services.aiseats.ai_job(game_id)
         if job is None:
             return False
         started = asyncio.get_running_loop().time()
@@ -227,8 +227,8 @@ class AiPlayer:
         # An offer made while it thought is answered before its move would lapse it.
         await self.answer_draw_offers(game_id)
         try:
-            played = await services.move(game_id, job.user_id, decision.move,
-                                         expected_version=job.version)
+            played = await services.play.move(game_id, job.user_id, decision.move,
+                                              expected_version=job.version)
         except ServiceError as error:
             # Another process played this turn, a resignation ended the game…: nothing written.
             log.info("AI move in game %s not played: %s", game_id, error.key)
@@ -251,22 +251,22 @@ class AiPlayer:
         loses cleanly (the offer is no longer open)."""
         services = self.bot.services
         answered = 0
-        for offer in await services.pending_draw_offers(game_id):
+        for offer in await services.draws.pending_draw_offers(game_id):
             if offer.id in self._judging:
                 continue
-            game = await services.get_game(game_id)
+            game = await services.games.get_game(game_id)
             judges = [uid for seat, uid in enumerate(game.seats)
                       if seat != offer.seat and is_ai(uid)]
             if not judges:
                 continue
             self._judging.add(offer.id)
             try:
-                job = await services.draw_job(offer, judges[0])
+                job = await services.draws.draw_job(offer, judges[0])
                 if job is None:
                     continue
                 # In the turn of the person who offered (``FairQueue``), like their games' moves.
                 accept = await self.queue.run(offer.user_id, judge_draw, job)
-                await services.answer_draw(game_id, judges[0], offer.id, accept)
+                await services.draws.answer_draw(game_id, judges[0], offer.id, accept)
                 answered += 1
             except ServiceError as error:
                 log.info("AI answer to draw offer %s not given: %s", offer.id, error.key)

@@ -27,7 +27,7 @@ from typing import Any
 from bot.client import BoardGamesBot, ShardedBoardGamesBot
 from bot.config import Config
 from bot.endpoints import use_endpoints
-from bot.services.games import GameService
+from bot.services.wiring import Services
 from bot.sharding import Shards
 from bot.store import Store, open_store
 from bot.store.base import ShardClaim
@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
-def create_bot(config: Config, services: GameService, **options: Any) -> BoardGamesBot:
+def create_bot(config: Config, services: Services, **options: Any) -> BoardGamesBot:
     """The bot for ``config``: sharded when ``shard_count`` is set, else a single gateway
     session as Discord gives a small bot."""
     if not config.shard_count:
@@ -81,7 +81,7 @@ async def launch(config: Config, *, guild_ready_timeout: float = 2.0) -> Running
     except BaseException:
         await store.close()
         raise
-    bot = create_bot(config, GameService(store), guild_ready_timeout=guild_ready_timeout)
+    bot = create_bot(config, Services(store), guild_ready_timeout=guild_ready_timeout)
     bot.hold(claim)
     try:
         await bot.login(config.token)
@@ -121,7 +121,7 @@ async def run(config: Config) -> None:
         # Should the database drop our hold (a lost connection), another process may take
         # the shards over: stop, and let the supervisor start us again.
         claim.on_lost = stop.set
-        bot = create_bot(config, GameService(store))
+        bot = create_bot(config, Services(store))
         bot.hold(claim)
         await bot.login(config.token)
         connection = asyncio.create_task(bot.connect(reconnect=True), name="discord-connect")

@@ -1,11 +1,12 @@
 """The discord.py client: the bot object, its parts and its extensions.
 
 The Discord layer is thin (DESIGN.md §2): cogs parse interactions, call ``bot.services`` (a
-``GameService``) and turn results into messages; ``bot.delivery`` sends what the services wrote
-to the outbox. Correspondence play: ``bot.clocks`` (a ``ClockService`` on the same store) and
-``bot.scheduler``, the one task that writes reminders and tournament forfeits when they fall
-due (``bot.housekeeping``); it starts when the bot is ready (its first round catches up after a
-restart) and is poked by every move, new game and vacation.
+``Services``: ``bot.services.play.move(...)``…) and turn results into messages;
+``bot.delivery`` sends what the services wrote to the outbox. Correspondence play:
+``bot.clocks`` (a ``ClockService`` on the same store) and ``bot.scheduler``, the one task that
+writes reminders and tournament forfeits when they fall due (``bot.housekeeping``); it starts
+when the bot is ready (its first round catches up after a restart) and is poked by every move,
+new game and vacation.
 
 Imports point one way: this module builds on ``bot.delivery``, ``bot.views``, ``bot.replies``
 and ``bot.host`` (what those and the cogs need from the bot), never the reverse; cogs are
@@ -37,9 +38,9 @@ from bot.names import player_name
 from bot.reviews import ReviewWork
 from bot.seats import is_ai
 from bot.services.clocks import ClockService, GraceFor
-from bot.services.games import GameService
 from bot.services.notify import NotifyService
 from bot.services.reviews import ReviewService
+from bot.services.wiring import Services
 from bot.sharding import Shards
 from bot.shutdown import GameTree, StopOrder, cancel_and_wait, finish_answers, finish_in_flight
 from bot.store.base import ShardClaim
@@ -65,7 +66,7 @@ class BoardGamesBot(commands.Bot):
     def __init__(
         self,
         config: Config,
-        services: GameService,
+        services: Services,
         *,
         guild_ready_timeout: float = 2.0,
         grace_for: GraceFor | None = None,
@@ -130,7 +131,7 @@ class BoardGamesBot(commands.Bot):
         # AI players: their turns are found in the database, woken by every change.
         self.ai_player = AiPlayer(self, shards=self.own_shards,
                                   hints_per_user=config.ai_hints_per_user)
-        services.on_change = self._changed
+        services.context.on_change = self._changed
         #: How the bot stops (``bot.shutdown``): every background task, in one order.
         self.stop_order = StopOrder()
         self._order_stops()

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from bot.services.games import GameService
     from bot.services.models import GameInfo
     from bot.services.notify import NotifyService
+    from bot.services.wiring import Services
     from bot.shutdown import StopOrder
     from bot.workers import WorkerPool
 
@@ -78,7 +79,7 @@ class Answerer(Protocol):
 class Host(Protocol):
     """The bot (``bot.client.BoardGamesBot``) as its parts see it."""
 
-    services: GameService
+    services: Services
     clocks: ClockService
     notify: NotifyService
     config: Config

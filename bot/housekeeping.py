@@ -16,8 +16,8 @@ from bot.events import Digest, Event, Reminder, TimedOut
 if TYPE_CHECKING:
     from bot.delivery import Delivery
     from bot.services.clocks import ClockService
-    from bot.services.games import GameService
     from bot.services.notify import NotifyService
+    from bot.services.wiring import Services
     from bot.sharding import Shards
 
 log = logging.getLogger(__name__)
@@ -31,7 +31,7 @@ PRUNE_EVERY = timedelta(hours=1)
 class DueWork:
     """What the scheduler does when it wakes (see the module)."""
 
-    def __init__(self, clocks: ClockService, notify: NotifyService, services: GameService,
+    def __init__(self, clocks: ClockService, notify: NotifyService, services: Services,
                  delivery: Delivery, *, history: timedelta, shards: Shards) -> None:
         self.clocks = clocks
         self.notify = notify
@@ -56,7 +56,7 @@ class DueWork:
                                           at_once=SCHEDULED_EVENTS)
         if self.pruned_at is None or now - self.pruned_at >= PRUNE_EVERY:
             self.pruned_at = now
-            pruned = await self.services.prune_outbox(self.history, shards=self.shards)
+            pruned = await self.services.outbox.prune_outbox(self.history, shards=self.shards)
             if pruned:
                 log.info("pruned %d delivered outbox row(s) older than %s", pruned,
                          self.history)

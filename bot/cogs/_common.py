@@ -30,9 +30,9 @@ async def game_here(
     services = bot.services
     try:
         if game_id is not None:
-            return await services.game_seen_from(game_id, guild_id=interaction.guild_id,
-                                                 user_id=interaction.user.id)
-        game = await services.game_for_thread(interaction.channel_id)
+            return await services.games.game_seen_from(game_id, guild_id=interaction.guild_id,
+                                                       user_id=interaction.user.id)
+        game = await services.games.game_for_thread(interaction.channel_id)
     except ServiceError as error:
         await reply_error(interaction, error)
         return None
@@ -50,7 +50,7 @@ async def answer_language(
     own = language_code(interaction.locale)
     if private or interaction.guild_id is None:
         return own
-    return await bot.services.public_language(interaction.guild_id, own) or own
+    return await bot.services.settings.public_language(interaction.guild_id, own) or own
 
 
 def reply_token(interaction: discord.Interaction, game: GameInfo) -> str | None:
@@ -119,7 +119,7 @@ class NumberOption(app_commands.Transformer):
 
 class GameNumber(NumberOption):
     """A ``game`` option: a game number, autocompleted with the games worth naming for
-    ``purpose`` (``GameService.games_to_suggest``: your games on this server first, never
+    ``purpose`` (``GameReads.games_to_suggest``: your games on this server first, never
     another server's)."""
 
     def __init__(self, purpose: str) -> None:
@@ -130,7 +130,7 @@ class GameNumber(NumberOption):
     ) -> list[app_commands.Choice[int]]:
         bot: CogHost = interaction.client  # type: ignore[assignment]
         user = interaction.user.id
-        found = await bot.services.games_to_suggest(
+        found = await bot.services.games.games_to_suggest(
             guild_id=interaction.guild_id, user_id=user, purpose=self.purpose, limit=100)
         # What was typed: a number (as "#12" or "n°12" too) or part of a game's name.
         typed = str(value or "").strip().casefold().removeprefix("n°").lstrip("#")

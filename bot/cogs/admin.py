@@ -102,8 +102,8 @@ class Admin(commands.Cog):
             return
         assert interaction.guild_id is not None
         try:
-            info = await self.bot.services.abort(game, guild_id=interaction.guild_id,
-                                                 by=interaction.user.id)
+            info = await self.bot.services.admin.abort(game, guild_id=interaction.guild_id,
+                                                       by=interaction.user.id)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
@@ -128,7 +128,7 @@ class Admin(commands.Cog):
             return
         assert interaction.guild_id is not None
         try:
-            chosen, settings = await self.bot.services.update_server_settings(
+            chosen, settings = await self.bot.services.admin.update_server_settings(
                 interaction.guild_id, language=language, time_control=time_control)
         except ServiceError as error:
             await reply_error(interaction, error)

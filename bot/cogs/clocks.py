@@ -113,7 +113,7 @@ async def _remind_by_dm(bot: CogHost, item: OutboxItem[Reminder], game: GameInfo
 async def _dm_language(bot: CogHost, user_id: int, game: GameInfo) -> str:
     """A direct message is the player's own: the language of the client they turned DM
     reminders on with (``/settings``), else the game's."""
-    chosen = await bot.services.user_locale(user_id)
+    chosen = await bot.services.settings.user_locale(user_id)
     return language_code(chosen) if chosen else bot.delivery.language(game)
 
 
@@ -164,7 +164,7 @@ class Clocks(commands.Cog):
         await send_ephemeral(interaction, texts.vacation_status_text(status, locale))
         # Tell the opponents in each timed game's thread now rather than at the next delivery
         # pass (a vacation changes nothing in untimed games, which are told nothing).
-        for game in await self.bot.services.games_of(interaction.user.id):
+        for game in await self.bot.services.games.games_of(interaction.user.id):
             try:
                 await self.bot.delivery.flush(game.id)
             except Exception:
@@ -200,7 +200,7 @@ class Clocks(commands.Cog):
             await notify.set_dm_reminders(user, dm_reminders)
         if dm_reminders or digest:
             # Direct messages are theirs alone: in the language of the client they asked with.
-            await self.bot.services.set_user_locale(user, language_code(locale))
+            await self.bot.services.settings.set_user_locale(user, language_code(locale))
         saved = await notify.settings(user)
         state = t("clocks.settings_on" if saved.dm_reminders else "clocks.settings_off", locale)
         lines = [t("clocks.settings_saved", locale, state=state)]
@@ -270,7 +270,7 @@ class Clocks(commands.Cog):
     @app_commands.guild_only()
     async def watch(self, interaction: discord.Interaction, game: game_number("watch")) -> None:
         try:
-            info = await self.bot.services.game_to_watch(
+            info = await self.bot.services.games.game_to_watch(
                 game, guild_id=interaction.guild_id, user_id=interaction.user.id)
         except ServiceError as error:
             await reply_error(interaction, error)

@@ -128,7 +128,7 @@ async def post_aborted(bot: CogHost, item: OutboxItem[AbortedByPlayer]) -> None:
 
 
 async def _strip_offer(bot: CogHost, offer_id: int) -> None:
-    offer = await bot.services.draw_offer(offer_id)
+    offer = await bot.services.draws.draw_offer(offer_id)
     if offer is not None and offer.message_id is not None and offer.channel_id is not None:
         bot.delivery.strip(offer.channel_id, offer.message_id)
 
@@ -158,7 +158,7 @@ class Draws(commands.Cog):
         if game is None:
             return
         try:
-            result = await self.bot.services.offer_draw(game.id, interaction.user.id)
+            result = await self.bot.services.draws.offer_draw(game.id, interaction.user.id)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
@@ -176,7 +176,7 @@ class Draws(commands.Cog):
         if game is None:
             return
         try:
-            await self.bot.services.abort_by_player(game.id, interaction.user.id)
+            await self.bot.services.draws.abort_by_player(game.id, interaction.user.id)
         except ServiceError as error:
             await reply_error(interaction, error)
             return

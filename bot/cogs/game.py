@@ -52,7 +52,7 @@ class Game(commands.Cog):
 
     async def _game_over(self, game_id: int) -> None:
         """A finished game's thread archives itself after a while (``archive_when_quiet``)."""
-        await archive_when_quiet(self.bot, await self.bot.services.get_game(game_id))
+        await archive_when_quiet(self.bot, await self.bot.services.games.get_game(game_id))
 
     async def _act_here(
         self, interaction: discord.Interaction, action: Callable[..., Awaitable[Any]]
@@ -89,10 +89,10 @@ class Game(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         services = self.bot.services
-        game = await services.game_for_thread(interaction.channel_id)
+        game = await services.games.game_for_thread(interaction.channel_id)
         if game is None or game.status != "active":
             return []
-        moves = [str(m) for m in await services.legal_moves(game.id, interaction.user.id)]
+        moves = [str(m) for m in await services.games.legal_moves(game.id, interaction.user.id)]
         return [app_commands.Choice(name=m, value=m) for m in rank_moves(moves, current)]
 
     @app_commands.command(name="board", description="Show the board of this thread's game")
@@ -131,7 +131,7 @@ class Game(commands.Cog):
             return
         user = interaction.user.id
         try:
-            info = await self.bot.services.resignable(game.id, user)
+            info = await self.bot.services.play.resignable(game.id, user)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
@@ -149,13 +149,13 @@ class Game(commands.Cog):
     @app_commands.command(name="undo", description="Ask your opponent to take back the last move")
     @app_commands.guild_only()
     async def undo(self, interaction: discord.Interaction) -> None:
-        await self._act_here(interaction, self.bot.services.request_undo)
+        await self._act_here(interaction, self.bot.services.play.request_undo)
 
     @app_commands.command(name="games", description="Your games, and whose turn it is")
     async def games(self, interaction: discord.Interaction) -> None:
         locale = interaction.locale
         user = interaction.user.id
-        mine = await self.bot.services.games_of(user, active_only=True)
+        mine = await self.bot.services.games.games_of(user, active_only=True)
         if not mine:
             await send_ephemeral(interaction, t("bot.games.none", locale))
             return

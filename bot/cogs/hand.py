@@ -28,7 +28,7 @@ class Hand(commands.Cog):
     async def hand(self, interaction: discord.Interaction) -> None:
         locale = interaction.locale
         services = self.bot.services
-        game = await services.game_for_thread(interaction.channel_id)
+        game = await services.games.game_for_thread(interaction.channel_id)
         if game is None:
             await send_ephemeral(interaction, t("bot.game.no_game_here", locale))
             return

@@ -77,7 +77,7 @@ async def post_digest(bot: CogHost, item: OutboxItem[Digest]) -> None:
     entries = await bot.notify.digest_entries(user_id)
     if not entries:
         return
-    chosen = await bot.services.user_locale(user_id)
+    chosen = await bot.services.settings.user_locale(user_id)
     language = language_code(chosen) if chosen else bot.config.default_language
     try:
         await send_dm(bot, user_id, clip(digest_text(entries, language)), nonce=str(item.id))

@@ -222,7 +222,7 @@ class Play(commands.Cog):
         place = place_of(interaction)
         channel_id = interaction.channel_id if place else game_channel(interaction)
         try:
-            challenge = await self.bot.services.challenge(
+            challenge = await self.bot.services.challenges.challenge(
                 game_name, interaction.user.id,
                 opponent_id=None if opponent is None else opponent.id,
                 players=players, options=options,
@@ -238,7 +238,8 @@ class Play(commands.Cog):
         response = await interaction.response.send_message(
             content, view=view, allowed_mentions=pinging(challenge.opponent_id))
         if response.message_id is not None:
-            await self.bot.services.set_challenge_message(challenge.id, response.message_id)
+            await self.bot.services.challenges.set_challenge_message(challenge.id,
+                                                                     response.message_id)
 
     async def play_ai(
         self, interaction: discord.Interaction, game_name: str, level: str, players: int,
@@ -249,7 +250,7 @@ class Play(commands.Cog):
         place = place_of(interaction)
         channel_id = interaction.channel_id if place else game_channel(interaction)
         try:
-            game = await self.bot.services.play_ai(
+            game = await self.bot.services.aiseats.play_ai(
                 game_name, interaction.user.id, level, players=players, options=options,
                 guild_id=interaction.guild_id, channel_id=channel_id, time_control=time_control,
                 locale=language_code(interaction.locale), place=place,
@@ -268,7 +269,7 @@ class Play(commands.Cog):
             allowed_mentions=NO_PINGS,
         )
         await self.bot.delivery.flush(game.id, interaction)
-        thread = (await self.bot.services.get_game(game.id)).thread_id
+        thread = (await self.bot.services.games.get_game(game.id)).thread_id
         if thread is not None:
             await interaction.edit_original_response(content=t(
                 "bot.challenge.started", language, game=title, thread=f"<#{thread}>"))

@@ -66,7 +66,7 @@ class Seeks(commands.Cog):
                                                 language_code(interaction.locale)))
             return
         try:
-            seek = await self.bot.services.seek(
+            seek = await self.bot.services.seeks.seek(
                 game, interaction.user.id, guild_id=interaction.guild_id,
                 channel_id=game_channel(interaction), time_control=time_control, rated=rated,
                 min_rating=min_rating, max_rating=max_rating,
@@ -79,7 +79,7 @@ class Seeks(commands.Cog):
         response = await interaction.response.send_message(content, view=view,
                                                            allowed_mentions=NO_PINGS)
         if response.message_id is not None:
-            await self.bot.services.set_challenge_message(seek.id, response.message_id)
+            await self.bot.services.challenges.set_challenge_message(seek.id, response.message_id)
 
     @app_commands.command(name="unseek", description="Withdraw one of your seeks, or all of them")
     @app_commands.guild_only()
@@ -91,12 +91,12 @@ class Seeks(commands.Cog):
         user = interaction.user.id
         try:
             if seek is None:
-                withdrawn = await services.withdraw_seeks(user, interaction.guild_id)
+                withdrawn = await services.seeks.withdraw_seeks(user, interaction.guild_id)
             else:
-                found = await services.get_seek(seek)
+                found = await services.seeks.get_seek(seek)
                 if found.challenge.guild_id != interaction.guild_id:  # not seen from here
                     raise NotFound("seeks.errors.not_found", id=seek)
-                withdrawn = [await services.cancel(seek, user)]
+                withdrawn = [await services.challenges.cancel(seek, user)]
         except ServiceError as error:
             await reply_error(interaction, error)
             return
@@ -107,13 +107,14 @@ class Seeks(commands.Cog):
         await send_ephemeral(interaction, t("seeks.withdrawn_list", interaction.locale,
                                             ids=numbers))
         for challenge in withdrawn:
-            content, _ = await render_seek(self.bot, await services.get_seek(challenge.id))
+            content, _ = await render_seek(self.bot, await services.seeks.get_seek(challenge.id))
             await edit_posted(self.bot, challenge, content)
 
     @unseek.autocomplete("seek")
     async def _own_seeks(self, interaction: discord.Interaction, typed: str
                          ) -> list[app_commands.Choice[int]]:
-        seeks = await self.bot.services.open_seeks_of(interaction.user.id, interaction.guild_id)
+        seeks = await self.bot.services.seeks.open_seeks_of(interaction.user.id,
+                                                            interaction.guild_id)
         return [app_commands.Choice(name=f"#{s.id} {engines.get(s.challenge.game).title}",
                                     value=s.id)
                 for s in seeks if str(s.id).startswith(str(typed or "").lstrip("#"))][:25]
@@ -123,7 +124,7 @@ class Seeks(commands.Cog):
         description="The games you can join on this server: seeks, open challenges, tables")
     @app_commands.guild_only()
     async def lobby(self, interaction: discord.Interaction) -> None:
-        lobby = await self.bot.services.lobby(interaction.guild_id or 0)
+        lobby = await self.bot.services.seeks.lobby(interaction.guild_id or 0)
         language = await answer_language(self.bot, interaction, private=True)
         content, view = lobby_message(lobby, language)
         kwargs = {} if view is None else {"view": view}

@@ -129,7 +129,7 @@ class TournamentNumber(NumberOption):
         cog = interaction.client.get_cog("Tournaments")
         if cog is None or interaction.guild_id is None:
             return []
-        found = await cog.tournaments.open_tournaments(
+        found = await cog.tournaments.reading.open_tournaments(
             interaction.guild_id, interaction.user.id, self.action)
         # What was typed: a number (as "#12" or "n°12" too) or part of a name.
         typed = str(value or "").strip().casefold().removeprefix("n°").lstrip("#")
@@ -148,7 +148,7 @@ async def bracket_png(
     bot: CogHost, tournaments: TournamentService, tournament: Tournament, locale: Any
 ) -> bytes:
     """The elimination bracket as a PNG, with the players' display names."""
-    rounds = await tournaments.bracket(tournament.id)
+    rounds = await tournaments.reading.bracket(tournament.id)
     guild = bot.get_guild(tournament.guild_id) if tournament.guild_id else None
     names: dict[int, str] = {}
     for user_id in tournament.players:
@@ -262,12 +262,12 @@ class Tournaments(commands.Cog):
     def __init__(self, bot: CogHost) -> None:
         self.bot = bot
         self.ratings = RatingService(bot.services.store)
-        self.tournaments = TournamentService(bot.services.store, bot.services, self.ratings)
+        self.tournaments = TournamentService(bot.services, self.ratings)
         self._background: set[asyncio.Task] = set()
         clocks = getattr(bot, "clocks", None)
         if clocks is not None and clocks.grace_for is None:
             # Tournament games are forfeited on time after the organiser's grace period.
-            clocks.grace_for = self.tournaments.forfeit_grace
+            clocks.grace_for = self.tournaments.reading.forfeit_grace
 
     async def cog_load(self) -> None:
         # A round's pairings and the final standings (in the tournament's channel), and a game
@@ -291,7 +291,7 @@ class Tournaments(commands.Cog):
         """Rate and record the games that ended while no delivery saw them."""
         try:
             rated = await self.ratings.sync_finished_games()
-            recorded = await self.tournaments.sync_finished_games()
+            recorded = await self.tournaments.rounds.sync_finished_games()
         except Exception:
             log.exception("catching up ratings and tournament results failed")
             return
@@ -302,8 +302,8 @@ class Tournaments(commands.Cog):
         """A game ended: rate it, record it for its tournament (both idempotent); a new round
         or the final standings are posted in the background, after this game's messages."""
         await self.ratings.on_game_over(game_id)
-        found = await self.tournaments.tournament_of_game(game_id)
-        if found is not None and await self.tournaments.on_game_over(game_id):
+        found = await self.tournaments.reading.tournament_of_game(game_id)
+        if found is not None and await self.tournaments.rounds.on_game_over(game_id):
             task = asyncio.create_task(
                 self.deliver(found[0]), name=f"background-tournament-{found[0]}"
             )
@@ -315,7 +315,7 @@ class Tournaments(commands.Cog):
         game), then the new games' first boards in their threads."""
         try:
             await self.bot.delivery.flush(None)
-            for board in await self.tournaments.pairings(tournament_id):
+            for board in await self.tournaments.reading.pairings(tournament_id):
                 if board.game_id is not None and not board.decided:
                     await self.bot.delivery.flush(board.game_id)
         except Exception:  # the background delivery retries whatever is left
@@ -323,7 +323,7 @@ class Tournaments(commands.Cog):
 
     async def _post_locale(self, tournament: Tournament) -> Any:
         """The language of the tournament's server (its setting, else the bot's default)."""
-        found = await self.bot.services.public_language(tournament.guild_id, None)
+        found = await self.bot.services.settings.public_language(tournament.guild_id, None)
         return found or self.bot.config.default_language
 
     async def post_round(self, item: OutboxItem[TournamentRound]) -> None:
@@ -392,12 +392,12 @@ class Tournaments(commands.Cog):
         (and ``keep`` keeps). None, after telling the user, when there is none or several."""
         if tournament is not None:
             return tournament
-        found = [x for x in await self.tournaments.open_tournaments(
+        found = [x for x in await self.tournaments.reading.open_tournaments(
                      interaction.guild_id, interaction.user.id, action)
                  if keep is None or keep(x)]
         if not found and action == "join":
             # Already in every one in sign-up: the service says so about the only one.
-            found = await self.tournaments.open_tournaments(
+            found = await self.tournaments.reading.open_tournaments(
                 interaction.guild_id, interaction.user.id, "start")
         if len(found) == 1:
             return found[0].id
@@ -475,7 +475,7 @@ class Tournaments(commands.Cog):
         grace_hours: app_commands.Range[int, 0, MAX_GRACE_HOURS] | None = None,
     ) -> None:
         try:
-            tournament = await self.tournaments.create(
+            tournament = await self.tournaments.signup.create(
                 interaction.user.id, game, format, name=name, swiss_rounds=rounds,
                 time_control=time_control or "untimed",
                 forfeit_grace_hours=24 if grace_hours is None else grace_hours,
@@ -493,8 +493,9 @@ class Tournaments(commands.Cog):
     @app_commands.describe(tournament="Tournament number (default: the one open here)")
     async def join(self, interaction: discord.Interaction,
                    tournament: number_of("join") = None) -> None:
-        info = await self._call(interaction, tournament, "join", lambda tid: self.tournaments.join(
-            tid, interaction.user.id, guild_id=interaction.guild_id))
+        info = await self._call(
+            interaction, tournament, "join", lambda tid: self.tournaments.signup.join(
+                tid, interaction.user.id, guild_id=interaction.guild_id))
         if info is None:
             return
         locale = await self._public(interaction)
@@ -513,7 +514,7 @@ class Tournaments(commands.Cog):
     async def add_ai(self, interaction: discord.Interaction, level: str,
                      tournament: number_of("start") = None) -> None:
         done = await self._call(interaction, tournament, "start",
-                                lambda tid: self.tournaments.add_ai(
+                                lambda tid: self.tournaments.signup.add_ai(
                                     tid, interaction.user.id, level,
                                     guild_id=interaction.guild_id,
                                     manager_of=self._manager_of(interaction)))
@@ -531,7 +532,7 @@ class Tournaments(commands.Cog):
     async def leave(self, interaction: discord.Interaction,
                     tournament: number_of("leave") = None) -> None:
         done = await self._call(interaction, tournament, "leave",
-                                lambda tid: self.tournaments.leave(
+                                lambda tid: self.tournaments.signup.leave(
                                     tid, interaction.user.id, guild_id=interaction.guild_id))
         if done is None:
             return
@@ -549,7 +550,7 @@ class Tournaments(commands.Cog):
             return entrant is not None and not entrant.withdrawn
 
         done = await self._call(interaction, tournament, "manage",
-                                lambda tid: self.tournaments.kick(
+                                lambda tid: self.tournaments.signup.kick(
                                     tid, interaction.user.id, player.id,
                                     guild_id=interaction.guild_id,
                                     manager_of=self._manager_of(interaction)), keep=playing)
@@ -564,7 +565,7 @@ class Tournaments(commands.Cog):
     async def start(self, interaction: discord.Interaction,
                     tournament: number_of("start") = None) -> None:
         info = await self._call(interaction, tournament, "start",
-                                lambda tid: self.tournaments.start(
+                                lambda tid: self.tournaments.signup.start(
                                     tid, interaction.user.id, guild_id=interaction.guild_id,
                                     manager_of=self._manager_of(interaction)))
         if info is None:
@@ -580,7 +581,7 @@ class Tournaments(commands.Cog):
     async def cancel(self, interaction: discord.Interaction,
                      tournament: number_of("manage") = None) -> None:
         info = await self._call(interaction, tournament, "manage",
-                                lambda tid: self.tournaments.cancel(
+                                lambda tid: self.tournaments.signup.cancel(
                                     tid, interaction.user.id, guild_id=interaction.guild_id,
                                     manager_of=self._manager_of(interaction)))
         if info is None:
@@ -593,7 +594,7 @@ class Tournaments(commands.Cog):
     async def standings(self, interaction: discord.Interaction,
                         tournament: number_of("history") = None) -> None:
         table = await self._call(interaction, tournament, "read",
-                                 lambda tid: self.tournaments.standings(
+                                 lambda tid: self.tournaments.reading.standings(
                                      tid, guild_id=interaction.guild_id))
         if table is None:
             return
@@ -623,11 +624,11 @@ class Tournaments(commands.Cog):
                        tournament: number_of("history") = None,
                        round: app_commands.Range[int, 1, LARGEST] | None = None) -> None:
         async def read(tid: int):
-            info = await self.tournaments.get(tid, guild_id=interaction.guild_id)
+            info = await self.tournaments.reading.get(tid, guild_id=interaction.guild_id)
             if info.status == "signup":
                 raise TournamentError("errors.tournament.not_started", name=info.name)
             number = info.current_round if round is None else round
-            return info, number, await self.tournaments.pairings(
+            return info, number, await self.tournaments.reading.pairings(
                 tid, round, guild_id=interaction.guild_id)
 
         found = await self._call(interaction, tournament, "read", read)
@@ -647,7 +648,7 @@ class Tournaments(commands.Cog):
     ])
     async def list_tournaments(self, interaction: discord.Interaction,
                                status: str = "running") -> None:
-        found = await self.tournaments.tournaments(
+        found = await self.tournaments.reading.tournaments(
             interaction.guild_id, statuses=LIST_STATUSES[status], limit=MAX_LISTED + 1)
         more = max(0, len(found) - MAX_LISTED)
         locale = await self._public(interaction)
@@ -666,7 +667,7 @@ class Tournaments(commands.Cog):
         for tournament in found:
             line = list_line(tournament, locale)
             if tournament.status == "finished":
-                table = await self.tournaments.standings(tournament.id)
+                table = await self.tournaments.reading.standings(tournament.id)
                 champions = [row.user_id for row in table.rows if row.rank == 1]
                 if champions:
                     line += " — " + t("tournaments.history.won_by", locale,
@@ -706,7 +707,7 @@ class Tournaments(commands.Cog):
         profile = await self.ratings.profile(target.id, guild_id=interaction.guild_id)
         locale = await self._public(interaction, private=private)
         text = format_profile(profile, locale, in_server=interaction.guild_id is not None)
-        records = await self.bot.services.ai_record(target.id)
+        records = await self.bot.services.aiseats.ai_record(target.id)
         if records:  # games against the AI are not rated: their record stands apart
             text += "\n" + ai_record_text(records, locale)
         # The chart of the last 12 months (bot.cogs._history), drawn in the heavy pool.

@@ -2,7 +2,7 @@
 Discord messages, exactly once and in order, then marks them delivered.
 
 * **In order, each at its own ply.** A game's rows go out in id order under a per-game lock,
-  and each is drawn from the game as that row's change left it (``GameService.position``): a
+  and each is drawn from the game as that row's change left it (``services.games.position``): a
   message posted late still shows its own move, names the player to move after it, and carries
   buttons for its own version (stale ones refuse).
 * **One event type, one handler.** A row holds a typed event (``bot.events``). The game's own

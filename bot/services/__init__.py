@@ -1,15 +1,22 @@
 """The bot's core without Discord: games as plain async Python (DESIGN.md §5–6).
 
 Services know nothing of discord.py and hold no SQL: they work on the repository interface of
-``bot.store`` and the engine API of ``engines``, and return frozen values (``models``). Usage::
+``bot.store`` and the engine API of ``engines``, and return frozen values (``models``). One
+``Services`` object builds them all on one store and holds them side by side, one per feature;
+a call names the service that owns it. Usage::
 
     store = await open_store("data/bot.sqlite3")        # or a postgresql:// URL
-    service = GameService(store)                         # clock=..., seeds=... for tests
-    challenge = await service.challenge("alak", host_id, opponent_id=other_id)
-    info = await service.accept(challenge.id, other_id)           # GameInfo, game started
-    result = await service.move(info.id, host_id, "f", expected_version=info.version)
+    services = Services(store)                           # clock=..., seeds=... for tests
+    challenge = await services.challenges.challenge("alak", host_id, opponent_id=other_id)
+    info = await services.challenges.accept(challenge.id, other_id)   # GameInfo, game started
+    result = await services.play.move(info.id, host_id, "f", expected_version=info.version)
+    info = await services.games.get_game(info.id)
 
-Where things are:
+Where things are (``Services.<name>``: its class, in ``bot.services.<module>``). No service
+inherits from another; each is given, when built (``wiring``), the few others it calls, and
+calls them by their public methods only. What they share is ``context.ServiceContext`` (the
+store, clock, seeds, engines, the states just played, the ``on_change`` hook); the plain
+helpers they share (a game's row, a seat, a ``GameInfo``…) are functions of ``base``.
 
 * ``games.GameService``: everything about games, gathered from its parts —
   ``challenges`` (challenges, lobbies, games a tournament creates), ``play`` (moves,
@@ -30,10 +37,10 @@ Where things are:
   an English ``message``); nothing is changed when one is raised.
 
 Games. ``GameInfo.state`` is the public view (``view(state, None)``): no seed while running,
-no hidden hand; ``player_view`` gives a seat's own view. ``move`` with ``expected_version``
-fails with ``BoardChanged`` if the board moved on: of two moves racing for one ply, one wins and
-the other gets ``BoardChanged``. A game named by number is only seen from its own server (or,
-in a direct message, by its players: ``game_seen_from``).
+no hidden hand; ``games.player_view`` gives a seat's own view. ``play.move`` with
+``expected_version`` fails with ``BoardChanged`` if the board moved on: of two moves racing for
+one ply, one wins and the other gets ``BoardChanged``. A game named by number is only seen
+from its own server (or, in a direct message, by its players: ``games.game_seen_from``).
 
 The outbox. Every message a change causes is an event (``bot.events``: one frozen dataclass per
 thing that happens, ``MovePlayed``, ``GameEnded``, ``DrawOffered``, ``Reminder``...; the types
@@ -48,6 +55,7 @@ publishes its events to listeners in the process (``Store.events``). A game even
 
 from bot.events import OutboxItem
 from bot.services.clocks import ClockError, ClockInfo, ClockService, VacationInfo
+from bot.services.context import ServiceContext
 from bot.services.errors import (
     BoardChanged,
     ChallengeError,
@@ -59,7 +67,6 @@ from bot.services.errors import (
     ServiceError,
     UndoError,
 )
-from bot.services.games import GameService
 from bot.services.gamestate import rebuild, secret_seed
 from bot.services.models import (
     Challenge,
@@ -72,6 +79,7 @@ from bot.services.models import (
 )
 from bot.services.ratings import RatingService
 from bot.services.tournaments import TournamentError, TournamentService
+from bot.services.wiring import Services
 
 __all__ = [
     "BoardChanged",
@@ -83,7 +91,6 @@ __all__ = [
     "GameInfo",
     "GameOver",
     "GameRecord",
-    "GameService",
     "IllegalMoveError",
     "MoveResult",
     "NotAPlayer",
@@ -93,7 +100,9 @@ __all__ = [
     "Position",
     "RatingService",
     "RecordedMove",
+    "ServiceContext",
     "ServiceError",
+    "Services",
     "TournamentError",
     "TournamentService",
     "UndoError",

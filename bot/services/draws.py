@@ -1,4 +1,8 @@
-"""Draws by agreement and aborting a game that has barely begun (part of ``GameService``).
+"""Draws by agreement and aborting a game that has barely begun.
+
+``DrawService`` (``Services.draws``) owns draw offers, their answers (the AI's too) and a
+player's abort; it calls no other service (what a move or a game's end does to pending offers
+is ``bot.services.drawstate``, in that change's transaction).
 
 Rulings (issue 31 §1; not in RULES.md):
 
@@ -108,8 +112,13 @@ def all_have_moved(seats: tuple[int, ...], moved_seats: set[int]) -> bool:
     return set(range(len(seats))) <= moved_seats
 
 
-class DrawService(ServiceBase):
+class DrawService:
     """Draw offers and players' aborts (see the module docstring)."""
+
+    def __init__(self, context: ServiceContext) -> None:
+        self._ctx = context
+        self._store = context.store
+        self._clock = context.now
 
     # ----- offering and answering -----------------------------------------------------------
 
@@ -129,7 +138,7 @@ class DrawService(ServiceBase):
         now = self._clock()
         try:
             async with self._store.transaction() as tx:
-                row = await self._game_row(game_id, tx)
+                row = await game_row(tx, game_id)
                 self._check_drawable(row)
                 writes = draw_writes(tx)
                 pending = await writes.pending_draw_offers(game_id)
@@ -145,8 +154,8 @@ class DrawService(ServiceBase):
                 )
         except _Retry:
             return await self.offer_draw(game_id, user_id, reply_token=reply_token)
-        self.notify_change()  # the AI player answers offers made to an AI seat
-        return DrawResult(self._row_info(row), offer_id, False)
+        self._ctx.notify_change()  # the AI player answers offers made to an AI seat
+        return DrawResult(row_info(row), offer_id, False)
 
     @retrying
     async def answer_draw(self, game_id: int, user_id: int, offer_id: int, accept: bool, *,
@@ -156,8 +165,8 @@ class DrawService(ServiceBase):
         game's end raises ``DrawError`` ``errors.draw_not_open`` and changes nothing (so a
         double click answers once)."""
         for _ in range(_ATTEMPTS):
-            row = await self._game_row(game_id)
-            seat = self._seat_of(row, user_id)
+            row = await game_row(self._store, game_id)
+            seat = seat_of(row, user_id)
             offer = await draw_reads(self._store).draw_offer(offer_id)
             if offer is None or offer.game_id != game_id:
                 raise NotFound("errors.draw_not_found", game_id=game_id)
@@ -176,8 +185,8 @@ class DrawService(ServiceBase):
                                      seat=offer.seat, answered_by=user_id),
                         now, reply_token,
                     )
-                return DrawResult(self._row_info(row), offer_id, False)
-            game = self._engine(row.game)
+                return DrawResult(row_info(row), offer_id, False)
+            game = self._ctx.engine(row.game)
             state = game.load(row.snapshot)
             forced = {"kind": "draw", "seat": offer.seat,
                       "outcome": dump_outcome(agreed_draw_outcome(len(row.seats)))}
@@ -198,8 +207,8 @@ class DrawService(ServiceBase):
                     )
             except _Retry:
                 continue
-            self.notify_change()
-            return DrawResult(self._info(self._written(row, update), game, after), offer_id,
+            self._ctx.notify_change()
+            return DrawResult(game_info(written(row, update), game, after), offer_id,
                               True)
         raise BoardChanged("errors.board_changed", game_id=game_id)
 
@@ -207,7 +216,7 @@ class DrawService(ServiceBase):
         if row.status != ACTIVE:
             raise GameOver("errors.game_over", game_id=row.id)
         if not draw_possible(row.game, len(row.seats)):
-            raise DrawError("errors.draw_impossible", game=self._engine(row.game).title,
+            raise DrawError("errors.draw_impossible", game=self._ctx.engine(row.game).title,
                             players=len(row.seats))
 
     async def pending_draw_offer_of(self, game_id: int, user_id: int) -> int | None:
@@ -242,11 +251,11 @@ class DrawService(ServiceBase):
     async def draw_job(self, offer: DrawOfferRow, ai_user_id: int) -> DrawJob | None:
         """What the AI seat ``ai_user_id`` judges to answer ``offer``; None once the game is
         over."""
-        row = await self._game_row(offer.game_id)
+        row = await game_row(self._store, offer.game_id)
         if row.status != ACTIVE or ai_user_id not in row.seats:
             return None
         seat = row.seats.index(ai_user_id)
-        game = self._engine(row.game)
+        game = self._ctx.engine(row.game)
         view = game.view(game.load(row.snapshot), seat)
         return DrawJob(offer.game_id, offer.id, ai_user_id, row.game, game.dump(view), seat,
                        f"{offer.game_id}:{offer.id}:{row.ply}")
@@ -281,8 +290,8 @@ class DrawService(ServiceBase):
         An ``aborted_by_player`` row {game_id, by} tells its thread."""
         now = self._clock()
         async with self._store.transaction() as tx:
-            row = await self._game_row(game_id, tx)
-            self._seat_of(row, user_id)
+            row = await game_row(tx, game_id)
+            seat_of(row, user_id)
             if row.status != ACTIVE:
                 raise GameOver("errors.game_over", game_id=game_id)
             if await tournament_reads(tx).tournament_game(game_id) is not None:
@@ -299,5 +308,5 @@ class DrawService(ServiceBase):
             await tx.insert_outbox(AbortedByPlayer(game_id=game_id, by=user_id), now,
                                    reply_token)
             await clockstate.turn_changed(tx, game_id, row.seats, row.ply, None, now)
-        self.notify_change()
-        return self._row_info(self._written(row, update))
+        self._ctx.notify_change()
+        return row_info(written(row, update))

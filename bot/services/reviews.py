@@ -176,7 +176,7 @@ class ReviewService:
     async def source(self, game_id: int, user_id: int) -> ReviewSource:
         """What the review ``user_id`` asks for is made from; refuses (``ReviewRefused``,
         ``NotFound``) when it may not be given. The caller checked the game may be seen from
-        where it was asked (``GameService.game_seen_from``)."""
+        where it was asked (``GameReads.game_seen_from``)."""
         row = await self._store.get_game(game_id)
         if row is None:
             raise NotFound("errors.not_found", game_id=game_id)

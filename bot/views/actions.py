@@ -71,7 +71,7 @@ class MoveFormButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
         try:
-            moves = await host.services.legal_moves(self.game_id, interaction.user.id)
+            moves = await host.services.games.legal_moves(self.game_id, interaction.user.id)
         except ServiceError as error:  # not a player, the game is over…
             await reply_error(interaction, error)
             return
@@ -100,7 +100,7 @@ class ResignAskButton(
         host: Host = interaction.client  # type: ignore[assignment]
         user = interaction.user.id
         try:
-            info = await host.services.resignable(self.game_id, user)
+            info = await host.services.play.resignable(self.game_id, user)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
@@ -132,7 +132,7 @@ class HandButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
-        await show_hand(host, interaction, await host.services.get_game(self.game_id))
+        await show_hand(host, interaction, await host.services.games.get_game(self.game_id))
 
 
 class GameActionButton(Gate, discord.ui.DynamicItem[discord.ui.Button],

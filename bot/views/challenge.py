@@ -95,7 +95,7 @@ def challenge_message(
 
 async def challenge_language(bot: Host, challenge: Challenge) -> str:
     """The language of a challenge's message: the server's, else the challenger's."""
-    found = await bot.services.public_language(challenge.guild_id, challenge.locale)
+    found = await bot.services.settings.public_language(challenge.guild_id, challenge.locale)
     return found or bot.config.default_language
 
 
@@ -103,7 +103,7 @@ async def render_challenge(
     bot: Host, challenge: Challenge
 ) -> tuple[str, discord.ui.View | None]:
     """``challenge_message`` in the challenge's language, with its stored time control."""
-    time_control = await bot.services.challenge_time_control(challenge.id)
+    time_control = await bot.services.challenges.challenge_time_control(challenge.id)
     return challenge_message(challenge, await challenge_language(bot, challenge), time_control)
 
 
@@ -214,18 +214,19 @@ class ChallengeButton(
         user = interaction.user.id
         try:
             if self.action in ("accept", "start"):
-                call = services.accept if self.action == "accept" else services.start
+                challenges = services.challenges
+                call = challenges.accept if self.action == "accept" else challenges.start
                 game = await call(self.challenge_id, user)
             elif self.action in AI_ACTIONS:
-                challenge = await services.add_ai(self.challenge_id, user,
-                                                  self.action.removeprefix("ai-"),
-                                                  seated=self.seated)
+                challenge = await services.aiseats.add_ai(self.challenge_id, user,
+                                                          self.action.removeprefix("ai-"),
+                                                          seated=self.seated)
             elif self.action == REMOVE_AI:
-                challenge = await services.remove_ai(self.challenge_id, user, self.seat)
+                challenge = await services.aiseats.remove_ai(self.challenge_id, user, self.seat)
             else:
                 call = {
-                    "decline": services.decline, "cancel": services.cancel,
-                    "join": services.join, "leave": services.leave,
+                    "decline": services.challenges.decline, "cancel": services.challenges.cancel,
+                    "join": services.challenges.join, "leave": services.challenges.leave,
                 }[self.action]
                 challenge = await call(self.challenge_id, user)
         except ServiceError as error:
@@ -261,7 +262,7 @@ async def announce_start(bot: Host, interaction: discord.Interaction, game: Game
     await interaction.response.edit_message(
         content=t("bot.challenge.started", language, game=title, thread=where), view=None)
     await bot.delivery.flush(game.id, interaction)
-    thread = None if here else (await bot.services.get_game(game.id)).thread_id
+    thread = None if here else (await bot.services.games.get_game(game.id)).thread_id
     if thread is not None:
         await interaction.edit_original_response(content=t(
             "bot.challenge.started", language, game=title, thread=f"<#{thread}>"))

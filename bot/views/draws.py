@@ -37,8 +37,8 @@ class DrawAnswerButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
         try:
-            await host.services.answer_draw(self.game_id, interaction.user.id, self.offer_id,
-                                            self.accept)
+            await host.services.draws.answer_draw(self.game_id, interaction.user.id, self.offer_id,
+                                                  self.accept)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
@@ -82,7 +82,7 @@ class DrawOfferButton(
             await send_ephemeral(interaction, t("bot.resign.not_yours", interaction.locale))
             return
         try:
-            result = await host.services.offer_draw(self.game_id, self.user_id)
+            result = await host.services.draws.offer_draw(self.game_id, self.user_id)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
@@ -116,7 +116,7 @@ class AbortButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
         try:
-            await host.services.abort_by_player(self.game_id, interaction.user.id)
+            await host.services.draws.abort_by_player(self.game_id, interaction.user.id)
         except ServiceError as error:
             await reply_error(interaction, error)
             return

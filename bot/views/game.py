@@ -209,8 +209,8 @@ class ResignButton(
             await send_ephemeral(interaction, t("bot.resign.not_yours", interaction.locale))
             return
         try:
-            await host.services.resign(self.game_id, self.user_id,
-                                       expected_version=self.version)
+            await host.services.play.resign(self.game_id, self.user_id,
+                                            expected_version=self.version)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
@@ -253,7 +253,7 @@ class RematchButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
         try:
-            rematch = await host.services.ask_rematch(self.game_id, interaction.user.id)
+            rematch = await host.services.rematches.ask_rematch(self.game_id, interaction.user.id)
         except ServiceError as error:
             await reply_error(interaction, error)
             return

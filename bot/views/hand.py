@@ -26,7 +26,7 @@ async def show_hand(bot: Host, interaction: discord.Interaction, game: GameInfo)
         return
     seat = game.seats.index(user)
     try:
-        view = await services.player_view(game.id, user)
+        view = await services.games.player_view(game.id, user)
     except ServiceError as error:
         await reply_error(interaction, error)
         return
@@ -40,7 +40,7 @@ async def show_hand(bot: Host, interaction: discord.Interaction, game: GameInfo)
         await send_ephemeral(interaction, t("bot.hand.no_hands", locale))
         return
     text = t("bot.hand.yours", locale)
-    moves = await services.legal_moves(game.id, user)
+    moves = await services.games.legal_moves(game.id, user)
     buttons = move_view(game.id, game.version, moves) if moves else None
     if buttons is not None:
         text += "\n" + t("bot.hand.your_moves", locale)

@@ -20,7 +20,7 @@ async def give_hint(bot: Any, interaction: discord.Interaction, info: GameInfo) 
     """Answer ``interaction`` privately with a hint for the presser's move in ``info``."""
     locale = interaction.locale
     try:
-        job = await bot.services.hint_job(info.id, interaction.user.id)
+        job = await bot.services.aiseats.hint_job(info.id, interaction.user.id)
     except ServiceError as error:
         await reply_error(interaction, error)
         return

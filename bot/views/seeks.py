@@ -88,12 +88,12 @@ async def edit_posted(bot: Host, challenge: Challenge, content: str,
 
 async def refresh_posted(bot: Host, challenge_id: int) -> None:
     """Redraw a seek's or challenge's public message as it now stands."""
-    seek = await bot.services.find_seek(challenge_id)
+    seek = await bot.services.seeks.find_seek(challenge_id)
     if seek is not None:
         content, view = await render_seek(bot, seek)
         await edit_posted(bot, seek.challenge, content, view)
     else:
-        challenge = await bot.services.get_challenge(challenge_id)
+        challenge = await bot.services.challenges.get_challenge(challenge_id)
         content, view = await render_challenge(bot, challenge)
         await edit_posted(bot, challenge, content, view)
 
@@ -180,16 +180,16 @@ class SeekButton(
         services = bot.services
         try:
             if self.action == "join":
-                game = await services.accept(self.challenge_id, interaction.user.id)
+                game = await services.challenges.accept(self.challenge_id, interaction.user.id)
             else:
-                await services.cancel(self.challenge_id, interaction.user.id)
+                await services.challenges.cancel(self.challenge_id, interaction.user.id)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
         if self.action == "join":
             await announce_start(bot, interaction, game)
             return
-        content, view = await render_seek(bot, await services.get_seek(self.challenge_id))
+        content, view = await render_seek(bot, await services.seeks.get_seek(self.challenge_id))
         await interaction.response.edit_message(content=content, view=view)
 
 
@@ -217,17 +217,17 @@ class LobbyButton(
         services = bot.services
         user = interaction.user.id
         try:
-            challenge = await services.get_challenge(self.challenge_id)
+            challenge = await services.challenges.get_challenge(self.challenge_id)
             if challenge.players > 2:
-                await services.join(self.challenge_id, user)
+                await services.challenges.join(self.challenge_id, user)
                 game = None
             else:
-                game = await services.accept(self.challenge_id, user)
+                game = await services.challenges.accept(self.challenge_id, user)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
         if game is None:
-            lobby = await services.lobby(interaction.guild_id or 0)
+            lobby = await services.seeks.lobby(interaction.guild_id or 0)
             content, view = lobby_message(lobby, interaction.locale.value)
             await interaction.response.edit_message(content=content, view=view)
             await refresh_posted(bot, self.challenge_id)
@@ -245,7 +245,7 @@ class LobbyButton(
             content=t("bot.challenge.started", mine, game=title, thread=f"#{game.id}"),
             view=None)
         await bot.delivery.flush(game.id, interaction)
-        thread = (await bot.services.get_game(game.id)).thread_id
+        thread = (await bot.services.games.get_game(game.id)).thread_id
         where = f"<#{thread}>" if thread is not None else f"#{game.id}"
         await interaction.edit_original_response(
             content=t("bot.challenge.started", mine, game=title, thread=where))

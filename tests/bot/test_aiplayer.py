@@ -13,7 +13,7 @@ import pytest
 from bot.aiplayer import AiPlayer
 from bot.client import BoardGamesBot
 from bot.config import Config
-from bot.services import GameService
+from bot.services import Services
 from bot.sharding import EVERY_SERVER, SHARD_SHIFT, Shards
 from bot.workers import WorkerPool
 from tests.bot.conftest import BACKENDS
@@ -46,14 +46,14 @@ def runner(store, shards: Shards = EVERY_SERVER) -> tuple[AiPlayer, Delivered]:
     """An AI runner of its own (as in another process) on the shared database, playing for
     the servers of ``shards``."""
     delivery = Delivered()
-    bot = SimpleNamespace(services=GameService(store), delivery=delivery)
+    bot = SimpleNamespace(services=Services(store), delivery=delivery)
     return AiPlayer(bot, WorkerPool("ai-test", kind="thread"), shards=shards), delivery
 
 
-async def ai_to_move(service: GameService, guild_id: int | None) -> int:
+async def ai_to_move(service: Services, guild_id: int | None) -> int:
     """A game of person 7 against the easy AI in ``guild_id``, the AI to move."""
-    info = await service.play_ai("alak", 7, "easy", guild_id=guild_id)
-    await service.move(info.id, 7, (await service.legal_moves(info.id, 7))[0])
+    info = await service.aiseats.play_ai("alak", 7, "easy", guild_id=guild_id)
+    await service.play.move(info.id, 7, (await service.games.legal_moves(info.id, 7))[0])
     return info.id
 
 
@@ -67,12 +67,12 @@ async def two_runners(store):
 
 async def test_two_processes_thinking_about_one_turn_play_it_once(store, two_runners):
     (first, first_posts), (second, second_posts) = two_runners
-    service = GameService(store)
-    info = await service.play_ai("alak", 7, "easy")
-    await service.move(info.id, 7, (await service.legal_moves(info.id, 7))[0])
+    service = Services(store)
+    info = await service.aiseats.play_ai("alak", 7, "easy")
+    await service.play.move(info.id, 7, (await service.games.legal_moves(info.id, 7))[0])
     played = await asyncio.gather(first.play_turn(info.id), second.play_turn(info.id))
     assert sorted(played) == [False, True], "one move lands, the other finds the board changed"
-    after = await service.get_game(info.id)
+    after = await service.games.get_game(info.id)
     assert after.ply == 2 and after.user_to_move() == 7
     assert first_posts.games + second_posts.games == [info.id], "the winner posts the move"
     assert await first.play_turn(info.id) is False, "nothing to do once a person is to move"
@@ -80,20 +80,20 @@ async def test_two_processes_thinking_about_one_turn_play_it_once(store, two_run
 
 async def test_a_round_finds_the_turns_left_waiting(store, two_runners):
     (player, posts), _ = two_runners
-    service = GameService(store)
+    service = Services(store)
     waiting = []
     for _ in range(3):
-        info = await service.play_ai("alak", 7, "easy")
-        await service.move(info.id, 7, (await service.legal_moves(info.id, 7))[0])
+        info = await service.aiseats.play_ai("alak", 7, "easy")
+        await service.play.move(info.id, 7, (await service.games.legal_moves(info.id, 7))[0])
         waiting.append(info.id)
     assert await player.play_round() == 3
     await asyncio.gather(*list(player._thinking.values()))
     assert sorted(posts.games) == waiting
-    assert await service.ai_turns() == []
+    assert await service.aiseats.ai_turns() == []
 
 
 async def test_each_process_plays_the_ai_turns_of_its_own_servers_once(store, db):
-    service = GameService(store)
+    service = Services(store)
     on_0, on_1, direct = (await ai_to_move(service, GUILD_0), await ai_to_move(service, GUILD_1),
                           await ai_to_move(service, None))
     async with other_process(db) as other:
@@ -101,9 +101,9 @@ async def test_each_process_plays_the_ai_turns_of_its_own_servers_once(store, db
                                                 runner(other, Shards(2, (1,))))
         try:
             # The same filter as the outbox: a direct message's game is shard 0's.
-            assert [t.game_id for t in await service.ai_turns(shards=zero.shards)] == [on_0,
+            assert [t.game_id for t in await service.aiseats.ai_turns(shards=zero.shards)] == [on_0,
                                                                                         direct]
-            assert [t.game_id for t in await service.ai_turns(shards=one.shards)] == [on_1]
+            assert [t.game_id for t in await service.aiseats.ai_turns(shards=one.shards)] == [on_1]
             assert await asyncio.gather(zero.play_round(), one.play_round()) == [2, 1]
             await asyncio.gather(*zero._thinking.values(), *one._thinking.values())
             assert sorted(zero_posts.games) == [on_0, direct] and one_posts.games == [on_1]
@@ -111,12 +111,13 @@ async def test_each_process_plays_the_ai_turns_of_its_own_servers_once(store, db
             await zero.stop()
             await one.stop()
     for game_id in (on_0, on_1, direct):
-        after = await service.get_game(game_id)
+        after = await service.games.get_game(game_id)
         assert after.ply == 2 and after.user_to_move() == 7, "each AI turn played once"
-        kinds = [item.kind for item in await service.pending_outbox(game_id=game_id)]
+        kinds = [item.kind for item in await service.outbox.pending_outbox(game_id=game_id)]
         assert kinds == ["game_started", "move", "move"]
     # The AI's move rows carry their game's server, like a person's: its shard delivers them.
-    assert {item.guild_id for item in await service.pending_outbox(game_id=on_1)} == {GUILD_1}
+    rows = await service.outbox.pending_outbox(game_id=on_1)
+    assert {item.guild_id for item in rows} == {GUILD_1}
 
 
 async def test_another_process_s_commit_wakes_the_ai_runner_of_the_owner(store, db):
@@ -124,16 +125,16 @@ async def test_another_process_s_commit_wakes_the_ai_runner_of_the_owner(store, 
         pytest.skip("PostgreSQL only: one SQLite process is woken by its own changes")
     # Not connected (the plain bot class: discord.py's sharded one closes only once logged in).
     bot = BoardGamesBot(Config(database=db.url, shard_count=2, shard_ids=(1,)),
-                        GameService(store))
+                        Services(store))
     claim = store.claim_shards(bot.own_shards)
     assert await claim.try_acquire() is None
     bot.hold(claim)
     try:
         assert bot.ai_player.shards == Shards(2, (1,))
         async with other_process(db) as other:
-            service = GameService(other)
-            info = await service.play_ai("alak", 7, "easy", guild_id=GUILD_0)
-            await service.move(info.id, 7, (await service.legal_moves(info.id, 7))[0])
+            service = Services(other)
+            info = await service.aiseats.play_ai("alak", 7, "easy", guild_id=GUILD_0)
+            await service.play.move(info.id, 7, (await service.games.legal_moves(info.id, 7))[0])
             await asyncio.sleep(0.3)
             assert not bot.ai_player._wake.is_set(), "another shard's game wakes nobody here"
             await ai_to_move(service, GUILD_1)  # the person's move, in the other process

@@ -13,7 +13,7 @@ import pytest
 
 from bot.aiplayer import MAX_THINKING_PER_USER, AiPlayer, HintsBusy, in_turn
 from bot.aiqueue import FairQueue
-from bot.services import GameService
+from bot.services import Services
 from bot.store.aiseats import AiTurn
 from bot.workers import PoolBusy, WorkerPool
 
@@ -147,8 +147,8 @@ def test_an_ai_turn_names_the_person_whose_game_it_is():
 async def test_a_round_takes_another_persons_turn_before_one_persons_many(store):
     """Person 7 has ten games waiting for the AI, person 8 one, the newest: the runner takes
     8's turn among the first, and thinks about it after one of 7's at most."""
-    service = GameService(store)
-    service.ai_games_per_user = 20
+    service = Services(store)
+    service.aiseats.ai_games_per_user = 20
     posts: list[int] = []
 
     class Delivery:
@@ -161,11 +161,11 @@ async def test_a_round_takes_another_persons_turn_before_one_persons_many(store)
     try:
         many = []
         for _ in range(10):
-            info = await service.play_ai("alak", 7, "easy")
-            await service.move(info.id, 7, (await service.legal_moves(info.id, 7))[0])
+            info = await service.aiseats.play_ai("alak", 7, "easy")
+            await service.play.move(info.id, 7, (await service.games.legal_moves(info.id, 7))[0])
             many.append(info.id)
-        info = await service.play_ai("alak", 8, "easy")
-        await service.move(info.id, 8, (await service.legal_moves(info.id, 8))[0])
+        info = await service.aiseats.play_ai("alak", 8, "easy")
+        await service.play.move(info.id, 8, (await service.games.legal_moves(info.id, 8))[0])
         # Half the places in hand at most for one person's games; 8's turn is among them.
         assert await player.play_round() == MAX_THINKING_PER_USER + 1
         while player._thinking:
@@ -178,15 +178,15 @@ async def test_a_round_takes_another_persons_turn_before_one_persons_many(store)
 
 
 async def test_a_second_hint_of_a_user_in_flight_is_refused_at_once_others_are_not(store):
-    service = GameService(store)
+    service = Services(store)
     bot = SimpleNamespace(services=service, delivery=None)
     pool = WorkerPool("fair-test", workers=1, kind="thread")
     player, gates = AiPlayer(bot, pool, hints_per_user=1), Gates()
     try:
         jobs = {}
         for user in (7, 8):
-            info = await service.play_ai("alak", user, "easy")
-            jobs[user] = await service.hint_job(info.id, user)
+            info = await service.aiseats.play_ai("alak", user, "easy")
+            jobs[user] = await service.aiseats.hint_job(info.id, user)
         # The worker is busy: the hints wait their turn, in flight.
         busy = asyncio.ensure_future(player.queue.run(0, gates.job, "busy"))
         await until(lambda: gates.started == ["busy"], "the worker is busy")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 from bot.events import Digest
 from bot.housekeeping import PRUNE_EVERY, SCHEDULED_EVENTS, DueWork
@@ -39,7 +40,7 @@ class Notify:
         return self.digest_due
 
 
-class Services:
+class Outbox:
     def __init__(self) -> None:
         self.pruned: list[tuple[timedelta, Shards]] = []
 
@@ -56,12 +57,12 @@ class Delivery:
         self.flushes.append(options)
 
 
-def due_work() -> tuple[DueWork, Clocks, Services, Delivery]:
-    clocks, services, delivery = Clocks(), Services(), Delivery()
+def due_work() -> tuple[DueWork, Clocks, Outbox, Delivery]:
+    clocks, outbox, delivery = Clocks(), Outbox(), Delivery()
     shards = Shards.configured(2, (1,))
-    work = DueWork(clocks, Notify(), services, delivery, history=timedelta(days=30),
-                   shards=shards)
-    return work, clocks, services, delivery
+    work = DueWork(clocks, Notify(), SimpleNamespace(outbox=outbox), delivery,
+                   history=timedelta(days=30), shards=shards)
+    return work, clocks, outbox, delivery
 
 
 async def test_what_falls_due_is_posted_at_once_and_nothing_is_flushed_otherwise():
@@ -76,12 +77,12 @@ async def test_what_falls_due_is_posted_at_once_and_nothing_is_flushed_otherwise
 
 async def test_the_history_is_pruned_at_most_once_an_hour_for_our_shards(caplog):
     caplog.set_level(logging.INFO)
-    work, _, services, _ = due_work()
+    work, _, outbox, _ = due_work()
     await work(NOW)
     await work(NOW + PRUNE_EVERY - timedelta(seconds=1))
-    assert len(services.pruned) == 1
+    assert len(outbox.pruned) == 1
     await work(NOW + PRUNE_EVERY)
-    assert services.pruned == [(timedelta(days=30), Shards.configured(2, (1,)))] * 2
+    assert outbox.pruned == [(timedelta(days=30), Shards.configured(2, (1,)))] * 2
     assert "pruned 3 delivered outbox row(s)" in caplog.text
 
 

@@ -78,7 +78,7 @@ async def test_work_in_flight_is_waited_for_up_to_the_timeout():
 
 @pytest.fixture
 async def the_bot(tmp_path, store):
-    bot = BoardGamesBot(Config(database=str(tmp_path / "bot.db")), GameService(store))
+    bot = BoardGamesBot(Config(database=str(tmp_path / "bot.db")), Services(store))
     for extension in extensions():
         await bot.load_extension(extension)
     yield bot

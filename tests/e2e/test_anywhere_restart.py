@@ -18,7 +18,7 @@ async def start_against_the_ai_in_a_dm(world):
     dm = emu.open_dm("alice", "bob")
     start = await emu.slash("alice", "play alak", {"level": "easy"}, channel=dm)
     board = await start.reply(lambda m: bool(m.files))
-    game = await world.services.game_for_thread(dm)
+    game = await world.services.games.game_for_thread(dm)
     assert game.in_conversation and game.seats[0] == emu.user("alice").id
     return dm, game, board
 
@@ -33,11 +33,11 @@ async def move_then_restart_while_the_ai_thinks(world, game, board):
         return False
 
     world.bot.ai_player.play_turn = never
-    moves = await world.services.legal_moves(game.id, emu.user("alice").id)
+    moves = await world.services.games.legal_moves(game.id, emu.user("alice").id)
     press = await emu.click("alice", board, label=moves[0])
     answer = await press.reply()
     assert answer.files and not answer.ephemeral
-    waiting = await world.services.get_game(game.id)
+    waiting = await world.services.games.get_game(game.id)
     assert is_ai(waiting.user_to_move())
     return press, answer, waiting
 
@@ -57,9 +57,9 @@ async def test_the_ais_reply_is_posted_after_a_restart_on_the_kept_token(world):
     channel_routes = [r for r in emu.requests if r.channel_id == dm]
     assert channel_routes == [], "nothing went through a channel route in the DM"
     # And alice plays on from that board.
-    moves = await world.services.legal_moves(game.id, alice.id)
+    moves = await world.services.games.legal_moves(game.id, alice.id)
     again = await (await emu.click("alice", reply, label=moves[0])).reply()
-    assert again.files and (await world.services.get_game(game.id)).ply == after.ply + 1
+    assert again.files and (await world.services.games.get_game(game.id)).ply == after.ply + 1
 
 
 async def test_past_fifteen_minutes_the_next_press_shows_the_game_as_it_stands(world):
@@ -85,11 +85,11 @@ async def test_past_fifteen_minutes_the_next_press_shows_the_game_as_it_stands(w
     assert shown.content.startswith("The game as it stands")
     assert alice.id in shown.notified
     assert {b["custom_id"].split(":")[3] for b in move_buttons(shown)} == {str(after.version)}
-    assert (await world.services.get_game(game.id)).ply == after.ply, "nothing was played"
+    assert (await world.services.games.get_game(game.id)).ply == after.ply, "nothing was played"
     # Once shown, the old board's buttons refuse privately again, as stale boards do.
     again = await (await emu.click("alice", board, label=stale_move)).reply()
     assert again.ephemeral and "board changed" in again.content
     # And alice plays on from the board shown.
-    moves = await world.services.legal_moves(game.id, alice.id)
+    moves = await world.services.games.legal_moves(game.id, alice.id)
     played = await (await emu.click("alice", shown, label=moves[0])).reply()
-    assert played.files and (await world.services.get_game(game.id)).ply == after.ply + 1
+    assert played.files and (await world.services.games.get_game(game.id)).ply == after.ply + 1

@@ -73,12 +73,12 @@ async def test_the_console_shows_pings_follows_only_its_users_threads_and_reads_
     assert console.channel_id != emu.channel_id, "Bob's own game thread is entered"
     assert any(line.strip().startswith("🔔 pinged:") and "@alice" in line for line in shown)
     await type_("/as alice")
-    game = await world.services.game_for_thread(console.channel_id)
-    move = (await world.services.legal_moves(game.id, emu.user("alice").id))[0]
+    game = await world.services.games.game_for_thread(console.channel_id)
+    move = (await world.services.games.legal_moves(game.id, emu.user("alice").id))[0]
     assert " " in move
     shown = await type_(f"/move {move}")  # no quotes: the last text option takes the rest
     assert any(move_said(line.split("] ", 1)[-1], "@alice", move) for line in shown), shown
-    after = await world.services.get_game(game.id)
+    after = await world.services.games.get_game(game.id)
     to_move = next(u.name for u in emu.users.values() if u.id == after.user_to_move())
     assert any(f"🔔 pinged: @{to_move}" in line for line in shown), shown
 
@@ -157,7 +157,7 @@ async def test_the_console_plays_where_the_bot_is_not(world, tmp_path):
     shown = await type_("/click accept")
     assert any(line.startswith("    image: ") for line in shown)
     assert any("[Move…] [Undo] [Resign]" in line for line in shown)
-    game = await world.services.game_for_thread(console.channel_id)
+    game = await world.services.games.game_for_thread(console.channel_id)
     mover, moves = await world.turn(game.id)
     await type_(f"/as {mover.name}")
     shown = await type_("/click move…")
@@ -165,7 +165,7 @@ async def test_the_console_plays_where_the_bot_is_not(world, tmp_path):
                for line in shown)
     shown = await type_(f"/form {moves[0]}")
     assert any(f"played **{moves[0]}**" in line for line in shown)
-    assert (await world.services.get_game(game.id)).ply == 1
+    assert (await world.services.games.get_game(game.id)).ply == 1
 
     assert (await type_("/group carol dave"))[-1].startswith("Now in group ")
     shown = await type_("/server Friends")

@@ -12,7 +12,7 @@ import signal
 import pytest
 
 from bench.crash import drill
-from bot.services.games import GameService
+from bot.services import Services
 from bot.store import open_store
 from emulator import EPHEMERAL, running_emulator
 from emulator.botprocess import BotProcess
@@ -56,10 +56,10 @@ async def test_a_stop_signal_finishes_the_move_in_flight_and_exits_0(tmp_path, s
         assert emu.refusals == []
     store = await open_store(str(tmp_path / "bot.db"))
     try:
-        service = GameService(store)
-        game = await service.game_for_thread(thread)
+        service = Services(store)
+        game = await service.games.game_for_thread(thread)
         assert game.ply == 1 and game.last_move == "c"
-        assert await service.pending_outbox() == [], "every row was delivered and marked"
+        assert await service.outbox.pending_outbox() == [], "every row was delivered and marked"
     finally:
         await store.close()
     log = (tmp_path / "bot.log").read_text()

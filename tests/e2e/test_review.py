@@ -21,10 +21,10 @@ async def finished_game(world, moves: int = 4):
     emu = world.emu
     first = await world.start_game("alice", "alak", "bob")
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     for _ in range(moves):
         user, legal = await world.turn(game.id)
-        await world.services.move(game.id, user.id, legal[len(legal) // 2])
+        await world.services.play.move(game.id, user.id, legal[len(legal) // 2])
     mark = emu.mark()
     await world.resign("bob", thread)
     over = await emu.wait_for_message(lambda m: m.content.startswith("Game over"),
@@ -66,9 +66,9 @@ async def test_a_finished_game_is_reviewed_from_its_button_then_read_back(world)
 async def test_review_refused_while_people_play_given_against_the_ai(world):
     emu = world.emu
     first = await world.start_game("alice", "alak", "bob")
-    game = await world.services.game_for_thread(first.channel_id)
+    game = await world.services.games.game_for_thread(first.channel_id)
     user, legal = await world.turn(game.id)
-    await world.services.move(game.id, user.id, legal[0])
+    await world.services.play.move(game.id, user.id, legal[0])
     for who in ("alice", "carol"):
         refused = await (await emu.slash(who, "review", {"game": game.id})).reply()
         assert refused.flags & EPHEMERAL
@@ -79,11 +79,11 @@ async def test_review_refused_while_people_play_given_against_the_ai(world):
 
     await (await emu.slash("alice", "play alak", {"level": "easy"})).reply()
     alice = emu.user("alice").id
-    against_ai = next(g for g in await world.services.games_of(alice) if is_ai(g.seats[1]))
+    against_ai = next(g for g in await world.services.games.games_of(alice) if is_ai(g.seats[1]))
     await until_human_turn(world.services, against_ai.id)
     user, legal = await world.turn(against_ai.id)
     assert user is not None and user.name == "alice"
-    await world.services.move(against_ai.id, user.id, legal[0])
+    await world.services.play.move(against_ai.id, user.id, legal[0])
     asked = await emu.slash("alice", "review", {"game": against_ai.id})
     review = await asked.reply(lambda m: bool(m.files), timeout=PATIENCE)
     assert review.flags & EPHEMERAL and review.files[0].data[:4] == b"\x89PNG"

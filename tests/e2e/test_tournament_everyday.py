@@ -48,7 +48,7 @@ async def test_options_out_of_range_are_refused_clearly_and_change_nothing(world
                          {"game": "alak", "format": "swiss", "rounds": 0}, locale="fr")
     assert french.flags & EPHEMERAL
     assert "«\u00a0rondes\u00a0» attend un nombre de 1 à 20" in french.content
-    assert await tournaments(world).tournaments(world.emu.guild_id, active_only=False) == []
+    assert await tournaments(world).reading.tournaments(world.emu.guild_id, active_only=False) == []
 
 
 async def test_a_round_that_does_not_exist_is_refused(world):
@@ -56,7 +56,7 @@ async def test_a_round_that_does_not_exist_is_refused(world):
     early = await reply(world, "bob", "tournament pairings", {"round": 1})
     assert early.flags & EPHEMERAL and "has not started" in early.content
     await reply(world, "bob", "tournament start")
-    total = (await tournaments(world).get(tournament.id)).total_rounds
+    total = (await tournaments(world).reading.get(tournament.id)).total_rounds
     for number, said in ((99, f"has no round 99: its rounds are numbered 1 to {total}"),
                          (2, "Round 2 of Alak is not paired yet: round 1 is being played"),
                          (0, "“round” takes a number of at least 1, not 0")):
@@ -80,7 +80,7 @@ async def test_a_name_with_mentions_is_cleaned_and_never_pings(world):
     created = await reply(world, "bob", "tournament create", {
         "game": "alak", "format": "elimination", "name": f"@everyone 🎉 <@{alice}> **Cup**"})
     assert not created.flags & EPHEMERAL
-    (tournament,) = await tournaments(world).tournaments(emu.guild_id)
+    (tournament,) = await tournaments(world).reading.tournaments(emu.guild_id)
     assert tournament.name == "everyone 🎉 **Cup**"
     assert "@everyone" not in created.content and f"<@{alice}>" not in created.content
     assert r"everyone 🎉 \*\*Cup\*\*" in created.content
@@ -98,7 +98,7 @@ async def test_a_kicked_player_is_announced_as_removed_and_listed_apart(world):
     ids = {name: emu.user(name).id for name in ("bob", "carol", "dave", "alice")}
     tournament = await open_tournament(world, "bob", ("bob", "carol", "dave", "alice"))
     await reply(world, "bob", "tournament start")
-    board = next(b for b in await tournaments(world).pairings(tournament.id)
+    board = next(b for b in await tournaments(world).reading.pairings(tournament.id)
                  if ids["dave"] in (b.first_id, b.second_id))
     thread = await thread_of(world, board.game_id)
     mark = emu.mark()
@@ -129,12 +129,12 @@ async def test_numbers_autocomplete_and_several_open_tournaments_are_never_guess
                 {"game": "alak", "format": "swiss", "name": "Bob's Swiss"})
     await reply(world, "carol", "tournament create",
                 {"game": "alak", "format": "round_robin", "name": "Carol's Round"})
-    bobs, carols = sorted(await tournaments(world).tournaments(emu.guild_id),
+    bobs, carols = sorted(await tournaments(world).reading.tournaments(emu.guild_id),
                           key=lambda x: x.id)
     asked = await reply(world, "dave", "tournament join")
     assert asked.flags & EPHEMERAL and "Several tournaments" in asked.content
     assert "Bob's Swiss" in asked.content and "Carol's Round" in asked.content
-    assert all(not x.players for x in await tournaments(world).tournaments(emu.guild_id))
+    assert all(not x.players for x in await tournaments(world).reading.tournaments(emu.guild_id))
     # Carol's own tournament comes first for her, then the newest.
     choices = await emu.autocomplete("carol", "tournament start", {"tournament": ""},
                                      "tournament")
@@ -171,10 +171,10 @@ async def test_leaderboards_are_this_servers_by_default_and_answer_privately(wor
     ratings = world.bot.get_cog("Tournaments").ratings
     # Alice beats Bob here; Carol beats Dave in a game of no server (a direct message).
     for first, second, guild in (("alice", "bob", emu.guild_id), ("carol", "dave", None)):
-        challenge = await services.challenge("alak", ids[first], opponent_id=ids[second],
-                                             guild_id=guild)
-        game = await services.accept(challenge.id, ids[second])
-        await services.resign(game.id, ids[second])
+        challenge = await services.challenges.challenge("alak", ids[first], opponent_id=ids[second],
+                                                        guild_id=guild)
+        game = await services.challenges.accept(challenge.id, ids[second])
+        await services.play.resign(game.id, ids[second])
         await ratings.on_game_over(game.id)
     here = await reply(world, "dave", "leaderboard", {"game": "alak"})
     assert not here.flags & EPHEMERAL and "players of this server" in here.content

@@ -28,7 +28,7 @@ from bot.services.models import Position
 ALICE, BOB = 11, 12
 
 
-class Services:
+class Games:
     def __init__(self) -> None:
         self.asked: list[tuple] = []
 

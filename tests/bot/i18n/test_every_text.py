@@ -24,7 +24,7 @@ from bot.i18n.translator import (
     localised,
     valid_name,
 )
-from bot.services.games import GameService
+from bot.services import Services
 from bot.store import open_store
 
 LANGUAGES = i18n.LANGUAGES
@@ -176,7 +176,7 @@ def test_commands_named_in_texts_exist_in_that_language():
 @pytest.fixture
 async def tree(tmp_path) -> Iterator[app_commands.CommandTree]:
     store = await open_store(str(tmp_path / "bot.db"))
-    bot = BoardGamesBot(Config(database=str(tmp_path / "bot.db")), GameService(store))
+    bot = BoardGamesBot(Config(database=str(tmp_path / "bot.db")), Services(store))
     for extension in extensions():
         await bot.load_extension(extension)
     yield bot.tree

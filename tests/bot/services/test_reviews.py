@@ -27,16 +27,16 @@ from tests.bot.services.conftest import start_game
 
 async def play(service, info, count: int):
     for _ in range(count):
-        info = await service.get_game(info.id)
+        info = await service.games.get_game(info.id)
         user = info.user_to_move()
-        await service.move(info.id, user, (await service.legal_moves(info.id, user))[0])
-    return await service.get_game(info.id)
+        await service.play.move(info.id, user, (await service.games.legal_moves(info.id, user))[0])
+    return await service.games.get_game(info.id)
 
 
 async def test_a_finished_game_is_reviewed_for_anyone_from_full_states(service, store):
     info = await start_game(service, "alak", (1, 2))
     await play(service, info, 3)
-    await service.resign(info.id, 2)
+    await service.play.resign(info.id, 2)
     reviews = ReviewService(store)
     for user in (1, 2, 99):  # its players and anyone who may see it
         source = await reviews.source(info.id, user)
@@ -59,21 +59,21 @@ async def test_a_running_game_between_people_is_never_reviewed(service, store):
 
 
 async def test_a_running_game_against_the_ai_is_reviewed_for_its_player_only(service, store):
-    info = await service.play_ai("alak", 1, "easy")
-    info = await service.get_game(info.id)
+    info = await service.aiseats.play_ai("alak", 1, "easy")
+    info = await service.games.get_game(info.id)
     if info.user_to_move() != 1:  # the AI starts: play its move as the bot would
-        job = await service.ai_job(info.id)
-        await service.move(info.id, job.user_id, ai.choose("alak", job.view, job.seat,
-                                                           level="easy"))
-    await service.move(info.id, 1, (await service.legal_moves(info.id, 1))[0])
+        job = await service.aiseats.ai_job(info.id)
+        await service.play.move(info.id, job.user_id, ai.choose("alak", job.view, job.seat,
+                                                                level="easy"))
+    await service.play.move(info.id, 1, (await service.games.legal_moves(info.id, 1))[0])
     reviews = ReviewService(store)
     source = await reviews.source(info.id, 1)
-    seat = (await service.get_game(info.id)).seats.index(1)
+    seat = (await service.games.get_game(info.id)).seats.index(1)
     assert source.perspective == seat and not source.finished
     with pytest.raises(ReviewRefused) as refused:
         await reviews.source(info.id, 3)
     assert refused.value.key == "errors.review.in_progress"
-    assert ai_user_id("easy") in (await service.get_game(info.id)).seats
+    assert ai_user_id("easy") in (await service.games.get_game(info.id)).seats
 
 
 async def test_nothing_to_review_is_said_so(service, store):
@@ -81,7 +81,7 @@ async def test_nothing_to_review_is_said_so(service, store):
     with pytest.raises(NotFound):
         await reviews.source(12345, 1)
     info = await start_game(service, "alak", (1, 2))
-    await service.resign(info.id, 1)  # no move was played
+    await service.play.resign(info.id, 1)  # no move was played
     with pytest.raises(ReviewRefused) as refused:
         await reviews.source(info.id, 1)
     assert refused.value.key == "errors.review.no_moves"
@@ -90,7 +90,7 @@ async def test_nothing_to_review_is_said_so(service, store):
 async def test_a_review_is_stored_per_position_and_read_back(service, store):
     info = await start_game(service, "alak", (1, 2))
     await play(service, info, 2)
-    await service.resign(info.id, 1)
+    await service.play.resign(info.id, 1)
     reviews = ReviewService(store)
     source = await reviews.source(info.id, 5)
     assert await reviews.stored(source) is None
@@ -110,10 +110,11 @@ async def test_a_review_is_stored_per_position_and_read_back(service, store):
 
 
 async def test_aborted_games_have_no_review(service, store):
-    challenge = await service.challenge("alak", 1, opponent_id=2, guild_id=7, channel_id=8)
-    info = await service.accept(challenge.id, 2)
+    challenge = await service.challenges.challenge("alak", 1, opponent_id=2, guild_id=7,
+                                                   channel_id=8)
+    info = await service.challenges.accept(challenge.id, 2)
     await play(service, info, 1)
-    await service.abort(info.id, guild_id=7, by=1)
+    await service.admin.abort(info.id, guild_id=7, by=1)
     with pytest.raises(GameOver) as refused:
         await ReviewService(store).source(info.id, 1)
     assert refused.value.key == "errors.review.aborted"
@@ -123,7 +124,7 @@ async def test_aborted_games_have_no_review(service, store):
 async def test_the_jobs_evaluate_every_position_and_ask_the_ai(service, store):
     info = await start_game(service, "alak", (1, 2))
     await play(service, info, 4)
-    await service.resign(info.id, 2)
+    await service.play.resign(info.id, 2)
     source = await ReviewService(store).source(info.id, 1)
     first = evaluate_positions(source, 0, 3)
     rest = evaluate_positions(source, 3, 5)
@@ -154,7 +155,7 @@ async def test_the_jobs_evaluate_every_position_and_ask_the_ai(service, store):
 async def test_a_reviewed_records_comments_do_not_change_how_it_replays(service, store):
     info = await start_game(service, "alak", (1, 2))
     await play(service, info, 3)
-    await service.resign(info.id, 1)
+    await service.play.resign(info.id, 1)
     source = await ReviewService(store).source(info.id, 1)
     review = analyse("alak", 2, source.moves, [0, 1, 0], [False] * 3,
                      [(0.5, 0.5), (0.6, 0.4), (0.25, 0.75), (0.0, 1.0)])
