@@ -97,9 +97,9 @@ class BoardGamesBot(commands.Bot):
         self.closing = False
         #: The task reading the gateway (``connect``), set by whoever starts it.
         self.gateway_task: asyncio.Task | None = None
-        services.challenge_expiry = timedelta(days=config.challenge_expiry_days)
-        services.seek_expiry = timedelta(days=config.seek_expiry_days)
-        services.ai_games_per_user = config.ai_games_per_user
+        services.challenges.challenge_expiry = timedelta(days=config.challenge_expiry_days)
+        services.challenges.seek_expiry = timedelta(days=config.seek_expiry_days)
+        services.aiseats.ai_games_per_user = config.ai_games_per_user
         self.heavy = HeavyWork.create(config.heavy_workers, config.heavy_pool)
         # Post-game reviews: made in the heavy pool, stored (bot.reviews, the Review cog).
         self.reviews = ReviewWork(self.heavy, ReviewService(services.store))

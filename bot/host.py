@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from bot.heavy import HeavyWork
     from bot.reviews import ReviewWork
     from bot.services.clocks import ClockService
-    from bot.services.games import GameService
     from bot.services.models import GameInfo
     from bot.services.notify import NotifyService
     from bot.services.wiring import Services

@@ -35,7 +35,7 @@ async def post_aborted(bot: CogHost, item: OutboxItem[AdminAborted]) -> None:
     over). An AI seat is neither named in that list nor pinged: it has no account to
     notify, and an aborted game gives it no turn to play (``ai_turns`` lists active games
     only)."""
-    game = await bot.services.get_game(item.event.game_id)
+    game = await bot.services.games.get_game(item.event.game_id)
     where = game.thread_id or game.channel_id
     if where is None:
         return

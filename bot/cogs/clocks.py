@@ -67,7 +67,7 @@ async def post_reminder(bot: CogHost, item: OutboxItem[Reminder]) -> None:
     them. Quiet mode (``/mute``): only the last reminder before a time-out pings. Where the bot
     is not, nothing can be posted between interactions: the DM alone goes."""
     reminder = item.event
-    game = await bot.services.get_game(reminder.game_id)
+    game = await bot.services.games.get_game(reminder.game_id)
     if not _still_due(reminder, game):
         return
     pings = await bot.notify.reminder_pings(reminder.user_id, game.id, reminder.threshold)
@@ -82,7 +82,7 @@ async def post_reminder(bot: CogHost, item: OutboxItem[Reminder]) -> None:
 async def post_timeout(bot: CogHost, item: OutboxItem[TimedOut]) -> None:
     """A loss on time, in the game's thread (where the bot is not, it is claimed with
     /claim, whose answer says it)."""
-    game = await bot.services.get_game(item.event.game_id)
+    game = await bot.services.games.get_game(item.event.game_id)
     if not game.in_conversation:
         await _post_in_thread(bot, item, game,
                               texts.timeout_text(item.event, bot.delivery.language(game)))
@@ -90,7 +90,7 @@ async def post_timeout(bot: CogHost, item: OutboxItem[TimedOut]) -> None:
 
 async def post_vacation(bot: CogHost, item: OutboxItem[Vacation]) -> None:
     """A player's vacation (or its end), in the game's thread."""
-    game = await bot.services.get_game(item.event.game_id)
+    game = await bot.services.games.get_game(item.event.game_id)
     if not game.in_conversation:
         await _post_in_thread(bot, item, game,
                               texts.vacation_text(item.event, bot.delivery.language(game)))

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 async def _game_thread(bot: CogHost, game_id: int) -> tuple[GameInfo, int, str] | None:
     """The game, where its posts go (its thread, else its channel) and their language; None
     when it has nowhere to post."""
-    game = await bot.services.get_game(game_id)
+    game = await bot.services.games.get_game(game_id)
     where = game.thread_id or game.channel_id
     if where is None:
         return None
@@ -66,7 +66,7 @@ async def post_offer(bot: CogHost, item: OutboxItem[DrawOffered]) -> None:
     message = await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
                                       view=view, allowed_mentions=pinging(*askable))
     if askable:
-        await bot.services.set_draw_offer_message(offer.offer_id, message.channel.id,
+        await bot.services.draws.set_draw_offer_message(offer.offer_id, message.channel.id,
                                                   message.id)
 
 

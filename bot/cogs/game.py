@@ -78,7 +78,7 @@ class Game(commands.Cog):
             return
         await self.bot.delivery.act(
             interaction, game.id,
-            lambda token: self.bot.services.move(game.id, interaction.user.id, text,
+            lambda token: self.bot.services.play.move(game.id, interaction.user.id, text,
                                                  reply_token=token),
             reply_token=reply_token(interaction, game),
             done_text=t("bot.game.done", interaction.locale),

@@ -85,7 +85,7 @@ def _option_parameter(option: engines.Option) -> tuple[inspect.Parameter, list |
 async def post_expired_challenge(bot: CogHost, item: OutboxItem[ChallengeExpired]) -> None:
     """A ``challenge_expired`` row: the challenge's message says it expired and loses its
     buttons (an edit: nobody is pinged for an offer that is gone)."""
-    challenge = await bot.services.get_challenge(item.event.challenge_id)
+    challenge = await bot.services.challenges.get_challenge(item.event.challenge_id)
     if challenge.message_id is None or challenge.channel_id is None:
         return  # never posted (the bot stopped in between): nothing to change
     if challenge.place == CONVERSATION:

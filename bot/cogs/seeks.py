@@ -31,7 +31,7 @@ Rating = app_commands.Range[int, RATING_BOUNDS[0], RATING_BOUNDS[1]]
 
 async def post_expired_seek(bot: CogHost, item: OutboxItem[SeekExpired]) -> None:
     """A ``seek_expired`` row: the seek's message says it expired and loses its buttons."""
-    seek = await bot.services.get_seek(item.event.challenge_id)
+    seek = await bot.services.seeks.get_seek(item.event.challenge_id)
     content, _ = await render_seek(bot, seek)
     await edit_posted(bot, seek.challenge, content)
 

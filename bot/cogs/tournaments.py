@@ -371,7 +371,7 @@ class Tournaments(commands.Cog):
         the game's language)."""
         forfeit = item.event
         tournament = await self.tournaments.get(forfeit.tournament_id)
-        game = await self.bot.services.get_game(forfeit.game_id)
+        game = await self.bot.services.games.get_game(forfeit.game_id)
         # Rows go out in order and a game's thread is opened by its first row.
         where = game.thread_id or game.channel_id
         if where is None:

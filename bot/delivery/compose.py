@@ -40,8 +40,8 @@ from engines import Phrase
 
 if TYPE_CHECKING:
     from bot.services.clocks import ClockService
-    from bot.services.games import GameService
     from bot.services.notify import NotifyService
+    from bot.services.wiring import Services
 
 #: Boards past this many moves per player never look for an Abort button (two reads saved per
 #: move; every player has moved by then in all but freak games, where ``/abort`` still works).
@@ -132,7 +132,7 @@ class Composer:
     """What the game's own posts say (``posts``: one method per event type, the board or the
     result in the game's thread), from the services they read."""
 
-    def __init__(self, services: GameService, clocks: ClockService, notify: NotifyService
+    def __init__(self, services: Services, clocks: ClockService, notify: NotifyService
                  ) -> None:
         self.services = services
         self.clocks = clocks
@@ -155,7 +155,7 @@ class Composer:
 
     async def _position(self, game: GameInfo, ply: int, version: int | None,
                         last_move: str | None) -> Position:
-        return await self.services.position(game.id, ply=ply, version=version,
+        return await self.services.games.position(game.id, ply=ply, version=version,
                                             last_move=last_move, game=game)
 
     async def started(self, item: OutboxItem[GameStarted], game: GameInfo, locale: str
@@ -225,7 +225,7 @@ class Composer:
 
     async def ended(self, item: OutboxItem[GameEnded], game: GameInfo, locale: str
                     ) -> Composed:
-        offered = await self.services.rematch_offered(game.id)
+        offered = await self.services.rematches.rematch_offered(game.id)
         view = rematch_view(game.id, locale) if offered else None
         if game.status == "finished" and game.ply > 0:  # something to review
             view = add_review_button(view, game.id, locale)
@@ -265,7 +265,7 @@ class Composer:
         shown = public_buttons(game.game, position)
         view = move_view(game.id, position.version, shown) if shown else None
         if (position.current and position.ply < ABORT_BUTTON_PLIES * len(game.seats)
-                and await self.services.abort_open(game.id, position.ply, game=game)):
+                and await self.services.draws.abort_open(game.id, position.ply, game=game)):
             view = with_abort(view, game.id, locale)  # until every player has moved once
         # Buttons stand for the commands (where the bot is not, only the app's installer has
         # them), the same in server threads so that both places work the same way.

@@ -22,7 +22,7 @@ from bot.services.models import GameInfo
 from bot.store.conversations import ConversationReplyRow
 
 if TYPE_CHECKING:
-    from bot.services.games import GameService
+    from bot.services.wiring import Services
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ class ConversationSender:
     """Each game's latest interaction, and the follow-ups sent with it (through ``client``;
     the tokens kept and the follow-ups counted in ``services``)."""
 
-    def __init__(self, client: discord.Client, services: GameService) -> None:
+    def __init__(self, client: discord.Client, services: Services) -> None:
         self.client = client
         self.services = services
         #: Each game's latest interaction, the way into its conversation for the rows no
@@ -64,7 +64,7 @@ class ConversationSender:
             del self._interactions[next(iter(self._interactions))]
         if not bot_is_here(interaction):
             # Kept for a restart: the AI's reply still goes out on this token.
-            await self.services.keep_conversation_reply(
+            await self.services.conversations.keep_conversation_reply(
                 game_id, interaction.token, interaction.created_at)
 
     async def follow_up(
@@ -77,7 +77,7 @@ class ConversationSender:
         conversation (the row is then dropped)."""
         interaction = interaction or self._interactions.get(game.id)
         if interaction is None:
-            kept = await self.services.conversation_reply(game.id)
+            kept = await self.services.conversations.conversation_reply(game.id)
             return await self._follow_up_kept(game, item, kept, kwargs, final)
         if not token_alive(interaction.created_at):
             return await self._missed(game, item)
@@ -89,7 +89,8 @@ class ConversationSender:
                 response = await interaction.response.send_message(**kwargs)
                 return response.message_id
             interaction.extras["follow_ups"] = sent + 1
-            await self.services.count_conversation_follow_up(game.id, interaction.token)
+            await self.services.conversations.count_conversation_follow_up(
+                game.id, interaction.token)
             message = await interaction.followup.send(wait=True, **kwargs)
         except discord.HTTPException as error:
             # 50027 (token too old), 40094 (a sixth follow-up): retrying cannot help.
@@ -111,7 +112,7 @@ class ConversationSender:
         # The interaction's webhook, as ``Interaction.followup`` builds it.
         webhook = discord.Webhook.partial(self.client.application_id, kept.token,
                                           client=self.client)
-        await self.services.count_conversation_follow_up(game.id, kept.token)
+        await self.services.conversations.count_conversation_follow_up(game.id, kept.token)
         try:
             message = await webhook.send(wait=True, **kwargs)
         except discord.HTTPException as error:
@@ -126,11 +127,11 @@ class ConversationSender:
         log.info("outbox row %s of game %s skipped: its interaction's follow-ups are spent",
                  item.id, game.id)
         if final:
-            await self.services.conversation_missed(game.id)
+            await self.services.conversations.conversation_missed(game.id)
 
     async def _missed(self, game: GameInfo, item: OutboxItem) -> None:
         """The row cannot reach the conversation: dropped, and the next press on a board the
         game has moved past shows the game as it stands (``GamePosts.show_as_it_stands``)."""
         log.info("outbox row %s of game %s: no live interaction in its conversation; dropped",
                  item.id, game.id)
-        await self.services.conversation_missed(game.id)
+        await self.services.conversations.conversation_missed(game.id)

@@ -35,8 +35,8 @@ from bot.services.models import GameInfo, MoveResult
 if TYPE_CHECKING:
     from bot.boards import BoardDrawer
     from bot.services.clocks import ClockService
-    from bot.services.games import GameService
     from bot.services.notify import NotifyService
+    from bot.services.wiring import Services
     from bot.sharding import Shards
 
 log = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ class Delivery:
         self,
         *,
         client: discord.Client,
-        services: GameService,
+        services: Services,
         clocks: ClockService,
         notify: NotifyService,
         boards: BoardDrawer,
@@ -155,7 +155,7 @@ class Delivery:
         answering its interaction with it) unless that row's event is of a type of
         ``at_once`` and answers no interaction (what the scheduler writes: no handler posts
         it)."""
-        items = await self.services.pending_outbox(shards=self.shards)
+        items = await self.services.outbox.pending_outbox(shards=self.shards)
         now = datetime.now(UTC)
         oldest: dict[int | None, OutboxItem] = {}
         for item in items:
@@ -191,7 +191,7 @@ class Delivery:
             # privately, and post this interaction's rows like the others, with their nonces
             # (their token is forgotten first: the placeholder is not their answer).
             assert interaction is not None
-            await self.services.forget_reply(interaction.token)
+            await self.services.outbox.forget_reply(interaction.token)
             await interaction.response.defer(ephemeral=True, thinking=True)
             deferred = True
             await lock.acquire()
@@ -199,10 +199,10 @@ class Delivery:
         answering = Answering(interaction, written)
         try:
             if game_id is None:
-                pending = await self.services.pending_outbox(shards=self.shards)
+                pending = await self.services.outbox.pending_outbox(shards=self.shards)
                 items = [i for i in pending if i.game_id is None]
             else:
-                items = await self.services.pending_outbox(game_id=game_id)
+                items = await self.services.outbox.pending_outbox(game_id=game_id)
             for item in items:
                 try:
                     used = await self.deliver(item, answering, final=item is items[-1])
@@ -218,7 +218,7 @@ class Delivery:
                           game_id, " as the interaction's answer" if used else "")
                 with contextlib.suppress(NotFound):  # another process marked it meanwhile
                     # Once the interaction has answered, its token leaves the other rows.
-                    await self.services.mark_delivered(
+                    await self.services.outbox.mark_delivered(
                         item.id, answered_token=item.reply_token if used else None)
         finally:
             lock.release()
@@ -276,7 +276,7 @@ class Delivery:
             done = await action(reply_token)
         except (BoardChanged, GameOver) as error:
             if (moved_past and not bot_is_here(interaction)
-                    and await self.services.take_conversation_missed(game_id)):
+                    and await self.services.conversations.take_conversation_missed(game_id)):
                 await self.posts.show_as_it_stands(game_id, interaction)
             else:
                 await reply_error(interaction, error)

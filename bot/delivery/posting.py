@@ -22,7 +22,7 @@ from bot.replies import clip
 from bot.services.models import GameInfo
 
 if TYPE_CHECKING:
-    from bot.services.games import GameService
+    from bot.services.wiring import Services
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ class GamePosts:
     ``images``, sent once by ``sender`` (or ``conversations`` where the bot is not), the
     buttons they make stale taken off by ``buttons``."""
 
-    def __init__(self, services: GameService, composer: Composer, images: BoardImages,
+    def __init__(self, services: Services, composer: Composer, images: BoardImages,
                  sender: ThreadSender, buttons: StaleButtons,
                  conversations: ConversationSender) -> None:
         self.services = services
@@ -82,7 +82,7 @@ class GamePosts:
                 and getattr(event, "version", None) == written.version):
             game = written  # what this row's change left: as a read would find it now
         else:
-            game = await self.services.get_game(event.game_id)
+            game = await self.services.games.get_game(event.game_id)
         token = item.reply_token
         first = token is not None and token not in answering.settled
         if token is not None:
@@ -126,7 +126,7 @@ class GamePosts:
         """Answer ``interaction`` (a press in a conversation on a board the game has moved
         past) with the game as it stands: where the bot is not, the rows it could not post
         in time (no live token, as after a restart past 15 minutes) are shown so."""
-        game = await self.services.get_game(game_id)
+        game = await self.services.games.get_game(game_id)
         language = self.language(game)
         composed = await self.composer.as_it_stands(game, language)
         await interaction.response.send_message(

@@ -31,7 +31,7 @@ from bot.replies import NO_PINGS
 from bot.services.models import GameInfo
 
 if TYPE_CHECKING:
-    from bot.services.games import GameService
+    from bot.services.wiring import Services
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class ThreadSender:
     (started when needed, named with ``images``' names of the players, recorded with
     ``services``)."""
 
-    def __init__(self, client: discord.Client, services: GameService, images: BoardImages
+    def __init__(self, client: discord.Client, services: Services, images: BoardImages
                  ) -> None:
         self.client = client
         self.services = services
@@ -91,7 +91,7 @@ class ThreadSender:
                 game.channel_id, item, guild_id=game.guild_id, allowed_mentions=NO_PINGS,
                 content=t("bot.thread.starter", self._language(game), name=name),
             )
-        await self.services.set_thread(game.id, source.id)
+        await self.services.games.set_thread(game.id, source.id)
         await self._start_thread(game.channel_id, source.id, name)
         return source.id
 

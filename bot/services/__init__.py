@@ -18,21 +18,33 @@ calls them by their public methods only. What they share is ``context.ServiceCon
 store, clock, seeds, engines, the states just played, the ``on_change`` hook); the plain
 helpers they share (a game's row, a seat, a ``GameInfo``…) are functions of ``base``.
 
-* ``games.GameService``: everything about games, gathered from its parts —
-  ``challenges`` (challenges, lobbies, games a tournament creates), ``play`` (moves,
-  resignations, take-backs: how a change is written), ``gamestate`` (statuses, sides, rebuilding
-  a game from its moves, ending it without a move), ``base`` (shared helpers); reading games,
-  records, the outbox and settings live in ``games`` itself.
-* ``draws`` (part of ``GameService``): draw offers and their answers (the AI's too), and a
-  player's abort before everyone has moved; ``drawstate``: what a move or a game's end does
-  to pending offers, in its transaction.
-* ``aiseats`` (part of ``GameService``): AI players' seats (reserved ids per level), games
-  against the AI, lobbies filled with AI players, the AI's turns, hints, records against it.
-* ``clocks.ClockService`` and ``clockstate``: time controls, reminders, claims, forfeits,
-  vacations (correspondence play); ``records``: text records of games.
-* ``tournaments.TournamentService`` and ``ratings.RatingService``: tournaments and ratings; both
-  learn of finished games from the ``GameEnded`` event (``on_game_over``) and catch up at
-  start-up (``sync_finished_games``).
+* ``games`` (``GameReads``, ``games``): reading games (by number, by thread, a user's, those to
+  suggest), legal moves, records and positions, the thread a game posts in.
+* ``outbox`` (``OutboxService``, ``games``): the rows waiting for delivery, marking them
+  delivered, pruning the old ones.
+* ``settings`` (``SettingsService``, ``settings``): a server's language and default time
+  control, a user's language.
+* ``challenges`` (``ChallengeService``, ``challenges``): challenges, lobbies, and every new
+  game (``create_game_in``: games against the AI, rematches and tournaments call it).
+* ``seeks`` (``SeekService``, ``seeks``): open offers to play and ``/lobby``.
+* ``aiseats`` (``AiSeatService``, ``aiseats``): AI players' seats (reserved ids per level),
+  games against the AI, lobbies filled with AI players, the AI's turns, hints, records.
+* ``play`` (``PlayService``, ``play``): moves, resignations, take-backs (how a change is
+  written).
+* ``draws`` (``DrawService``, ``draws``): draw offers and their answers (the AI's too), and a
+  player's abort before everyone has moved.
+* ``rematches`` (``RematchService``, ``rematches``), ``conversations``
+  (``ConversationService``, ``conversations``: the way into a game played in a DM), ``admin``
+  (``AdminService``, ``admin``: aborting a game, changing a server's settings).
+* In the same transaction as a change: ``gamestate`` (statuses, sides, rebuilding a game from
+  its moves, ending it without a move), ``drawstate`` (what a move or a game's end does to
+  pending draw offers), ``clockstate`` (what it does to the clock).
+* Built beside ``Services`` on its store: ``clocks.ClockService`` (time controls, reminders,
+  claims, forfeits, vacations; ``records``: text records of games),
+  ``tournaments.TournamentService`` (its parts ``signup``, ``rounds``, ``reading``) and
+  ``ratings.RatingService``; both of the last learn of finished games from the ``game_over``
+  outbox row (``tournaments.rounds.on_game_over``, ``ratings.on_game_over``) and catch up at
+  start-up (``sync_finished_games``); ``notify``, ``history``, ``reviews``.
 * ``errors``: every refusal is a ``ServiceError`` with a translation ``key`` and ``params`` (and
   an English ``message``); nothing is changed when one is raised.
 
@@ -50,7 +62,8 @@ once: the row id is the message's nonce, and the interaction that caused the cha
 with its rows when it can, ``reply_token``). Once the transaction commits, the store also
 publishes its events to listeners in the process (``Store.events``). A game event's
 ``version`` is the game's version after the change, so a row is drawn at its own position
-(``GameService.position``). Delivered rows are kept ``outbox_history_days`` (``prune_outbox``).
+(``GameReads.position``). Delivered rows are kept ``outbox_history_days``
+(``OutboxService.prune_outbox``).
 """
 
 from bot.events import OutboxItem

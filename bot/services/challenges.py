@@ -421,7 +421,7 @@ class ChallengeService:
         await clockstate.start_clock(tx, game_id, seats, state.to_move, control, now)
         await tx.insert_outbox(GameStarted(game_id=game_id, ply=0, version=0, source=source),
                                now)
-        return self._info(await self._game_row(game_id, tx), game, state)
+        return game_info(await game_row(tx, game_id), game, state)
 
     # ----- games created directly (tournaments) -------------------------------------------
 

@@ -40,7 +40,8 @@ from typing import Any
 
 from bot.events import AbortedByPlayer, DrawAgreed, DrawDeclined, DrawOffered
 from bot.services import clockstate
-from bot.services.base import ServiceBase, retrying
+from bot.services.base import game_info, game_row, retrying, row_info, seat_of, written
+from bot.services.context import ServiceContext
 from bot.services.drawstate import close_draw_offers
 from bot.services.errors import BoardChanged, GameOver, NotFound, ServiceError
 from bot.services.gamestate import ABORTED, ACTIVE, forced_end, write_forced_end
@@ -127,8 +128,8 @@ class DrawService:
                          reply_token: str | None = None) -> DrawResult:
         """``user_id`` offers a draw; their opponent's pending offer, if any, is accepted
         instead. A ``DrawOffered`` event asks the others."""
-        row = await self._game_row(game_id)
-        seat = self._seat_of(row, user_id)
+        row = await game_row(self._store, game_id)
+        seat = seat_of(row, user_id)
         self._check_drawable(row)
         theirs = [o for o in await draw_reads(self._store).pending_draw_offers(game_id)
                   if o.seat != seat]

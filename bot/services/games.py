@@ -13,10 +13,9 @@ from datetime import timedelta
 from typing import Any
 
 from bot.events import OutboxItem
-from bot.services.admin import AdminService
-from bot.services.aiseats import AiSeatService, has_ai
-from bot.services.conversations import ConversationService
-from bot.services.draws import DrawService
+from bot.seats import has_ai
+from bot.services.base import game_info, game_row, row_info, seat_of
+from bot.services.context import ServiceContext
 from bot.services.errors import BoardChanged, GameOver, NotAPlayer, NotFound
 from bot.services.gamestate import ACTIVE, FINISHED, normal_json, rebuild
 from bot.services.models import (

@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.events import GameEnded, MovePlayed, Resigned, UndoDeclined, UndoDone, UndoRequested
+from bot.seats import has_ai
 from bot.services import clockstate
 from bot.services.base import game_info, game_row, retrying, row_info, seat_of, written
 from bot.services.context import ServiceContext

@@ -46,7 +46,7 @@ class MoveForm(discord.ui.Modal):
         # The new board, with the next player's ping, is this submission's answer.
         await host.delivery.act(
             interaction, self.game_id,
-            lambda token: host.services.move(self.game_id, interaction.user.id,
+            lambda token: host.services.play.move(self.game_id, interaction.user.id,
                                              self.text.value, reply_token=token),
             reply_token=interaction.token, done_text=t("bot.game.done", interaction.locale),
         )
@@ -157,7 +157,7 @@ class GameActionButton(Gate, discord.ui.DynamicItem[discord.ui.Button],
         host: Any = interaction.client
         game_id, user = self.game_id, interaction.user.id
         if self.action == "hint":
-            await give_hint(host, interaction, await host.services.get_game(game_id))
+            await give_hint(host, interaction, await host.services.games.get_game(game_id))
             return
         if self.action == "undo":
             action = host.services.request_undo

@@ -75,7 +75,7 @@ class MoveButton(
         # stands (``moved_past``).
         await host.delivery.act(
             interaction, self.game_id,
-            lambda token: host.services.move(self.game_id, interaction.user.id, self.move,
+            lambda token: host.services.play.move(self.game_id, interaction.user.id, self.move,
                                              expected_version=self.version, reply_token=token),
             reply_token=interaction.token, done_text=t("bot.game.done", interaction.locale),
             moved_past=True,
@@ -152,7 +152,7 @@ class UndoButton(
         host: Host = interaction.client  # type: ignore[assignment]
         acted = await host.delivery.act(
             interaction, self.game_id,
-            lambda token: host.services.answer_undo(self.game_id, interaction.user.id,
+            lambda token: host.services.play.answer_undo(self.game_id, interaction.user.id,
                                                     self.accept, request=self.request,
                                                     reply_token=token),
             reply_token=interaction.token, done_text=None,

@@ -12,7 +12,7 @@ from bot import host
 from bot.client import BoardGamesBot, extensions
 from bot.config import Config
 from bot.events import EVENT_TYPES
-from bot.services.games import GameService
+from bot.services import Services
 from bot.shutdown import STAGES, StopOrder, cancel_and_wait, finish_in_flight
 
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.events import Reminder
-from bot.services.games import GameService
+from bot.services import Services
 from bot.store import open_store
 from bot.views.game import move_custom_id
 from emulator import ADMINISTRATOR, EPHEMERAL, ComponentGone, HiddenCommand, Message

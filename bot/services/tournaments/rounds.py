@@ -323,6 +323,6 @@ class Rounds:
                     game_id=game_id, seat=seat, user_id=user_id, tournament_id=tournament.id,
                     removed=removed, removed_by=removed_by, version=row.version + 1,
                 ), now)
-            self._games_created()
+            self._ctx.notify_change()  # the new games have deadlines
             return True
         return False

@@ -55,7 +55,7 @@ class Notify:
 @pytest.fixture
 def composer() -> Composer:
     # No clock: every row here is drawn from history (``Position.current`` false).
-    return Composer(Services(), clocks=None, notify=Notify())
+    return Composer(SimpleNamespace(games=Games()), clocks=None, notify=Notify())
 
 
 def game(seats=(ALICE, BOB)) -> SimpleNamespace:
@@ -71,7 +71,7 @@ def move_row(ply: int, seat: int, version: int = 5) -> OutboxItem:
 
 async def test_a_move_names_the_next_player_pings_only_them_and_has_its_buttons(composer):
     composed = await composer.compose(move_row(1, 0), game(), "en")
-    assert composer.services.asked == [(3, 1, 5, "c")], "drawn at the row's own ply"
+    assert composer.services.games.asked == [(3, 1, 5, "c")], "drawn at the row's own ply"
     assert composed.content.startswith(f"<@{ALICE}> played **c**.")
     assert f"<@{BOB}>" in composed.content.splitlines()[-1]
     assert [user.id for user in composed.pings.users] == [BOB]

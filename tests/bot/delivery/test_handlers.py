@@ -31,6 +31,8 @@ class Services:
         self.pending: list[OutboxItem] = []
         self.marked: list[int] = []
         self.missed = False
+        # The delivery calls each service by its name; this one stand-in answers for the two.
+        self.outbox = self.conversations = self
 
     async def pending_outbox(self, limit: int = 100, *, game_id=None, shards=None):
         return [item for item in self.pending if item.id not in self.marked]

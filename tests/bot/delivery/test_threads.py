@@ -36,7 +36,7 @@ class Client:
         self.started_before: set[int] = set()
         self.http = SimpleNamespace(request=self.request,
                                     start_thread_with_message=self.start_thread)
-        self.services = SimpleNamespace(set_thread=self.set_thread)
+        self.services = SimpleNamespace(games=SimpleNamespace(set_thread=self.set_thread))
 
     async def request(self, route):
         assert route.path.endswith("/messages/@original")
