@@ -58,8 +58,7 @@ async def test_the_ais_reply_is_posted_after_a_restart_on_the_kept_token(world):
     after = await until_human_turn(world.services, game.id)
     assert after.ply == waiting.ply + 1, "after the start the AI moves, once"
     # Its board is a follow-up of alice's move interaction, pinging her.
-    reply = await press.reply(lambda m: bool(m.files) and "AI (easy) play" in m.content,
-                              timeout=20)
+    reply = await press.reply(lambda m: bool(m.files) and "AI (easy) play" in m.content)
     assert alice.id in reply.notified and not reply.ephemeral and reply.channel_id == dm
     channel_routes = [r for r in emu.requests if r.channel_id == dm]
     assert channel_routes == [], "nothing went through a channel route in the DM"

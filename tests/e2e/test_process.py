@@ -22,7 +22,7 @@ async def start_game(emu) -> tuple[int, int]:
     challenge = await (await emu.slash("alice", "play alak", {"opponent": "bob"})).reply()
     mark = emu.mark()
     await emu.click("bob", challenge, label="Accept")
-    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark, timeout=30)
+    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     return board.channel_id, board
 
 

@@ -32,7 +32,7 @@ async def test_a_sigterm_while_the_rules_diagrams_are_drawn_logs_no_error(tmp_pa
             # Palago's overview waits for its picture, drawn once the worker process has
             # started; the twelve pictures of every game (~0.2 s each) are drawn meanwhile.
             answer = await emu.slash("alice", "rules", {"game": "palago"})
-            picture = await answer.reply(lambda m: bool(m.files), timeout=30)
+            picture = await answer.reply(lambda m: bool(m.files))
             assert "Palago" in picture.data["embeds"][0]["title"]
             assert await bot.signal(signal.SIGTERM, timeout=15) == 0
         finally:
@@ -159,5 +159,5 @@ async def started_game(emu) -> int:
     challenge = await (await emu.slash("alice", "play alak", {"opponent": "bob"})).reply()
     mark = emu.mark()
     await emu.click("bob", challenge, label="Accept")
-    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark, timeout=30)
+    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     return board.channel_id
