@@ -34,7 +34,7 @@ async def test_a_sigterm_while_the_rules_diagrams_are_drawn_logs_no_error(tmp_pa
             answer = await emu.slash("alice", "rules", {"game": "palago"})
             picture = await answer.reply(lambda m: bool(m.files))
             assert "Palago" in picture.data["embeds"][0]["title"]
-            assert await bot.signal(signal.SIGTERM, timeout=15) == 0
+            assert await bot.signal(signal.SIGTERM) == 0
         finally:
             await bot.stop()
     log = (tmp_path / "bot.log").read_text()
@@ -106,7 +106,7 @@ async def test_a_sigterm_under_load_answers_every_interaction_it_received(tmp_pa
             # A slow network from now on: answers are on their way while the bot closes.
             emu.rest_delay = 0.3
             bot.process.send_signal(signal.SIGTERM)
-            assert await bot.wait(timeout=15) == 0
+            assert await bot.wait() == 0
             await asyncio.wait_for(asyncio.gather(*floods), 5)
         finally:
             await bot.stop()
