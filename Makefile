@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# Test processes of `make test` (0: one process). More than the two cores of the machines it
+# runs on, since many tests wait on sockets, subprocesses and the database (tests/README.md).
+TEST_JOBS ?= 4
 
 .PHONY: run test lint bench gallery clean
 
@@ -16,7 +19,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check .
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_JOBS) --dist worksteal
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

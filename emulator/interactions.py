@@ -35,6 +35,7 @@ from emulator.api import (
     Refused,
     json_response,
 )
+from emulator.events import PATIENCE
 from emulator.models import Attachment, EmuUser, Event, Message
 
 if TYPE_CHECKING:
@@ -85,21 +86,21 @@ class Interaction:
     modal: dict[str, Any] | None = None
     _acked: asyncio.Future | None = None
 
-    async def acknowledged(self, timeout: float = 10.0) -> int:
+    async def acknowledged(self, timeout: float = PATIENCE) -> int:
         """The callback type once the bot has answered (4 message, 5 defer, 6 deferred update,
         7 update, 8 autocomplete)."""
         assert self._acked is not None
         return await asyncio.wait_for(asyncio.shield(self._acked), timeout)
 
     async def reply(
-        self, predicate: Callable[[Message], bool] | None = None, timeout: float = 10.0
+        self, predicate: Callable[[Message], bool] | None = None, timeout: float = PATIENCE
     ) -> Message:
         """The first visible answer of this interaction (not a "thinking…" placeholder) that
         satisfies ``predicate``: the callback message, an edit of the original, or a follow-up."""
         return (await self.reply_event(predicate, timeout)).data
 
     async def reply_event(
-        self, predicate: Callable[[Message], bool] | None = None, timeout: float = 10.0
+        self, predicate: Callable[[Message], bool] | None = None, timeout: float = PATIENCE
     ) -> Event:
         """Like ``reply``, but the event itself (``.at`` is when the emulator received it)."""
 
@@ -157,7 +158,7 @@ class Interactions:
         *,
         channel: int | None = None,
         locale: str = "en-US",
-        timeout: float = 10.0,
+        timeout: float = PATIENCE,
     ) -> list[dict[str, Any]]:
         """The choices the bot suggests while ``user`` types ``options[focused]``."""
         member = self.user(user)

@@ -413,6 +413,15 @@ def _turn_order_next(state: LppgState) -> int:
 
 
 class Lppg(Game):
+    """The rules of LPPG as one ``Game`` (module docstring: the moves, the turn, the rulings).
+
+    Longer than 300 lines on purpose: it is one game's rules, read in the order a turn goes:
+    setup, legal moves, parsing, then playing each kind of move (place, keep, mark, pass,
+    draw) and scoring, then views, explanations and storage. Each section is the method or two
+    the ``Game`` API asks for, and they read one state; what needs no rules is already
+    elsewhere (the cards in ``engines.lppg_cards``, the terrain and the placement search in
+    ``engines.lppg_terrain``, the first edition's draws below the class)."""
+
     name = "lppg"
     title = "LPPG — Le Plus Petit Gagne"
     min_players = 2

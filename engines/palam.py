@@ -413,6 +413,13 @@ def _pick_row(board: tuple[int, ...], seat: int) -> int:
 
 
 class Palam(Game):
+    """The rules of Palam as one ``Game`` (module docstring: seats, board, notation, rulings).
+
+    Longer than 300 lines on purpose: it is one game's rules. Each kind of move (camp choice,
+    draft pick, advance, swap) is played by a method of its own, beside the legal moves,
+    parsing, views, explanations and storage the ``Game`` API asks for, all reading one state;
+    the helpers that need no rules are module functions already."""
+
     name = "palam"
     title = "Palam"
     min_players = 2

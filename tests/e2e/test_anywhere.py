@@ -121,8 +121,8 @@ async def test_a_game_against_the_ai_in_a_group_dm_the_reply_is_a_follow_up(worl
         await press.reply()
         # The AI's answer is a follow-up of carol's move, pinging her again.
         board = await press.reply(lambda m: (bool(m.files) and emu.user("carol").id in m.notified)
-                                  or "Game over" in m.content, timeout=20)
-    assert (await world.services.games.get_game(game.id)).status == "finished"
+                                  or "Game over" in m.content)
+    assert (await world.services.get_game(game.id)).status == "finished"
 
 
 async def test_without_use_external_apps_the_player_is_told_to_play_elsewhere(world):
@@ -195,8 +195,8 @@ async def test_kolory_against_two_ais_in_a_dm(world):
     while turns < 5 and await turn_of(world, game.id, alice.id):
         # The AI players' replies are follow-ups; the last one pings alice.
         latest = await emu.wait_for_message(lambda m: bool(m.buttons()) and alice.id in m.notified,
-                                            channel_id=dm, since=mark, timeout=20)
-        moves = await world.services.games.legal_moves(game.id, alice.id)
+                                            channel_id=dm, since=mark)
+        moves = await world.services.legal_moves(game.id, alice.id)
         press = await emu.click("alice", latest, label="Move…")
         await press.acknowledged()
         mark = emu.mark()
@@ -206,12 +206,12 @@ async def test_kolory_against_two_ais_in_a_dm(world):
     assert await turn_of(world, game.id, alice.id)
     # Alice resigns with the board's button; the result is a follow-up of her confirmation.
     latest = await emu.wait_for_message(lambda m: bool(m.buttons()) and alice.id in m.notified,
-                                        channel_id=dm, since=mark, timeout=20)
+                                        channel_id=dm, since=mark)
     question = await (await emu.click("alice", latest, label="Resign")).reply()
     assert question.ephemeral
     confirmed = await emu.click("alice", question, label="Resign")
-    await confirmed.reply(lambda m: "Game over" in m.content, timeout=20)
-    assert (await world.services.games.get_game(game.id)).status == "finished"
+    await confirmed.reply(lambda m: "Game over" in m.content)
+    assert (await world.services.get_game(game.id)).status == "finished"
 
 
 async def test_reminders_go_by_dm_and_a_refusal_stops_them_and_is_told(world):
@@ -303,8 +303,8 @@ async def test_an_lppg_table_of_four_with_two_ai_players_in_a_group_dm(world):
     await (await emu.click("dave", emu.messages[table.id], label="+ AI (easy)")).reply()
     mark = emu.mark()
     await emu.click("dave", emu.messages[table.id], label="Start")
-    await emu.wait_for_message(lambda m: bool(m.files), channel_id=group, since=mark, timeout=20)
-    game = await world.services.games.game_for_thread(group)
+    await emu.wait_for_message(lambda m: bool(m.files), channel_id=group, since=mark)
+    game = await world.services.game_for_thread(group)
     assert game.in_conversation and len(game.seats) == 4
     humans = {dave.id: dave, alice.id: alice}
     since, played = mark, []
@@ -320,7 +320,7 @@ async def test_an_lppg_table_of_four_with_two_ai_players_in_a_group_dm(world):
         player = humans[info.user_to_move()]
         board = await emu.wait_for_message(
             lambda m, p=player: bool(m.buttons()) and p.id in m.notified and not m.ephemeral,
-            channel_id=group, since=since, timeout=20)
+            channel_id=group, since=since)
         hand = await (await emu.click(player, board, label="My cards")).reply()
         assert hand.ephemeral and hand.files[0].filename == "hand.png"
         moves = move_buttons(hand) or await world.services.games.legal_moves(game.id, player.id)

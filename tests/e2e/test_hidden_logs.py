@@ -126,7 +126,7 @@ async def test_a_bot_process_at_debug_logs_debug_lines_and_no_hidden_information
             challenge = await (await emu.slash("alice", "play lppg", {"opponent": "bob"})).reply()
             mark = emu.mark()
             await emu.click("bob", challenge, label="Accept")
-            first = await emu.wait_for_message(lambda m: bool(m.files), since=mark, timeout=30)
+            first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
             thread = first.channel_id
             store = await open_store(str(tmp_path / "bot.db"))
             service = Services(store)

@@ -57,7 +57,7 @@ async def test_a_move_committed_while_the_previous_reply_is_in_flight(world):
         interactions.append(interaction)
     for interaction in interactions:
         await interaction.acknowledged()
-    await emu.wait_for(lambda _: len(boards(world, thread)) == PLIES + 1, timeout=20)
+    await emu.wait_for(lambda _: len(boards(world, thread)) == PLIES + 1)
     check_boards(world, thread, game, moves)
 
 
@@ -77,7 +77,7 @@ async def test_rows_left_pending_are_drawn_at_their_own_ply_after_a_restart(worl
     finally:
         await store.close()
     await world.start()
-    await emu.wait_for(lambda _: len(boards(world, thread)) == len(moves) + 1, timeout=20)
+    await emu.wait_for(lambda _: len(boards(world, thread)) == len(moves) + 1)
     check_boards(world, thread, game, moves)
 
 

@@ -38,7 +38,7 @@ class Server:
     async def start_game(self, host: str, guest: str, time_control: str | None = None):
         options = {"opponent": guest} | ({"time_control": time_control} if time_control else {})
         challenge = await (await self.emu.slash(host, "play alak", options,
-                                                channel=self.channel_id)).reply(timeout=30)
+                                                channel=self.channel_id)).reply()
         mark = self.emu.mark()
         await self.emu.click(guest, challenge, label="Accept")
         board = await self.emu.wait_for_message(lambda m: bool(m.files), since=mark,
@@ -49,7 +49,7 @@ class Server:
         """``host`` plays Alak against the easy AI, started at once (no Accept)."""
         mark = self.emu.mark()
         await (await self.emu.slash(host, "play alak", {"level": "easy"},
-                                    channel=self.channel_id)).reply(timeout=30)
+                                    channel=self.channel_id)).reply()
         board = await self.emu.wait_for_message(lambda m: bool(m.files), since=mark,
                                                 timeout=30)
         return await self.service.games.game_for_thread(board.channel_id)
@@ -70,7 +70,7 @@ class Server:
             game = await self.service.games.get_game(game_id)
             if game.status != "active":
                 return
-            answer = await (await self.send_move(game_id)).reply(timeout=30)
+            answer = await (await self.send_move(game_id)).reply()
             # The board, as the answer itself; or, when the machine is so slow that another
             # delivery of the game held it past the handler's patience, a private "Done."
             # (the board is posted all the same: ``check`` counts them).
@@ -126,7 +126,7 @@ async def test_two_processes_one_killed_each_board_and_reminder_once(
         mark = emu.mark()
         move = await second.send_move(game_b.id)
         await emu.wait_for(lambda e: e.kind == "request" and e.interaction_id == move.id,
-                           since=mark, timeout=30)
+                           since=mark)
         assert await bots[1].kill() == -signal.SIGKILL
         # A move in shard 1's AI game is written meanwhile (as by a process of no shard): the
         # AI is to move there, and only shard 1's process may play it.
@@ -137,16 +137,16 @@ async def test_two_processes_one_killed_each_board_and_reminder_once(
         # its AI runner, which answers its own server's game and leaves shard 1's alone.
         await first.play(game_a.id, WHILE_DOWN)
         await emu.wait_for_message(lambda m: "is due" in m.content,
-                                   channel_id=waiting_a.thread_id, timeout=30)
+                                   channel_id=waiting_a.thread_id)
         await first.play(ai_a.id, 1)
         assert (await first.human_turn(ai_a.id)).ply == 4
         waiting_ai = await service.games.get_game(ai_b.id)
         assert waiting_ai.ply == 3 and is_ai(waiting_ai.user_to_move())
 
         await bots[1].start()  # takes its shard back at once: catches up its rows, reminders
-        await bots[1].wait_for_log("holding shard 1 of 2", timeout=30)
+        await bots[1].wait_for_log("holding shard 1 of 2")
         await emu.wait_for_message(lambda m: "is due" in m.content,
-                                   channel_id=waiting_b.thread_id, timeout=30)
+                                   channel_id=waiting_b.thread_id)
         assert (await second.human_turn(ai_b.id)).ply == 4, "the restart plays its AI turn"
         await asyncio.gather(first.play(game_a.id, 2), second.play(game_b.id, 2))
         # Each game ends by a resignation: the other player wins.
@@ -156,9 +156,9 @@ async def test_two_processes_one_killed_each_board_and_reminder_once(
             resigner = next(u for u in emu.users.values() if u.id == current.user_to_move())
             resigners[game.id] = resigner.id
             question = await (await emu.slash(resigner, "resign",
-                                              channel=current.thread_id)).reply(timeout=30)
+                                              channel=current.thread_id)).reply()
             confirmed = await emu.click(resigner, question, label="Resign")  # /resign asks first
-            assert "You resigned" in (await confirmed.reply(timeout=30)).content
+            assert "You resigned" in (await confirmed.reply()).content
         await settle(service)
         games = [await service.games.get_game(g.id)
                  for g in (game_a, game_b, waiting_a, waiting_b, ai_a, ai_b)]
@@ -211,7 +211,7 @@ async def test_a_standby_takes_over_the_shard_of_a_killed_process(
         server = Server(emu, service, emu.channel_id)
         game = await server.start_game("alice", "bob")
         starting = asyncio.create_task(standby.start())
-        await standby.wait_for_log("waiting for shard 0 of 2", timeout=30)
+        await standby.wait_for_log("waiting for shard 0 of 2")
         assert emu.identified_count == 1 and not starting.done()
         await server.play(game.id, 1)
         await holder.kill()

@@ -32,9 +32,9 @@ async def test_a_sigterm_while_the_rules_diagrams_are_drawn_logs_no_error(tmp_pa
             # Palago's overview waits for its picture, drawn once the worker process has
             # started; the twelve pictures of every game (~0.2 s each) are drawn meanwhile.
             answer = await emu.slash("alice", "rules", {"game": "palago"})
-            picture = await answer.reply(lambda m: bool(m.files), timeout=30)
+            picture = await answer.reply(lambda m: bool(m.files))
             assert "Palago" in picture.data["embeds"][0]["title"]
-            assert await bot.signal(signal.SIGTERM, timeout=15) == 0
+            assert await bot.signal(signal.SIGTERM) == 0
         finally:
             await bot.stop()
     log = (tmp_path / "bot.log").read_text()
@@ -106,7 +106,7 @@ async def test_a_sigterm_under_load_answers_every_interaction_it_received(tmp_pa
             # A slow network from now on: answers are on their way while the bot closes.
             emu.rest_delay = 0.3
             bot.process.send_signal(signal.SIGTERM)
-            assert await bot.wait(timeout=15) == 0
+            assert await bot.wait() == 0
             await asyncio.wait_for(asyncio.gather(*floods), 5)
         finally:
             await bot.stop()
@@ -159,5 +159,5 @@ async def started_game(emu) -> int:
     challenge = await (await emu.slash("alice", "play alak", {"opponent": "bob"})).reply()
     mark = emu.mark()
     await emu.click("bob", challenge, label="Accept")
-    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark, timeout=30)
+    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     return board.channel_id

@@ -9,6 +9,7 @@ import asyncio
 import pytest
 
 from emulator import ADMINISTRATOR, EPHEMERAL, MANAGE_GUILD
+from emulator.events import PATIENCE
 
 USERS = ("alice", "bob", "carol", "dave")
 
@@ -17,14 +18,15 @@ def tournaments(world):
     return world.bot.get_cog("Tournaments").tournaments
 
 
-async def thread_of(world, game_id: int, timeout: float = 10.0) -> int:
-    """The game's thread, once the outbox delivery has opened it."""
-    for _ in range(int(timeout / 0.05)):
-        game = await world.services.games.get_game(game_id)
-        if game.thread_id is not None:
-            return game.thread_id
+async def thread_of(world, game_id: int) -> int:
+    """The game's thread, once the outbox delivery has opened it (read from the game: the
+    delivery notes it there once Discord answered)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PATIENCE
+    while (game := await world.services.get_game(game_id)).thread_id is None:
+        assert loop.time() < deadline, f"game {game_id} got no thread"
         await asyncio.sleep(0.05)
-    raise AssertionError(f"game {game_id} got no thread")
+    return game.thread_id
 
 
 async def round_post(world, number: int, since: int):

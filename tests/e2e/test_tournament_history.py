@@ -134,7 +134,7 @@ async def test_an_ai_player_entered_by_the_organiser_plays_at_once(world):
         await (await emu.slash("alice", "move", {"text": moves[0]}, channel=thread)).reply()
         game = await until_human_turn(world.services, game.id)
     final = await emu.wait_for_message(lambda m: "final standings" in m.content,
-                                       channel_id=emu.channel_id, since=mark, timeout=30)
+                                       channel_id=emu.channel_id, since=mark)
     assert "AI (easy)" in final.content and final.files
     # Looking back: the finished round robin's standings come with the table's picture, in
     # the server's language.
