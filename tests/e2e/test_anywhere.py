@@ -122,7 +122,7 @@ async def test_a_game_against_the_ai_in_a_group_dm_the_reply_is_a_follow_up(worl
         # The AI's answer is a follow-up of carol's move, pinging her again.
         board = await press.reply(lambda m: (bool(m.files) and emu.user("carol").id in m.notified)
                                   or "Game over" in m.content)
-    assert (await world.services.get_game(game.id)).status == "finished"
+    assert (await world.services.games.get_game(game.id)).status == "finished"
 
 
 async def test_without_use_external_apps_the_player_is_told_to_play_elsewhere(world):
@@ -196,7 +196,7 @@ async def test_kolory_against_two_ais_in_a_dm(world):
         # The AI players' replies are follow-ups; the last one pings alice.
         latest = await emu.wait_for_message(lambda m: bool(m.buttons()) and alice.id in m.notified,
                                             channel_id=dm, since=mark)
-        moves = await world.services.legal_moves(game.id, alice.id)
+        moves = await world.services.games.legal_moves(game.id, alice.id)
         press = await emu.click("alice", latest, label="Move…")
         await press.acknowledged()
         mark = emu.mark()
@@ -211,7 +211,7 @@ async def test_kolory_against_two_ais_in_a_dm(world):
     assert question.ephemeral
     confirmed = await emu.click("alice", question, label="Resign")
     await confirmed.reply(lambda m: "Game over" in m.content)
-    assert (await world.services.get_game(game.id)).status == "finished"
+    assert (await world.services.games.get_game(game.id)).status == "finished"
 
 
 async def test_reminders_go_by_dm_and_a_refusal_stops_them_and_is_told(world):
@@ -304,7 +304,7 @@ async def test_an_lppg_table_of_four_with_two_ai_players_in_a_group_dm(world):
     mark = emu.mark()
     await emu.click("dave", emu.messages[table.id], label="Start")
     await emu.wait_for_message(lambda m: bool(m.files), channel_id=group, since=mark)
-    game = await world.services.game_for_thread(group)
+    game = await world.services.games.game_for_thread(group)
     assert game.in_conversation and len(game.seats) == 4
     humans = {dave.id: dave, alice.id: alice}
     since, played = mark, []

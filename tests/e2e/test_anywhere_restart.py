@@ -26,7 +26,7 @@ async def start_against_the_ai_in_a_dm(world):
 async def alice_played(world, game_id: int, ply: int, move: str) -> bool:
     """Whether the game's move number ``ply`` is alice's ``move``. Read from the record, not
     from the game's ply: the AI may already have answered it by the time the test looks."""
-    record = await world.services.record(game_id)
+    record = await world.services.games.record(game_id)
     return [(m.seat, m.text) for m in record.moves if m.ply == ply] == [(0, move)]
 
 

@@ -23,7 +23,7 @@ async def thread_of(world, game_id: int) -> int:
     delivery notes it there once Discord answered)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + PATIENCE
-    while (game := await world.services.get_game(game_id)).thread_id is None:
+    while (game := await world.services.games.get_game(game_id)).thread_id is None:
         assert loop.time() < deadline, f"game {game_id} got no thread"
         await asyncio.sleep(0.05)
     return game.thread_id
