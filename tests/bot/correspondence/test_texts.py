@@ -11,8 +11,8 @@ from bot.correspondence.texts import (
     vacation_status_text,
     vacation_text,
 )
-from bot.i18n.catalogs import typeset
 from bot.services.clocks import ClockInfo, VacationInfo
+from words import typeset
 
 DEADLINE = datetime(2026, 3, 10, 18, 0, tzinfo=UTC)
 UNIX = int(DEADLINE.timestamp())
