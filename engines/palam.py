@@ -83,7 +83,6 @@ from engines.phrases import Phrase
 
 EMPTY = -1
 SYMBOLS = "AESW"
-SYMBOL_NAMES = ("ankh", "eye", "scarab", "wave")
 COLUMNS = "abcdef"
 PIECES = tuple(range(24))
 LIGHT_PIECES = frozenset({5, 10, 15, 20})  # A6 E5 S4 W3
