@@ -20,8 +20,8 @@ from dataclasses import Field, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from bot.i18n import LANGUAGES
 from bot.store.url import is_postgres, password_of
+from words import LANGUAGES
 
 DEFAULT_CONFIG_FILE = "config.toml"
 #: The environment variable naming another settings file.
