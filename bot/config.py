@@ -395,7 +395,7 @@ EXAMPLE_HEADER = """\
 # Copy to config.toml (ignored by git) and edit. Environment variables (in brackets) override
 # the file; BOT_CONFIG names another file. Without a token, `make run` starts the local Discord
 # emulator and its console instead of connecting to Discord.
-# This file is written by `python -m bot.config` from the settings declared in bot/config.py.
+# Written by `python -m bot.config` from the settings declared in bot/config.py.
 """
 
 
