@@ -13,7 +13,6 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-import ai.phrases  # noqa: F401  (registers the English of every reason)
 from engines.phrases import Phrase
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
@@ -22,7 +21,8 @@ LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 #: ``budget_s`` only lowers it: the level sets the strength, the budget bounds the time.
 DEFAULT_BUDGET_S: dict[str, float] = {"easy": 0.05, "medium": 0.3, "hard": 1.0}
 
-#: A reason for a hint: a phrase (translation key and parameters; English in ``ai.phrases``).
+#: A reason for a hint: a phrase (a key of ``words/locales/<language>/phrases_ai.toml`` and its
+#: parameters).
 Reason = Phrase
 
 

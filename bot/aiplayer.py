@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import ai
 import ai.draws
@@ -41,7 +41,21 @@ from bot.store.aiseats import AiTurn
 from bot.workers import PoolBusy, WorkerPool
 
 if TYPE_CHECKING:
-    from bot.host import Host
+    from bot.services.games import GameService
+    from bot.services.models import GameInfo
+
+
+class Delivers(Protocol):
+    """The outbox delivery: posts what a game's moves wrote."""
+
+    async def flush(self, game_id: int | None, *, written: GameInfo | None = None) -> bool: ...
+
+
+class Plays(Protocol):
+    """What the AI player uses of the bot: its services, and the delivery of what they wrote."""
+
+    services: GameService
+    delivery: Delivers
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +104,7 @@ class HintsBusy(RuntimeError):
 class AiPlayer:
     """Plays the AI seats' turns and thinks the hints (see the module)."""
 
-    def __init__(self, bot: Host, pool: WorkerPool | None = None, *,
+    def __init__(self, bot: Plays, pool: WorkerPool | None = None, *,
                  shards: Shards = EVERY_SERVER, hints_per_user: int = HINTS_PER_USER) -> None:
         self.bot: Any = bot
         #: The servers whose games' AI turns this process plays (``BoardGamesBot.own_shards``).

@@ -57,9 +57,6 @@ class FairQueue:
     def running(self) -> int:
         return sum(self._running.values())
 
-    def running_for(self, user: int) -> int:
-        """Jobs of ``user`` in the pool or waiting for it."""
-        return self._running.get(user, 0) + len(self._waiting.get(user, ()))
 
     async def run(self, user: int, fn: Callable[..., Result], /, *args: Any) -> Result:
         """``fn(*args)`` in the pool when ``user``'s turn comes."""

@@ -59,7 +59,7 @@ def extensions() -> list[str]:
     from bot import cogs
 
     modules = pkgutil.iter_modules(cogs.__path__)
-    return sorted(f"bot.cogs.{m.name}" for m in modules if not m.name.startswith("_"))
+    return sorted(f"{cogs.__name__}.{m.name}" for m in modules if not m.name.startswith("_"))
 
 
 class BoardGamesBot(commands.Bot):

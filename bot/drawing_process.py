@@ -23,6 +23,7 @@ import os
 import pickle
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from bot.config import SECRET_VARIABLES
@@ -88,11 +89,11 @@ class DrawingProcess:
         return await asyncio.shield(self._starting)
 
     async def _start(self) -> asyncio.subprocess.Process:
-        command = [sys.executable, "-m", "bot.drawing_process"]
+        command = [sys.executable, "-m", __name__]
         if self.warm:
             command.append(self.warm)
         # The worker imports the jobs' modules from where this package is, wherever it runs.
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        root = str(Path(__file__).resolve().parents[__name__.count(".")])
         paths = [root, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
         # A worker draws; it has no use for the bot's token, so it does not get it.
         env = {name: value for name, value in os.environ.items() if name not in SECRET_VARIABLES}

@@ -100,8 +100,6 @@ class Installs:
     def uninstall_app(self, user: str | EmuUser) -> None:
         self.user_installs.discard(self.user(user).id)
 
-    def has_installed(self, user: str | EmuUser) -> bool:
-        return self.user(user).id in self.user_installs
 
     # ----- conversations between users -----------------------------------------------------------
 

@@ -27,29 +27,9 @@ from engines.core import (
     load_outcome,
 )
 from engines.graphgo import EMPTY, capture_dead_enemies, line_adjacency
-from engines.phrases import Phrase, define
+from engines.phrases import Phrase
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
-
-define({
-    "alak.not_a_point": "'{text}' is not a point: type a letter such as a, b, c",
-    "alak.no_such_point": "there is no point {point} on a line of {length}",
-    "alak.occupied": "point {point} is already taken",
-    "alak.just_captured": "a stone was just captured on {point}: you may not play there now",
-    "alak.plays_and_captures": {
-        "one": "{seat} plays {point} and captures {count} stone",
-        "other": "{seat} plays {point} and captures {count} stones",
-    },
-    "alak.wins": {
-        "one": "{seat} wins with {count} stone to {other}",
-        "other": "{seat} wins with {count} stones to {other}",
-    },
-    "alak.draw": {
-        "one": "draw, {count} stone each",
-        "other": "draw, {count} stones each",
-    },
-})
-
 
 @dataclass(frozen=True, slots=True)
 class AlakMove(Move):

@@ -76,7 +76,7 @@ from engines.graphgo import (
 )
 from engines.hexgrid import DIRECTIONS as HEX_DIRECTIONS
 from engines.hexgrid import hexagon, star
-from engines.phrases import Phrase, and_list, define
+from engines.phrases import Phrase, and_list
 from engines.squaregrid import ORTHOGONAL
 
 BOARDS = ("star", "hex5", "square9")
@@ -90,68 +90,6 @@ _MARKS = (DEAD, ALIVE)
 _CELL = re.compile(r"([a-z])0*([0-9]{1,2})")
 _TO_CHAR = {EMPTY: ".", WALL: "#", 0: "b", 1: "w"}
 _FROM_CHAR = {char: value for value, char in _TO_CHAR.items()}
-
-define({
-    # Reading a move.
-    "polygo.takes_nothing": "{word} takes nothing after it",
-    "polygo.name_a_group": "name a stone of each group to mark, e.g. {example}",
-    "polygo.wall_on_stone": "a wall cannot go on the cell of the stone",
-    "polygo.wall_twice": "the same wall is written twice",
-    "polygo.not_a_cell": (
-        "'{text}' is not a cell: type a letter then a number such as {example}, or pass"
-    ),
-    "polygo.no_such_cell": "there is no cell {text} on this board",
-    "polygo.wrong_board": "not a Polygo move for this board",
-    # Playing a turn.
-    "polygo.holds_stone": "{cell} already holds a stone",
-    "polygo.holds_wall": "{cell} already holds a wall",
-    "polygo.wall_not_adjacent": (
-        "a wall must touch the stone just placed: {wall} does not touch {stone}"
-    ),
-    "polygo.wall_not_empty": "a wall needs an empty cell and {wall} is not empty",
-    "polygo.no_liberty": "a stone on {stone} would have no liberty and captures nothing",
-    "polygo.walls_take_last_liberty": {
-        "one": "this wall would leave your stone on {stone} without a liberty",
-        "other": "these walls would leave your stone on {stone} without a liberty",
-    },
-    "polygo.wall_takes_group_liberty": (
-        "the wall on {wall} would take the last liberty of your group on {stone}"
-    ),
-    "polygo.ko": "ko: this turn would bring back the position after your previous turn",
-    "polygo.scoring_only": "{word} is only for the scoring phase, after two passes",
-    "polygo.being_scored": "the game is being scored: accept, mark dead/alive, or resume",
-    "polygo.no_stone": "there is no stone on {cell}",
-    "polygo.already_dead": "the group on {cell} is already marked dead",
-    "polygo.not_dead": "the group on {cell} is not marked dead",
-    # What a move did.
-    "polygo.walls": {"one": "a wall on {cells}", "other": "walls on {cells}"},
-    "polygo.plays": "{seat} plays {stone}",
-    "polygo.plays_walls": "{seat} plays {stone} with {walls}",
-    "polygo.plays_captures": {
-        "one": "{seat} plays {stone} and captures {count} stone",
-        "other": "{seat} plays {stone} and captures {count} stones",
-    },
-    "polygo.plays_walls_captures": {
-        "one": "{seat} plays {stone} with {walls} and captures {count} stone",
-        "other": "{seat} plays {stone} with {walls} and captures {count} stones",
-    },
-    "polygo.passes": "{seat} passes",
-    "polygo.passes_scoring": "{seat} passes (two passes: scoring begins)",
-    "polygo.accepts": "{seat} accepts the count",
-    "polygo.resumes": "{seat} resumes play",
-    "polygo.marks_dead": {
-        "one": "{seat} marks the group on {cells} dead",
-        "other": "{seat} marks the groups on {cells} dead",
-    },
-    "polygo.marks_alive": {
-        "one": "{seat} marks the group on {cells} alive",
-        "other": "{seat} marks the groups on {cells} alive",
-    },
-    # How the game ended.
-    "polygo.wins": "{seat} wins {count} to {other}",
-    "polygo.draw": {"one": "draw, {count} point each", "other": "draw, {count} points each"},
-})
-
 
 @dataclass(frozen=True, slots=True)
 class PolygoMove(Move):

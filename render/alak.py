@@ -99,7 +99,7 @@ def draw(game, state, options: Options) -> Image.Image:
     seats = [
         SeatInfo(name, role, stone_swatch(*STONES[seat]),
                  said("alak.stats", line=state.board.count(seat),
-                      captured=state.captures[seat]))
+                      captured=said.count("alak.captured", state.captures[seat])))
         for seat, (name, role) in enumerate(seat_labels(game, state, options.players, said))
     ]
     draw_header(frame, game.title, state, seats, options, subtitle=move_subtitle(state, said))

@@ -122,10 +122,6 @@ class Skill:
     sigma: float = 25.0 / 3.0
     games: int = 0
 
-    @property
-    def ordinal(self) -> float:
-        """A conservative display value (mu − 3 sigma), as openskill recommends for leaderboards."""
-        return self.mu - 3.0 * self.sigma
 
     @property
     def provisional(self) -> bool:

@@ -33,7 +33,7 @@ FOLLOW_UPS_MAX = 5
 REMEMBERED_INTERACTIONS = 1000
 
 
-def token_alive(created_at: datetime) -> bool:
+def interaction_takes_follow_ups(created_at: datetime) -> bool:
     """Whether an interaction created at ``created_at`` still answers follow-ups (Discord: 15
     minutes), with a minute to spare for the request itself."""
     age = (datetime.now(UTC) - created_at).total_seconds()
@@ -79,7 +79,7 @@ class ConversationSender:
         if interaction is None:
             kept = await self.services.conversations.conversation_reply(game.id)
             return await self._follow_up_kept(game, item, kept, kwargs, final)
-        if not token_alive(interaction.created_at):
+        if not interaction_takes_follow_ups(interaction.created_at):
             return await self._missed(game, item)
         sent = int(interaction.extras.get("follow_ups", 0))
         if interaction.response.is_done() and follow_ups_spent(sent, final):
@@ -105,7 +105,7 @@ class ConversationSender:
     ) -> int | None:
         """A follow-up on the token kept in the store (this run saw no interaction of the
         game: it started after it)."""
-        if kept is None or not token_alive(kept.created_at):
+        if kept is None or not interaction_takes_follow_ups(kept.created_at):
             return await self._missed(game, item)
         if follow_ups_spent(kept.follow_ups, final):
             return await self._spent(game, item, final)

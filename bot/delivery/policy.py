@@ -59,7 +59,7 @@ def left_to_handler(first: OutboxItem, now: datetime, older_than: float,
     return young and (not isinstance(first.event, at_once) or first.reply_token is not None)
 
 
-def token_alive(item: OutboxItem, now: datetime) -> bool:
+def reply_token_unexpired(item: OutboxItem, now: datetime) -> bool:
     """Whether the interaction token a row holds may still answer (15 minutes)."""
     return age_seconds(item, now) <= TOKEN_SECONDS
 

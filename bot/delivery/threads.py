@@ -24,7 +24,7 @@ from discord.http import Route
 import engines
 from bot.delivery.compose import game_language
 from bot.delivery.images import BoardImages
-from bot.delivery.policy import token_alive
+from bot.delivery.policy import reply_token_unexpired
 from bot.events import OutboxItem
 from bot.i18n import t
 from bot.replies import NO_PINGS
@@ -63,7 +63,7 @@ class ThreadSender:
     async def answered_before(self, item: OutboxItem) -> dict[str, Any] | None:
         """The original response of the interaction whose token the row holds, if it was
         answered already (a restart between answering and marking); else None."""
-        if not token_alive(item, datetime.now(UTC)):
+        if not reply_token_unexpired(item, datetime.now(UTC)):
             return None  # the token is dead: no way to know; posting again loses nothing
         route = Route("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
                       webhook_id=self.client.application_id, webhook_token=item.reply_token)

@@ -1,7 +1,9 @@
-"""The one translation layer for every user-facing string of the bot.
+"""The bot's way to the words users read: every text of a message or a command, in the
+reader's language.
 
-Catalogs are TOML files under ``locales/<language>/`` (``bot.i18n.catalogs``); each feature
-keeps its own file (``core.toml``, ``rules.toml``...) so features do not edit the same file.
+The texts live with every other word users read, in the ``words`` package: TOML catalogs
+under ``words/locales/<language>/`` (``words.catalogs``); each feature keeps its own file
+(``core.toml``, ``rules.toml``...) so features do not edit the same file.
 Keys are dotted (``move.not_your_turn``) and values are ``str.format`` templates. English is the
 fallback for a missing key. ``t(key, locale, **params)`` fills a template in:
 
@@ -26,21 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
-from babel import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
 
-from bot.i18n.catalogs import (
-    DEFAULT_LANGUAGE,
-    LANGUAGES,
-    catalog,
-    language_code,
-    language_of,
-    typeset,
-)
 from bot.i18n.commands import (
     CommandNames,
     OptionNames,
@@ -48,8 +40,21 @@ from bot.i18n.commands import (
     command_name,
     option_name,
 )
-from engines.phrases import Phrase, Template, format_phrase
-from engines.spelling import fill
+from engines.phrases import Phrase, format_phrase
+from words import (
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    PLURAL_FORMS,
+    Template,
+    catalog,
+    fill,
+    language_of,
+    typeset,
+)
+from words.plurals import plural_form
+
+#: A language of the catalogs (``"fr"``) as is, or the language of a locale.
+language_code = language_of
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -70,20 +75,6 @@ __all__ = [
     "t",
     "typeset",
 ]
-
-#: CLDR plural categories, in CLDR's order.
-PLURAL_FORMS = ("zero", "one", "two", "few", "many", "other")
-
-
-@cache
-def _plural_rule(language: str):
-    return Locale.parse(language).plural_form
-
-
-def plural_form(language: str, count: float) -> str:
-    """The CLDR plural category of ``count`` in ``language`` (French: 0 and 1 are "one")."""
-    return _plural_rule(language)(abs(count))
-
 
 def number(value: float, locale: object | None) -> str:
     """A number as the reader writes it: "1,234.5" in English, "1 234,5" in French (at most

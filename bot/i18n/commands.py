@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from bot.i18n.catalogs import DEFAULT_LANGUAGE, catalog
+from words import DEFAULT_LANGUAGE, catalog
 
 
 def command_key(path: str) -> str:

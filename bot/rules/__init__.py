@@ -1,16 +1,17 @@
 """Rule texts of the six games, as data (pure Python: no discord.py).
 
-Each game has one TOML file per language under ``texts/<language>/<game>.toml`` with a title, a
-one-line summary and the sections listed in ``SECTIONS``. Every section has a title, a body short
-enough for a chat embed and an ``examples`` list: the move texts the body shows, so tests can
-check that each one parses with the game's engine. An example is either a string (playable in a
+Each game has one TOML file per language, ``words/rules/<language>/<game>.toml`` (with every
+other text users read, in the ``words`` package), with a title, a one-line summary and the
+sections listed in ``SECTIONS``. Every section has a title, a body short enough for a chat
+embed and an ``examples`` list: the move texts the body shows, so tests can check that each
+one parses with the game's engine. An example is either a string (playable in a
 fresh game) or a table ``{move, options, players, after, parse_only}``: the game is created with
 ``options``/``players``, the ``after`` moves are played, then ``move`` is played, or only parsed
 when ``parse_only`` is true (moves that need a position we cannot build from data, e.g. a card
 held in a shuffled hand).
 
 A language without a file for a game, or a file without some section, falls back to English.
-French texts are spaced the French way when read (``bot.i18n.catalogs.typeset``).
+French texts are spaced the French way when read (``words.typeset``).
 """
 
 from __future__ import annotations
@@ -22,16 +23,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bot.i18n.catalogs import typeset
+import words
+from words import DEFAULT_LANGUAGE, LANGUAGES, typeset
 
-LANGUAGES = ("en", "fr")
-DEFAULT_LANGUAGE = "en"
 #: Section ids in reading order (the order `/rules` offers them in).
 SECTIONS = ("overview", "setup", "turn", "special", "end", "notation", "variants")
 #: Games in the order they are listed by `/rules`.
 GAMES = ("alak", "polygo", "palago", "palam", "lppg", "kolory")
 
-_TEXTS = Path(__file__).with_name("texts")
+_TEXTS = Path(words.__file__).with_name("rules")
 
 
 @dataclass(frozen=True)

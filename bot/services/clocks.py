@@ -98,7 +98,7 @@ GraceFor = Callable[[int], Awaitable[timedelta | None]]
 
 class ClockError(ServiceError):
     """A claim, vacation or setting that is not allowed (keys under ``errors.*`` in
-    ``bot/i18n/locales/<lang>/clocks.toml``)."""
+    ``words/locales/<lang>/clocks.toml``)."""
 
     key = "errors.claim_too_early"
 

@@ -220,12 +220,6 @@ class DrawService:
             raise DrawError("errors.draw_impossible", game=self._ctx.engine(row.game).title,
                             players=len(row.seats))
 
-    async def pending_draw_offer_of(self, game_id: int, user_id: int) -> int | None:
-        """The id of the user's pending offer in the game, if any."""
-        for offer in await draw_reads(self._store).pending_draw_offers(game_id):
-            if offer.user_id == user_id:
-                return offer.id
-        return None
 
     async def pending_draw_offers(self, game_id: int) -> list[DrawOfferRow]:
         return await draw_reads(self._store).pending_draw_offers(game_id)

@@ -1,7 +1,7 @@
 """Typed service errors: every failure a player can cause, with a translatable message.
 
 Each error carries ``key`` (an i18n key under ``errors.*``, in
-``bot/i18n/locales/<lang>/services.toml``) and ``params`` (the placeholders); the Discord layer
+``words/locales/<lang>/services.toml``) and ``params`` (the placeholders); the Discord layer
 shows ``i18n.t(error.key, locale, **error.params)``. ``message`` is the English text, for logs.
 A service raises these before writing anything, or from inside a transaction that then rolls
 back: an error never leaves a change behind.

@@ -95,13 +95,6 @@ class GameInfo:
     def players(self) -> int:
         return len(self.seats)
 
-    def seat_of(self, user_id: int) -> int | None:
-        """The user's seat, or None for a spectator."""
-        try:
-            return self.seats.index(user_id)
-        except ValueError:
-            return None
-
 
 @dataclass(frozen=True)
 class MoveResult:

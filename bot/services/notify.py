@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 
 class NotifyError(ServiceError):
     """A notification setting that is not allowed (keys under ``notify.errors.*`` in
-    ``bot/i18n/locales/<lang>/notify.toml``)."""
+    ``words/locales/<lang>/notify.toml``)."""
 
     key = "notify.errors.bad_zone"
 

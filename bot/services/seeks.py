@@ -65,10 +65,6 @@ class Seek:
     def id(self) -> int:
         return self.challenge.id
 
-    def admits(self, rating: int) -> bool:
-        return ((self.min_rating is None or rating >= self.min_rating)
-                and (self.max_rating is None or rating <= self.max_rating))
-
 
 @dataclass(frozen=True)
 class Lobby:

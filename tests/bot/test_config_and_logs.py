@@ -83,23 +83,6 @@ def test_python_m_bot_never_prints_the_token(tmp_path):
     assert TOKEN not in output
 
 
-def test_the_example_documents_every_setting_with_its_default():
-    from dataclasses import fields
-    from pathlib import Path
-
-    example = Path(__file__).resolve().parents[2] / "config.example.toml"
-    text = example.read_text()
-    keys = {
-        "database": "path",
-        "emulator_users": "users",
-        "keep_local_database": "keep_database",
-        "database_pool_size": "pool_size",
-    }
-    for setting in fields(Config):
-        assert f"\n{keys.get(setting.name, setting.name)} = " in text, setting.name
-    assert load_config(example, env={}) == Config()
-
-
 @pytest.mark.parametrize("where", ["env", "file"])
 def test_a_token_pasted_into_another_setting_is_never_echoed(tmp_path, where):
     """The error names the setting, but neither the token nor its upper-cased copy."""

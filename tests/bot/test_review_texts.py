@@ -4,10 +4,10 @@ each player's line with plural forms, the mistakes' captions, the progress messa
 from __future__ import annotations
 
 from bot.cogs._review import captions, progress_text, review_texts, summary_text
-from bot.i18n.catalogs import NBSP
 from bot.reviews import Progress
 from bot.services.review import analyse
 from bot.services.reviews import ReviewSource
+from words import NBSP
 
 SCORES = [(0.5, 0.5), (0.2, 0.8), (0.3, 0.7), (0.3, 0.7), (0.6, 0.4)]
 

@@ -11,13 +11,14 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from bot.workers import WORKER_NICENESS, PoolBusy, WorkerPool
 
 #: Where the ``bot`` package is, for the scripts run as bots.
-PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PROJECT_ROOT = str(Path(__file__).resolve().parents[2])
 
 
 def own_priority() -> int:

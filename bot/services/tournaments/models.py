@@ -41,7 +41,7 @@ TIEBREAKS = {
 
 class TournamentError(ServiceError):
     """A tournament action that is not allowed; keys under ``errors.tournament.*``
-    (``bot/i18n/locales/<lang>/tournaments.toml``)."""
+    (``words/locales/<lang>/tournaments.toml``)."""
 
     key = "errors.tournament.not_found"
 

@@ -69,16 +69,9 @@ from bot.store.tournaments import (
 )
 from engines import Outcome, Phrase
 from engines.core import dump_outcome
-from engines.phrases import define
 
 #: Tries to end a forfeited game while moves keep changing it.
 FORFEIT_ATTEMPTS = 5
-
-define({
-    "outcome.withdrew": "{seat} withdrew from the tournament",
-    "outcome.removed": "{seat} was removed from the tournament",
-})
-
 
 class Rounds:
     """Results in, rounds out (see the module docstring)."""

@@ -13,8 +13,8 @@ from bot.correspondence.texts import (
     vacation_text,
 )
 from bot.events import Reminder, TimedOut, Vacation
-from bot.i18n.catalogs import typeset
 from bot.services.clocks import ClockInfo, VacationInfo
+from words import typeset
 
 DEADLINE = datetime(2026, 3, 10, 18, 0, tzinfo=UTC)
 UNIX = int(DEADLINE.timestamp())

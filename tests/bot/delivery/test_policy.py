@@ -15,7 +15,7 @@ from bot.delivery.policy import (
     acquire,
     after_failure,
     left_to_handler,
-    token_alive,
+    reply_token_unexpired,
 )
 from bot.events import OutboxItem, Reminder, TimedOut
 from tests.bot.events.samples import sample
@@ -56,8 +56,8 @@ def test_a_young_row_is_left_to_its_handler_unless_the_scheduler_wrote_it():
 
 
 def test_a_token_answers_for_fifteen_minutes():
-    assert token_alive(row(age=TOKEN_SECONDS - 1), NOW)
-    assert not token_alive(row(age=TOKEN_SECONDS + 1), NOW)
+    assert reply_token_unexpired(row(age=TOKEN_SECONDS - 1), NOW)
+    assert not reply_token_unexpired(row(age=TOKEN_SECONDS + 1), NOW)
 
 
 def interaction(done: bool) -> SimpleNamespace:

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from bot import i18n
-from bot.i18n.catalogs import raw_catalog
 from engines.phrases import Phrase
-from engines.spelling import before, fill
 from tests.bot.i18n.test_every_text import PLURAL_SUFFIX, french_texts, typography_faults
+from words import raw_catalog
+from words.spelling import before, fill
 
 #: "de" before a vowel, which French elides ("d'Alak"); "de l'IA" for the AI.
 DE_VOWEL = re.compile(r"(?<![\w'’])[Dd]e (?=[AEIOUYÀÂÉÈÊÎÏÔÛaeiouyàâéèêîïôû]|IA\b)")
@@ -32,6 +32,8 @@ AT_LEAST_TWO = {
     "errors.tournament.full", "errors.tournament.long_name", "errors.tournament.option_length",
     "errors.tournament.too_few", "phrase.alak.no_such_point", "phrase.lppg.cancel",
     "phrase.palago.draw", "phrase.palam.wins", "rules.players",
+    # The cards each Kolory player gets (10) and the duels of a Palam game (12).
+    "image.kolory.legend.play", "image.palam.duels",
 }
 #: Words ending in s or x that are singular too.
 INVARIABLE = {"fois", "pas", "temps", "mois", "cas", "choix", "prix", "voix", "dos", "gras",

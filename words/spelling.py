@@ -5,7 +5,7 @@ AI "de l'IA (moyen)" (the AI takes its article, as "l'IA" does everywhere in Fre
 Polygo "de Polygo". So where a template has "de {name}" (or "à {name}"), the value decides
 the words around it when the template is filled (``fill``): for the bot's texts
 (``bot.i18n.t``), what the engines say (``bot.i18n.say``) and the words on images
-(``render.words``) alike, which is why it lives here, below both.
+(``render.words``) alike, which is why it lives with the words every layer reads.
 """
 
 from __future__ import annotations
