@@ -56,6 +56,25 @@ def shown_name(item: dict[str, Any], locale: str | None) -> str:
     return str(local or item["name"])
 
 
+#: Discord's integer options hold -2^53+1 .. 2^53-1, its number options -2^53 .. 2^53
+#: (interactions/application-commands, "Application Command Option Type").
+INTEGER_RANGE = (-(2**53) + 1, 2**53 - 1)
+NUMBER_RANGE = (-(2.0**53), 2.0**53)
+
+
+def check_range(option: dict[str, Any], value: float) -> None:
+    """Refuse a number the client would not send: outside the option's ``min_value`` and
+    ``max_value``, or outside what Discord's integer and number options hold."""
+    low, high = INTEGER_RANGE if option["type"] == INTEGER else NUMBER_RANGE
+    if option.get("min_value") is not None:
+        low = max(low, option["min_value"])
+    if option.get("max_value") is not None:
+        high = min(high, option["max_value"])
+    if not low <= value <= high:
+        raise LookupError(f"option {option['name']} takes a number from {low} to {high}, "
+                          f"not {value}")
+
+
 def without_contexts(option: dict[str, Any]) -> dict[str, Any]:
     """``option`` and its nested options without ``integration_types`` and ``contexts``: the
     option structure has no such fields, so Discord ignores them there."""
@@ -175,6 +194,8 @@ class Commands:
                 value = raw if isinstance(raw, bool) else str(raw).lower() in ("1", "true", "yes")
             else:
                 value = str(raw)
+            if kind in (INTEGER, NUMBER) and name != focused:
+                check_range(option, value)
             if choices and name != focused:
                 allowed = [c["value"] for c in choices]
                 if value not in allowed:
