@@ -192,6 +192,12 @@ class BoardGamesBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d guild(s)", self.user, len(self.guilds))
+        if self.closing:
+            # A stop began before the gateway was ready (a SIGTERM at start-up): it has
+            # stopped, or is stopping, what it found; starting now would run tasks on pools
+            # about to close. The starts below never wait, so no stop can begin among them.
+            log.info("ready while stopping: the background tasks are not started")
+            return
         # Deliver what an earlier run left in the outbox, then keep delivering.
         self.delivery.start()
         # Its first round catches up on reminders and forfeits that fell due while down.
