@@ -101,6 +101,7 @@ class AiPlayer:
         self._hints: dict[int, int] = {}  # user -> hints being thought
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
+        self._stopping = False
         #: Games whose AI turn this process is thinking about, and whose turn it is for.
         self._thinking: dict[int, asyncio.Task] = {}
         self._owners: dict[int, int | None] = {}
@@ -128,6 +129,7 @@ class AiPlayer:
 
     def start(self) -> None:
         if self._task is None or self._task.done():
+            self._stopping = False
             self._task = asyncio.create_task(self._run(), name="ai-player")
 
     def poke(self) -> None:
@@ -137,6 +139,11 @@ class AiPlayer:
         """Stop taking turns; a turn being played finishes its database write (the move is
         written in one transaction or not at all: the next start plays it otherwise)."""
         if self._task is not None:
+            # Python 3.11's wait_for swallows a cancellation that lands as its wait ends (a
+            # poke at the moment of the stop): the flag and a poke make the loop leave on its
+            # own even then, instead of playing on with pools about to close.
+            self._stopping = True
+            self._wake.set()
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
@@ -149,7 +156,7 @@ class AiPlayer:
         self.pool.close()
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             self._wake.clear()
             try:
                 await self.play_round()
