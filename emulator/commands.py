@@ -56,6 +56,18 @@ def shown_name(item: dict[str, Any], locale: str | None) -> str:
     return str(local or item["name"])
 
 
+def choices_text(choices: list[dict[str, Any]], locale: str | None) -> str:
+    """An option's choices, each told apart from the next however many commas or spaces its
+    name holds: ``"bank of 3 days, +1 day per move" (3d+1d)``; the value in brackets when it
+    is not the name (either may be typed)."""
+    shown = []
+    for choice in choices:
+        name = shown_name(choice, locale)
+        value = str(choice["value"])
+        shown.append(f'"{name}"' + ("" if value == name else f" ({value})"))
+    return ", ".join(shown)
+
+
 #: Discord's integer options hold -2^53+1 .. 2^53-1, its number options -2^53 .. 2^53
 #: (interactions/application-commands, "Application Command Option Type").
 INTEGER_RANGE = (-(2**53) + 1, 2**53 - 1)
@@ -199,8 +211,8 @@ class Commands:
             if choices and name != focused:
                 allowed = [c["value"] for c in choices]
                 if value not in allowed:
-                    shown = ", ".join(str(c["name"]) for c in choices)
-                    raise LookupError(f"option {name} must be one of: {shown}")
+                    raise LookupError(f"option {shown_name(option, locale)} must be one of: "
+                                      f"{choices_text(choices, locale)}")
             entry = {"name": name, "type": kind, "value": value}
             if name == focused:
                 entry["focused"] = True

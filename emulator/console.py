@@ -32,6 +32,7 @@ Whenever a message notifies someone, a line says so, as Discord would ping them.
 from __future__ import annotations
 
 import contextlib
+import re
 import shlex
 from collections.abc import Callable
 from pathlib import Path
@@ -61,9 +62,28 @@ value given by name until the next option (/rules alak section:A turn)."""
 SHORT_HELP = "Console: /as <user>, /in <thread>, /click <label>, /threads, /console, /quit."
 #: Files shown as pictures; anything else is a "file".
 IMAGE_SUFFIXES = (".png", ".gif", ".jpg", ".jpeg", ".webp")
+#: What a typed ``name:`` looks like (a value holding a colon, as ``12:30``, is not one).
+OPTION_NAME = re.compile(r"[^\W\d]\w*")
 #: How long a typed command waits for the bot's first answer: Discord's own limit (an
 #: interaction not answered within 3 seconds has failed).
 FIRST_ANSWER_SECONDS = 3.0
+
+
+def as_typed(label: str) -> str:
+    """A button's label as it may be typed: any case, three dots for the ellipsis ("move..."
+    presses **Move…**)."""
+    return label.replace("…", "...").casefold()
+
+
+def suggestions_text(name: str, choices: list[dict[str, Any]]) -> list[str]:
+    """The lines showing an option's suggestions: on one line when each is one word
+    (``a b c``), else one per line, so that names with spaces stay apart."""
+    names = [str(c["name"]) for c in choices]
+    if not names:
+        return [f"  suggestions for {name}: (none)"]
+    if not any(" " in n for n in names):
+        return [f"  suggestions for {name}: {' '.join(names)}"]
+    return [f"  suggestions for {name}:", *(f"    {n}" for n in names)]
 
 
 class Console:
@@ -271,10 +291,10 @@ class Console:
     async def _click(self, args: list[str]) -> None:
         if not args:
             raise LookupError("Usage: /click <button label>")
-        label = " ".join(args).casefold()
+        label = as_typed(" ".join(args))
         for message in reversed(self.emu.channel_messages(self.channel_id)):
             for button in message.buttons():
-                if (button.get("label") or "").casefold() == label and not button.get("disabled"):
+                if as_typed(button.get("label") or "") == label and not button.get("disabled"):
                     interaction = await self.emu.click(
                         self.user, message, button["custom_id"], locale=self.locale
                     )
@@ -297,15 +317,15 @@ class Console:
             break
         path = " ".join(words[:path_length])
         command, _, leaf = self.emu.find_command(path, self.locale)
-        values, suggest = self._parse_options(leaf, words[path_length:])
+        values, suggest = self._parse_options(leaf, words[path_length:], path)
         if suggest is not None:
             name, typed = suggest
             values[name] = typed
             choices = await self.emu.autocomplete(
                 self.user, path, values, name, channel=self.channel_id, locale=self.locale
             )
-            shown = " ".join(c["name"] for c in choices) or "(none)"
-            self.output(f"  suggestions for {name}: {shown}")
+            for line in suggestions_text(name, choices):
+                self.output(line)
             return command["name"]
         interaction = await self.emu.slash(
             self.user, path, values, channel=self.channel_id, locale=self.locale
@@ -314,7 +334,7 @@ class Console:
         return command["name"]
 
     def _parse_options(
-        self, leaf: dict[str, Any], args: list[str]
+        self, leaf: dict[str, Any], args: list[str], path: str = ""
     ) -> tuple[dict[str, Any], tuple[str, str] | None]:
         """Option values by the options' own names (typed in the user's language or not), and
         the option whose suggestions are asked for (a value ending with ``?``)."""
@@ -326,7 +346,12 @@ class Console:
         last_text: str | None = None  # the text option that takes the rest of the line
         named_text: str | None = None  # a text option given by name, whose value goes on
         for arg in args:
-            named = self.emu.option_name(leaf, arg.split(":", 1)[0], self.locale)
+            before, colon, _ = arg.partition(":")
+            named = self.emu.option_name(leaf, before, self.locale)
+            if colon and named is None and OPTION_NAME.fullmatch(before):
+                shown = ", ".join(shown_name(o, self.locale) for o in options) or "none"
+                raise LookupError(f"/{path or leaf['name']} has no option {before} (its "
+                                  f"options: {shown})")
             if ":" in arg and named in by_name:
                 name, value = named, arg.split(":", 1)[1]
                 named_text = name if by_name[name]["type"] == STRING else None

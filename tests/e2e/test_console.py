@@ -333,3 +333,34 @@ def test_lines_printed_while_the_prompt_waits_take_its_place(stream, cleared):
     assert out.getvalue() == (
         "Welcome.\nalice #games> " + cleared + "[Alak #1] AI (easy) played **c**.\n"
         "    🔔 pinged: @alice\nalice Alak #1> [Alak #1] @alice played **d**.\n")
+
+
+async def test_typing_slips_the_console_reads_or_names_plainly(world, console_of):
+    """Three dots for the ellipsis of **Move…**; an option the command does not have named as
+    such (not blamed on the next option); choices and suggestions whose names hold spaces or
+    commas told apart."""
+    emu = world.emu
+    console, _, type_ = console_of(emu)
+
+    shown = await type_("/play alak level:easy players:3")
+    assert len(shown) == 1 and shown[0].startswith("/play alak has no option players (its "
+                                                   "options: "), shown
+    assert "time_control" in shown[0] and "must be" not in shown[0]
+
+    shown = await type_("/play alak time_control:fortnightly")
+    assert len(shown) == 1 and "option time_control must be one of:" in shown[0], shown
+    assert '"bank of 3 days, +1 day per move" (3d+1d)' in shown[0]
+    assert '"untimed", "1 day per move" (1d)' in shown[0]
+
+    board = await world.start_game("alice", "alak", "bob")
+    await world.start_game("alice", "palago", "carol")
+    shown = await type_("/board ?")
+    assert shown[0] == "  suggestions for game:" and len(shown) == 3, shown
+    assert all(line.startswith("    #") for line in shown[1:]), shown
+
+    game = await world.services.game_for_thread(board.channel_id)
+    mover, _ = await world.turn(game.id)
+    await type_(f"/as {mover.name}")
+    console.channel_id = board.channel_id
+    shown = await type_("/click move...")
+    assert any("(form: Your move in game #" in line for line in shown), shown
