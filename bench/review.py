@@ -11,10 +11,12 @@ for its move where the largest mistakes were made (``better_moves``), the pictur
 (``review_png``). The CPU of each step is measured in this process, one job after another
 (``time.process_time``): the CPU a review costs, whatever the number of workers.
 
-``--wall`` also runs the whole review through ``bot.reviews.ReviewWork`` on a heavy pool of two
-worker processes (the 2-core target; the picture is not part of it), and prints its wall time
-and the CPU its workers used (starting them included). The workers run at a lower priority
-(``nice``): on a machine busy with other work the wall time says more about that work.
+``--wall`` also runs the whole review through ``bot.reviews.ReviewWork`` on the AI's queue of two
+worker processes (the 2-core target; a review holds one of them, the other is kept for the AI's
+replies; the picture is not part of it), and prints its wall time and the CPU its workers used
+(starting them included). The workers run at a lower priority (``nice``): on a machine busy
+with other work the wall time says more about that work. ``bench.review_fairness`` measures
+reviews beside the AI's replies and beside other users' reviews.
 
 Budget: a 40-ply Alak game and a 100-ply Polygo game within 60 s of CPU each.
 """
@@ -29,11 +31,12 @@ from pathlib import Path
 
 import ai
 import engines
+from bot.aiqueue import FairQueue
 from bot.cogs._review import captions, review_texts
-from bot.heavy import HeavyWork
 from bot.reviews import ReviewWork, review_png
 from bot.services.review import analyse, plies_to_ask
 from bot.services.reviews import ReviewSource, better_moves, evaluate_positions
+from bot.workers import WorkerPool
 
 #: (game, players, options, plies) per row.
 GAMES: dict[str, tuple[str, int, dict, int]] = {
@@ -113,16 +116,16 @@ async def wall(label: str) -> tuple[float, float]:
     ``ReviewWork`` on two worker processes."""
     name, players, options, plies = GAMES[label]
     source = played(name, players, options, plies)
-    heavy = HeavyWork.create(workers=2, kind="process")
-    work = ReviewWork(heavy, Forget())  # type: ignore[arg-type]
+    pool = WorkerPool("ai", workers=2, kind="process")
+    work = ReviewWork(FairQueue(pool), Forget())  # type: ignore[arg-type]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     begin = time.perf_counter()
-    await work.job(source).task
+    await work.job(source, 1).task
     took = time.perf_counter() - begin
-    executor = heavy.pool._executor
+    executor = pool._executor
     if executor is not None:
         executor.shutdown(wait=True)  # the workers' CPU counts once they are waited for
-    heavy.close()
+    pool.close()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return took, cpu

@@ -21,6 +21,8 @@ turn (a move belongs to the game's person, a hint to who asked), a round takes i
 ``MAX_THINKING_PER_USER`` turns of one person's games (the others wait in the database), and a
 user has at most ``hints_per_user`` hints being thought at once (``HintsBusy`` beyond): one
 user's thirty games and hundreds of hints delay another's AI move by one think time at most.
+Post-game reviews (``bot.reviews``) evaluate their positions in the same queue, as background
+jobs: a move or a hint goes before them and never waits for a worker they hold all of.
 """
 
 from __future__ import annotations
@@ -152,6 +154,10 @@ class AiPlayer:
             task.cancel()
         if self._thinking:
             await asyncio.gather(*self._thinking.values(), return_exceptions=True)
+
+    def close(self) -> None:
+        """Close the AI's workers, once whatever uses them has stopped (the turns, the hints
+        of the interactions in flight, the reviews)."""
         self.queue.close()
         self.pool.close()
 

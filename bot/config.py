@@ -92,6 +92,9 @@ class Config:
     #: "thread"s (the tests' bots, which would otherwise start a process each).
     board_workers: int = 1
     board_pool: str = "process"
+    #: The AI thinks (moves, hints, the reviews' evaluations) in "process"es (default) or
+    #: "thread"s (tests that replace a job by a local function).
+    ai_pool: str = "process"
     #: Fair use of the AI: games against it one person plays at once, and hints of one person
     #: being thought at once (one more is told to wait a moment).
     ai_games_per_user: int = 5
@@ -217,6 +220,7 @@ def load_config(
         "heavy_pool": bot.get("heavy_pool", Config.heavy_pool),
         "board_workers": bot.get("board_workers", Config.board_workers),
         "board_pool": bot.get("board_pool", Config.board_pool),
+        "ai_pool": bot.get("ai_pool", Config.ai_pool),
         "ai_games_per_user": bot.get("ai_games_per_user", Config.ai_games_per_user),
         "ai_hints_per_user": bot.get("ai_hints_per_user", Config.ai_hints_per_user),
     }
@@ -237,6 +241,7 @@ def load_config(
         "BOT_HEAVY_POOL": "heavy_pool",
         "BOT_BOARD_WORKERS": "board_workers",
         "BOT_BOARD_POOL": "board_pool",
+        "BOT_AI_POOL": "ai_pool",
         "BOT_AI_GAMES_PER_USER": "ai_games_per_user",
         "BOT_AI_HINTS_PER_USER": "ai_hints_per_user",
         "BOT_OUTBOX_HISTORY_DAYS": "outbox_history_days",
@@ -267,7 +272,7 @@ def load_config(
                                ("seek_expiry_days", 1, 365),
                                ("ai_games_per_user", 1, 1000), ("ai_hints_per_user", 1, 100)):
         values[setting] = _whole_number(values[setting], setting, low, high)
-    for pool in ("heavy_pool", "board_pool"):
+    for pool in ("heavy_pool", "board_pool", "ai_pool"):
         values[pool] = str(values[pool]).lower()
         if values[pool] not in ("process", "thread"):
             raise ConfigError(f"{pool} must be process or thread")

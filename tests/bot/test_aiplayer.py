@@ -63,6 +63,7 @@ async def two_runners(store):
     yield first, second
     for player, _ in (first, second):
         await player.stop()
+        player.close()
 
 
 async def test_two_processes_thinking_about_one_turn_play_it_once(store, two_runners):
@@ -109,7 +110,9 @@ async def test_each_process_plays_the_ai_turns_of_its_own_servers_once(store, db
             assert sorted(zero_posts.games) == [on_0, direct] and one_posts.games == [on_1]
         finally:
             await zero.stop()
+            zero.close()
             await one.stop()
+            one.close()
     for game_id in (on_0, on_1, direct):
         after = await service.get_game(game_id)
         assert after.ply == 2 and after.user_to_move() == 7, "each AI turn played once"
