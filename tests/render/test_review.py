@@ -126,3 +126,37 @@ def test_a_resignation_is_a_last_step_to_the_result():
     # is given; else it ends where its curve does, at 0.5.
     assert top_colour_rows(flat) and top_colour_rows(ended)
     assert min(top_colour_rows(ended)) > max(top_colour_rows(flat)) + 50
+
+
+def lppg_team_game(plies: int = 8):
+    game = engines.get("lppg")
+    states = [game.new(players=4, seed=5)]
+    for _ in range(plies):
+        states.append(game.play(states[-1], game.legal_moves(states[-1])[0]))
+    return states
+
+
+def test_partners_curves_are_drawn_side_by_side_not_one_over_the_other():
+    """In a 4-player LPPG game partners share their expected score: each curve still shows."""
+    states = lppg_team_game()
+    scores = [(0.5 + 0.04 * p, 0.5 - 0.04 * p) * 2 for p in range(len(states))]
+    image = review_image("lppg", scores, states[-1], [], [], ["A", "B", "C", "D"], texts(4))
+    left, top, right, bottom = graph_box(image)
+    graph = image.convert("RGB").crop((left, top, right, bottom))
+    rgb = graph.load()
+    colours = seat_colours("lppg", states[-1], 4)
+    for seat, colour in enumerate(colours):
+        seen = [y for x in range(200, 500, 50) for y in range(graph.height)
+                if close(rgb[x, y], colour, 12)]
+        assert len(seen) >= 6, f"seat {seat}'s curve is hidden"
+
+
+def test_result_values_stay_under_the_word_result():
+    from render.review import result_labels
+
+    top, bottom, gap = 68.0, 460.0, 34.0
+    placed = dict(result_labels([top] * 4, gap, top, bottom))
+    assert min(placed.values()) >= top and len(set(placed.values())) == 4
+    placed = dict(result_labels([bottom] * 3, gap, top, bottom))
+    assert max(placed.values()) <= bottom
+    assert dict(result_labels([100.0, 300.0], gap, top, bottom)) == {0: 100.0, 1: 300.0}
