@@ -118,6 +118,22 @@ def curve_offsets(scores: Sequence[Sequence[float]], ended: Sequence[float] | No
     return offsets
 
 
+#: A curve's colour must stand this far (summed over red, green, blue) from the graph's panel.
+CURVE_CONTRAST = 120
+
+
+def curve_colour(colour: RGB, theme: Theme) -> RGB:
+    """A seat's colour as its curve, dot and legend show it: its own, unless it is lost on the
+    panel (Black's stones on the dark theme, White's on the light one), then moved towards the
+    text's colour until it stands out, so the curve reads as a line, not a hollow outline."""
+    shown = colour
+    for step in range(1, 11):
+        if sum(abs(a - b) for a, b in zip(shown, theme.panel, strict=True)) >= CURVE_CONTRAST:
+            break
+        shown = mix(colour, theme.text, 0.06 * step)
+    return shown
+
+
 def _curve_edge(colour: RGB, theme: Theme) -> RGB:
     """An outline that keeps a curve apart from the background (a black stone's curve on the
     dark theme, a white one's on the light theme)."""
@@ -241,7 +257,7 @@ def review_image(
     """The review as an RGB image (``review`` encodes it)."""
     palette = get_theme(theme)
     players = len(names)
-    colours = seat_colours(game_name, final_state, players)
+    colours = [curve_colour(c, palette) for c in seat_colours(game_name, final_state, players)]
     inner = WIDTH - 2 * MARGIN
     graph = _graph(scores, colours, marks, texts, palette, inner, ended)
     thumbs = [_thumbnail(game_name, panel, names, palette, lang) for panel in panels]
