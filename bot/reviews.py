@@ -36,7 +36,7 @@ from bot.services.reviews import (
     Evaluated,
     ReviewService,
     ReviewSource,
-    better_moves,
+    better_moves_kept,
     evaluate_positions,
 )
 
@@ -146,15 +146,18 @@ class ReviewWork:
                  if source.may_suggest(movers[ply - 1])]
         progress.better_total = len(asked)
         better: dict[int, str] = {}
+        kept: dict[int, float] = {}
 
         async def ask(ply: int) -> None:
             async with workers:
-                better.update(await run(better_moves, source, [ply]))
+                found = await run(better_moves_kept, source, [ply])
+            for asked_ply, (move, value) in found.items():
+                better[asked_ply], kept[asked_ply] = move, value
             progress.better_done += 1
 
         await _all(ask(ply) for ply in asked)
         review = analyse(source.game, source.players, source.moves, movers, forced, scores,
-                         better=better, full_information=source.finished,
+                         better=better, kept=kept, full_information=source.finished,
                          finished=source.finished, ended=source.ended())
         await self.service.save(source, review)
         self.made += 1

@@ -64,10 +64,10 @@ def gate(monkeypatch):
 
     def better(src, plies):
         held.asked.append(list(plies))
-        return {ply: "best" for ply in plies}
+        return {ply: ("best", 1.0) for ply in plies}  # the AI's move keeps a sure win
 
     monkeypatch.setattr(reviews_module, "evaluate_positions", evaluate)
-    monkeypatch.setattr(reviews_module, "better_moves", better)
+    monkeypatch.setattr(reviews_module, "better_moves_kept", better)
     return held
 
 
@@ -103,7 +103,8 @@ async def test_the_ai_is_asked_where_the_largest_mistakes_were(work, gate, monke
     assert asked and job.progress.better_total == len(asked) == job.progress.better_done
     assert all(m.better == "best" for m in review.mistakes if m.ply in asked)
     assert asked == [1, 3, 5, 7, 9]
-    assert [m.ply for m in review.mistakes_of(0)] == [1, 3, 5] and not review.mistakes_of(1)
+    # Judged against the AI's move, which keeps a sure win: the later, the more was lost.
+    assert [m.ply for m in review.mistakes_of(0)] == [5, 3, 1] and not review.mistakes_of(1)
 
 
 async def test_one_review_per_user_and_one_job_per_position(work, gate):
