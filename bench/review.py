@@ -7,7 +7,8 @@ longer game, fixed seeds) up to a number of plies (``GAMES``: a 40-ply Alak game
 21-point line and a 100-ply Polygo game are the budgets' cases; the others are typical
 lengths), then reviewed as the bot does
 (``bot.services.reviews``): every position evaluated (``evaluate_positions``), the AI asked
-for its move where the largest mistakes were made (``better_moves``), the picture drawn
+for its move where the largest mistakes were made, and that move's position evaluated
+(``better_moves_kept``), the picture drawn
 (``review_png``). The CPU of each step is measured in this process, one job after another
 (``time.process_time``): the CPU a review costs, whatever the number of workers.
 
@@ -35,7 +36,7 @@ from bot.aiqueue import FairQueue
 from bot.cogs._review import captions, review_texts
 from bot.reviews import ReviewWork, review_png
 from bot.services.review import analyse, plies_to_ask
-from bot.services.reviews import ReviewSource, better_moves, evaluate_positions
+from bot.services.reviews import ReviewSource, better_moves_kept, evaluate_positions
 from bot.workers import WorkerPool
 
 #: (game, players, options, plies) per row.
@@ -96,10 +97,11 @@ def measure(label: str, save: str | None = None) -> dict[str, float]:
     part = evaluate_positions(source, 0, source.positions)
     evaluated = time.process_time()
     asked = plies_to_ask(part.scores, part.movers, source.moves, part.forced)
-    better = better_moves(source, asked) if asked else {}
+    found = better_moves_kept(source, asked) if asked else {}
     asked_at = time.process_time()
     review = analyse(name, players, source.moves, part.movers, part.forced, part.scores,
-                     better=better)
+                     better={ply: move for ply, (move, _) in found.items()},
+                     kept={ply: value for ply, (_, value) in found.items()})
     names = [f"Player {s + 1}" for s in range(players)]
     png = review_png(source, review, names, review_texts(review, source, name, names, "en"),
                      captions(review, names, "en"))
