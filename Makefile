@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(PY) -m bench.heavy
 	$(PY) -m bench.tournaments
 	$(PY) -m bench.review
+	$(PY) -m bench.review_fairness
 	$(PY) -m bench.profile
 
 gallery: $(STAMP)

@@ -21,6 +21,8 @@ turn (a move belongs to the game's person, a hint to who asked), a round takes i
 ``MAX_THINKING_PER_USER`` turns of one person's games (the others wait in the database), and a
 user has at most ``hints_per_user`` hints being thought at once (``HintsBusy`` beyond): one
 user's thirty games and hundreds of hints delay another's AI move by one think time at most.
+Post-game reviews (``bot.reviews``) evaluate their positions in the same queue, as background
+jobs: a move or a hint goes before them and never waits for a worker they hold all of.
 """
 
 from __future__ import annotations
@@ -115,6 +117,7 @@ class AiPlayer:
         self._hints: dict[int, int] = {}  # user -> hints being thought
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
+        self._stopping = False
         #: Games whose AI turn this process is thinking about, and whose turn it is for.
         self._thinking: dict[int, asyncio.Task] = {}
         self._owners: dict[int, int | None] = {}
@@ -142,6 +145,7 @@ class AiPlayer:
 
     def start(self) -> None:
         if self._task is None or self._task.done():
+            self._stopping = False
             self._task = asyncio.create_task(self._run(), name="ai-player")
 
     def poke(self) -> None:
@@ -151,6 +155,11 @@ class AiPlayer:
         """Stop taking turns; a turn being played finishes its database write (the move is
         written in one transaction or not at all: the next start plays it otherwise)."""
         if self._task is not None:
+            # Python 3.11's wait_for swallows a cancellation that lands as its wait ends (a
+            # poke at the moment of the stop): the flag and a poke make the loop leave on its
+            # own even then, instead of playing on with pools about to close.
+            self._stopping = True
+            self._wake.set()
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
@@ -159,11 +168,15 @@ class AiPlayer:
             task.cancel()
         if self._thinking:
             await asyncio.gather(*self._thinking.values(), return_exceptions=True)
+
+    def close(self) -> None:
+        """Close the AI's workers, once whatever uses them has stopped (the turns, the hints
+        of the interactions in flight, the reviews)."""
         self.queue.close()
         self.pool.close()
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             self._wake.clear()
             try:
                 await self.play_round()

@@ -24,7 +24,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.aiplayer import AiPlayer
+from bot.aiplayer import AI_WORKERS, AiPlayer
 from bot.anywhere import register_installs
 from bot.boards import BoardDrawer
 from bot.command_errors import answer_command_error
@@ -45,6 +45,7 @@ from bot.sharding import Shards
 from bot.shutdown import GameTree, StopOrder, cancel_and_wait, finish_answers, finish_in_flight
 from bot.store.base import ShardClaim
 from bot.views import DYNAMIC_ITEMS
+from bot.workers import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -101,8 +102,6 @@ class BoardGamesBot(commands.Bot):
         services.challenges.seek_expiry = timedelta(days=config.seek_expiry_days)
         services.aiseats.ai_games_per_user = config.ai_games_per_user
         self.heavy = HeavyWork.create(config.heavy_workers, config.heavy_pool)
-        # Post-game reviews: made in the heavy pool, stored (bot.reviews, the Review cog).
-        self.reviews = ReviewWork(self.heavy, ReviewService(services.store))
         self.boards = BoardDrawer(config.board_workers, config.board_pool)
         self._names: dict[int, str] = {}
         # Correspondence play: clocks, and the one task that sends reminders and forfeits
@@ -129,8 +128,11 @@ class BoardGamesBot(commands.Bot):
         self.scheduler = Scheduler(self.due_work.next_due, self.due_work, now=self.clocks.now)
         self.clocks.on_change = self.scheduler.poke
         # AI players: their turns are found in the database, woken by every change.
-        self.ai_player = AiPlayer(self, shards=self.own_shards,
-                                  hints_per_user=config.ai_hints_per_user)
+        self.ai_player = AiPlayer(self, WorkerPool("ai", workers=AI_WORKERS, kind=config.ai_pool),
+                                  shards=self.own_shards, hints_per_user=config.ai_hints_per_user)
+        # Post-game reviews: evaluated by the AI's workers after the replies people wait for,
+        # stored (bot.reviews, the Review cog); their pictures are drawn in the heavy pool.
+        self.reviews = ReviewWork(self.ai_player.queue, ReviewService(services.store))
         services.context.on_change = self._changed
         #: How the bot stops (``bot.shutdown``): every background task, in one order.
         self.stop_order = StopOrder()
@@ -145,6 +147,7 @@ class BoardGamesBot(commands.Bot):
         order.add("pool users", "post-game reviews", self.reviews.close)
         order.add("pool users", "outbox delivery and boards' warm-up",
                   self.delivery.background.stop)
+        order.add("pools", "AI workers", self.ai_player.close)
         order.add("pools", "heavy pool", self.heavy.close)
         order.add("pools", "board workers", self.boards.close)
         order.add("gateway", "gateway", self._close_gateway)
@@ -198,6 +201,12 @@ class BoardGamesBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d guild(s)", self.user, len(self.guilds))
+        if self.closing:
+            # A stop began before the gateway was ready (a SIGTERM at start-up): it has
+            # stopped, or is stopping, what it found; starting now would run tasks on pools
+            # about to close. The starts below never wait, so no stop can begin among them.
+            log.info("ready while stopping: the background tasks are not started")
+            return
         # Deliver what an earlier run left in the outbox, then keep delivering.
         self.delivery.background.start()
         # Its first round catches up on reminders and forfeits that fell due while down.

@@ -261,6 +261,12 @@ class Config:
         What those workers are: processes ("process": drawing in a thread of the bot costs it
         more CPU than the drawing itself) or threads of the bot's process ("thread", as the
         tests' bots do, which would otherwise start a process each).""")
+    ai_pool: str = setting(
+        "process", "bot.ai_pool", one_of("process", "thread"), env="BOT_AI_POOL", help="""
+        The AI thinks (its moves, hints, and the evaluations of post-game reviews, after the
+        moves and hints people wait for) in worker processes ("process", at a lower priority
+        than the bot) or threads of the bot's process ("thread": tests that replace a job by
+        a local function).""")
     ai_games_per_user: int = setting(
         5, "bot.ai_games_per_user", whole_number(1, 1000), env="BOT_AI_GAMES_PER_USER",
         help="""

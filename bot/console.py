@@ -7,6 +7,7 @@ This is the one place the bot imports the emulator; the emulator imports nothing
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import signal
 import sys
@@ -18,7 +19,7 @@ from bot.app import launch
 from bot.config import Config
 from emulator import Emulator
 from emulator.console import Console
-from emulator.console_io import next_line, run_folder, typed_lines
+from emulator.console_io import Screen, next_line, run_folder, typed_lines
 
 
 async def run_console(config: Config) -> None:
@@ -47,7 +48,7 @@ async def play(config: Config, images_dir: Path, database: Path) -> None:
         )
         running = await launch(local, guild_ready_timeout=0.1)
         try:
-            await converse(Console(emu, images_dir), emu, images_dir)
+            await converse(emu, images_dir)
         finally:
             print("\nStopping.", file=sys.stderr)
             await running.stop()
@@ -55,26 +56,36 @@ async def play(config: Config, images_dir: Path, database: Path) -> None:
         await emu.close()
 
 
-async def converse(console: Console, emu: Emulator, images_dir: Path) -> None:
-    """Typed lines to the console, its answers printed, until the user or a signal stops it."""
+async def converse(emu: Emulator, images_dir: Path) -> None:
+    """Typed lines to the console, and what happens printed as it happens (the prompt does not
+    wait for it), until the user or a signal stops it."""
+    console = Console(emu, images_dir)
+    screen = Screen(console.prompt)
+    console.output = screen.print
     console.show_new_events()
-    print(f"Local Discord emulator at {emu.api_base}: no token given, nothing leaves this host.")
-    print(f"Users: {', '.join(emu.users)}. Images go to {images_dir.resolve()}/. Type /help.")
+    screen.print(f"Local Discord emulator at {emu.api_base}: no token given, nothing leaves "
+                 "this host.")
+    screen.print(f"Users: {', '.join(emu.users)}. Images go to {images_dir.resolve()}/. "
+                 "Type /help.")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     lines = typed_lines()
+    watching = asyncio.create_task(console.watch(screen.restore_prompt), name="console-watch")
     try:
         while True:
-            print(console.prompt(), end="", flush=True)
+            screen.show_prompt()
             line = await next_line(lines, stop)
+            screen.line_typed()
             if line is None:
                 break
-            keep_going = await console.handle(line)
-            console.show_new_events()
-            if not keep_going:
+            if not await console.handle(line):
                 break
+            console.show_new_events()
     finally:
+        watching.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watching
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(signum)

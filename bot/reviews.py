@@ -1,19 +1,22 @@
-"""Making post-game reviews in the heavy worker pool: once per game position, with progress,
-and one review in the works per user (``bot.reviews``, set up by the ``Review`` cog).
+"""Making post-game reviews with the AI's workers: once per game position, with progress, and
+one review in the works per user (``bot.reviews``, set up by the ``Review`` cog).
 
 * ``ReviewWork.admit(user_id)`` (before acknowledging): a user has at most one review in the
   works; a second is refused at once (``ReviewBusy``, translated), nothing else is done.
-* ``ReviewWork.job(source)``: the review of that exact position (game, version, perspective),
-  started if nobody started it; users asking for the same one share it. The job evaluates the
-  positions in chunks, a chunk per worker at a time, so other heavy work (replays) goes
-  between them instead of waiting for a whole review, then asks the AI for its move where the
-  largest mistakes were made, then stores the review (``ReviewService.save``): the next request
-  reads it from the database at once, after a restart too.
+* ``ReviewWork.job(source, user_id)``: the review of that exact position (game, version,
+  perspective), started if nobody started it; users asking for the same one share it. The job
+  evaluates the positions in chunks, then asks the AI for its move where the largest mistakes
+  were made, then stores the review (``ReviewService.save``): the next request reads it from
+  the database at once, after a restart too. Each chunk is a ``BACKGROUND`` job of the AI's
+  queue (``bot.aiqueue``), in the turn of the user who asked: the AI's moves and hints for
+  people go first (a review never takes the last worker from them), and reviews are served
+  user by user, so a short one is not queued behind ten long ones.
 * ``follow(job, report, every)``: awaits a job, calling ``report(progress)`` at most once per
   ``every`` seconds while it works (the cog edits its progress message).
 
 Move boards never wait for a review: they have workers of their own (``bot.boards``), and the
-heavy pool's processes run at a lower OS priority than the bot's.
+AI's worker processes run at a lower OS priority than the bot's. The review's picture is drawn
+in the heavy pool (``bot.heavy``), like the other heavy pictures.
 """
 
 from __future__ import annotations
@@ -26,14 +29,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import render.review
-from bot.heavy import HeavyWork
+from bot.aiqueue import BACKGROUND, FairQueue
 from bot.services.errors import ServiceError
 from bot.services.review import Review, analyse, plies_to_ask
 from bot.services.reviews import (
     Evaluated,
     ReviewService,
     ReviewSource,
-    better_moves,
+    better_moves_kept,
     evaluate_positions,
 )
 
@@ -70,14 +73,18 @@ class Progress:
 class ReviewJob:
     source: ReviewSource
     progress: Progress
+    #: Whose turn its jobs take in the AI's queue: who asked for it first.
+    user_id: int
     task: asyncio.Task[Review] = field(init=False)
 
 
 class ReviewWork:
     """Reviews being made (see the module)."""
 
-    def __init__(self, heavy: HeavyWork, service: ReviewService, *, chunk: int = CHUNK) -> None:
-        self.heavy = heavy
+    def __init__(self, thinking: FairQueue, service: ReviewService, *,
+                 chunk: int = CHUNK) -> None:
+        #: The AI's queue and workers (``AiPlayer.queue``).
+        self.thinking = thinking
         self.service = service
         self.chunk = chunk
         self._jobs: dict[tuple[int, int, int], ReviewJob] = {}
@@ -96,11 +103,12 @@ class ReviewWork:
         finally:
             self._users.discard(user_id)
 
-    def job(self, source: ReviewSource) -> ReviewJob:
+    def job(self, source: ReviewSource, user_id: int) -> ReviewJob:
+        """The review of ``source``, asked for by ``user_id`` (started if nobody did)."""
         key = (source.game_id, source.perspective, source.version)
         job = self._jobs.get(key)
         if job is None:
-            job = self._jobs[key] = ReviewJob(source, Progress(0, source.positions))
+            job = self._jobs[key] = ReviewJob(source, Progress(0, source.positions), user_id)
             job.task = asyncio.create_task(self._make(job), name=f"review-{source.game_id}")
             job.task.add_done_callback(lambda _: self._jobs.pop(key, None))
         return job
@@ -113,13 +121,18 @@ class ReviewWork:
 
     async def _make(self, job: ReviewJob) -> Review:
         source, progress = job.source, job.progress
-        pool = self.heavy.pool
-        workers = asyncio.Semaphore(pool.workers)
+        thinking = self.thinking
+
+        async def run(fn: Callable[..., Any], *args: Any) -> Any:
+            return await thinking.run(job.user_id, fn, *args, priority=BACKGROUND)
+
+        # A review hands the queue as many jobs at once as there are workers, no more.
+        workers = asyncio.Semaphore(thinking.pool.workers)
         parts: list[Evaluated] = []
 
         async def evaluate(start: int, stop: int) -> None:
             async with workers:
-                parts.append(await pool.run(evaluate_positions, source, start, stop))
+                parts.append(await run(evaluate_positions, source, start, stop))
             progress.done += stop - start
 
         total = source.positions
@@ -133,15 +146,18 @@ class ReviewWork:
                  if source.may_suggest(movers[ply - 1])]
         progress.better_total = len(asked)
         better: dict[int, str] = {}
+        kept: dict[int, float] = {}
 
         async def ask(ply: int) -> None:
             async with workers:
-                better.update(await pool.run(better_moves, source, [ply]))
+                found = await run(better_moves_kept, source, [ply])
+            for asked_ply, (move, value) in found.items():
+                better[asked_ply], kept[asked_ply] = move, value
             progress.better_done += 1
 
         await _all(ask(ply) for ply in asked)
         review = analyse(source.game, source.players, source.moves, movers, forced, scores,
-                         better=better, full_information=source.finished,
+                         better=better, kept=kept, full_information=source.finished,
                          finished=source.finished, ended=source.ended())
         await self.service.save(source, review)
         self.made += 1

@@ -8,14 +8,15 @@ The order, each stage over before the next begins (``STAGES``; the bot's ``close
    tree's ``interaction_check`` here, ``Host.closing`` in the buttons); the bot's ``closing``
    is set before anything stops.
 2. ``producers``: the tasks that make new work stop: the correspondence scheduler (reminders,
-   forfeits, digests, pruning) and the AI player (its turns in hand, then its worker pool).
+   forfeits, digests, pruning) and the AI player (its turns in hand).
 3. ``in flight``: the interactions being answered and the background work they started (tasks
    named ``background-…``: buttons taken off, woken deliveries, tournament posts) finish,
    for ``STOP_GRACE_SECONDS`` at most.
 4. ``pool users``: the tasks that draw in the pools below are cancelled: the rules diagrams
    (``bot.cogs.rules``), the post-game reviews (``bot.reviews``), the boards' warm-up and the
    outbox delivery's loop.
-5. ``pools``: the heavy pool and the board workers close.
+5. ``pools``: the AI's workers (which the hints in flight and the reviews used too), the heavy
+   pool and the board workers close.
 6. ``gateway``: the bot stops reading the gateway and closes it normally (1000) at once, so
    Discord sends nothing more; the interactions read before that get their answer (mostly the
    notice of step 1), for ``ANSWER_GRACE_SECONDS`` at most, before discord.py closes its HTTP

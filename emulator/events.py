@@ -57,9 +57,11 @@ class EventLog:
         return event
 
     async def wait_for(
-        self, predicate: Callable[[Event], bool], *, since: int = 0, timeout: float = PATIENCE
+        self, predicate: Callable[[Event], bool], *, since: int = 0,
+        timeout: float | None = PATIENCE,
     ) -> Event:
-        """The first event from ``since`` on that satisfies ``predicate`` (waiting if needed)."""
+        """The first event from ``since`` on that satisfies ``predicate`` (waiting if needed;
+        ``timeout=None``: for as long as it takes)."""
         for event in self.events[since:]:
             if predicate(event):
                 return event

@@ -21,12 +21,13 @@ It is as strict as Discord where players would notice:
   15 minutes. ``rest_delay`` adds a round trip to every REST answer (half before the request is
   handled, half after), as a real network does.
 * **Permissions** (``permissions``): the bot has exactly what the README's invite link grants;
-  what needs more is refused with 403 / 50013. Members are plain members
-  (``MEMBER_PERMISSIONS``) unless a test grants more with ``emu.grant(user, MANAGE_GUILD)`` or
-  ``ADMINISTRATOR``; the server's owner (the first user) has every permission, as on Discord.
-  Interactions carry them in ``member.permissions`` (what discord.py's
-  ``interaction.permissions`` reads), and a command whose ``default_member_permissions`` a
-  member lacks is not offered to them (``HiddenCommand``).
+  what needs more is refused with 403 / 50013 (a channel it cannot see, even for want of View
+  Channel, with 403 / 50001; a channel that does not exist with 404 / 10003). Members are
+  plain members (``MEMBER_PERMISSIONS``) unless a test grants more with
+  ``emu.grant(user, MANAGE_GUILD)`` or ``ADMINISTRATOR``; the server's owner (the first user)
+  has every permission, as on Discord. Interactions carry them in ``member.permissions`` (what
+  discord.py's ``interaction.permissions`` reads), and a command whose
+  ``default_member_permissions`` a member lacks is not offered to them (``HiddenCommand``).
 * **Nonces.** A message sent with ``nonce`` and ``enforce_nonce`` is created once per nonce,
   channel and author for ``nonce_seconds``; sending it again returns the first message.
 * **Threads.** A message starts at most one thread (the thread has the message's id); a second

@@ -118,7 +118,7 @@ async def answer_review(bot: CogHost, interaction: discord.Interaction,
     if review is None:
         try:
             with work.admit(user):
-                job = work.job(source)
+                job = work.job(source, user)
                 await interaction.response.defer(ephemeral=True, thinking=True)
 
                 async def report(progress: Progress) -> None:

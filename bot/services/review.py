@@ -19,6 +19,12 @@ Definitions (shown to players in the README and on the image):
   fast budgets a review uses), and which was not forced (a move that was the only legal one
   cannot be a mistake). Each player's biggest ``MISTAKES_SHOWN`` (3) are shown, the largest
   loss first (the earlier move first on a tie).
+* Where the AI was asked for its own move (``better``), the move is judged against it, like
+  with like: its loss is how much lower the mover's expected score is after it than after the
+  AI's move (``kept``), both positions with the same side to move. The evaluation's lean
+  towards the side to move (strong on an empty Alak line) then cancels out: a first move the
+  AI would not beat by ``MISTAKE_LOSS`` is no mistake. A move the AI would play too is none
+  either. Such dismissed moves are not counted in the player's line.
 * A player's line: the moves they made, their **average loss per move** (over all their moves,
   forced ones included, as chess sites count it), and their number of mistakes.
 """
@@ -78,6 +84,8 @@ class Review:
     finished: bool = True
     #: The result when the game ended without a move (resignation, time), else None.
     ended: tuple[float, ...] | None = None
+    #: Moves whose fall the AI's own move explains (no mistake after all).
+    dismissed: tuple[int, ...] = ()
 
     @property
     def result(self) -> tuple[float, ...]:
@@ -98,6 +106,7 @@ class Review:
                           "better": m.better} for m in self.mistakes],
             "full_information": self.full_information, "finished": self.finished,
             "ended": None if self.ended is None else [round(v, 4) for v in self.ended],
+            "dismissed": list(self.dismissed),
         }
 
     @classmethod
@@ -109,10 +118,11 @@ class Review:
         forced = tuple(bool(f) for f in data["forced"])
         players = int(data["players"])
         ended = data.get("ended")
+        dismissed = tuple(int(p) for p in data.get("dismissed") or ())
         return cls(data["game"], players, tuple(data["moves"]), movers, forced, scores,
-                   mistakes, player_lines(scores, movers, forced, players),
+                   mistakes, player_lines(scores, movers, forced, players, dismissed=dismissed),
                    bool(data.get("full_information")), bool(data.get("finished", True)),
-                   None if ended is None else tuple(float(v) for v in ended))
+                   None if ended is None else tuple(float(v) for v in ended), dismissed)
 
 
 def losses(scores: Sequence[Sequence[float]], movers: Sequence[int]) -> list[float]:
@@ -143,15 +153,17 @@ def mistake_candidates(
 
 def player_lines(
     scores: Sequence[Sequence[float]], movers: Sequence[int], forced: Sequence[bool],
-    players: int, threshold: float = MISTAKE_LOSS,
+    players: int, threshold: float = MISTAKE_LOSS, dismissed: Sequence[int] = (),
 ) -> tuple[PlayerLine, ...]:
-    """A line per seat: moves made, average loss per move, number of mistakes."""
+    """A line per seat: moves made, average loss per move, number of mistakes (``dismissed``:
+    move numbers the AI's own move showed were none)."""
     per_move = losses(scores, movers)
     lines = []
     for seat in range(players):
         mine = [k for k, mover in enumerate(movers) if mover == seat]
         total = sum(per_move[k] for k in mine)
-        mistakes = sum(1 for k in mine if per_move[k] + 1e-9 >= threshold and not forced[k])
+        mistakes = sum(1 for k in mine if per_move[k] + 1e-9 >= threshold and not forced[k]
+                       and k + 1 not in dismissed)
         lines.append(PlayerLine(seat, len(mine), total / len(mine) if mine else 0.0, mistakes))
     return tuple(lines)
 
@@ -161,31 +173,42 @@ def analyse(
     forced: Sequence[bool], scores: Sequence[Sequence[float]], *,
     better: Mapping[int, str] | None = None, full_information: bool = False,
     finished: bool = True, shown: int = MISTAKES_SHOWN,
-    ended: Sequence[float] | None = None,
+    ended: Sequence[float] | None = None, kept: Mapping[int, float] | None = None,
 ) -> Review:
     """The review of a series of evaluations (``ended``: the result of a game that ended
     without a move, see the module). ``better`` maps a move number to the AI's move in
-    the position before it, where it was asked; a "mistake" the AI would have played too is
-    not one (its loss came from the evaluation's noise or from what followed), so it is
-    skipped and the next largest is shown instead."""
+    the position before it, where it was asked, and ``kept`` to the mover's expected score
+    after that move: a "mistake" the AI would have played too, or that the AI's move beats by
+    less than ``MISTAKE_LOSS``, is not one (its loss came from the evaluation's noise or its
+    lean towards the side to move), so it is skipped and the next largest is shown instead;
+    one it beats is shown with the loss against it."""
     candidates = mistake_candidates(scores, movers, moves, forced)
     chosen: list[Mistake] = []
+    dismissed: list[int] = []
     for seat in sorted(candidates):
-        kept = []
+        shown_here = []
         for mistake in candidates[seat]:
-            if len(kept) == shown:
-                break
             if better is not None and mistake.ply in better:
                 if better[mistake.ply] == mistake.played:
+                    dismissed.append(mistake.ply)
                     continue
                 mistake = replace(mistake, better=better[mistake.ply])
-            kept.append(mistake)
-        chosen.extend(kept)
+                if kept is not None and mistake.ply in kept:
+                    mistake = replace(mistake, before=kept[mistake.ply])
+                    if mistake.loss + 1e-9 < MISTAKE_LOSS:
+                        dismissed.append(mistake.ply)
+                        continue
+            if len(shown_here) < shown:
+                shown_here.append(mistake)
+        shown_here.sort(key=lambda m: (-round(m.loss, 9), m.ply))
+        chosen.extend(shown_here)
     rows = tuple(tuple(float(v) for v in row) for row in scores)
     return Review(game, players, tuple(moves), tuple(movers), tuple(forced), rows,
-                  tuple(chosen), player_lines(rows, movers, forced, players),
+                  tuple(chosen), player_lines(rows, movers, forced, players,
+                                              dismissed=dismissed),
                   full_information, finished,
-                  None if ended is None else tuple(float(v) for v in ended))
+                  None if ended is None else tuple(float(v) for v in ended),
+                  tuple(sorted(dismissed)))
 
 
 def plies_to_ask(scores: Sequence[Sequence[float]], movers: Sequence[int], moves: Sequence[str],

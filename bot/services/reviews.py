@@ -167,6 +167,22 @@ def better_moves(source: ReviewSource, plies: Sequence[int]) -> dict[int, str]:
     return found
 
 
+def better_moves_kept(source: ReviewSource, plies: Sequence[int]
+                      ) -> dict[int, tuple[str, float]]:
+    """A job: for each move ``ply``, the AI's move instead (``better_moves``) and the mover's
+    expected score after it, evaluated as the position after the move played was (the same
+    side to move), so that the two compare like with like."""
+    game = engines.get(source.game)
+    states = source.states(with_result=False)
+    found = {}
+    for ply, move in better_moves(source, plies).items():
+        before = states[ply - 1]
+        seat = int(before.to_move)
+        after = game.play(before, move)
+        found[ply] = (move, expected_scores(source, after)[seat])
+    return found
+
+
 class ReviewService:
     """Who may have a review, and the stored reviews (see the module)."""
 

@@ -28,13 +28,33 @@ BUTTONS_PER_ROW = 5
 ROWS_MAX = 5
 
 
+#: Every id is below this: Discord's snowflakes fit in 63 bits, and so do the databases'
+#: signed 64-bit integers (a larger number would not even reach a query).
+ID_LIMIT = 2**63
+NUMBER = re.compile(r"-?\d+")
+
+
+def names_impossible_number(item: discord.ui.DynamicItem[Any]) -> bool:
+    """Whether a button's custom_id, read by its template, names a number no id can be (a
+    forged custom_id: the bot writes only ids it has)."""
+    match = item.template.fullmatch(item.custom_id)
+    return match is not None and any(
+        value is not None and NUMBER.fullmatch(value) and abs(int(value)) >= ID_LIMIT
+        for value in match.groupdict().values())
+
+
 class Gate:
-    """Mixed into every button: while the bot shuts down it starts nothing new."""
+    """Mixed into every button: while the bot shuts down it starts nothing new, and a button
+    naming an impossible number is refused before it is read any further."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         host: Host = interaction.client  # type: ignore[assignment]
         if getattr(host, "closing", False):
             await send_ephemeral(interaction, t("bot.errors.closing", interaction.locale))
+            return False
+        if isinstance(self, discord.ui.DynamicItem) and names_impossible_number(self):
+            await send_ephemeral(interaction, t("bot.errors.impossible_number",
+                                                interaction.locale))
             return False
         return True
 

@@ -63,6 +63,7 @@ async def two_runners(store):
     yield first, second
     for player, _ in (first, second):
         await player.stop()
+        player.close()
 
 
 async def test_two_processes_thinking_about_one_turn_play_it_once(store, two_runners):
@@ -109,7 +110,9 @@ async def test_each_process_plays_the_ai_turns_of_its_own_servers_once(store, db
             assert sorted(zero_posts.games) == [on_0, direct] and one_posts.games == [on_1]
         finally:
             await zero.stop()
+            zero.close()
             await one.stop()
+            one.close()
     for game_id in (on_0, on_1, direct):
         after = await service.games.get_game(game_id)
         assert after.ply == 2 and after.user_to_move() == 7, "each AI turn played once"
@@ -144,3 +147,42 @@ async def test_another_process_s_commit_wakes_the_ai_runner_of_the_owner(store, 
     finally:
         await bot.close()
         await claim.release()
+
+
+class NoTurns:
+    """Services with no AI turn to play, counting the rounds that looked."""
+
+    def __init__(self) -> None:
+        self.rounds = 0
+
+    async def ai_draw_offers(self, *args, **kwargs):
+        self.rounds += 1
+        return []
+
+    async def ai_turns(self, *args, **kwargs):
+        return []
+
+
+async def test_a_poke_at_the_moment_of_the_stop_does_not_keep_the_runner_going():
+    """The runner waits for a poke; a poke and the stop's cancellation landing together (a
+    move committed as the bot stops) once let it swallow the cancellation and go on looking
+    for turns, with pools then closed."""
+    services = NoTurns()
+    player = AiPlayer(SimpleNamespace(services=services),
+                      WorkerPool("ai-test", kind="thread"))
+    player.start()
+    while services.rounds == 0:  # the first round is over: it waits for a poke
+        await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    player.poke()
+    stopping = asyncio.create_task(player.stop())
+    for _ in range(50):  # the stop needs no time, only a few turns of the event loop
+        if stopping.done():
+            break
+        await asyncio.sleep(0)
+    runner_task = player._task
+    if runner_task is not None:  # the runner went on: end it, and say so
+        runner_task.cancel()
+        runner_task.cancel()
+        await asyncio.gather(stopping, return_exceptions=True)
+    assert runner_task is None and stopping.done(), "the runner went on after the stop"

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.aiplayer import MAX_THINKING_PER_USER, AiPlayer, HintsBusy, in_turn
-from bot.aiqueue import FairQueue
+from bot.aiqueue import BACKGROUND, FairQueue
 from bot.services import Services
 from bot.store.aiseats import AiTurn
 from bot.workers import PoolBusy, WorkerPool
@@ -175,6 +175,7 @@ async def test_a_round_takes_another_persons_turn_before_one_persons_many(store)
         assert posts.index(info.id) <= 1, posts
     finally:
         await player.stop()
+        player.close()
 
 
 async def test_a_second_hint_of_a_user_in_flight_is_refused_at_once_others_are_not(store):
@@ -202,3 +203,93 @@ async def test_a_second_hint_of_a_user_in_flight_is_refused_at_once_others_are_n
         assert player.may_hint(7), "a hint answered frees its place"
     finally:
         await player.stop()
+        player.close()
+
+
+class ManualPool:
+    """A pool whose jobs end when the test says so: which jobs it was handed, in order."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.jobs: dict[str, asyncio.Future] = {}
+
+    @property
+    def started(self) -> list[str]:
+        return list(self.jobs)
+
+    def submit(self, fn, name: str) -> asyncio.Future:
+        self.jobs[name] = asyncio.get_running_loop().create_future()
+        return self.jobs[name]
+
+    async def finish(self, name: str) -> None:
+        self.jobs[name].set_result(name)
+        for _ in range(3):  # the queue's callbacks run: the next job is handed over
+            await asyncio.sleep(0)
+
+
+async def test_replies_to_people_go_before_reviews_which_never_take_the_last_worker():
+    pool = ManualPool(workers=2)
+    queue = FairQueue(pool)  # type: ignore[arg-type]
+    reviews = [asyncio.ensure_future(queue.run(user, str, f"review-{user}-{n}",
+                                               priority=BACKGROUND))
+               for user in (1, 2, 3) for n in range(2)]
+    await asyncio.sleep(0)
+    assert pool.started == ["review-1-0"], "reviews hold all workers but one"
+    reply = asyncio.ensure_future(queue.run(9, str, "move-9"))
+    await asyncio.sleep(0)
+    assert pool.started == ["review-1-0", "move-9"], "a reply finds the free worker"
+    second = asyncio.ensure_future(queue.run(8, str, "hint-8"))
+    await asyncio.sleep(0)
+    await pool.finish("review-1-0")
+    assert pool.started[-1] == "hint-8", "a waiting reply goes before the reviews"
+    await pool.finish("move-9")
+    assert pool.started[-1] == "review-2-0", "then the next user's review"
+    for name in ("hint-8", "review-2-0"):
+        await pool.finish(name)
+    assert await reply == "move-9" and await second == "hint-8"
+    while queue.running:
+        await pool.finish(pool.started[-1])
+    assert await asyncio.gather(*reviews) == [f"review-{u}-{n}" for u in (1, 2, 3)
+                                              for n in range(2)]
+    # Reviews took turns user by user: 1, 2, 3, then each one's second job.
+    assert [n for n in pool.started if n.startswith("review")] == [
+        "review-1-0", "review-2-0", "review-3-0", "review-1-1", "review-2-1", "review-3-1"]
+
+
+async def test_a_short_review_is_not_queued_behind_long_ones():
+    """Ten users' long reviews wait; an eleventh user's short one is served in the next round,
+    one job per user, not after the hundred jobs queued before it."""
+    pool = ManualPool(workers=3)
+    queue = FairQueue(pool)  # type: ignore[arg-type]
+    long = [asyncio.ensure_future(queue.run(user, str, f"long-{user}-{n}",
+                                            priority=BACKGROUND))
+            for user in range(1, 11) for n in range(10)]
+    await asyncio.sleep(0)
+    assert pool.started == ["long-1-0", "long-1-1"], "user 1 was alone: two workers of three"
+    short = [asyncio.ensure_future(queue.run(11, str, f"short-{n}", priority=BACKGROUND))
+             for n in range(2)]
+    await asyncio.sleep(0)
+    while "short-1" not in pool.started:
+        await pool.finish(next(n for n, job in pool.jobs.items() if not job.done()))
+    assert pool.started == ["long-1-0", "long-1-1", *(f"long-{u}-0" for u in range(2, 11)),
+                            "short-0", "long-1-2", *(f"long-{u}-1" for u in range(2, 11)),
+                            "short-1"]
+    for task in (*long, *short):
+        task.cancel()
+    queue.close()
+
+
+async def test_reviews_do_not_make_replies_busy():
+    """``max_waiting`` bounds the replies waiting; reviews waiting do not count."""
+    pool = ManualPool(workers=1)
+    queue = FairQueue(pool, max_waiting=2)  # type: ignore[arg-type]
+    reviews = [asyncio.ensure_future(queue.run(u, str, f"r-{u}", priority=BACKGROUND))
+               for u in range(5)]
+    await asyncio.sleep(0)
+    replies = [asyncio.ensure_future(queue.run(9, str, f"m-{n}")) for n in range(2)]
+    await asyncio.sleep(0)
+    with pytest.raises(PoolBusy):
+        await queue.run(8, str, "one too many")
+    for task in (*reviews, *replies):
+        task.cancel()
+    queue.close()

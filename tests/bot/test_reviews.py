@@ -1,5 +1,6 @@
-"""Making reviews in the heavy pool (``bot.reviews``): progress, one review per user, one job per
-position shared by whoever asks, stored once made, progress reports spaced out. The AI's jobs
+"""Making reviews with the AI's workers (``bot.reviews``): progress, one review per user, one job
+per position shared by whoever asks, stored once made, progress reports spaced out; the AI's
+replies to people go first, and reviews take turns user by user. The AI's jobs
 are replaced by quick ones here (the real ones run in tests/bot/services/test_reviews.py and
 tests/e2e/test_review.py)."""
 
@@ -13,9 +14,13 @@ from dataclasses import replace
 import pytest
 
 import bot.reviews as reviews_module
-from bot.heavy import HeavyWork
+from bot.aiqueue import FairQueue
 from bot.reviews import Progress, ReviewBusy, ReviewWork, follow
 from bot.services.reviews import Evaluated, ReviewSource
+from bot.workers import WorkerPool
+
+#: Who asks for the reviews.
+ASKER = 7
 
 
 class MemoryReviews:
@@ -59,22 +64,22 @@ def gate(monkeypatch):
 
     def better(src, plies):
         held.asked.append(list(plies))
-        return {ply: "best" for ply in plies}
+        return {ply: ("best", 1.0) for ply in plies}  # the AI's move keeps a sure win
 
     monkeypatch.setattr(reviews_module, "evaluate_positions", evaluate)
-    monkeypatch.setattr(reviews_module, "better_moves", better)
+    monkeypatch.setattr(reviews_module, "better_moves_kept", better)
     return held
 
 
 @pytest.fixture
 def work():
-    heavy = HeavyWork.create(workers=2, kind="thread")
-    yield ReviewWork(heavy, MemoryReviews(), chunk=3)
-    heavy.close()
+    pool = WorkerPool("ai-test", workers=2, kind="thread")
+    yield ReviewWork(FairQueue(pool), MemoryReviews(), chunk=3)
+    pool.close()
 
 
 async def test_a_review_is_made_in_chunks_then_stored(work, gate):
-    job = work.job(source())
+    job = work.job(source(), ASKER)
     review = await job.task
     assert sorted(gate.calls) == [(0, 3), (3, 6), (6, 9), (9, 10)]
     assert job.progress == Progress(10, 10, 0, 0)  # seat 0 loses 0.1 a move: no mistake
@@ -92,25 +97,26 @@ async def test_the_ai_is_asked_where_the_largest_mistakes_were(work, gate, monke
         return Evaluated(start, tuple(values), tuple(movers), (False,) * len(movers))
 
     monkeypatch.setattr(reviews_module, "evaluate_positions", steep)
-    job = work.job(source())
+    job = work.job(source(), ASKER)
     review = await job.task
     asked = sorted(p for plies in gate.asked for p in plies)
     assert asked and job.progress.better_total == len(asked) == job.progress.better_done
     assert all(m.better == "best" for m in review.mistakes if m.ply in asked)
     assert asked == [1, 3, 5, 7, 9]
-    assert [m.ply for m in review.mistakes_of(0)] == [1, 3, 5] and not review.mistakes_of(1)
+    # Judged against the AI's move, which keeps a sure win: the later, the more was lost.
+    assert [m.ply for m in review.mistakes_of(0)] == [5, 3, 1] and not review.mistakes_of(1)
 
 
 async def test_one_review_per_user_and_one_job_per_position(work, gate):
     gate.open.clear()
     with work.admit(1):
-        first = work.job(source())
+        first = work.job(source(), ASKER)
         with pytest.raises(ReviewBusy) as refused, work.admit(1):
             pass
         assert refused.value.key == "errors.review.busy"
         with work.admit(2):  # another user asking for the same review shares the job
-            assert work.job(source()) is first
-        assert work.job(source(game_id=2)) is not first
+            assert work.job(source(), ASKER) is first
+        assert work.job(source(game_id=2), ASKER) is not first
         gate.open.set()
         await first.task
     with work.admit(1):  # done: the user may ask again
@@ -119,7 +125,7 @@ async def test_one_review_per_user_and_one_job_per_position(work, gate):
 
 async def test_progress_is_reported_spaced_out_and_only_when_it_moved(work, gate):
     gate.open.clear()
-    job = work.job(source(moves=20))
+    job = work.job(source(moves=20), ASKER)
     seen: list[tuple[float, Progress]] = []
     loop = asyncio.get_running_loop()
 
@@ -148,12 +154,12 @@ async def test_progress_is_reported_spaced_out_and_only_when_it_moved(work, gate
 
 async def test_a_failed_review_is_said_and_can_be_asked_again(work, gate):
     gate.fail = True
-    job = work.job(source())
+    job = work.job(source(), ASKER)
     with pytest.raises(RuntimeError):
         await follow(job, lambda progress: asyncio.sleep(0), every=0.05)
     await asyncio.sleep(0)
     gate.fail = False
-    again = work.job(source())
+    again = work.job(source(), ASKER)
     assert again is not job
     assert len((await again.task).scores) == 10
     assert work.made == 1
@@ -170,7 +176,7 @@ async def test_while_a_game_runs_the_ai_suggests_moves_to_its_player_only(work, 
 
     monkeypatch.setattr(reviews_module, "evaluate_positions", everyone_errs)
     running = replace(source(), perspective=1)  # seat 1's own review of a running game
-    review = await work.job(running).task
+    review = await work.job(running, ASKER).task
     asked = sorted(p for plies in gate.asked for p in plies)
     assert asked and all((p - 1) % 2 == 1 for p in asked)  # only seat 1's moves
     assert review.mistakes_of(0) and all(m.better is None for m in review.mistakes_of(0))
@@ -180,7 +186,7 @@ async def test_while_a_game_runs_the_ai_suggests_moves_to_its_player_only(work, 
 
 async def test_closing_stops_the_reviews_in_the_works(work, gate):
     gate.open.clear()
-    job = work.job(source())
+    job = work.job(source(), ASKER)
     await asyncio.sleep(0.05)
     work.close()
     gate.open.set()

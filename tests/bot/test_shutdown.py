@@ -90,9 +90,11 @@ async def test_the_bot_stops_its_background_tasks_before_the_pools_they_use(the_
     assert [stage for stage, _ in names] == sorted((s for s, _ in names), key=STAGES.index)
     position = {name: i for i, (_, name) in enumerate(names)}
     assert names[0] == ("refuse", "new interactions")
-    for user in ("AI player", "outbox delivery and boards' warm-up", "rules diagrams"):
+    for user in ("AI player", "outbox delivery and boards' warm-up", "rules diagrams",
+                 "post-game reviews", "interactions and their background work"):
         assert position[user] < position["heavy pool"] < position["gateway"]
         assert position[user] < position["board workers"]
+        assert position[user] < position["AI workers"] < position["gateway"]
     assert position["correspondence scheduler"] < position[
         "interactions and their background work"]
     assert names[-1] == ("gateway", "answers to the last interactions")

@@ -32,7 +32,7 @@ async def finished_game(world, moves: int = 4):
     return game, over
 
 
-@pytest.mark.bot_config(heavy_pool="thread")
+@pytest.mark.bot_config(heavy_pool="thread", ai_pool="thread")
 async def test_a_finished_game_is_reviewed_from_its_button_then_read_back(world):
     emu = world.emu
     game, over = await finished_game(world)
@@ -62,7 +62,7 @@ async def test_a_finished_game_is_reviewed_from_its_button_then_read_back(world)
     assert len(parse_record(text).moves) == 4
 
 
-@pytest.mark.bot_config(heavy_pool="thread")
+@pytest.mark.bot_config(heavy_pool="thread", ai_pool="thread")
 async def test_review_refused_while_people_play_given_against_the_ai(world):
     emu = world.emu
     first = await world.start_game("alice", "alak", "bob")
@@ -92,7 +92,7 @@ async def test_review_refused_while_people_play_given_against_the_ai(world):
     assert "still being played" in refused.content
 
 
-@pytest.mark.bot_config(heavy_pool="thread")
+@pytest.mark.bot_config(heavy_pool="thread", ai_pool="thread")
 async def test_one_review_at_a_time_per_user(world, monkeypatch):
     import threading
 
@@ -122,7 +122,7 @@ async def test_one_review_at_a_time_per_user(world, monkeypatch):
     assert first_game.id != second_game.id and world.bot.reviews.made == 2
 
 
-@pytest.mark.bot_config(heavy_pool="thread")
+@pytest.mark.bot_config(heavy_pool="thread", ai_pool="thread")
 async def test_the_review_button_stays_once_the_rematch_started(world):
     emu = world.emu
     game, over = await finished_game(world)

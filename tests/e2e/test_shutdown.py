@@ -10,9 +10,13 @@ import threading
 
 import pytest
 
+from bot.app import launch
+from bot.client import BoardGamesBot
+from bot.endpoints import use_endpoints
 from bot.rules import diagrams
 from emulator import running_emulator
 from emulator.botprocess import BotProcess
+from tests.e2e.conftest import make_config
 
 #: How long before the emulator saw the gateway close an interaction may have been on its way
 #: to a bot that had already sent its close frame.
@@ -161,3 +165,35 @@ async def started_game(emu) -> int:
     await emu.click("bob", challenge, label="Accept")
     board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     return board.channel_id
+
+
+async def test_a_stop_before_on_ready_runs_never_starts_the_background_tasks(
+        tmp_path, caplog, monkeypatch):
+    """A SIGTERM while ``on_ready`` is pending: ``on_ready`` then runs in the middle of the
+    stop, and must start nothing (the AI player, the scheduler or the delivery would run on
+    pools the stop closes)."""
+    caplog.set_level(logging.INFO)
+    reached, resume = asyncio.Event(), asyncio.Event()
+    real_on_ready = BoardGamesBot.on_ready
+
+    async def held_on_ready(self):
+        reached.set()
+        await resume.wait()
+        await real_on_ready(self)
+
+    monkeypatch.setattr(BoardGamesBot, "on_ready", held_on_ready)
+    async with running_emulator() as emu:
+        running = await launch(make_config(emu, tmp_path), guild_ready_timeout=0.01)
+        try:
+            await reached.wait()
+            # on_ready goes on as soon as the stop has begun (its first stage).
+            running.bot.stop_order.add("refuse", "let on_ready go on", resume.set)
+        finally:
+            await running.stop()
+            use_endpoints(None, None)
+    background = ("ai-player", "correspondence-scheduler", "outbox-delivery", "board-warm-up")
+    left = [t.get_name() for t in asyncio.all_tasks() if t.get_name() in background]
+    assert left == []
+    problems = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert problems == []
+    assert "ready while stopping" in caplog.text, "on_ready ran, during the stop"

@@ -122,3 +122,21 @@ def test_a_game_ended_without_a_move_keeps_its_result_apart():
     assert Review.load(review.dump()).ended == (1.0, 0.0)
     running = analyse("alak", 2, ["a", "b"], [0, 1], [False, False], scores, finished=False)
     assert running.result == (0.6, 0.4) and Review.load(running.dump()).ended is None
+
+
+def test_a_move_is_judged_against_the_ais_own_move_like_with_like():
+    """An evaluation leaning towards the side to move (an empty Alak line: 0.66 for whoever
+    is to move) makes the first move look like a fall of 0.32; the AI's own first move falls
+    as far, so it is no mistake, and is not counted. A move the AI beats by more than the
+    threshold is shown with the loss against the AI's move."""
+    scores = [(0.66, 0.34), (0.34, 0.66), (0.62, 0.38), (0.1, 0.9), (0.5, 0.5)]
+    moves, movers = ["t", "h", "c", "k"], [0, 1, 0, 1]
+    raw = analyse("alak", 2, moves, movers, [False] * 4, scores)
+    assert [m.ply for m in raw.mistakes_of(0)] == [3, 1] and raw.lines[0].mistakes == 2
+    judged = analyse("alak", 2, moves, movers, [False] * 4, scores,
+                     better={1: "k", 3: "d"}, kept={1: 0.40, 3: 0.55})
+    assert [(m.ply, m.better) for m in judged.mistakes_of(0)] == [(3, "d")]
+    assert judged.mistakes_of(0)[0].loss == pytest.approx(0.45)
+    assert judged.lines[0].mistakes == 1 and judged.dismissed == (1,)
+    back = Review.load(judged.dump())
+    assert back.lines[0].mistakes == 1 and back.dismissed == (1,)

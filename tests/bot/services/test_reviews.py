@@ -19,6 +19,7 @@ from bot.services.reviews import (
     ReviewRefused,
     ReviewService,
     better_moves,
+    better_moves_kept,
     evaluate_positions,
     expected_scores,
 )
@@ -150,6 +151,12 @@ async def test_the_jobs_evaluate_every_position_and_ask_the_ai(service, store):
     for ply, move in found.items():
         state = states[ply - 1]
         assert move in {str(m) for m in game.legal_moves(state)}
+    # With the mover's expected score after the AI's move, evaluated as any position is.
+    kept = better_moves_kept(source, [2])
+    move, value = kept[2]
+    assert move == found[2]
+    seat = int(states[1].to_move)
+    assert value == expected_scores(source, game.play(states[1], move))[seat]
 
 
 async def test_a_reviewed_records_comments_do_not_change_how_it_replays(service, store):
