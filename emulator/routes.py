@@ -153,7 +153,10 @@ class Rest:
         if self.rest_delay:
             await asyncio.sleep(self.rest_delay / 2)  # the request's way here
         is_webhook = parts[0] in ("interactions", "webhooks")
-        if not is_webhook and request.headers.get("Authorization") != f"Bot {self.token}":
+        bearer = self.bearer_answer(method, parts, request.headers.get("Authorization"))
+        if bearer is not None:  # a user's OAuth2 token (``emulator.oauth2``)
+            response = bearer
+        elif not is_webhook and request.headers.get("Authorization") != f"Bot {self.token}":
             response = error_response(401, "401: Unauthorized")
         else:
             try:

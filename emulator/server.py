@@ -43,7 +43,8 @@ channels, members), ``installs`` (user installs, DMs and group DMs between users
 without the bot, the clock), ``modals``, ``webhooks`` (follow-ups), ``permissions``,
 ``gateway``, ``interactions`` (tokens, deadlines), ``messages`` (attachments, nonces,
 notifications: ``mentions``), ``channels`` (threads, direct messages), ``commands``
-(registration, validation), ``limits``, and ``routes``, the table of REST routes.
+(registration, validation), ``limits``, ``oauth2`` (the authorize page, tokens, Bearer
+answers), and ``routes``, the table of REST routes.
 ``Emulator`` puts them together.
 """
 
@@ -64,6 +65,7 @@ from emulator.installs import Installs
 from emulator.interactions import ACK_DEADLINE, TOKEN_LIFETIME, Interactions
 from emulator.messages import NONCE_SECONDS, Messages
 from emulator.modals import Modals
+from emulator.oauth2 import OAuth2
 from emulator.permissions import Permissions
 from emulator.routes import Rest
 from emulator.state import State
@@ -71,7 +73,7 @@ from emulator.webhooks import Webhooks
 
 
 class Emulator(State, Installs, Permissions, EventLog, Gateway, Commands, Interactions, Modals,
-               Webhooks, Messages, Channels, Rest):
+               Webhooks, Messages, Channels, OAuth2, Rest):
     """The local Discord. ``await start()`` binds a loopback port; ``close()`` stops it."""
 
     def __init__(
@@ -89,6 +91,8 @@ class Emulator(State, Installs, Permissions, EventLog, Gateway, Commands, Intera
         nonce_seconds: float = NONCE_SECONDS,
         heartbeat_interval: float = HEARTBEAT_INTERVAL,
         shards: int = 1,
+        client_secret: str = "emulator-client-secret",
+        redirect_uris: Iterable[str] = (),
     ) -> None:
         self.token = token
         self.host = host
@@ -103,11 +107,13 @@ class Emulator(State, Installs, Permissions, EventLog, Gateway, Commands, Intera
         self._setup_interactions(ack_deadline, token_lifetime)
         self._setup_messages(nonce_seconds)
         self._setup_rest(rest_delay)
+        self._setup_oauth2(client_secret, redirect_uris)
 
     async def start(self) -> None:
         app = web.Application(client_max_size=32 * 1024 * 1024)
         app.router.add_get("/", self._gateway)
         app.router.add_get("/gateway", self._gateway)
+        self._add_oauth2_routes(app)
         app.router.add_route("*", "/api/v{version}/{path:.*}", self._rest)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
