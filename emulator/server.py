@@ -56,6 +56,7 @@ from typing import Any
 
 from aiohttp import web
 
+from emulator.activities import Activities
 from emulator.api import API_VERSION
 from emulator.channels import Channels
 from emulator.commands import Commands
@@ -72,8 +73,8 @@ from emulator.state import State
 from emulator.webhooks import Webhooks
 
 
-class Emulator(State, Installs, Permissions, EventLog, Gateway, Commands, Interactions, Modals,
-               Webhooks, Messages, Channels, OAuth2, Rest):
+class Emulator(Activities, State, Installs, Permissions, EventLog, Gateway, Commands, Interactions,
+               Modals, Webhooks, Messages, Channels, OAuth2, Rest):
     """The local Discord. ``await start()`` binds a loopback port; ``close()`` stops it."""
 
     def __init__(
@@ -93,6 +94,8 @@ class Emulator(State, Installs, Permissions, EventLog, Gateway, Commands, Intera
         shards: int = 1,
         client_secret: str = "emulator-client-secret",
         redirect_uris: Iterable[str] = (),
+        activity_url: str | None = None,
+        activities: bool | None = None,
     ) -> None:
         self.token = token
         self.host = host
@@ -104,6 +107,9 @@ class Emulator(State, Installs, Permissions, EventLog, Gateway, Commands, Intera
         self._setup_events()
         self._setup_gateway(shards, heartbeat_interval)
         self._setup_commands()
+        #: Where the Activity is served (its URL mapping's target); the web board's base URL.
+        self.activity_url = activity_url
+        self._setup_activities(activity_url is not None if activities is None else activities)
         self._setup_interactions(ack_deadline, token_lifetime)
         self._setup_messages(nonce_seconds)
         self._setup_rest(rest_delay)
