@@ -108,7 +108,8 @@ class AuthorizationRequest:
 
     client_id: str
     scopes: tuple[str, ...]
-    redirect_uri: str
+    #: None: an Activity's AUTHORIZE, whose code is exchanged without one.
+    redirect_uri: str | None
     state: str | None
     prompt: str | None
 
@@ -121,7 +122,7 @@ class Grant:
     user: EmuUser
     client_id: str
     scopes: tuple[str, ...]
-    redirect_uri: str
+    redirect_uri: str | None
     issued: float
     used: bool = False
 
@@ -182,7 +183,7 @@ class OAuth2:
         redirect_uri = query.get("redirect_uri")
         if redirect_uri is None and self.redirect_uris:
             redirect_uri = self.redirect_uris[0]  # Discord uses the first registered one
-        if redirect_uri is None or redirect_uri not in self.redirect_uris:
+        if redirect_uri not in self.redirect_uris:
             raise AuthorizeRefused("Invalid OAuth2 redirect_uri")
         response_type = query.get("response_type")
         if response_type is None:
@@ -204,19 +205,25 @@ class OAuth2:
         query = f"{parts.query}&{extra}" if parts.query else extra
         return urlunsplit((parts.scheme, parts.netloc, parts.path, query, parts.fragment))
 
-    def consent(self, user: str | EmuUser, request: AuthorizationRequest, *,
-                granted: bool = True) -> str:
-        """``user`` presses Authorize (or Cancel): the URL the browser is sent to."""
+    def issue_code(self, user: str | EmuUser, request: AuthorizationRequest) -> str:
+        """``user`` consents to ``request``: a new authorization code."""
         member = self.user(user)
-        if not granted:
-            return self._redirect(request.redirect_uri, {
-                "error": "access_denied", "error_description": ACCESS_DENIED,
-                "state": request.state})
         code = secrets.token_urlsafe(22)
         self._codes[code] = Grant(code, member, request.client_id, request.scopes,
                                   request.redirect_uri, self.now())
         self.consents[member.id] = self.consents.get(member.id, frozenset()) | set(
             request.scopes)
+        return code
+
+    def consent(self, user: str | EmuUser, request: AuthorizationRequest, *,
+                granted: bool = True) -> str:
+        """``user`` presses Authorize (or Cancel): the URL the browser is sent to."""
+        assert request.redirect_uri is not None
+        if not granted:
+            return self._redirect(request.redirect_uri, {
+                "error": "access_denied", "error_description": ACCESS_DENIED,
+                "state": request.state})
+        code = self.issue_code(user, request)
         return self._redirect(request.redirect_uri, {"code": code, "state": request.state})
 
     def authorize(self, user: str | EmuUser, *, redirect_uri: str | None, state: str | None = None,
@@ -373,7 +380,7 @@ class OAuth2:
         if (grant is None or grant.used or grant.client_id != self.client_id
                 or self.now() - grant.issued > CODE_LIFETIME):
             raise OAuthError(400, "invalid_grant", INVALID_CODE)
-        if form.get("redirect_uri") != grant.redirect_uri:
+        if grant.redirect_uri is not None and form.get("redirect_uri") != grant.redirect_uri:
             raise OAuthError(400, "invalid_grant", INVALID_REDIRECT)
         grant.used = True
         return self._issue(grant.user, grant.scopes)

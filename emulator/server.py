@@ -57,6 +57,8 @@ from typing import Any
 from aiohttp import web
 
 from emulator.activities import Activities
+from emulator.activity_client import ActivityClients
+from emulator.activity_web import ActivityWeb
 from emulator.api import API_VERSION
 from emulator.channels import Channels
 from emulator.commands import Commands
@@ -74,7 +76,7 @@ from emulator.webhooks import Webhooks
 
 
 class Emulator(Activities, State, Installs, Permissions, EventLog, Gateway, Commands, Interactions,
-               Modals, Webhooks, Messages, Channels, OAuth2, Rest):
+               Modals, Webhooks, Messages, Channels, OAuth2, ActivityClients, ActivityWeb, Rest):
     """The local Discord. ``await start()`` binds a loopback port; ``close()`` stops it."""
 
     def __init__(
@@ -110,6 +112,8 @@ class Emulator(Activities, State, Installs, Permissions, EventLog, Gateway, Comm
         #: Where the Activity is served (its URL mapping's target); the web board's base URL.
         self.activity_url = activity_url
         self._setup_activities(activity_url is not None if activities is None else activities)
+        self._setup_activity_clients()
+        self._setup_activity_web()
         self._setup_interactions(ack_deadline, token_lifetime)
         self._setup_messages(nonce_seconds)
         self._setup_rest(rest_delay)
@@ -127,8 +131,10 @@ class Emulator(Activities, State, Installs, Permissions, EventLog, Gateway, Comm
         await site.start()
         sockets = site._server.sockets  # type: ignore[union-attr]
         self.port = sockets[0].getsockname()[1]
+        await self._start_activity_web()
 
     async def close(self) -> None:
+        await self._close_activity_web()
         for task in list(self._background):
             task.cancel()
         for gateway in list(self._gateways.values()):
