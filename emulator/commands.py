@@ -294,6 +294,7 @@ class Commands:
 
     def _sync_commands(self, guild_id: int | None, commands: list[dict]) -> list[dict]:
         self._check_contexts(commands)
+        self._check_entry_points(guild_id, commands)  # ``emulator.activities``
         stored = []
         for command in commands:
             stored.append(

@@ -10,7 +10,8 @@ written to a folder. It drives an ``Emulator`` only: any bot connected to it ans
 
 Console commands: /as <user>, /in <channel or thread>, /click <button label>, /threads, /users,
 /lang <en|fr> (the current user's Discord language), /console, /quit; and for the places the
-bot is not (``console_places``): /install, /dm, /group, /server, /form. Everything else is sent to
+bot is not (``console_places``): /install, /dm, /group, /server, /form; and the web board
+(``console_web``): /web, /activity. Everything else is sent to
 the bot as a slash command (``/help`` is the bot's own), named in English or in the current
 user's language (``/jouer``, ``/règles jeu:alak``), as Discord's client offers them; arguments
 are ``@user``, ``name:value``, or plain values filling the command's options in order, the last
@@ -38,7 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from emulator import console_places
+from emulator import console_places, console_web
 from emulator.api import PUBLIC_THREAD, STRING, SUB_COMMAND, SUB_COMMAND_GROUP, USER
 from emulator.commands import shown_name
 from emulator.models import Event, Message
@@ -229,13 +230,14 @@ class Console:
             "install": console_places.install, "uninstall": console_places.uninstall,
             "dm": console_places.dm, "group": console_places.group,
             "server": console_places.server, "form": console_places.form,
+            "web": console_web.web, "activity": console_web.activity,
         }
         if command in ("quit", "exit"):
             return False
         try:
             if command in local:
                 handler = local[command]
-                await (handler(self, args) if handler.__module__ == console_places.__name__
+                await (handler(self, args) if handler.__module__ != __name__
                        else handler(args))
             elif await self._slash(words) == "help":
                 self.show_new_events()
@@ -245,7 +247,7 @@ class Console:
         return True
 
     async def _help(self, args: list[str]) -> None:
-        self.output(HELP.format(places=console_places.HELP).rstrip())
+        self.output(HELP.format(places=f"{console_places.HELP}\n{console_web.HELP}").rstrip())
         names = sorted({shown_name(c, self.locale)
                         for scope in self.emu.commands.values() for c in scope})
         self.output("Bot commands: " + " ".join(f"/{n}" for n in names))

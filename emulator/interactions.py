@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from emulator import limits
+from emulator.activities import LAUNCH_ACTIVITY
 from emulator.api import (
     ALREADY_ACKNOWLEDGED,
     APPLICATION_COMMAND,
@@ -298,6 +299,8 @@ class Interactions:
             limits.check_choices(list(data.get("choices") or []), errors)
             if errors:
                 raise Refused(400, limits.INVALID_FORM_BODY, "Invalid Form Body", errors.tree)
+        elif kind == LAUNCH_ACTIVITY:
+            self._check_launch(interaction)  # ``emulator.activities``
         elif kind not in (5, 6):
             raise Refused(400, limits.INVALID_FORM_BODY,
                           f"the emulator does not implement callback type {kind}")
@@ -329,6 +332,8 @@ class Interactions:
             interaction.choices = list(data.get("choices") or [])
         elif kind == 9:  # a modal, for the user to fill in (``submit_modal``)
             interaction.modal = data
+        elif kind == LAUNCH_ACTIVITY:
+            resource["activity_instance"] = {"id": self._launch_for(interaction).instance_id}
         if response_message is not None:
             resource["message"] = response_message.data
         self._record("callback", interaction, interaction)
@@ -348,6 +353,8 @@ class Interactions:
             },
             "resource": resource,
         }
+        if "activity_instance" in resource:
+            body["interaction"]["activity_instance_id"] = resource["activity_instance"]["id"]
         return json_response(body)
 
     # ----- routes (``emulator.routes``) --------------------------------------------------------
