@@ -38,7 +38,7 @@ from pathlib import Path
 
 from bench import percentile
 from bench.e2e import BotProcess, bot_process, play_game, start_game
-from bot.config import Config
+from bot.core.settings import Config
 from bot.services import Services
 from bot.store import open_store
 from emulator import EPHEMERAL, Emulator, Event, Interaction

@@ -2,7 +2,7 @@
 
     python -m bench.profile
 
-Prints, each in a fresh process: the bot's resident memory once ``bot.app`` is imported (the
+Prints, each in a fresh process: the bot's resident memory once ``bot.runtime.app`` is imported (the
 bot's own process, which never imports matplotlib) and once matplotlib is imported beside it
 (what a heavy worker holds), the first chart a worker draws (matplotlib's import included) and
 the next ones (CPU time, best of 5), and the PNG's size.
@@ -37,7 +37,7 @@ def _run(code: str) -> list[float]:
 
 
 def main() -> None:
-    (bot_only,) = _run(_MEMORY.format(imports="bot.app"))
+    (bot_only,) = _run(_MEMORY.format(imports="bot.runtime.app"))
     (with_mpl,) = _run(_MEMORY.format(
         imports="bot.app, matplotlib.figure, matplotlib.backends.backend_agg"))
     first, warm, size = _run(_DRAW)

@@ -6,14 +6,14 @@ Each game is played by the AI (``easy`` against ``medium``, or ``easy`` against 
 longer game, fixed seeds) up to a number of plies (``GAMES``: a 40-ply Alak game on a
 21-point line and a 100-ply Polygo game are the budgets' cases; the others are typical
 lengths), then reviewed as the bot does
-(``bot.services.reviews``): every position evaluated (``evaluate_positions``), the AI asked
+(``bot.services.review``): every position evaluated (``evaluate_positions``), the AI asked
 for its move where the largest mistakes were made, and that move's position evaluated
 (``better_moves_kept``), the picture drawn
 (``review_png``). The CPU of each step is measured in this process, one job after another
 (``time.process_time``): the CPU a review costs, whatever the number of workers.
 
-``--wall`` also runs the whole review through ``bot.reviews.ReviewWork`` on the AI's queue of two
-worker processes (the 2-core target; a review holds one of them, the other is kept for the AI's
+``--wall`` also runs the whole review through ``bot.workers.review.ReviewWork`` on the AI's queue of
+two worker processes (the 2-core target; a review holds one of them, the other is kept for the AI's
 replies; the picture is not part of it), and prints its wall time and the CPU its workers used
 (starting them included). The workers run at a lower priority (``nice``): on a machine busy
 with other work the wall time says more about that work. ``bench.review_fairness`` measures
@@ -32,12 +32,12 @@ from pathlib import Path
 
 import ai
 import engines
-from bot.aiqueue import FairQueue
-from bot.cogs._review import captions, review_texts
-from bot.reviews import ReviewWork, review_png
-from bot.services.review import analyse, plies_to_ask
-from bot.services.reviews import ReviewSource, better_moves_kept, evaluate_positions
-from bot.workers import WorkerPool
+from bot.core.review import analyse, plies_to_ask
+from bot.discord.cogs._review import captions, review_texts
+from bot.services.review import ReviewSource, better_moves_kept, evaluate_positions
+from bot.workers.fair_queue import FairQueue
+from bot.workers.pool import WorkerPool
+from bot.workers.review import ReviewWork, review_png
 
 #: (game, players, options, plies) per row.
 GAMES: dict[str, tuple[str, int, dict, int]] = {

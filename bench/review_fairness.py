@@ -1,7 +1,8 @@
 """Reviews beside the AI's replies (issue: reviews slowed other people's AI): the wall time of a
 hard Alak reply alone and while other users' reviews are made, and of a light user's review
 alone and while others' long reviews are made, all in one ``FairQueue`` on two worker
-processes as in the bot (``bot.aiplayer``, ``bot.reviews``). Not a test: nothing here asserts.
+processes as in the bot (``bot.workers.ai_player``, ``bot.workers.review``). Not a test: nothing
+here asserts.
 
     python -m bench.review_fairness [--replies 12] [--reviewers 10]
 
@@ -22,12 +23,12 @@ from dataclasses import replace
 
 import engines
 from bench.review import GAMES, Forget, played
-from bot.aiplayer import think
-from bot.aiqueue import FairQueue
-from bot.reviews import ReviewWork
 from bot.services.aiseats import AiJob
-from bot.services.reviews import ReviewSource
-from bot.workers import WorkerPool
+from bot.services.review import ReviewSource
+from bot.workers.ai_player import think
+from bot.workers.fair_queue import FairQueue
+from bot.workers.pool import WorkerPool
+from bot.workers.review import ReviewWork
 
 #: A person's game of Alak against the hard AI: the position the AI answers.
 REPLY_PLIES = 6

@@ -46,9 +46,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import engines
 from bench import percentile
+from bot.core.database_url import is_postgres
 from bot.services import Services
 from bot.store import open_store
-from bot.store.url import is_postgres
 
 TARGET_MOVES_PER_SECOND = 500
 

@@ -1,6 +1,6 @@
-"""The local console (``make run`` without a token, started by ``bot.console``): you type slash
-commands as one of several local users; the bot's replies are printed as text and every file is
-written to a folder. It drives an ``Emulator`` only: any bot connected to it answers.
+"""The local console (``make run`` without a token, started by ``bot.runtime.console``): you type
+slash commands as one of several local users; the bot's replies are printed as text and every file
+is written to a folder. It drives an ``Emulator`` only: any bot connected to it answers.
 
     alice #games> /play alak @bob
     alice #games> /as bob

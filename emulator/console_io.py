@@ -1,6 +1,6 @@
 """What the local console reads and writes outside itself: the lines typed on the terminal,
 the screen its lines are printed on (around the prompt), and the folder of each run's files
-(``emulator.console``; ``bot.console`` wires them up)."""
+(``emulator.console``; ``bot.runtime.console`` wires them up)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ A catalog writes "Une partie de {game}"; with Alak it must read "Une partie d'Al
 AI "de l'IA (moyen)" (the AI takes its article, as "l'IA" does everywhere in French), with
 Polygo "de Polygo". So where a template has "de {name}" (or "à {name}"), the value decides
 the words around it when the template is filled (``fill``): for the bot's texts
-(``bot.i18n.t``), what the engines say (``bot.i18n.say``) and the words on images
+(``bot.core.i18n.t``), what the engines say (``bot.core.i18n.say``) and the words on images
 (``render.words``) alike, which is why it lives with the words every layer reads.
 """
 

@@ -54,10 +54,10 @@ no hidden hand; ``games.player_view`` gives a seat's own view. ``play.move`` wit
 one ply, one wins and the other gets ``BoardChanged``. A game named by number is only seen
 from its own server (or, in a direct message, by its players: ``games.game_seen_from``).
 
-The outbox. Every message a change causes is an event (``bot.events``: one frozen dataclass per
+The outbox. Every message a change causes is an event (``bot.core.events``: one frozen dataclass per
 thing that happens, ``MovePlayed``, ``GameEnded``, ``DrawOffered``, ``Reminder``...; the types
 are the schema) written as an outbox row in the change's own transaction
-(``tx.insert_outbox(event, now, reply_token)``), then delivered by ``bot.delivery`` (exactly
+(``tx.insert_outbox(event, now, reply_token)``), then delivered by ``bot.discord.delivery`` (exactly
 once: the row id is the message's nonce, and the interaction that caused the change answers
 with its rows when it can, ``reply_token``). Once the transaction commits, the store also
 publishes its events to listeners in the process (``Store.events``). A game event's
@@ -66,10 +66,7 @@ publishes its events to listeners in the process (``Store.events``). A game even
 (``OutboxService.prune_outbox``).
 """
 
-from bot.events import OutboxItem
-from bot.services.clocks import ClockError, ClockInfo, ClockService, VacationInfo
-from bot.services.context import ServiceContext
-from bot.services.errors import (
+from bot.core.errors import (
     BoardChanged,
     ChallengeError,
     GameOver,
@@ -80,8 +77,8 @@ from bot.services.errors import (
     ServiceError,
     UndoError,
 )
-from bot.services.gamestate import rebuild, secret_seed
-from bot.services.models import (
+from bot.core.events import OutboxItem
+from bot.core.models import (
     Challenge,
     GameInfo,
     GameRecord,
@@ -90,6 +87,9 @@ from bot.services.models import (
     RecordedMove,
     utcnow,
 )
+from bot.services.clocks import ClockError, ClockInfo, ClockService, VacationInfo
+from bot.services.context import ServiceContext
+from bot.services.gamestate import rebuild, secret_seed
 from bot.services.ratings import RatingService
 from bot.services.tournaments import TournamentError, TournamentService
 from bot.services.wiring import Services

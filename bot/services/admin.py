@@ -20,14 +20,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.events import AdminAborted
+from bot.core.errors import BoardChanged, ChallengeError, GameOver, NotFound
+from bot.core.events import AdminAborted
+from bot.core.models import GameInfo
 from bot.services import clockstate
 from bot.services.base import retrying, row_info, time_control_of, written
 from bot.services.context import ServiceContext
 from bot.services.drawstate import close_draw_offers
-from bot.services.errors import BoardChanged, ChallengeError, GameOver, NotFound
 from bot.services.gamestate import ABORTED, ACTIVE, normal_json
-from bot.services.models import GameInfo
 from bot.store import GameUpdate
 from bot.store.tournaments import tournament_reads
 

@@ -5,7 +5,7 @@ with them, their turns, hints, and a player's record against each level.
 against the AI is created like any game; a lobby's places are a challenge's) and
 ``SettingsService`` (the server's default time control).
 
-How an AI seat is stored (the ids: ``bot.seats``). A seat holds a user id; an AI seat holds a
+How an AI seat is stored (the ids: ``bot.core.seats``). A seat holds a user id; an AI seat holds a
 reserved id that says its level: ``ai_user_id(level, slot)`` is ``−(100 × level number +
 slot)`` (easy −100 to −199, medium −200 to −299, hard −300 to −399), ``slot`` telling apart
 several AI seats of one level at a table. Discord ids are positive snowflakes, so a reserved id
@@ -13,7 +13,7 @@ never names a person; it has a ``users`` row like anyone seated. So the game tab
 nothing new: ratings and tournaments tell AI seats by their id (``is_ai``), several sit at one
 table, and "whose turn is an AI's" is a query of the game rows themselves (``ai_turns``), which
 is what makes the AI restart-safe and shared by several processes: there is no queue in memory
-to lose, each process lists the turns of its shards' servers only (``bot.sharding``, as for the
+to lose, each process lists the turns of its shards' servers only (``bot.core.sharding``, as for the
 outbox), and the game's optimistic version makes an AI move land once (a second attempt of the
 same turn loses with ``BoardChanged``).
 
@@ -48,7 +48,9 @@ from datetime import datetime
 from typing import Any
 
 import ai
-from bot.seats import (
+from bot.core.errors import ChallengeError, GameOver, NotYourTurn, ServiceError
+from bot.core.models import Challenge, GameInfo
+from bot.core.seats import (
     HIGHEST_AI_ID,
     LOWEST_AI_ID,
     SLOTS_PER_LEVEL,
@@ -57,14 +59,12 @@ from bot.seats import (
     has_ai,
     is_ai,
 )
+from bot.core.sharding import Shards
 from bot.services.base import challenge_of, challenge_row, game_row, retrying, row_info
 from bot.services.challenges import ChallengeService
 from bot.services.context import ServiceContext
-from bot.services.errors import ChallengeError, GameOver, NotYourTurn, ServiceError
 from bot.services.gamestate import ACTIVE
-from bot.services.models import Challenge, GameInfo
 from bot.services.settings import SettingsService
-from bot.sharding import Shards
 from bot.store import ChallengeRow, Reads, Writes
 from bot.store.aiseats import AiTurn, ai_seat_reads
 

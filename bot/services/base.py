@@ -15,11 +15,11 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ParamSpec, TypeVar
 
 import engines
-from bot.correspondence.timecontrol import TimeControl
+from bot.core.correspondence.timecontrol import TimeControl
+from bot.core.errors import ChallengeError, NotAPlayer, NotFound, TryAgain
+from bot.core.models import Challenge, GameInfo
 from bot.services import clockstate
-from bot.services.errors import ChallengeError, NotAPlayer, NotFound, TryAgain
 from bot.services.gamestate import normal_json
-from bot.services.models import Challenge, GameInfo
 from bot.store import (
     ChallengeRow,
     GameRow,

@@ -37,10 +37,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import engines
-from bot.competition.ratings import Glicko
-from bot.correspondence.timecontrol import TimeControl
-from bot.events import ChallengeExpired, GameStarted, SeekExpired
-from bot.i18n import language_code
+from bot.core.competition.ratings import Glicko
+from bot.core.correspondence.timecontrol import TimeControl
+from bot.core.errors import ChallengeError, NotFound
+from bot.core.events import ChallengeExpired, GameStarted, SeekExpired
+from bot.core.i18n import language_code
+from bot.core.models import Challenge, GameInfo
 from bot.services import clockstate
 from bot.services.base import (
     challenge_of,
@@ -52,9 +54,7 @@ from bot.services.base import (
     time_control_of,
 )
 from bot.services.context import ServiceContext
-from bot.services.errors import ChallengeError, NotFound
 from bot.services.gamestate import ACTIVE, FINISHED
-from bot.services.models import Challenge, GameInfo
 from bot.services.settings import SettingsService
 from bot.store import ChallengeRow, NewGame, Reads, Writes
 from bot.store.clocks import clock_reads, clock_writes

@@ -18,7 +18,7 @@ transaction that creates the game and moves on in the one that records each move
 (``bot.services.clockstate``, which also holds the rulings on vacations, Fischer banks and
 undo).
 
-Events written here (``bot.events.clocks``; same transaction as their cause, like the game
+Events written here (``bot.core.events.clocks``; same transaction as their cause, like the game
 service's):
 
 * ``Reminder``: written in the transaction that records the reminder as sent, so it exists
@@ -60,18 +60,19 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import engines
-from bot.correspondence.clockinfo import DAY, ClockInfo, VacationInfo, days_left_text
-from bot.correspondence.reminders import (
+from bot.core.correspondence.clockinfo import DAY, ClockInfo, VacationInfo, days_left_text
+from bot.core.correspondence.reminders import (
     DUE_SOON_BEFORE,
     Threshold,
     due_thresholds,
     next_threshold_time,
 )
-from bot.correspondence.scheduler import Scheduler
-from bot.events import Reminder, TimedOut, Vacation
+from bot.core.errors import GameOver, NotAPlayer, NotFound, ServiceError
+from bot.core.events import Reminder, TimedOut, Vacation
+from bot.core.models import GameInfo, utcnow
+from bot.core.sharding import Shards
 from bot.services import clockstate, records
 from bot.services.base import retrying
-from bot.services.errors import GameOver, NotAPlayer, NotFound, ServiceError
 from bot.services.gamestate import (
     ACTIVE,
     apply_forced_outcome,
@@ -79,9 +80,8 @@ from bot.services.gamestate import (
     teams_of,
     write_forced_end,
 )
-from bot.services.models import GameInfo, utcnow
+from bot.services.scheduler import Scheduler
 from bot.services.wiring import Services
-from bot.sharding import Shards
 from bot.store import Store
 from bot.store.clocks import ClockReads, ClockRow, VacationRow, clock_reads, clock_writes
 from engines.core import dump_outcome

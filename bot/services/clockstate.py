@@ -26,7 +26,7 @@ from datetime import datetime
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from bot.correspondence.timecontrol import (
+from bot.core.correspondence.timecontrol import (
     Clock,
     Interval,
     TimeControl,

@@ -23,8 +23,8 @@ from datetime import datetime
 from typing import Any
 
 import engines
+from bot.core.models import utcnow
 from bot.services.gamestate import secret_seed
-from bot.services.models import utcnow
 from bot.store import GameRow, Store
 from engines import Game
 

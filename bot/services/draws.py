@@ -25,7 +25,8 @@ Rulings (issue 31 §1; not in RULES.md):
   (``forced_outcome`` ``{"kind": "draw"}``, so replay rebuilds it); it is rated as a draw and
   counts as one in a tournament.
 * **Against the AI.** The AI answers an offer made to it at once, by its own estimate
-  (``ai.draws.accepts_draw``), in the bot's AI workers (``bot.aiplayer``): the pending offer is
+  (``ai.draws.accepts_draw``), in the bot's AI workers (``bot.workers.ai_player``): the pending
+offer is
   in the database, so an offer made just before a restart is answered after it.
 * **Aborting.** Until every player has moved once, any player may abort the game: it ends with
   no result (status ``aborted``, not rated, nobody wins), as an admin's ``/admin abort`` does.
@@ -38,15 +39,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.events import AbortedByPlayer, DrawAgreed, DrawDeclined, DrawOffered
+from bot.core.errors import BoardChanged, GameOver, NotFound, ServiceError
+from bot.core.events import AbortedByPlayer, DrawAgreed, DrawDeclined, DrawOffered
+from bot.core.models import GameInfo
+from bot.core.sharding import Shards
 from bot.services import clockstate
 from bot.services.base import game_info, game_row, retrying, row_info, seat_of, written
 from bot.services.context import ServiceContext
 from bot.services.drawstate import close_draw_offers
-from bot.services.errors import BoardChanged, GameOver, NotFound, ServiceError
 from bot.services.gamestate import ABORTED, ACTIVE, forced_end, write_forced_end
-from bot.services.models import GameInfo
-from bot.sharding import Shards
 from bot.store import GameRow, GameUpdate
 from bot.store.draws import (
     ACCEPTED,

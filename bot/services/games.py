@@ -3,7 +3,7 @@
 ``GameReads`` (``Services.games``): a game by number, by thread, a user's games, the games to
 suggest as a command's argument, legal moves, records and positions, and the thread a game
 posts in. ``OutboxService`` (``Services.outbox``): the messages changes wrote, for
-``bot.delivery``. Both read the store and call no other service; what changes a game is
+``bot.discord.delivery``. Both read the store and call no other service; what changes a game is
 elsewhere (``play``, ``draws``, ``admin``; ``challenges`` creates games).
 """
 
@@ -12,19 +12,14 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from bot.events import OutboxItem
-from bot.seats import has_ai
+from bot.core.errors import BoardChanged, GameOver, NotAPlayer, NotFound
+from bot.core.events import OutboxItem
+from bot.core.models import GameInfo, GameRecord, Position, RecordedMove
+from bot.core.seats import has_ai
+from bot.core.sharding import Shards
 from bot.services.base import game_info, game_row, row_info, seat_of
 from bot.services.context import ServiceContext
-from bot.services.errors import BoardChanged, GameOver, NotAPlayer, NotFound
 from bot.services.gamestate import ACTIVE, FINISHED, normal_json, rebuild
-from bot.services.models import (
-    GameInfo,
-    GameRecord,
-    Position,
-    RecordedMove,
-)
-from bot.sharding import Shards
 
 __all__ = ["ACTIVE", "FINISHED", "GameReads", "OutboxService"]
 

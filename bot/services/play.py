@@ -31,19 +31,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.events import GameEnded, MovePlayed, Resigned, UndoDeclined, UndoDone, UndoRequested
-from bot.seats import has_ai
+from bot.core.errors import BoardChanged, GameOver, IllegalMoveError, NotYourTurn, UndoError
+from bot.core.events import GameEnded, MovePlayed, Resigned, UndoDeclined, UndoDone, UndoRequested
+from bot.core.models import GameInfo, MoveResult
+from bot.core.seats import has_ai
 from bot.services import clockstate
 from bot.services.base import game_info, game_row, retrying, row_info, seat_of, written
 from bot.services.context import ServiceContext
 from bot.services.drawstate import lapse_draw_offers
-from bot.services.errors import (
-    BoardChanged,
-    GameOver,
-    IllegalMoveError,
-    NotYourTurn,
-    UndoError,
-)
 from bot.services.gamestate import (
     ACTIVE,
     FINISHED,
@@ -52,7 +47,6 @@ from bot.services.gamestate import (
     resignation_outcome,
     write_forced_end,
 )
-from bot.services.models import GameInfo, MoveResult
 from bot.store import GameRow, GameUpdate, Reads
 from engines import IllegalMove
 from engines.core import dump_outcome

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.seats import is_ai
+from bot.core.errors import ChallengeError, NotAPlayer, NotFound
+from bot.core.models import GameInfo
+from bot.core.seats import is_ai
 from bot.services.base import retrying, row_info
 from bot.services.challenges import ChallengeService
 from bot.services.context import ServiceContext
-from bot.services.errors import ChallengeError, NotAPlayer, NotFound
 from bot.services.gamestate import FINISHED
-from bot.services.models import GameInfo
 from bot.store.clocks import clock_reads
 from bot.store.rematches import rematch_reads, rematch_writes
 from bot.store.tournaments import tournament_reads

@@ -31,12 +31,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bot.i18n import language_code
+from bot.core.errors import ChallengeError, NotFound
+from bot.core.i18n import language_code
+from bot.core.models import Challenge
 from bot.services.base import challenge_of, retrying, time_control_of
 from bot.services.challenges import ChallengeService, rating_of
 from bot.services.context import ServiceContext
-from bot.services.errors import ChallengeError, NotFound
-from bot.services.models import Challenge
 from bot.services.settings import SettingsService
 from bot.store.clocks import clock_reads, clock_writes
 from bot.store.seeks import SeekRow, seek_reads, seek_writes

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import language_of
+from bot.core.i18n import language_of
 from bot.services.context import ServiceContext
 from bot.services.gamestate import normal_json
 from bot.store import Reads

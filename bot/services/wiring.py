@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from bot.core.models import utcnow
 from bot.services.admin import AdminService
 from bot.services.aiseats import AiSeatService
 from bot.services.challenges import ChallengeService
@@ -19,7 +20,6 @@ from bot.services.conversations import ConversationService
 from bot.services.draws import DrawService
 from bot.services.games import GameReads, OutboxService
 from bot.services.gamestate import secret_seed
-from bot.services.models import utcnow
 from bot.services.play import PlayService
 from bot.services.rematches import RematchService
 from bot.services.seeks import SeekService

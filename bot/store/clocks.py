@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.sharding import Shards
+from bot.core.sharding import Shards
 from bot.store.base import Reads, Writes
 from bot.store.sql import (
     Row,

@@ -23,8 +23,8 @@ from typing import Any, TypeVar
 
 import orjson
 
-from bot.events import Committed, Event, GameEvent, dump
-from bot.sharding import SHARD_SHIFT, Shards
+from bot.core.events import Committed, Event, GameEvent, dump
+from bot.core.sharding import SHARD_SHIFT, Shards
 from bot.store.base import (
     CONVERSATION,
     ChallengeRow,

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import workers
-from bot.app import RunningBot, launch
-from bot.config import Config
-from bot.endpoints import use_endpoints
+from bot.core.settings import Config
+from bot.runtime.app import RunningBot, launch
+from bot.runtime.endpoints import use_endpoints
+from bot.workers import pool as workers
 from emulator import Emulator, EmuUser, Message
 from tests.bot.conftest import (
     BACKENDS,
@@ -143,7 +143,7 @@ async def world(request, tmp_path, caplog, e2e_database, monkeypatch):
     caplog.set_level(logging.DEBUG)
     # The bot's worker processes (AI moves and hints, pictures) at the test's priority, not
     # below it: lowered, they would wait behind the other tests of a parallel run, where a
-    # bot in production only lets its own process go first (tests/bot/test_workers.py).
+    # bot in production only lets its own process go first (tests/bot/workers/test_pool.py).
     monkeypatch.setattr(workers, "WORKER_NICENESS", 0)
     marker = request.node.get_closest_marker("emulator")
     emu = Emulator(token=TOKEN, **(marker.kwargs if marker else {}))

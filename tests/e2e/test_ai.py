@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 import ai
-from bot.i18n import say, t
+from bot.core.i18n import say, t
 from bot.services.aiseats import ai_level, is_ai
 from emulator import EPHEMERAL
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from bot.i18n import t
+from bot.core.i18n import t
 from emulator import EPHEMERAL
 from tests.e2e.test_ai import until_human_turn
 

@@ -8,12 +8,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.events import Reminder
+from bot.core.events import Reminder
+from bot.discord.views.game import move_custom_id
 from bot.services import Services
 from bot.store import open_store
-from bot.views.game import move_custom_id
 from emulator import ADMINISTRATOR, EPHEMERAL, ComponentGone, HiddenCommand, Message
-from tests.bot.events.samples import sample
+from tests.bot.core.events.samples import sample
 from tests.e2e.buttons import action_labels, board_buttons, move_buttons
 from tests.e2e.moves import move_said
 
@@ -357,7 +357,7 @@ async def test_background_sender_leaves_fresh_rows_to_their_handler(world):
 async def test_the_scheduler_s_rows_go_at_once_a_handler_s_wait_for_it(world):
     """A reminder has no handler to wait for: the scheduler's pass posts it at once, but not
     the fresh rows a handler is answering its interaction with."""
-    from bot.housekeeping import SCHEDULED_EVENTS
+    from bot.discord.housekeeping import SCHEDULED_EVENTS
 
     emu = world.emu
     game_id, _ = await start_alak(world)

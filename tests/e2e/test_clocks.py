@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.correspondence.texts import control_text
+from bot.core.correspondence.texts import control_text
 from bot.services.records import parse_record
 from emulator import EPHEMERAL
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import engines
-from bot.cogs.game import MAX_SUGGESTIONS, rank_moves
+from bot.discord.cogs.game import MAX_SUGGESTIONS, rank_moves
 
 
 def test_ranking_puts_prefix_matches_first_and_caps_at_25():

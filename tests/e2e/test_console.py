@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cogs import _review
+from bot.discord.cogs import _review
 from emulator.console import Console
 from emulator.console_io import CLEAR_LINE, Screen, run_folder
 from tests.e2e.moves import move_said

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.i18n import t
+from bot.core.i18n import t
 from emulator import EPHEMERAL
 from tests.e2e.test_ai import AI_PATIENCE, assert_no_ai_reached, delivered
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import threading
 
-from bot.heavy import HeavyWork
+from bot.workers.heavy import HeavyWork
 from emulator import EPHEMERAL
 
 

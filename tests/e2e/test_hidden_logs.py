@@ -15,7 +15,7 @@ import signal
 import pytest
 
 import engines
-from bot.logs import PAYLOAD_LOGGERS, HidePayloads, setup_logging
+from bot.runtime.logs import PAYLOAD_LOGGERS, HidePayloads, setup_logging
 from bot.services import Services
 from bot.store import open_store
 from emulator import running_emulator
@@ -113,7 +113,7 @@ async def test_a_whole_lppg_game_at_debug_logs_no_hidden_information(debug_logs,
         assert found is None, f"hidden cards {found.group(0)!r} logged in: {text[:300]}"
 
 
-#: A DEBUG line of the bot's own loggers, as ``bot.logs.setup_logging`` formats it.
+#: A DEBUG line of the bot's own loggers, as ``bot.runtime.logs.setup_logging`` formats it.
 BOT_DEBUG_LINE = re.compile(r"^\d\d:\d\d:\d\d DEBUG +bot\.")
 
 

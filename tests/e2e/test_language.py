@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import render
-from bot import i18n
-from bot.heavy import HeavyWork
+from bot.core import i18n
+from bot.workers.heavy import HeavyWork
 from emulator import MANAGE_GUILD
 
 

@@ -12,8 +12,8 @@ from datetime import UTC, datetime, timedelta
 import discord
 import pytest
 
-from bot.events import Event, TournamentFinished, TournamentRound
-from bot.housekeeping import PRUNE_EVERY
+from bot.core.events import Event, TournamentFinished, TournamentRound
+from bot.discord.housekeeping import PRUNE_EVERY
 from bot.store.sql import time_text
 
 

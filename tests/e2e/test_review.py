@@ -96,8 +96,8 @@ async def test_review_refused_while_people_play_given_against_the_ai(world):
 async def test_one_review_at_a_time_per_user(world, monkeypatch):
     import threading
 
-    import bot.reviews
-    from bot.services.reviews import evaluate_positions
+    import bot.workers.review
+    from bot.services.review import evaluate_positions
 
     emu = world.emu
     first_game, first_over = await finished_game(world)
@@ -108,7 +108,7 @@ async def test_one_review_at_a_time_per_user(world, monkeypatch):
         release.wait(30)
         return evaluate_positions(source, start, stop)
 
-    monkeypatch.setattr(bot.reviews, "evaluate_positions", held)
+    monkeypatch.setattr(bot.workers.review, "evaluate_positions", held)
     pressed = await emu.click("carol", first_over, label="Review")
     assert "0/5 positions evaluated" in (await pressed.reply()).content
     refused = await (await emu.slash("carol", "review", {"game": second_game.id})).reply()

@@ -11,9 +11,9 @@ import signal
 from datetime import UTC, datetime, timedelta
 
 from bench.crash import Report, check, settle
+from bot.core.sharding import shard_of
 from bot.services import Services
 from bot.services.aiseats import is_ai
-from bot.sharding import shard_of
 from bot.store import open_store
 from bot.store.sql import time_text
 from emulator import Emulator

@@ -1,5 +1,5 @@
-"""The bot stops in one order (``bot.shutdown``): background tasks stop before the pools they
-draw in close, and every interaction it received is answered before it is gone."""
+"""The bot stops in one order (``bot.discord.shutdown``): background tasks stop before the pools
+they draw in close, and every interaction it received is answered before it is gone."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import threading
 
 import pytest
 
-from bot.app import launch
-from bot.client import BoardGamesBot
-from bot.endpoints import use_endpoints
-from bot.rules import diagrams
+from bot.discord.client import BoardGamesBot
+from bot.runtime.app import launch
+from bot.runtime.endpoints import use_endpoints
+from bot.workers import diagrams
 from emulator import running_emulator
 from emulator.botprocess import BotProcess
 from tests.e2e.conftest import make_config

@@ -10,7 +10,7 @@ import discord
 import pytest
 from discord.ext import commands
 
-from bot.endpoints import use_endpoints
+from bot.runtime.endpoints import use_endpoints
 from emulator import Emulator
 from emulator.activities import (
     APP_HANDLER,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.endpoints import use_endpoints
+from bot.runtime.endpoints import use_endpoints
 from emulator import ADMINISTRATOR, EPHEMERAL, MANAGE_GUILD, Emulator, HiddenCommand
 from tests.emulator.tinybot import make_bot
 

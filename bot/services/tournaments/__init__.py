@@ -2,7 +2,7 @@
 
 Plain async Python over the store (``bot.store.tournaments``), the challenges service (each
 pairing becomes a normal game through ``ChallengeService.create_game_in``, in the same
-transaction as the pairing) and the pure mathematics of ``bot.competition``. Usage::
+transaction as the pairing) and the pure mathematics of ``bot.core.competition``. Usage::
 
     tournaments = TournamentService(services, ratings)   # on the game services' context
     t = await tournaments.signup.create(organiser_id, "alak", "swiss", guild_id=guild_id)

@@ -3,7 +3,7 @@ standings of each format, and what the clock scheduler and the bot ask about tou
 ``Reading`` (``TournamentService.reading``) owns these reads and calls no other service.
 
 Standings: Swiss by points, Buchholz, Sonneborn–Berger; round robin by points, head-to-head,
-Sonneborn–Berger (``bot.competition.standings``); elimination by how far each player went; an
+Sonneborn–Berger (``bot.core.competition.standings``); elimination by how far each player went; an
 LPPG match by the match's points (``engines.lppg.LppgMatch``).
 """
 
@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Sequence
 from datetime import timedelta
 
-from bot.competition import standings as tables
+from bot.core.competition import standings as tables
 from bot.services.context import ServiceContext
 from bot.services.tournaments.base import lppg_state, tournament_row
 from bot.services.tournaments.models import (

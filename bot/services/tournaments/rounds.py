@@ -14,12 +14,12 @@ Game rows carry ``source`` = "tournament:<id>" in their ``game_started`` payload
 
 Pairing rules:
 
-* **round_robin**: the Berger schedule of ``bot.competition.round_robin`` over the entrants in
+* **round_robin**: the Berger schedule of ``bot.core.competition.round_robin`` over the entrants in
   seed order; with an odd number, one bye per round, worth ``BYE_SCORE`` like every bye (each
   player gets exactly one, so it changes no order). Games still scheduled against a withdrawn
   player are won by forfeit by the opponent (no game is created).
 * **swiss**: ``swiss_rounds`` rounds (default ⌈log2 n⌉, at most n − 1), paired by
-  ``bot.competition.swiss.pair_round`` on the current ranking (points and tie-breaks, then
+  ``bot.core.competition.swiss.pair_round`` on the current ranking (points and tie-breaks, then
   seed), withdrawn players left out.
 * **elimination**: a seeded single-elimination bracket (byes to the top seeds). A drawn game is
   replayed with the seats swapped, as often as needed, until it is decisive.
@@ -40,10 +40,10 @@ from collections.abc import Sequence
 from datetime import datetime
 
 import engines
-from bot.competition import elimination, round_robin, swiss
-from bot.competition import standings as tables
-from bot.competition.results import BYE_SCORE, Pairing
-from bot.events import TournamentFinished, TournamentForfeit, TournamentRound
+from bot.core.competition import elimination, round_robin, swiss
+from bot.core.competition import standings as tables
+from bot.core.competition.results import BYE_SCORE, Pairing
+from bot.core.events import TournamentFinished, TournamentForfeit, TournamentRound
 from bot.services import clockstate
 from bot.services.base import retrying
 from bot.services.challenges import ChallengeService

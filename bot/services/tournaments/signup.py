@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 
 import engines
-from bot.correspondence.timecontrol import TimeControl
+from bot.core.correspondence.timecontrol import TimeControl
 from bot.services.aiseats import ai_user_id, check_level
 from bot.services.base import retrying
 from bot.services.challenges import ChallengeService

@@ -18,9 +18,9 @@ import time
 from datetime import timedelta
 from typing import Any
 
+from bot.core.models import utcnow
 from bot.services import Services
 from bot.services.clocks import ClockService
-from bot.services.models import utcnow
 from bot.services.ratings import RatingService
 from bot.services.tournaments import TournamentService
 from bot.store import open_store

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services.errors import ChallengeError, GameOver, NotFound
+from bot.core.errors import ChallengeError, GameOver, NotFound
 from tests.bot.services.tourney import round_games
 from tests.bot.store.dbutil import db_dump
 

@@ -10,10 +10,10 @@ from datetime import timedelta
 
 import pytest
 
-from bot.aiplayer import think
+from bot.core.errors import BoardChanged, ChallengeError, GameOver
 from bot.services.aiseats import ai_level, ai_user_id, is_ai
-from bot.services.errors import BoardChanged, ChallengeError, GameOver
 from bot.store.clocks import clock_reads
+from bot.workers.ai_player import think
 from tests.bot.store.dbutil import db_dump
 
 SERVER = 5

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import t
+from bot.core.i18n import t
 from bot.services.aiseats import AiGamesLimit, ai_user_id
 from tests.bot.services.conftest import start_game
 

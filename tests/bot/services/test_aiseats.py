@@ -8,7 +8,6 @@ import pytest
 
 import ai
 import engines
-from bot.aiplayer import think
 from bot.services import BoardChanged, ChallengeError, NotYourTurn, UndoError
 from bot.services.aiseats import (
     HintRefused,
@@ -16,6 +15,7 @@ from bot.services.aiseats import (
     ai_user_id,
     is_ai,
 )
+from bot.workers.ai_player import think
 from tests.bot.services.conftest import start_game
 
 

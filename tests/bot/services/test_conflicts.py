@@ -8,10 +8,10 @@ from contextlib import asynccontextmanager
 
 import pytest
 
-from bot import i18n
+from bot.core import i18n
+from bot.core.errors import TryAgain
 from bot.services import Services
 from bot.services.base import CONFLICT_ATTEMPTS
-from bot.services.errors import TryAgain
 from bot.store import TransactionConflict
 from tests.bot.services.conftest import SEED, start_game
 from tests.bot.store.dbutil import query

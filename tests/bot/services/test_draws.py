@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import engines
-from bot.competition.ratings import Glicko, rate_two_player_game
+from bot.core.competition.ratings import Glicko, rate_two_player_game
 from bot.services import GameOver, NotAPlayer
 from bot.services.aiseats import ai_user_id
 from bot.services.draws import DrawError, draw_possible

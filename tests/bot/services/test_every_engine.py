@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import engines
-from bot import i18n
+from bot.core import i18n
 from bot.services import IllegalMoveError, NotAPlayer, NotYourTurn
 from engines import Phrase
 from tests.bot.services.conftest import SEED, start_game

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import bot.services.games
-from bot import i18n
-from bot.replies import ECHO_MAX, clip_params
+from bot.core import i18n
+from bot.discord.replies import ECHO_MAX, clip_params
 from bot.services import (
     BoardChanged,
     GameOver,

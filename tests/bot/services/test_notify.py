@@ -9,10 +9,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.core.errors import NotAPlayer
+from bot.core.sharding import Shards
 from bot.services.clocks import ClockService
-from bot.services.errors import NotAPlayer
 from bot.services.notify import NotifyError, NotifyService
-from bot.sharding import Shards
 from bot.store import open_store
 from tests.bot.services.test_clocks import at, pending, play_first_legal, timed_game
 from tests.bot.store.dbutil import other_process

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.competition.ratings import Glicko, rate_two_player_game
-from bot.services.models import utcnow
+from bot.core.competition.ratings import Glicko, rate_two_player_game
+from bot.core.models import utcnow
 from tests.bot.services.conftest import start_game
 from tests.bot.services.test_replay import independent_replay_matches
 from tests.bot.services.tourney import round_games, services

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.competition.ratings import (
+from bot.core.competition.ratings import (
     PROVISIONAL_GAMES,
     Glicko,
     Skill,

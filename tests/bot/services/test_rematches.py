@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services.errors import ChallengeError, NotAPlayer
+from bot.core.errors import ChallengeError, NotAPlayer
 from bot.services.rematches import turned
 from bot.store.clocks import clock_reads
 from tests.bot.services.conftest import start_game

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from bot.competition import elimination
+from bot.core.competition import elimination
 from bot.services.tournaments import TournamentError
 from tests.bot.services.tourney import decide, outbox_kinds, processed, round_games
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 import random
 
-from bot.competition import standings as math_standings
-from bot.competition.results import Result
+from bot.core.competition import standings as math_standings
+from bot.core.competition.results import Result
 from bot.store import open_store
 from tests.bot.services.tourney import (
     decide,
