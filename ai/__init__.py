@@ -1,4 +1,4 @@
-"""AI players for the six games (DESIGN.md §3b).
+"""AI players for the six games (docs/architecture.md).
 
     import ai
     ai.LEVELS                                            # ("easy", "medium", "hard")

@@ -1,7 +1,7 @@
 """What every game's AI shares: levels, budgets turned into work counts, seeded randomness, the
 decision value, and the reasons given with a hint.
 
-Determinism (DESIGN.md §3b): a decision depends only on (game, view, seat, level, seed,
+Determinism (docs/architecture.md): a decision depends only on (game, view, seat, level, seed,
 budget). The budget in seconds is turned into a count of search nodes or playouts with a rate
 per game measured once on the development machine (the ``*_PER_S`` constants of each module);
 nothing reads the clock while searching, so a busy machine thinks longer but never differently.

@@ -1,4 +1,4 @@
-"""End-to-end latency through the local Discord emulator (DESIGN.md §10).
+"""End-to-end latency through the local Discord emulator (docs/architecture.md).
 
     python -m bench.e2e [--games 20] [--rounds 1] [--think 1.0] [--rtt-ms 0]
                         [--board-pool process|thread]
@@ -459,7 +459,7 @@ def main() -> None:
           f"round trip {args.rtt_ms:g} ms, boards in {args.board_pool} workers), "
           f"{result['moves']} moves, "
           f"{result['moves_per_s']:.0f} moves/s")
-    # DESIGN.md §10: saturated (no think time) p50 <= 100 ms and p99 <= 250 ms; players who
+    # docs/architecture.md: saturated (no think time) p50 <= 100 ms and p99 <= 250 ms; players who
     # think (a real server), with or without a round trip to Discord: p50 <= 150 ms.
     p50_budget, p99_budget = (100, 250) if args.think == 0 else (150, 500)
     print("| what | measured | budget |")

@@ -1,4 +1,5 @@
-"""Heavy commands against moves (DESIGN.md §10): 30 concurrent ``/replay`` while 20 games play.
+"""Heavy commands against moves (budgets: docs/architecture.md): 30 concurrent ``/replay``
+while 20 games play.
 
     python -m bench.heavy [--games 20] [--replays 30] [--think 1.0] [--pools process,thread]
                           [--repeat 1]

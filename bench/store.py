@@ -1,4 +1,5 @@
-"""Storage speed (DESIGN.md §10): committed moves per second with many games played in parallel,
+"""Storage speed (budgets: docs/architecture.md): committed moves per second with many games
+played in parallel,
 and the latency of one move commit (``Services.move``), on SQLite (one file) and on
 PostgreSQL (a throwaway server started for the run, or ``--database`` for one of yours).
 

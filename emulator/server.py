@@ -1,6 +1,7 @@
 """A loopback Discord: enough of the REST API and gateway for the real discord.py client.
 
-The emulator plays Discord's part for tests, benchmarks and the local console (DESIGN.md §7): it
+The emulator plays Discord's part for tests, benchmarks and the local console
+(docs/architecture.md, docs/emulator.md): it
 serves the gateway (HELLO, IDENTIFY, READY, GUILD_CREATE, heartbeats, dispatches) and the REST
 routes the bot uses (command sync, interaction callbacks with files, follow-ups, channel messages,
 threads, message edits). It records everything the bot sends, and its Python API plays the users:

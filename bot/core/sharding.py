@@ -1,4 +1,4 @@
-"""Which Discord servers a bot process answers for (DESIGN.md §6).
+"""Which Discord servers a bot process answers for (docs/architecture.md).
 
 Discord splits a bot's servers into shards: the events of server ``guild_id`` go to shard
 ``(guild_id >> 22) % shard_count`` (direct messages to shard 0), and a process connects to the

@@ -1,6 +1,6 @@
 """The discord.py client: the bot object, its parts and its extensions.
 
-The Discord layer is thin (DESIGN.md §2): cogs parse interactions, call ``bot.services`` (a
+The Discord layer is thin (docs/architecture.md): cogs parse interactions, call ``bot.services`` (a
 ``Services``: ``bot.services.play.move(...)``…) and turn results into messages;
 ``bot.discord.delivery`` sends what the services wrote to the outbox. Correspondence play:
 ``bot.clocks`` (a ``ClockService`` on the same store) and ``bot.scheduler``, the one task that

@@ -1,4 +1,4 @@
-"""The bot's core without Discord: games as plain async Python (DESIGN.md §5–6).
+"""The bot's core without Discord: games as plain async Python (docs/architecture.md).
 
 Services know nothing of discord.py and hold no SQL: they work on the repository interface of
 ``bot.store`` and the engine API of ``engines``, and return frozen values (``models``). One

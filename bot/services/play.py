@@ -4,7 +4,7 @@
 the clock and to pending draw offers is written in the move's own transaction by
 ``clockstate`` and ``drawstate``.
 
-How a change is written (DESIGN.md §6): the game row is read (committed data, no lock), the
+How a change is written (docs/architecture.md): the game row is read (committed data, no lock), the
 engine works outside any lock, then one short transaction about that game (it locks the game
 only: ``store.transaction(games=[game_id])``) writes the new snapshot with
 ``version = version + 1`` only if the version is still the one read, together with the move row

@@ -1,4 +1,4 @@
-"""Storage: the only package with SQL (DESIGN.md §6).
+"""Storage: the only package with SQL (docs/architecture.md).
 
 ``await open_store(target)`` opens a database, applies the numbered migrations in
 ``bot/store/migrations/`` and returns a ``Store``: the repository interface of

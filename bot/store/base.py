@@ -1,4 +1,4 @@
-"""The repository interface the services use (DESIGN.md §6), independent of any database.
+"""The repository interface the services use (docs/architecture.md), independent of any database.
 
 Rows are plain frozen dataclasses with decoded JSON and timezone-aware datetimes. A backend
 implements ``Reads`` (committed data, no locking) on its ``Store`` and ``Writes`` inside

@@ -1,4 +1,5 @@
-"""The PostgreSQL backend of the store, on asyncpg (DESIGN.md §6), for deployments where several
+"""The PostgreSQL backend of the store, on asyncpg (docs/architecture.md), for deployments
+where several
 bot processes share one database server.
 
 The SQL is the one of every backend (``bot.store.sql``); what differs is here:

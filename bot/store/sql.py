@@ -1,4 +1,4 @@
-"""The store's SQL, written once for every backend (DESIGN.md §6).
+"""The store's SQL, written once for every backend (docs/architecture.md).
 
 Statements use ``?`` placeholders and portable SQL; a backend runs them through a
 ``SqlConnection`` (``bot.store.sqlite``, ``bot.store.postgres``), which is where the dialects

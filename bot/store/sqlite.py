@@ -1,4 +1,4 @@
-"""The SQLite backend of the store, on aiosqlite (DESIGN.md §6).
+"""The SQLite backend of the store, on aiosqlite (docs/architecture.md).
 
 Two connections to one file in WAL mode:
 

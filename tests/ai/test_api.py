@@ -1,4 +1,4 @@
-"""The AI's API as DESIGN.md §3b writes it: every level plays a legal move in every game,
+"""The AI's API as docs/architecture.md gives it: every level plays a legal move in every game,
 decisions are deterministic (also in a worker process), bad calls are refused clearly."""
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ class BoardImages:
         status = None if outcome is None else "\n" + outcome_text(outcome, language)
         clock_line = None if clock is None else board_clock_text(
             clock, names, game.seats, self.clocks.now(), language)
-        # Off the event loop (DESIGN.md), in the board workers (``bot.workers.boards``).
+        # Off the event loop (docs/architecture.md), in the board workers (``bot.workers.boards``).
         png = await self.boards.board(
             game.game, state, viewer=None, last_move=last_move, players=names,
             lang=language, status=status, clock=clock_line,
