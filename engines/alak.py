@@ -48,6 +48,19 @@ define({
         "one": "draw, {count} stone each",
         "other": "draw, {count} stones each",
     },
+    # The game ended because the only empty points were just captured (no move is left).
+    "alak.wins_blocked": {
+        "one": "no move is left (the only empty points were just captured): {seat} wins with "
+               "{count} stone to {other}",
+        "other": "no move is left (the only empty points were just captured): {seat} wins with "
+                 "{count} stones to {other}",
+    },
+    "alak.draw_blocked": {
+        "one": "no move is left (the only empty points were just captured): draw, {count} "
+               "stone each",
+        "other": "no move is left (the only empty points were just captured): draw, {count} "
+                 "stones each",
+    },
 })
 
 
@@ -182,7 +195,7 @@ class Alak(Game):
         else:
             after = AlakState(
                 state.players, state.seed, state.length, after_board, None, banned, captures,
-                state.ply + 1, _outcome(after_board), move,
+                state.ply + 1, _outcome(after_board, blocked=bool(banned)), move,
             )
         _set_legal(after, moves)
         return after
@@ -234,8 +247,12 @@ class Alak(Game):
         )
 
 
-def _outcome(board: tuple[int, ...]) -> Outcome:
+def _outcome(board: tuple[int, ...], blocked: bool = False) -> Outcome:
+    """The result on ``board``; ``blocked``: the game ended because every empty point was
+    just captured (the outcome says so)."""
     points = (board.count(0), board.count(1))
+    if blocked:
+        return higher_score_wins(GAME, None, points, "alak.wins_blocked", "alak.draw_blocked")
     return higher_score_wins(GAME, None, points, "alak.wins", "alak.draw")
 
 

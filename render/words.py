@@ -49,6 +49,7 @@ EN: dict[str, str] = {
     "alak.stats": "{line} on the line · {captured} captured",
     "alak.legend": "Type a letter to play.",
     "alak.banned": "× = just captured: not playable this turn.",
+    "alak.banned_end": "× = just captured: no point was left to play, so the game ended.",
     # Polygo.
     "polygo.points": "{points} points: {territory} territory − {prisoners} prisoners",
     "polygo.captured": "{n} captured",
@@ -173,6 +174,7 @@ FR: dict[str, str] = {
     "alak.stats": "{line} sur la ligne · {captured} prises",
     "alak.legend": "Tapez une lettre pour jouer.",
     "alak.banned": "× = vient d'être prise : injouable ce tour-ci.",
+    "alak.banned_end": "× = vient d'être prise : plus aucun point à jouer, la partie est finie.",
     "polygo.points": "{points} points : {territory} de territoire − {prisoners} prisonniers",
     "polygo.captured": "{n} prises",
     "polygo.doing.scoring": "accept, dead/alive ou resume",
