@@ -162,7 +162,7 @@ class Alak(Game):
         else:
             after = AlakState(
                 state.players, state.seed, state.length, after_board, None, banned, captures,
-                state.ply + 1, _outcome(after_board), move,
+                state.ply + 1, _outcome(after_board, blocked=bool(banned)), move,
             )
         _set_legal(after, moves)
         return after
@@ -214,8 +214,12 @@ class Alak(Game):
         )
 
 
-def _outcome(board: tuple[int, ...]) -> Outcome:
+def _outcome(board: tuple[int, ...], blocked: bool = False) -> Outcome:
+    """The result on ``board``; ``blocked``: the game ended because every empty point was
+    just captured (the outcome says so)."""
     points = (board.count(0), board.count(1))
+    if blocked:
+        return higher_score_wins(GAME, None, points, "alak.wins_blocked", "alak.draw_blocked")
     return higher_score_wins(GAME, None, points, "alak.wins", "alak.draw")
 
 

@@ -119,7 +119,7 @@ def curve_offsets(scores: Sequence[Sequence[float]], ended: Sequence[float] | No
 
 
 #: A curve's colour must stand this far (summed over red, green, blue) from the graph's panel.
-CURVE_CONTRAST = 120
+CURVE_CONTRAST = 200
 
 
 def curve_colour(colour: RGB, theme: Theme) -> RGB:
@@ -135,9 +135,10 @@ def curve_colour(colour: RGB, theme: Theme) -> RGB:
 
 
 def _curve_edge(colour: RGB, theme: Theme) -> RGB:
-    """An outline that keeps a curve apart from the background (a black stone's curve on the
-    dark theme, a white one's on the light theme)."""
-    return mix(colour, theme.text, 0.55)
+    """An outline that keeps crossing curves apart: the curve's colour half way to the panel's
+    (``curve_colour`` already keeps each curve apart from the panel; an outline lighter than
+    the curve made Black's look hollow)."""
+    return mix(colour, theme.panel, 0.5)
 
 
 def _graph(scores: Sequence[Sequence[float]], colours: Sequence[RGB],

@@ -16,6 +16,7 @@ from emulator.console import Console
 from emulator.console_io import CLEAR_LINE, Screen, run_folder
 from tests.e2e.moves import move_said
 from tests.e2e.test_ai import AI_PATIENCE, until_human_turn
+from tests.e2e.test_review import PATIENCE
 
 
 class Printed:
@@ -275,7 +276,7 @@ async def test_a_private_answer_for_another_local_user_is_printed_as_theirs(
     start = len(printed.lines)
     release.set()
     await printed.until(lambda line: "(only bob)" in line
-                        and f"Review of game #{game.id}" in line, start)
+                        and f"Review of game #{game.id}" in line, start, timeout=PATIENCE)
     assert not any("(only you)" in line for line in printed.lines[start:])
 
 
@@ -305,7 +306,7 @@ async def test_the_prompt_does_not_wait_for_a_review(world, console_of, monkeypa
     assert typing.result() is True
     release.set()
     await printed.until(lambda line: "(only you)" in line
-                        and f"Review of game #{game.id}" in line)
+                        and f"Review of game #{game.id}" in line, timeout=PATIENCE)
 
 
 class Terminal(io.StringIO):
