@@ -18,7 +18,7 @@ from bot.store.aiseats import AiTurn
 from bot.workers import PoolBusy, WorkerPool
 
 #: Guards against a hang only (a job of these tests takes milliseconds once let go).
-GUARD = 30.0
+GUARD = 60.0
 
 
 class Gates:

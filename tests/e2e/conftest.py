@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from bot import workers
 from bot.app import RunningBot, launch
 from bot.config import Config
 from bot.endpoints import use_endpoints
@@ -137,14 +136,10 @@ def e2e_database(backend, request):
 
 
 @pytest.fixture
-async def world(request, tmp_path, caplog, e2e_database, monkeypatch):
+async def world(request, tmp_path, caplog, e2e_database):
     """The bot connected to a fresh emulator; ``@pytest.mark.emulator(rest_delay=...)`` passes
     options to the emulator, ``@pytest.mark.bot_config(...)`` settings to the bot."""
     caplog.set_level(logging.DEBUG)
-    # The bot's worker processes (AI moves and hints, pictures) at the test's priority, not
-    # below it: lowered, they would wait behind the other tests of a parallel run, where a
-    # bot in production only lets its own process go first (tests/bot/test_workers.py).
-    monkeypatch.setattr(workers, "WORKER_NICENESS", 0)
     marker = request.node.get_closest_marker("emulator")
     emu = Emulator(token=TOKEN, **(marker.kwargs if marker else {}))
     await emu.start()
