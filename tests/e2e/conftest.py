@@ -13,7 +13,6 @@ import pytest
 from bot.core.settings import Config
 from bot.runtime.app import RunningBot, launch
 from bot.runtime.endpoints import use_endpoints
-from bot.workers import pool as workers
 from emulator import Emulator, EmuUser, Message
 from tests.bot.conftest import (
     BACKENDS,
@@ -137,14 +136,10 @@ def e2e_database(backend, request):
 
 
 @pytest.fixture
-async def world(request, tmp_path, caplog, e2e_database, monkeypatch):
+async def world(request, tmp_path, caplog, e2e_database):
     """The bot connected to a fresh emulator; ``@pytest.mark.emulator(rest_delay=...)`` passes
     options to the emulator, ``@pytest.mark.bot_config(...)`` settings to the bot."""
     caplog.set_level(logging.DEBUG)
-    # The bot's worker processes (AI moves and hints, pictures) at the test's priority, not
-    # below it: lowered, they would wait behind the other tests of a parallel run, where a
-    # bot in production only lets its own process go first (tests/bot/workers/test_pool.py).
-    monkeypatch.setattr(workers, "WORKER_NICENESS", 0)
     marker = request.node.get_closest_marker("emulator")
     emu = Emulator(token=TOKEN, **(marker.kwargs if marker else {}))
     await emu.start()

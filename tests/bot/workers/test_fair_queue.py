@@ -18,7 +18,7 @@ from bot.workers.fair_queue import BACKGROUND, FairQueue
 from bot.workers.pool import PoolBusy, WorkerPool
 
 #: Guards against a hang only (a job of these tests takes milliseconds once let go).
-GUARD = 30.0
+GUARD = 60.0
 
 
 class Gates:

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.workers.pool import WORKER_NICENESS, PoolBusy, WorkerPool
+from bot.workers import pool as workers
+from bot.workers.pool import PoolBusy, WorkerPool
+from tests.conftest import PRODUCTION_WORKER_NICENESS
 
 #: Where the ``bot`` package is, for the scripts run as bots.
 PROJECT_ROOT = str(Path(__file__).resolve().parents[3])
@@ -25,14 +27,16 @@ def own_priority() -> int:
     return os.getpriority(os.PRIO_PROCESS, 0)
 
 
-async def test_a_process_pool_runs_jobs_in_another_process_at_a_lower_priority():
+async def test_a_process_pool_runs_jobs_in_another_process_at_a_lower_priority(monkeypatch):
+    # As in production (the tests' bots keep their workers at their own priority).
+    monkeypatch.setattr(workers, "WORKER_NICENESS", PRODUCTION_WORKER_NICENESS)
     pool = WorkerPool("test", workers=1)
     try:
         assert await pool.run(math.factorial, 20) == math.factorial(20)
         worker = await pool.run(os.getpid)
         assert worker != os.getpid()
         niceness = await pool.run(own_priority)
-        assert niceness == min(19, own_priority() + WORKER_NICENESS)
+        assert niceness == min(19, own_priority() + PRODUCTION_WORKER_NICENESS)
         with pytest.raises(ValueError):
             await pool.run(math.factorial, -1)  # a job's error reaches the caller
         assert pool.jobs == 0
