@@ -53,6 +53,7 @@ def play_game(task: tuple[str, str, int, int, float | None]) -> dict:
     state = game.new(players, seed=seed)
     rng = random.Random(f"lppg-match:{opponent}:{players}:{index}")
     think: list[tuple[str, float]] = []
+    moves: list[str] = []
     load_start = os.getloadavg()[0]
     while state.to_move is not None:
         seat = state.to_move
@@ -64,6 +65,7 @@ def play_game(task: tuple[str, str, int, int, float | None]) -> dict:
             think.append((view.pending, time.process_time() - start))
         else:
             move = OPPONENTS[opponent](view, seat, rng)
+        moves.append(str(move))
         state = game.play(state, move)
     winners = state.outcome.winners
     score = 0.5 if not winners else float(any(s % 2 == ai_side for s in winners))
@@ -71,7 +73,7 @@ def play_game(task: tuple[str, str, int, int, float | None]) -> dict:
         "level": level, "opponent": opponent, "players": players, "index": index,
         "deal": seed, "ai_side": ai_side, "score": score, "plies": state.ply,
         "budget_s": budget_s, "think": think,
-        "load": [round(load_start, 2), round(os.getloadavg()[0], 2)],
+        "load": [round(load_start, 2), round(os.getloadavg()[0], 2)], "moves": moves,
     }
 
 
