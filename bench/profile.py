@@ -39,7 +39,7 @@ def _run(code: str) -> list[float]:
 def main() -> None:
     (bot_only,) = _run(_MEMORY.format(imports="bot.runtime.app"))
     (with_mpl,) = _run(_MEMORY.format(
-        imports="bot.app, matplotlib.figure, matplotlib.backends.backend_agg"))
+        imports="bot.runtime.app, matplotlib.figure, matplotlib.backends.backend_agg"))
     first, warm, size = _run(_DRAW)
     print(f"bot process: {bot_only:.0f} MB resident; with matplotlib imported: {with_mpl:.0f} MB")
     print(f"first chart in a fresh worker (import included): {first * 1000:.0f} ms CPU")

@@ -143,7 +143,10 @@ class Authorization:
 
 
 class OAuth2:
-    """Authorize page, tokens and Bearer answers; part of ``Emulator``."""
+    """Authorize page, tokens and Bearer answers; part of ``Emulator``.
+
+    Longer than 300 lines on purpose: one protocol (authorize, token, refresh, revoke, Bearer)
+    and each of its refusals, which read best side by side."""
 
     def _setup_oauth2(self, client_secret: str, redirect_uris: Iterable[str]) -> None:
         #: The application's client secret (its OAuth2 settings page).

@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engines", "ai", "render", "emulator", "bot", "bench")
+PACKAGES = ("words", "engines", "ai", "render", "emulator", "bot", "bench")
 MAX_LINES = 300
 REASON = "Longer than 300 lines on purpose"
 

@@ -102,7 +102,7 @@ def test_without_ratings_the_panel_says_so():
 
 
 def test_matplotlib_is_not_imported_by_the_bot_or_the_module():
-    code = ("import sys, bot.app, render.profile, bot.cogs.tournaments; "
+    code = ("import sys, bot.runtime.app, render.profile, bot.discord.cogs.tournaments; "
             "sys.exit('matplotlib' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 

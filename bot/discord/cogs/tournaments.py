@@ -329,12 +329,12 @@ class Tournaments(commands.Cog):
     async def post_round(self, item: OutboxItem[TournamentRound]) -> None:
         """A round's pairings in the tournament's channel, pinging the players paired (each
         learns of their pairing: a created message), with the bracket for elimination."""
-        tournament = await self.tournaments.get(item.event.tournament_id)
+        tournament = await self.tournaments.reading.get(item.event.tournament_id)
         if tournament.channel_id is None:
             return
         locale = await self._post_locale(tournament)
         number = item.event.round
-        boards = await self.tournaments.pairings(tournament.id, number)
+        boards = await self.tournaments.reading.pairings(tournament.id, number)
         mentions = pinging({u for b in boards if not b.decided
                             for u in (b.first_id, b.second_id, *b.seats) if u is not None})
         await self._post_in_channel(item, tournament, locale,
@@ -344,11 +344,11 @@ class Tournaments(commands.Cog):
     async def post_finished(self, item: OutboxItem[TournamentFinished]) -> None:
         """The final standings in the tournament's channel, pinging nobody, with the table as
         a picture (and the bracket for elimination)."""
-        tournament = await self.tournaments.get(item.event.tournament_id)
+        tournament = await self.tournaments.reading.get(item.event.tournament_id)
         if tournament.channel_id is None:
             return
         locale = await self._post_locale(tournament)
-        table = await self.tournaments.standings(tournament.id)
+        table = await self.tournaments.reading.standings(tournament.id)
         await self._post_in_channel(item, tournament, locale, format_standings(table, locale),
                                     NO_PINGS, [await standings_file(self.bot, table, locale)])
 
@@ -370,7 +370,7 @@ class Tournaments(commands.Cog):
         """A game lost because its player left the tournament, said in the game's thread (in
         the game's language)."""
         forfeit = item.event
-        tournament = await self.tournaments.get(forfeit.tournament_id)
+        tournament = await self.tournaments.reading.get(forfeit.tournament_id)
         game = await self.bot.services.games.get_game(forfeit.game_id)
         # Rows go out in order and a game's thread is opened by its first row.
         where = game.thread_id or game.channel_id

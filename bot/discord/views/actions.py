@@ -160,7 +160,7 @@ class GameActionButton(Gate, discord.ui.DynamicItem[discord.ui.Button],
             await give_hint(host, interaction, await host.services.games.get_game(game_id))
             return
         if self.action == "undo":
-            action = host.services.request_undo
+            action = host.services.play.request_undo
             done = t("bot.game.done", interaction.locale)
         else:
             action = host.clocks.claim

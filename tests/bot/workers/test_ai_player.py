@@ -154,6 +154,8 @@ class NoTurns:
 
     def __init__(self) -> None:
         self.rounds = 0
+        # The runner asks the draws service and the AI seats' service by name.
+        self.draws = self.aiseats = self
 
     async def ai_draw_offers(self, *args, **kwargs):
         self.rounds += 1

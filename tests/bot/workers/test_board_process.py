@@ -91,7 +91,7 @@ def environment_of(names: tuple[str, ...]) -> dict[str, str | None]:
 #: A bot that starts a drawing process, says its pid, and waits to be killed.
 _STARTS_A_WORKER = """
 import asyncio, os
-from bot.drawing_process import DrawingProcess
+from bot.workers.board_process import DrawingProcess
 
 async def main():
     worker = DrawingProcess()
@@ -110,7 +110,7 @@ def test_a_drawing_process_ends_with_a_killed_bot():
 #: to be killed; the worker's standard error is the bot's (as in production).
 _KILLED_WHILE_ITS_WORKER_DRAWS = """
 import asyncio, os, time
-from bot.drawing_process import DrawingProcess
+from bot.workers.board_process import DrawingProcess
 
 async def main():
     worker = DrawingProcess()
