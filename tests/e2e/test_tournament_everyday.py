@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from emulator import EPHEMERAL
 from tests.e2e.test_tournament import open_tournament, thread_of, tournaments
 
@@ -35,19 +37,19 @@ async def reply(world, user: str, path: str, options: dict | None = None, **kwar
 
 
 async def test_options_out_of_range_are_refused_clearly_and_change_nothing(world):
+    # Numbers outside an option's declared range never reach the bot: Discord's client (the
+    # emulator here) refuses to send them.
+    for options in ({"game": "alak", "format": "swiss", "rounds": -1},
+                    {"game": "alak", "format": "swiss", "grace_hours": 999}):
+        with pytest.raises(LookupError, match="takes a number from"):
+            await reply(world, "alice", "tournament create", options)
     cases = [
-        ({"game": "alak", "format": "swiss", "rounds": -1}, "“rounds” takes a number from 1 to 20"),
-        ({"game": "alak", "format": "swiss", "grace_hours": 999}, "from 0 to 336, not 999"),
         ({"game": "alak", "format": "swiss", "name": "x" * 61}, "at most 60 characters"),
         ({"game": "alak", "format": "round_robin", "rounds": 3}, "Swiss tournament only"),
     ]
     for options, said in cases:
         refused = await reply(world, "alice", "tournament create", options)
         assert refused.flags & EPHEMERAL and said in refused.content, options
-    french = await reply(world, "alice", "tournament create",
-                         {"game": "alak", "format": "swiss", "rounds": 0}, locale="fr")
-    assert french.flags & EPHEMERAL
-    assert "«\u00a0rondes\u00a0» attend un nombre de 1 à 20" in french.content
     assert await tournaments(world).reading.tournaments(world.emu.guild_id, active_only=False) == []
 
 
@@ -58,12 +60,14 @@ async def test_a_round_that_does_not_exist_is_refused(world):
     await reply(world, "bob", "tournament start")
     total = (await tournaments(world).reading.get(tournament.id)).total_rounds
     for number, said in ((99, f"has no round 99: its rounds are numbered 1 to {total}"),
-                         (2, "Round 2 of Alak is not paired yet: round 1 is being played"),
-                         (0, "“round” takes a number of at least 1, not 0")):
+                         (2, "Round 2 of Alak is not paired yet: round 1 is being played")):
         refused = await reply(world, "carol", "tournament pairings", {"round": number})
         assert refused.flags & EPHEMERAL and said in refused.content, number
-    huge = await reply(world, "carol", "tournament standings", {"tournament": 10**17})
-    assert huge.flags & EPHEMERAL and "from 1 to 9007199254740991" in huge.content
+    # Out of the options' declared ranges: refused by Discord's client (the emulator) unsent.
+    with pytest.raises(LookupError, match="takes a number from"):
+        await reply(world, "carol", "tournament pairings", {"round": 0})
+    with pytest.raises(LookupError, match="takes a number from"):
+        await reply(world, "carol", "tournament standings", {"tournament": 10**17})
     shown = await reply(world, "carol", "tournament pairings", {"round": 1})
     assert not shown.flags & EPHEMERAL and "round 1 of 3" in shown.content
     standings = await reply(world, "carol", "tournament standings")
