@@ -92,7 +92,7 @@ async def test_a_closed_pool_takes_no_more_jobs():
 #: A bot that starts a worker, says its pid, and waits to be killed.
 _STARTS_A_WORKER = """
 import asyncio, os
-from bot.workers import WorkerPool
+from bot.workers.pool import WorkerPool
 
 async def main():
     pool = WorkerPool("test")
