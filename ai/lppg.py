@@ -1,22 +1,28 @@
-"""LPPG AI: determinized two-ply search with an evaluation of territories and markers.
+"""LPPG AI: every placement played to the end of the turn and evaluated; at the hard level,
+the best ones against the next seat's best reply, averaged exactly over the hands it may hold.
 
 What the AI may know: its own hand, the terrain, the markers, the colour of every card back
 (other hands, the top of each draw pile) and how many cards each pile and the discard hold. It
-never sees another hand's patterns or the order of the piles, so it reasons over *samples*:
-each sample deals the unseen cards at random among the unseen places, respecting every colour
-it can see (a hand's backs, the pile tops). Only the view and the seeded generator go into a
-decision, so two real states with the same view always get the same move.
+never sees another hand's patterns or the order of the piles. A hidden card of a colour is
+equally likely to be any card of that colour the AI has not seen, so questions about another
+hand are answered by going through those cards, not by guessing deals. Only the view and the
+seeded generator go into a decision, so two real states with the same view always get the
+same move.
 
 Why this method: an LPPG turn offers about a hundred placements, but what decides the game is
 tactical and close: who owns the smallest territory of a unique size, and who can end the game
 with a third marker while leading. Random playouts of LPPG are slow (tens of milliseconds with
-the engine) and mostly noise, so tree search by playouts would see a few dozen games per move.
-Instead every placement is played out to the end of the turn (a forced ``keep`` or ``mark`` is
-answered by the same evaluation), the position is evaluated, and the best candidates are
-searched one ply deeper against sampled hands of the next player: their best reply by the same
-evaluation, averaged over the samples (an opponent able to end the game and win in some samples
-makes the candidate lose in those). With four players the sides are the teams (0 and 2 against
-1 and 3).
+the engine) and mostly noise. Instead every placement is played out to the end of the turn (a
+forced ``keep`` or ``mark`` is answered by the same evaluation) and the position is evaluated.
+The hard level then looks one ply deeper, exactly: for every card the next seat may hold,
+every placement of it is judged by that seat's evaluation (``ai/lppg_reply.py``; most
+placements change nothing the evaluation reads and are recognised without being played), and
+a hand replies with the better of its two cards. A candidate's value is ours after that
+reply, averaged over every hand the view allows; a reply that ends the game (a third marker
+that wins) counts as a loss with its exact chance. Sampling hands instead (eight deals per
+candidate, as an earlier version did) missed such replies too often: most losses came from a
+third marker the sampled hands did not hold. With four players the sides are the teams (0 and
+2 against 1 and 3), and the next seat is always an opponent.
 
 The evaluation, for the side to judge: a won or lost game is final; otherwise who would win if
 the game ended now (the owner of the smallest territory whose size is unique), whether that
@@ -24,43 +30,44 @@ side has two markers down (it can then end the game on its next turn by closing 
 and the sizes of each side's territories (small ones are what wins; a permanent one cannot be
 reopened).
 
-Draws take the pile whose top colour appears most on the terrain (more places where the card can
-be laid).
+Draws take the pile whose top colour appears most on the terrain (more places where the card
+can be laid); at the hard level, with two markers down, the pile whose top colour most often
+holds a card that ends the game on this board.
 
 Levels: ``easy`` plays the best placement by the evaluation half of the time and a random one
 otherwise; ``medium`` takes the best placement by the evaluation, one ply, judging the lead and
 the territories but not who could end the game next turn; ``hard`` sees those threats too and
-searches the sampled reply of the next player for its best candidates.
+judges its best candidates by the next seat's reply.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Sequence
 
 from ai.core import Decision, Reason, budget_for, reason, work
+from ai.lppg_reply import card_reply, expected_reply
+from ai.lppg_threat import card_ends_game, hand_colours, markers_down, unseen_by_colour
 from engines.lppg import (
-    DECK_SIZE,
     GAME,
-    HIDDEN,
     LppgState,
     MarkMove,
     card_colour,
     closed_regions,
     terrain,
     territories,
+    visible_colour,
 )
 
 #: Positions evaluated (a move played and judged) per second of one core of the reference
 #: machine.
 EVALUATIONS_PER_S = 20_000
-#: Hard: hidden hands sampled per candidate, and the most replies tried in each.
-REPLY_SAMPLES = 8
-REPLY_LIMIT = 400
+#: What looking at one card the next seat may hold costs (its legal placements found and sorted
+#: into those that change something and those that do not), in evaluated positions.
+CARD_COST = 7
+ENDING_THREAT = 25.0
 WIN = 1_000.0
 LEADER = 40.0
-ENDING_THREAT = 25.0
 
 
 def side(players: int, seat: int) -> int:
@@ -119,52 +126,8 @@ def evaluate(state: LppgState, seat: int, threats: bool = True) -> float:
 
 
 def _colour_of_placeholder(card: int) -> int | None:
-    """The colour (1..4) a view placeholder shows (``-2 - (colour - 1)``), None if none."""
-    return None if card >= HIDDEN else -card - 1
-
-
-def sample(view: LppgState, seat: int, rng: random.Random) -> LppgState:
-    """A full state consistent with ``view``: the unseen cards dealt at random among the unseen
-    places, each card back getting a card of its colour."""
-    seen = {card for card, _, _, _ in view.placed}
-    for cards in (*view.hands, view.pile_a, view.pile_b, view.discard):
-        seen.update(c for c in cards if c >= 0)
-    pool = [c for c in range(DECK_SIZE) if c not in seen]
-    rng.shuffle(pool)
-    by_colour: dict[int, list[int]] = {}
-    for c in pool:
-        by_colour.setdefault(card_colour(c), []).append(c)
-    used: set[int] = set()
-
-    def of_colour(colour: int) -> int:
-        options = by_colour.get(colour, [])
-        while options:
-            card = options.pop()
-            if card not in used:
-                used.add(card)
-                return card
-        return HIDDEN  # an inconsistent view: leave the slot to the general fill
-
-    hands = [list(hand) for hand in view.hands]
-    pile_a, pile_b, discard = list(view.pile_a), list(view.pile_b), list(view.discard)
-    for cards in (*hands, pile_a, pile_b):
-        for i, card in enumerate(cards):
-            colour = _colour_of_placeholder(card)
-            if colour is not None:
-                cards[i] = of_colour(colour)
-    rest = iter([c for c in pool if c not in used])
-    for cards in (*hands, pile_a, pile_b, discard):
-        for i, card in enumerate(cards):
-            if card < 0:
-                cards[i] = next(rest)
-    return dataclasses.replace(
-        view,
-        seed=rng.randrange(2**62),
-        hands=tuple(tuple(hand) for hand in hands),
-        pile_a=tuple(pile_a),
-        pile_b=tuple(pile_b),
-        discard=tuple(discard),
-    )
+    """The colour (1..4) a view placeholder shows, None for a card hidden altogether."""
+    return visible_colour(card) if card < 0 else None
 
 
 # ----- one turn -----------------------------------------------------------------------------------
@@ -205,27 +168,6 @@ def _options(state: LppgState, seat: int, limit: int, rng: random.Random,
     return scored
 
 
-def _reply_value(view: LppgState, move, seat: int, samples: int, rng: random.Random,
-                 limit: int) -> tuple[float, int]:
-    """The value for ``seat`` of playing ``move`` once the next player has replied, averaged
-    over samples of the hidden cards (their hand above all), and how many positions that
-    took."""
-    total = 0.0
-    spent = 0
-    for _ in range(samples):
-        state = finish_turn(GAME.play(sample(view, seat, rng), move), seat)
-        while state.outcome is None and state.pending == "draw":
-            state = GAME.play(state, GAME.legal_moves(state)[0])
-        if state.outcome is not None or state.to_move is None:
-            total += evaluate(state, seat)
-            continue
-        replier = state.to_move
-        replies = _options(state, replier, limit, rng)
-        spent += len(replies)
-        total += evaluate(replies[0][2], seat) if replies else evaluate(state, seat)
-    return total / samples, spent
-
-
 def _draw_move(view: LppgState, moves: list) -> object:
     """The draw whose pile tops show the colours most present on the terrain."""
     counts = [0] * 5
@@ -253,12 +195,74 @@ def _draw_move(view: LppgState, moves: list) -> object:
     return max(moves, key=value)
 
 
+def _ending_draw(view: LppgState, seat: int, moves: list) -> object | None:
+    """With two markers down, the pile whose top card's colour most often ends the game on
+    this board (the share of the unseen cards of that colour that do); None when that does
+    not tell the piles apart."""
+    if markers_down(view, seat) != 2 or any(" " in str(move)[5:] for move in moves):
+        return None
+    unseen = unseen_by_colour(view)
+    memo: dict[int, bool] = {}
+
+    def share(move) -> float:
+        pile = view.pile_a if str(move) == "draw a" else view.pile_b
+        colour = _colour_of_placeholder(pile[0]) if pile else None
+        pool = unseen.get(colour, []) if colour is not None else []
+        if not pool:
+            return -1.0
+        for card in pool:
+            if card not in memo:
+                memo[card] = card_ends_game(view, seat, card)
+        return sum(memo[card] for card in pool) / len(pool)
+
+    shares = {str(move): share(move) for move in moves}
+    if len(set(shares.values())) < 2:
+        return None
+    return max(moves, key=lambda move: shares[str(move)])
+
+
+def _hard_choice(view: LppgState, seat: int, options: list, evaluations: int,
+                 ) -> tuple[float, object, LppgState]:
+    """The hard level's choice among ``options`` (every placement with the rest of the turn,
+    best by the evaluation first): each candidate is worth what is left of it after the next
+    seat's best reply, averaged exactly over the hands that seat may hold. A candidate can
+    only lose value to the reply (the replier may always leave things as they are, or
+    improve them for itself), so the search stops at the first candidate whose evaluation is
+    no better than the best value found, or when the budget of evaluated positions is
+    spent."""
+    nxt = (view.turn_seat + 1) % view.players
+    unseen = unseen_by_colour(view)
+    colours = hand_colours(view, nxt)
+    cards = sorted({card for colour in set(colours) for card in unseen.get(colour, [])})
+
+    def play_out(state: LppgState) -> tuple[float, float]:
+        after = finish_turn(state, nxt)
+        return evaluate(after, nxt), evaluate(after, seat)
+
+    spent = len(options)
+    best = None
+    for value, move, after in options:
+        if best is not None and (value <= best[0] or spent >= evaluations):
+            break
+        judged = value
+        if after.outcome is None and after.pending in ("draw", "play"):
+            quiet = (evaluate(after, nxt), value)
+            replies = {}
+            for card in cards:
+                replies[card], played = card_reply(after, nxt, card, quiet, play_out)
+                spent += played + CARD_COST
+            judged = expected_reply(replies, colours, unseen, quiet)
+        if best is None or judged > best[0]:
+            best = (judged, move, after)
+    return best
+
+
 def decide(view: LppgState, seat: int, level: str, rng: random.Random,
            budget_s: float | None) -> Decision:
     moves = list(GAME.legal_moves(view))
     if view.pending == "draw":
-        move = _draw_move(view, moves)
-        return Decision(str(move), None)
+        move = _ending_draw(view, seat, moves) if level == "hard" else None
+        return Decision(str(move or _draw_move(view, moves)), None)
     evaluations = work(budget_for(level, budget_s), EVALUATIONS_PER_S)
     # The view has our own hand, which is all a placement needs.
     options = _options(view, seat, max(8, evaluations // 2), rng, threats=level == "hard")
@@ -266,19 +270,7 @@ def decide(view: LppgState, seat: int, level: str, rng: random.Random,
         _, move, after = options[rng.randrange(len(options))]
     elif level == "hard" and view.pending == "play" and len(options) > 1 \
             and options[0][0] < WIN:
-        # The best candidates first, each against ``samples`` replies trying up to ``limit``
-        # moves (all of them, usually: the few that close a region are the ones that
-        # matter), until the budget of evaluated positions is spent.
-        spent = len(options)
-        best = None
-        for _, move, after in options:
-            if best is not None and spent >= evaluations:
-                break
-            judged, cost = _reply_value(view, move, seat, REPLY_SAMPLES, rng, REPLY_LIMIT)
-            spent += cost
-            if best is None or judged > best[0]:
-                best = (judged, move, after)
-        _, move, after = best
+        _, move, after = _hard_choice(view, seat, options, evaluations)
     else:
         _, move, after = options[0]
     return Decision(str(move), explain(view, seat, move, after))
