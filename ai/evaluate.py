@@ -15,7 +15,19 @@ arguments (searches are sized by counts derived from ``budget_s`` with each game
 rate, never by the clock) and takes plain arguments (a view or ``game.dump(view)``), so a worker
 process can run it. The seat need not be the one to move.
 
-How each game is judged, and why:
+Expected by whom? Not by two perfect players, nor only by our AI levels: the value is to be
+calibrated on positions from games the AI did not play (``bench/foreign.py``: random
+openings, then flat Monte Carlo players, players who slip a random move in now and then,
+LPPG's greedy player), the games people play, where a won position is often not won in the
+end. Each game's method below gives an *estimate* (``estimate``); the value is a logistic
+curve of it (``calibrated``): of the estimate's log-odds, alone and scaled by how far the game
+has gone (``progress``), of whether it is a proven result, of random playouts where they
+help, and in a duel of being the first side and of having the move (``features``), with
+weights per game (``CALIBRATION``) fitted on one set of seeds and measured on another
+(``python -m bench.evaluate_foreign``). Every feature changes sign with the side, so the two
+sides' values of a duel add up to 1.
+
+How each game's estimate is made, and why:
 
 - **Alak** and **Palam** (perfect information, alpha-beta already written): the hard level's
   alpha-beta search from the position, turned into a probability. A proven result is exact
@@ -53,6 +65,7 @@ How each game is judged, and why:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import statistics
@@ -104,6 +117,27 @@ KOLORY_BLEND = (0.3, 0.8, 0.6, 0.25)
 #: An MCTS root move is judged alone once it holds this share of the iterations.
 MCTS_TRUST = 0.2
 
+#: What a calibration weighs (``features``), in order.
+FEATURES = ("estimate", "estimate x progress", "proven", "proven x progress", "playouts",
+            "playouts x progress", "first side", "first side x progress", "to move")
+#: The games whose calibration also reads random playouts, and how many (at the default
+#: budget; in proportion to a given one, at least 4). A first fit on positions of games the
+#: AI did not play found them worth it in LPPG (late positions above all, where who closes the
+#: last regions is a matter of the cards drawn: 16 playouts, with an LPPG budget of 0.15 s)
+#: and Palam (32); they are off until the calibration that weighs them is fitted.
+PLAYOUTS: dict[str, int] = {}
+#: A random playout longer than this many moves is scored as a draw (no game comes close).
+PLAYOUT_MOVES = 2000
+#: The estimate's probability is clipped to [c, 1 - c] before its log-odds are taken.
+ESTIMATE_CLIP = 0.03
+#: The weights of ``FEATURES`` per calibration group (``calibration_group``), to be fitted by
+#: ``python -m bench.evaluate_foreign --fit`` on positions of games the AI did not play. Until
+#: then every game keeps its method's estimate (weight 1 on its log-odds, 0 elsewhere).
+CALIBRATION: dict[str, tuple[float, ...]] = {
+    name: (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    for name in ("alak", "palam", "palago", "polygo", "kolory", "kolory-3", "lppg")
+}
+
 #: Games whose losers are ranked by their scores (higher is better) with three or more players.
 _RANKED_BY_SCORE = frozenset({"kolory"})
 
@@ -136,6 +170,17 @@ def result_score(game_name: str, outcome: Outcome, players: int, seat: int) -> f
 
 
 @dataclass(frozen=True)
+class Estimate:
+    """What the calibration reads (``features``): the game's method's estimate of the seat's
+    score (module docstring), and for the games in ``PLAYOUTS`` the seat's mean result over
+    that many uniformly random playouts from what it sees (else None), with their count."""
+
+    method: float
+    playouts: float | None = None
+    count: int = 0
+
+
+@dataclass(frozen=True)
 class Analysis:
     """An evaluation and, when ``seat`` is to move and the method searched moves, the move its
     search found best (canonical text; a cheaper, weaker choice than the hard level's)."""
@@ -157,26 +202,159 @@ def analyse(game_name: str, view: Any, seat: int, seed: int | str = 0,
     """``evaluate``'s value with, at no extra cost, the move its search found best for
     ``seat`` when it is to move (None otherwise, and for LPPG and Palam's draft, whose
     evaluations search no moves)."""
+    game, view = _loaded(game_name, view, seat)
+    if view.outcome is not None or view.to_move is None:
+        if view.outcome is None:
+            raise ValueError("a game without a move to make has no outcome")
+        return Analysis(result_score(game.name, view.outcome, view.players, seat))
+    found: list[str] = []
+    raw = _estimate(game.name, view, seat, seed, budget_s, found)
+    move = found[0] if found and seat == view.to_move else None
+    return Analysis(calibrated(game.name, view, seat, raw), move)
+
+
+def estimate(game_name: str, view: Any, seat: int, seed: int | str = 0,
+             budget_s: float | None = None) -> Estimate:
+    """What ``evaluate``'s value is calibrated from (``Estimate``): what
+    ``bench/evaluate_foreign.py`` fits ``CALIBRATION`` on. The position must still be
+    running."""
+    game, view = _loaded(game_name, view, seat)
+    if view.to_move is None:
+        raise ValueError("a finished game has a result, not an estimate")
+    return _estimate(game.name, view, seat, seed, budget_s, [])
+
+
+def _loaded(game_name: str, view: Any, seat: int) -> tuple[Any, Any]:
     game = engines.get(game_name)
     if isinstance(view, Mapping):
         view = game.load(view)
     if not 0 <= seat < view.players:
         raise ValueError(f"no seat {seat} in a game of {view.players}")
-    if view.outcome is not None or view.to_move is None:
-        if view.outcome is None:
-            raise ValueError("a game without a move to make has no outcome")
-        return Analysis(result_score(game.name, view.outcome, view.players, seat))
+    return game, view
+
+
+def _estimate(name: str, view: Any, seat: int, seed: int | str, budget_s: float | None,
+              found: list[str]) -> Estimate:
     if budget_s is None:
-        budget = EVAL_BUDGET_S[game.name]
+        budget = EVAL_BUDGET_S[name]
     elif not budget_s > 0:
         raise ValueError(f"budget_s must be positive, got {budget_s!r}")
     else:
         budget = float(budget_s)
-    rng = make_rng(game.name, "evaluate", seed)
-    found: list[str] = []
-    value = _EVALUATORS[game.name](view, seat, rng, budget, found)
-    move = found[0] if found and seat == view.to_move else None
-    return Analysis(min(1.0, max(0.0, value)), move)
+    rng = make_rng(name, "evaluate", seed)
+    method = min(1.0, max(0.0, _EVALUATORS[name](view, seat, rng, budget, found)))
+    if name not in PLAYOUTS:
+        return Estimate(method)
+    count = max(4, round(PLAYOUTS[name] * budget / EVAL_BUDGET_S[name]))
+    return Estimate(method, random_playouts(name, view, seat, rng, count), count)
+
+
+def random_playouts(name: str, view: Any, seat: int, rng: random.Random, count: int) -> float:
+    """``seat``'s mean result (``result_score``) over ``count`` games played on from ``view``
+    by uniformly random moves, with what the view hides dealt at random as it could lie
+    (LPPG's cards; the seed of later chance, such as Kolory's next first player)."""
+    game = engines.get(name)
+    total = 0.0
+    for _ in range(count):
+        if name == "lppg":
+            from ai import lppg
+
+            state = lppg.sample(view, seat, rng)
+        elif getattr(view, "seed", 0) is None:
+            state = dataclasses.replace(view, seed=rng.randrange(2**62))
+        else:
+            state = view
+        for _ in range(PLAYOUT_MOVES):
+            if state.outcome is not None:
+                break
+            moves = game.legal_moves(state)
+            state = game.play(state, moves[rng.randrange(len(moves))])
+        if state.outcome is None:
+            total += 0.5
+        else:
+            total += result_score(name, state.outcome, state.players, seat)
+    return total / count
+
+
+# ----- calibration ------------------------------------------------------------------------------
+
+
+def calibration_group(game_name: str, players: int) -> str:
+    """The name of the calibration a game uses: Kolory's with three or more players is its
+    own (the last cards decide, and the value is the mean over several opponents)."""
+    if game_name == "kolory" and players > 2:
+        return "kolory-3"
+    return game_name
+
+
+def progress(game_name: str, view: Any) -> float:
+    """How far the game has gone, from 0 (the start) to about 1 (the end), from what the board
+    shows: points filled (Alak), duels fought (Palam), tiles laid (Palago), cells taken by
+    stones and walls (Polygo; 1 once both passed), cards placed (Kolory, LPPG)."""
+    if game_name == "alak":
+        return sum(1 for v in view.board if v >= 0) / view.length
+    if game_name == "palam":
+        from engines.palam import DUELS
+
+        return view.duels / DUELS
+    if game_name == "palago":
+        from engines.palago import TOTAL_TILES
+
+        return len(view.tiles) / TOTAL_TILES
+    if game_name == "polygo":
+        from engines.graphgo import EMPTY
+        from engines.polygo import SCORING
+
+        if view.phase == SCORING:
+            return 1.0  # both passed: most games end with the count as it stands
+        return sum(1 for v in view.board if v != EMPTY) / len(view.board)
+    if game_name == "kolory":
+        from engines.kolory import CARDS_PER_PLAYER
+
+        return (len(view.cards) - 1) / (CARDS_PER_PLAYER * view.players)
+    if game_name == "lppg":
+        from engines.lppg import DECK_SIZE
+
+        return min(1.0, len(view.placed) / DECK_SIZE)
+    raise ValueError(f"no game {game_name!r}")
+
+
+def features(game_name: str, view: Any, seat: int, raw: Estimate) -> tuple[float, ...]:
+    """What the calibration weighs (``FEATURES``), from ``seat``'s side: the method's estimate
+    as a log-odds (clipped to ``ESTIMATE_CLIP``) and again scaled by the game's progress;
+    whether it is a proven result (+1 won, -1 lost, else 0), alone and scaled by progress
+    (weak players throw away a won position early on, rarely at the end); the random
+    playouts' mean as a
+    log-odds (one win and one loss added, so a few playouts never say 0 or 1; 0 without
+    playouts) and again scaled by progress; and in a game of two sides, being the first side
+    (+1, else -1) at the start and scaled by progress, and having the move (+1, else -1).
+    Every feature changes sign with the side, so the two sides' values of a duel add up
+    to 1."""
+    done = progress(game_name, view)
+    odds = _log_odds(min(1.0 - ESTIMATE_CLIP, max(ESTIMATE_CLIP, raw.method)))
+    proven = 1.0 if raw.method >= 1.0 else -1.0 if raw.method <= 0.0 else 0.0
+    played = 0.0
+    if raw.playouts is not None:
+        played = _log_odds((raw.playouts * raw.count + 1.0) / (raw.count + 2.0))
+    if view.players == 2 or (game_name == "lppg" and view.players == 4):
+        first = 1.0 if seat % 2 == 0 else -1.0
+        mover = 1.0 if view.to_move % 2 == seat % 2 else -1.0
+    else:
+        first = mover = 0.0
+    return (odds, odds * done, proven, proven * done, played, played * done, first,
+            first * done, mover)
+
+
+def _log_odds(p: float) -> float:
+    return math.log(p / (1.0 - p))
+
+
+def calibrated(game_name: str, view: Any, seat: int, raw: Estimate) -> float:
+    """The expected score from what ``estimate`` gives: a logistic curve of ``features`` with
+    the game's ``CALIBRATION`` weights."""
+    weights = CALIBRATION[calibration_group(game_name, view.players)]
+    z = sum(w * x for w, x in zip(weights, features(game_name, view, seat, raw), strict=True))
+    return 1.0 / (1.0 + math.exp(-z))
 
 
 def _squash(x: float, scale: float) -> float:

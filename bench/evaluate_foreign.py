@@ -35,7 +35,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 import engines
-from ai.evaluate import CALIBRATION, calibration_group, estimate, features
+from ai.evaluate import CALIBRATION, Estimate, calibration_group, estimate, features
 from bench.foreign import PHASES, state_of
 
 #: The ridge penalty of the calibration's fit (the weights stay small where data say little).
@@ -80,7 +80,8 @@ def estimate_row(row: dict) -> dict:
     view = engines.get(row["game"]).view(state, row["seat"])
     start = time.process_time()
     raw = estimate(row["game"], view, row["seat"], seed=0)
-    return {"estimate": raw, "seconds": time.process_time() - start}
+    return {"estimate": raw.method, "playouts": raw.playouts, "count": raw.count,
+            "seconds": time.process_time() - start}
 
 
 def estimates(rows: list[dict], jobs: int, cache: str | None) -> list[dict]:
@@ -111,7 +112,8 @@ def feature_rows(rows: list[dict], found: list[dict]) -> list[tuple[float, ...]]
     game_views = []
     for row, f in zip(rows, found, strict=True):
         view = engines.get(row["game"]).view(state_of(row), row["seat"])
-        game_views.append(features(row["game"], view, row["seat"], f["estimate"]))
+        raw = Estimate(f["estimate"], f.get("playouts"), f.get("count", 0))
+        game_views.append(features(row["game"], view, row["seat"], raw))
     return game_views
 
 

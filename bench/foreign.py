@@ -21,8 +21,9 @@ Players (``POLICIES``), none of them one of our AI levels:
 - ``<policy>~E``: a player who plays ``<policy>``'s move, except with probability E a random
   legal move (a human-like slip).
 
-A game (``SETUPS``: the players of each seat) starts with a few random plies, then each seat
-plays its policy to the end. Positions are sampled at ``PHASES`` (25, 50 and 75 % of the game's
+A game (``SETUPS``: the players of each seat, who take the first seat in turn from one game
+of a setup to the next) starts with a few random plies, then each seat plays its policy to
+the end. Positions are sampled at ``PHASES`` (25, 50 and 75 % of the game's
 plies), each for a seat drawn at random, and stored with the moves that lead to them (a
 position is replayed from ``(seed, options, moves)``), the seat's result on the evaluation's
 scale (``ai.result_score``: a draw is 0.5), and ``sim``: the seat's mean result over
@@ -112,8 +113,8 @@ def playout_start(name: str, state: Any, seat: int, rng: random.Random) -> Any:
         from ai import lppg
 
         return lppg.sample(view, seat, rng)
-    if getattr(view, "seed", 0) is None:
-        # Chance (Kolory's next first player) drawn afresh, not from a stand-in seed.
+    if name == "kolory":
+        # Each round's first player is drawn from the seed, which the view hides: a fresh one.
         return dataclasses.replace(view, seed=rng.randrange(2**62))
     return view
 
@@ -331,6 +332,10 @@ def positions(task: Task) -> list[dict]:
     """The positions of one game of the task's set (module docstring)."""
     setups = (ISSUE_SETUPS if task.set_name == "issue" else SETUPS)[task.game]
     setup, players, options, specs = setups[task.index % len(setups)]
+    # Every player of a setup sits first in turn, so that the seat's own advantage is not
+    # the stronger player's.
+    turn = (task.index // len(setups)) % players
+    specs = specs[turn:] + specs[:turn]
     seed = SEED_BASE[task.set_name] + task.index
     rng = random.Random(f"foreign:{task.game}:{seed}")
     played = play(task.game, players, options, specs, seed, rng)

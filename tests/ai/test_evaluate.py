@@ -8,7 +8,7 @@ import pytest
 
 import ai
 import engines
-from ai.evaluate import opponents, result_score
+from ai.evaluate import estimate, opponents, result_score
 from engines.core import Outcome
 from tests.ai.helpers import random_states
 
@@ -86,12 +86,25 @@ def test_bad_arguments_are_refused() -> None:
         ai.evaluate("alak", view, 0, budget_s=0)
 
 
-def test_a_proven_alak_ending_is_exact() -> None:
+def test_a_proven_alak_result_is_valued_on_its_side() -> None:
     game = engines.get("alak")
-    # Seat 0 to move on a short line; the search reaches the end: a certain result.
+    # A 7-point line, searched to the end from every position of a game: each estimate is a
+    # proven result, and the value leans far its way (a proven win is not a certain one
+    # between players who may throw it away, but it is worth far more than an even game).
     state = game.new(2, seed=1, options={"length": 7})
-    value = ai.evaluate("alak", game.view(state, 0), 0, budget_s=1.0)
-    assert value in (0.0, 0.5, 1.0)
+    proven = 0
+    while state.outcome is None:
+        seat = state.to_move
+        view = game.view(state, seat)
+        raw = estimate("alak", view, seat, budget_s=1.0)
+        value = ai.evaluate("alak", view, seat, budget_s=1.0)
+        if raw.method == 1.0:
+            assert value >= 0.7
+        elif raw.method == 0.0:
+            assert value <= 0.3
+        proven += raw.method in (0.0, 1.0)
+        state = game.play(state, ai.choose("alak", view, seat, level="easy", seed=1))
+    assert proven >= 2
 
 
 def test_polygos_scoring_phase_leans_on_the_count() -> None:
