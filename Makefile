@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# Test processes of `make test` (0: one process). More than the two cores of the machines it
+# runs on, since many tests wait on sockets, subprocesses and the database (tests/README.md).
+TEST_JOBS ?= 4
 
 .PHONY: run test lint bench gallery clean
 
@@ -16,7 +19,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check .
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_JOBS) --dist worksteal
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
@@ -32,6 +35,7 @@ bench: $(STAMP)
 	$(PY) -m bench.heavy
 	$(PY) -m bench.tournaments
 	$(PY) -m bench.review
+	$(PY) -m bench.review_fairness
 	$(PY) -m bench.profile
 
 gallery: $(STAMP)

@@ -1,4 +1,4 @@
-"""AI players for the six games (DESIGN.md §3b).
+"""AI players for the six games (docs/architecture.md).
 
     import ai
     ai.LEVELS                                            # ("easy", "medium", "hard")
@@ -43,8 +43,8 @@ HINT_LEVEL = "hard"
 @dataclass(frozen=True)
 class Hint:
     """A suggested move (canonical text) and why, as an ``engines.phrases.Phrase`` the bot
-    translates (keys ``ai.*``, English in ``ai.phrases``), or ``None`` when there is nothing
-    short to say."""
+    translates (keys ``ai.*``, in ``words/locales/<language>/phrases_ai.toml``), or ``None``
+    when there is nothing short to say."""
 
     move: str
     reason: Reason | None

@@ -1,7 +1,7 @@
 """What every game's AI shares: levels, budgets turned into work counts, seeded randomness, the
 decision value, and the reasons given with a hint.
 
-Determinism (DESIGN.md §3b): a decision depends only on (game, view, seat, level, seed,
+Determinism (docs/architecture.md): a decision depends only on (game, view, seat, level, seed,
 budget). The budget in seconds is turned into a count of search nodes or playouts with a rate
 per game measured once on the development machine (the ``*_PER_S`` constants of each module);
 nothing reads the clock while searching, so a busy machine thinks longer but never differently.
@@ -13,7 +13,6 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-import ai.phrases  # noqa: F401  (registers the English of every reason)
 from engines.phrases import Phrase
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
@@ -22,7 +21,8 @@ LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 #: ``budget_s`` only lowers it: the level sets the strength, the budget bounds the time.
 DEFAULT_BUDGET_S: dict[str, float] = {"easy": 0.05, "medium": 0.3, "hard": 1.0}
 
-#: A reason for a hint: a phrase (translation key and parameters; English in ``ai.phrases``).
+#: A reason for a hint: a phrase (a key of ``words/locales/<language>/phrases_ai.toml`` and its
+#: parameters).
 Reason = Phrase
 
 

@@ -38,7 +38,7 @@ from typing import Any
 
 import ai
 from bench.e2e import BotProcess, percentile
-from bot.config import Config
+from bot.core.settings import Config
 from emulator import Emulator, Message
 
 GAMES = ("polygo", "palago", "palam", "kolory", "alak")

@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.services.games import GameService
+from bot.services import Services
 from bot.store import open_store
 from emulator import Emulator, Interaction
 from emulator.botprocess import BotProcess
@@ -44,12 +44,12 @@ class Report:
     seconds: float = 0.0
 
 
-async def act(emu: Emulator, service: GameService, rng: random.Random) -> Interaction:
+async def act(emu: Emulator, service: Services, rng: random.Random) -> Interaction:
     """One user action: start a game when none is running, otherwise the player to move
     plays (by /move or by a button of the newest board)."""
-    running = [g for g in await service.games_of(emu.user("alice").id) if g.thread_id]
+    running = [g for g in await service.games.games_of(emu.user("alice").id) if g.thread_id]
     if not running:
-        waiting = {c.message_id for c in await service.open_challenges()}
+        waiting = {c.message_id for c in await service.challenges.open_challenges()}
         challenges = [m for m in emu.channel_messages(emu.channel_id) if m.id in waiting]
         if challenges:
             return await emu.click("bob", challenges[-1], label="Accept")
@@ -62,14 +62,14 @@ async def act(emu: Emulator, service: GameService, rng: random.Random) -> Intera
                and b["custom_id"].split(":")[3] == str(game.version)]
     if current and rng.random() < 0.5:
         return await emu.click(mover, boards[-1], rng.choice(current)["custom_id"])
-    moves = await service.legal_moves(game.id, mover.id)
+    moves = await service.games.legal_moves(game.id, mover.id)
     return await emu.slash(mover, "move", {"text": rng.choice(moves)}, channel=game.thread_id)
 
 
-async def settle(service: GameService, timeout: float = 60.0) -> None:
+async def settle(service: Services, timeout: float = 60.0) -> None:
     """Wait until the bot has delivered every pending row."""
     deadline = time.monotonic() + timeout
-    while await service.pending_outbox():
+    while await service.outbox.pending_outbox():
         if time.monotonic() > deadline:
             raise TimeoutError("the bot left rows undelivered")
         await asyncio.sleep(0.1)
@@ -113,7 +113,7 @@ async def drill(cycles: int, workdir: Path, *, seed: int = 1, rtt_ms: float = 20
     try:
         await bot.start()
         store = await open_store(str(database))
-        service = GameService(store)
+        service = Services(store)
         for _ in range(cycles):
             await settle(service)  # the restarted bot catches up first, as it would
             for _ in range(rng.randint(1, 3)):  # the game goes on...
@@ -126,7 +126,7 @@ async def drill(cycles: int, workdir: Path, *, seed: int = 1, rtt_ms: float = 20
             await bot.start()
         await settle(service)
         await bot.signal(signal.SIGTERM)
-        games = await service.games_of(emu.user("alice").id, active_only=False)
+        games = await service.games.games_of(emu.user("alice").id, active_only=False)
         report.games = len(games)
         report.moves = sum(g.ply for g in games)
         check(emu, games, report)

@@ -1,4 +1,4 @@
-"""End-to-end latency through the local Discord emulator (DESIGN.md §10).
+"""End-to-end latency through the local Discord emulator (docs/architecture.md).
 
     python -m bench.e2e [--games 20] [--rounds 1] [--think 1.0] [--rtt-ms 0]
                         [--board-pool process|thread]
@@ -22,7 +22,8 @@ latency is about ``--games`` times the bot's time per move (Little's law). Measu
   callback and webhook calls, and calls in the game's thread) from the moment the interaction is
   sent to the moment its board appears (target: 1);
 - the bot's CPU per move: the CPU seconds of the bot's process and of its worker processes
-  (the board workers, ``bot.boards``) while the games run, divided by the moves (target: <= 4
+  (the board workers, ``bot.workers.boards``) while the games run, divided by the moves (target: <=
+4
   ms), and how it splits between them and the bot's threads (the event loop, the database
   connections' threads, board threads with ``--board-pool thread``); the bench's own process (the
   emulator and the players) is measured apart, since with ``--think 0`` the latency is the
@@ -53,8 +54,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from bot import runner
-from bot.config import Config
+from bot.core.settings import Config
+from bot.runtime import runner
 from emulator import Emulator, Event, Interaction, Message
 
 LAG_TICK = 0.005
@@ -122,7 +123,7 @@ def bot_process(config: Config, conn: Connection, profile: str | None = None) ->
     """Entry point of the bot's process: the bot as ``python -m bot`` would run it, plus a
     lag sampler, driven by the bench through ``conn``. With ``profile`` (a file name), the
     event loop's thread is profiled (CPU time) while measuring, and the stats written there."""
-    from bot.logs import setup_logging
+    from bot.runtime.logs import setup_logging
 
     setup_logging(config.log_level, secrets=[config.token])
     try:
@@ -137,7 +138,7 @@ def bot_process(config: Config, conn: Connection, profile: str | None = None) ->
 
 
 async def _run_bot(config: Config, conn: Connection, profile: str | None) -> dict[str, Any]:
-    from bot.app import launch
+    from bot.runtime.app import launch
 
     loop = asyncio.get_running_loop()
     running = await launch(config, guild_ready_timeout=0.05)
@@ -458,7 +459,7 @@ def main() -> None:
           f"round trip {args.rtt_ms:g} ms, boards in {args.board_pool} workers), "
           f"{result['moves']} moves, "
           f"{result['moves_per_s']:.0f} moves/s")
-    # DESIGN.md §10: saturated (no think time) p50 <= 100 ms and p99 <= 250 ms; players who
+    # docs/architecture.md: saturated (no think time) p50 <= 100 ms and p99 <= 250 ms; players who
     # think (a real server), with or without a round trip to Discord: p50 <= 150 ms.
     p50_budget, p99_budget = (100, 250) if args.think == 0 else (150, 500)
     print("| what | measured | budget |")

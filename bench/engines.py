@@ -1,4 +1,4 @@
-"""Engine speed (DESIGN.md §3 and §10): the mean random playout of a whole game and the p99 of
+"""Engine speed (docs/architecture.md): the mean random playout of a whole game and the p99 of
 one decision step (`legal_moves` + `play`) on late-game positions, per game, with budgets.
 
     python -m bench.engines [game ...] [--seconds S] [--runs R]
@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import engines
 
-#: Per game, in milliseconds: the playout budget (DESIGN.md §10), and the stricter target of
+#: Per game, in milliseconds: the playout budget (docs/architecture.md), and the stricter target of
 #: the speed work (a playout at least as fast as a naive implementation), which holds for the
 #: smallest player count.
 PLAYOUT_BUDGET_MS = {

@@ -1,4 +1,5 @@
-"""Heavy commands against moves (DESIGN.md §10): 30 concurrent ``/replay`` while 20 games play.
+"""Heavy commands against moves (budgets: docs/architecture.md): 30 concurrent ``/replay``
+while 20 games play.
 
     python -m bench.heavy [--games 20] [--replays 30] [--think 1.0] [--pools process,thread]
                           [--repeat 1]
@@ -38,8 +39,8 @@ from pathlib import Path
 
 from bench import percentile
 from bench.e2e import BotProcess, bot_process, play_game, start_game
-from bot.config import Config
-from bot.services import GameService
+from bot.core.settings import Config
+from bot.services import Services
 from bot.store import open_store
 from emulator import EPHEMERAL, Emulator, Event, Interaction
 
@@ -75,26 +76,27 @@ async def prepare(path: Path, emu: Emulator, count: int, players: list[str]) -> 
     """``count`` finished games of the emulator's server, their messages marked as sent (the
     bot starts with nothing to post)."""
     store = await open_store(str(path))
-    service = GameService(store)
+    service = Services(store)
     rng = random.Random(7)
     ids = []
     try:
         for index in range(count):
             seats = (emu.user(players[2 * index]).id, emu.user(players[2 * index + 1]).id)
-            info = await service.create_game(REPLAY_GAMES[index % len(REPLAY_GAMES)], seats,
-                                             guild_id=emu.guild_id, channel_id=emu.channel_id)
+            info = await service.challenges.create_game(
+                REPLAY_GAMES[index % len(REPLAY_GAMES)], seats, guild_id=emu.guild_id,
+                channel_id=emu.channel_id)
             for _ in range(MAX_PLIES):
                 if info.status != "active":
                     break
                 user = info.user_to_move()
-                move = rng.choice(await service.legal_moves(info.id, user))
-                info = (await service.move(info.id, user, move)).game
+                move = rng.choice(await service.games.legal_moves(info.id, user))
+                info = (await service.play.move(info.id, user, move)).game
             if info.status == "active":
-                await service.resign(info.id, info.user_to_move())
+                await service.play.resign(info.id, info.user_to_move())
             ids.append(info.id)
-        while pending := await service.pending_outbox(1000):
+        while pending := await service.outbox.pending_outbox(1000):
             for item in pending:
-                await service.mark_delivered(item.id)
+                await service.outbox.mark_delivered(item.id)
     finally:
         await store.close()
     return ids

@@ -2,7 +2,7 @@
 
     python -m bench.profile
 
-Prints, each in a fresh process: the bot's resident memory once ``bot.app`` is imported (the
+Prints, each in a fresh process: the bot's resident memory once ``bot.runtime.app`` is imported (the
 bot's own process, which never imports matplotlib) and once matplotlib is imported beside it
 (what a heavy worker holds), the first chart a worker draws (matplotlib's import included) and
 the next ones (CPU time, best of 5), and the PNG's size.
@@ -37,9 +37,9 @@ def _run(code: str) -> list[float]:
 
 
 def main() -> None:
-    (bot_only,) = _run(_MEMORY.format(imports="bot.app"))
+    (bot_only,) = _run(_MEMORY.format(imports="bot.runtime.app"))
     (with_mpl,) = _run(_MEMORY.format(
-        imports="bot.app, matplotlib.figure, matplotlib.backends.backend_agg"))
+        imports="bot.runtime.app, matplotlib.figure, matplotlib.backends.backend_agg"))
     first, warm, size = _run(_DRAW)
     print(f"bot process: {bot_only:.0f} MB resident; with matplotlib imported: {with_mpl:.0f} MB")
     print(f"first chart in a fresh worker (import included): {first * 1000:.0f} ms CPU")

@@ -1,4 +1,5 @@
-"""Rendering speed and size (DESIGN.md §10): per game at its largest player count, the time of
+"""Rendering speed and size (budgets: docs/architecture.md): per game at its largest player
+count, the time of
 one board PNG over every position of seeded random games, the largest PNG, and one replay GIF
 of the longest game.
 

@@ -6,15 +6,18 @@ Each game is played by the AI (``easy`` against ``medium``, or ``easy`` against 
 longer game, fixed seeds) up to a number of plies (``GAMES``: a 40-ply Alak game on a
 21-point line and a 100-ply Polygo game are the budgets' cases; the others are typical
 lengths), then reviewed as the bot does
-(``bot.services.reviews``): every position evaluated (``evaluate_positions``), the AI asked
-for its move where the largest mistakes were made (``better_moves``), the picture drawn
+(``bot.services.review``): every position evaluated (``evaluate_positions``), the AI asked
+for its move where the largest mistakes were made, and that move's position evaluated
+(``better_moves_kept``), the picture drawn
 (``review_png``). The CPU of each step is measured in this process, one job after another
 (``time.process_time``): the CPU a review costs, whatever the number of workers.
 
-``--wall`` also runs the whole review through ``bot.reviews.ReviewWork`` on a heavy pool of two
-worker processes (the 2-core target; the picture is not part of it), and prints its wall time
-and the CPU its workers used (starting them included). The workers run at a lower priority
-(``nice``): on a machine busy with other work the wall time says more about that work.
+``--wall`` also runs the whole review through ``bot.workers.review.ReviewWork`` on the AI's queue of
+two worker processes (the 2-core target; a review holds one of them, the other is kept for the AI's
+replies; the picture is not part of it), and prints its wall time and the CPU its workers used
+(starting them included). The workers run at a lower priority (``nice``): on a machine busy
+with other work the wall time says more about that work. ``bench.review_fairness`` measures
+reviews beside the AI's replies and beside other users' reviews.
 
 Budget: a 40-ply Alak game and a 100-ply Polygo game within 60 s of CPU each.
 """
@@ -29,11 +32,12 @@ from pathlib import Path
 
 import ai
 import engines
-from bot.cogs._review import captions, review_texts
-from bot.heavy import HeavyWork
-from bot.reviews import ReviewWork, review_png
-from bot.services.review import analyse, plies_to_ask
-from bot.services.reviews import ReviewSource, better_moves, evaluate_positions
+from bot.core.review import analyse, plies_to_ask
+from bot.discord.cogs._review import captions, review_texts
+from bot.services.review import ReviewSource, better_moves_kept, evaluate_positions
+from bot.workers.fair_queue import FairQueue
+from bot.workers.pool import WorkerPool
+from bot.workers.review import ReviewWork, review_png
 
 #: (game, players, options, plies) per row.
 GAMES: dict[str, tuple[str, int, dict, int]] = {
@@ -93,10 +97,11 @@ def measure(label: str, save: str | None = None) -> dict[str, float]:
     part = evaluate_positions(source, 0, source.positions)
     evaluated = time.process_time()
     asked = plies_to_ask(part.scores, part.movers, source.moves, part.forced)
-    better = better_moves(source, asked) if asked else {}
+    found = better_moves_kept(source, asked) if asked else {}
     asked_at = time.process_time()
     review = analyse(name, players, source.moves, part.movers, part.forced, part.scores,
-                     better=better)
+                     better={ply: move for ply, (move, _) in found.items()},
+                     kept={ply: value for ply, (_, value) in found.items()})
     names = [f"Player {s + 1}" for s in range(players)]
     png = review_png(source, review, names, review_texts(review, source, name, names, "en"),
                      captions(review, names, "en"))
@@ -113,16 +118,16 @@ async def wall(label: str) -> tuple[float, float]:
     ``ReviewWork`` on two worker processes."""
     name, players, options, plies = GAMES[label]
     source = played(name, players, options, plies)
-    heavy = HeavyWork.create(workers=2, kind="process")
-    work = ReviewWork(heavy, Forget())  # type: ignore[arg-type]
+    pool = WorkerPool("ai", workers=2, kind="process")
+    work = ReviewWork(FairQueue(pool), Forget())  # type: ignore[arg-type]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     begin = time.perf_counter()
-    await work.job(source).task
+    await work.job(source, 1).task
     took = time.perf_counter() - begin
-    executor = heavy.pool._executor
+    executor = pool._executor
     if executor is not None:
         executor.shutdown(wait=True)  # the workers' CPU counts once they are waited for
-    heavy.close()
+    pool.close()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return took, cpu

@@ -1,5 +1,6 @@
-"""Storage speed (DESIGN.md §10): committed moves per second with many games played in parallel,
-and the latency of one move commit (``GameService.move``), on SQLite (one file) and on
+"""Storage speed (budgets: docs/architecture.md): committed moves per second with many games
+played in parallel,
+and the latency of one move commit (``Services.move``), on SQLite (one file) and on
 PostgreSQL (a throwaway server started for the run, or ``--database`` for one of yours).
 
     python -m bench.store [--backend both|sqlite|postgresql] [--database postgresql://...]
@@ -46,9 +47,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import engines
 from bench import percentile
-from bot.services import GameService
+from bot.core.database_url import is_postgres
+from bot.services import Services
 from bot.store import open_store
-from bot.store.url import is_postgres
 
 TARGET_MOVES_PER_SECOND = 500
 
@@ -58,7 +59,7 @@ async def run(database: str, games: int, moves: int, game: str, synchronous: str
               pool_size: int | None = None) -> dict:
     """``games`` games (players numbered from game ``first`` on) playing ``moves`` in all."""
     store = await open_store(database, synchronous=synchronous, pool_size=pool_size)
-    service = GameService(store)
+    service = Services(store)
     players = engines.get(game).allowed_player_counts()[0]
     latencies: list[float] = []
     remaining = moves
@@ -66,14 +67,14 @@ async def run(database: str, games: int, moves: int, game: str, synchronous: str
     async def new_game(index: int):
         users = [index * 10 + seat + 1 for seat in range(players)]
         if players == 2:
-            challenge = await service.challenge(game, users[0], opponent_id=users[1],
-                                                options=options, time_control=time_control)
-            return await service.accept(challenge.id, users[1])
-        challenge = await service.challenge(game, users[0], players=players, options=options,
-                                            time_control=time_control)
+            challenge = await service.challenges.challenge(
+                game, users[0], opponent_id=users[1], options=options, time_control=time_control)
+            return await service.challenges.accept(challenge.id, users[1])
+        challenge = await service.challenges.challenge(
+            game, users[0], players=players, options=options, time_control=time_control)
         for user in users[1:]:
-            await service.join(challenge.id, user)
-        return await service.start(challenge.id, users[0])
+            await service.challenges.join(challenge.id, user)
+        return await service.challenges.start(challenge.id, users[0])
 
     async def player(index: int) -> None:
         nonlocal remaining
@@ -84,10 +85,10 @@ async def run(database: str, games: int, moves: int, game: str, synchronous: str
             while info.status != "active":
                 info = await new_game(index)
             user = info.user_to_move()
-            legal = await service.legal_moves(info.id, user)
+            legal = await service.games.legal_moves(info.id, user)
             start = time.perf_counter()
-            result = await service.move(info.id, user, rng.choice(legal),
-                                        expected_version=info.version)
+            result = await service.play.move(info.id, user, rng.choice(legal),
+                                             expected_version=info.version)
             latencies.append(time.perf_counter() - start)
             info = result.game
 

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from bench import percentile
-from bot.services import GameService
+from bot.services import Services
 from bot.services.ratings import RatingService
 from bot.services.tournaments import TournamentService
 from bot.store import open_store
@@ -38,39 +38,39 @@ GUILD = 1
 async def run(path: Path, players: int, rounds: int, game: str, friendly: int) -> dict:
     store = await open_store(str(path))
     try:
-        games = GameService(store)
+        services = Services(store)
         ratings = RatingService(store)
-        tournaments = TournamentService(store, games, ratings)
+        tournaments = TournamentService(services, ratings)
         rng = random.Random(1)
-        t = await tournaments.create(1, game, "swiss", swiss_rounds=rounds, guild_id=GUILD)
+        t = await tournaments.signup.create(1, game, "swiss", swiss_rounds=rounds, guild_id=GUILD)
         for user in range(100, 100 + players):
-            await tournaments.join(t.id, user)
+            await tournaments.signup.join(t.id, user)
         began = time.perf_counter()
-        await tournaments.start(t.id, 1)
+        await tournaments.signup.start(t.id, 1)
         start_seconds = time.perf_counter() - began
         record, rate, pair, standings = [], [], [], []
-        while (await tournaments.get(t.id)).status == "running":
-            boards = [b for b in await tournaments.pairings(t.id) if not b.decided]
+        while (await tournaments.reading.get(t.id)).status == "running":
+            boards = [b for b in await tournaments.reading.pairings(t.id) if not b.decided]
             for index, board in enumerate(boards):
                 loser = rng.choice((board.first_id, board.second_id))
-                await games.resign(board.game_id, loser)
+                await services.play.resign(board.game_id, loser)
                 began = time.perf_counter()
-                await tournaments.on_game_over(board.game_id)
+                await tournaments.rounds.on_game_over(board.game_id)
                 elapsed = time.perf_counter() - began
                 (pair if index == len(boards) - 1 else record).append(elapsed)
                 began = time.perf_counter()
                 await ratings.on_game_over(board.game_id)
                 rate.append(time.perf_counter() - began)
             began = time.perf_counter()
-            await tournaments.standings(t.id)
+            await tournaments.reading.standings(t.id)
             standings.append(time.perf_counter() - began)
         users = list(range(100, 100 + players))
         for _ in range(friendly):
             first, second = rng.sample(users, 2)
-            challenge = await games.challenge(game, first, opponent_id=second,
-                                              guild_id=GUILD + 1 + rng.randrange(10))
-            played = await games.accept(challenge.id, second)
-            await games.resign(played.id, rng.choice((first, second)))
+            challenge = await services.challenges.challenge(game, first, opponent_id=second,
+                                                         guild_id=GUILD + 1 + rng.randrange(10))
+            played = await services.challenges.accept(challenge.id, second)
+            await services.play.resign(played.id, rng.choice((first, second)))
             await ratings.on_game_over(played.id)
         here, everyone, profile = [], [], []
         for user in users[:20]:

@@ -21,12 +21,15 @@ LOADING = 1 << 7
 #: Discord's error codes.
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
+UNKNOWN_USER = 10013
 UNKNOWN_WEBHOOK = 10015
 UNKNOWN_INTERACTION = 10062
 ALREADY_ACKNOWLEDGED = 40060
 #: A direct message to a user whose privacy settings refuse it.
 CANNOT_MESSAGE_USER = 50007
 THREAD_ALREADY_CREATED = 160004
+#: 400: an action the channel's type does not allow (a thread in a DM).
+WRONG_CHANNEL_TYPE = 50024
 #: 403: the bot cannot see the channel (it is not in the DM, group DM or server).
 MISSING_ACCESS = 50001
 #: 401: an interaction token older than 15 minutes.

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from emulator.events import PATIENCE
 from emulator.server import Emulator
 
 #: Seconds a bot process has to connect.
@@ -77,7 +78,7 @@ class BotProcess:
                 self._log_lines.append(text)
                 self._new_line.set()
 
-    async def wait_for_log(self, fragment: str, timeout: float = 10.0) -> str:
+    async def wait_for_log(self, fragment: str, timeout: float = PATIENCE) -> str:
         """The first log line of this run that contains ``fragment`` (waiting for it)."""
 
         async def seen() -> str:
@@ -90,14 +91,14 @@ class BotProcess:
 
         return await asyncio.wait_for(seen(), timeout)
 
-    async def signal(self, signum: int, timeout: float = 30.0) -> int:
+    async def signal(self, signum: int, timeout: float = PATIENCE) -> int:
         """Send ``signum`` and wait for the process to end; its exit status (negative: the
         signal that ended it)."""
         assert self.process is not None
         self.process.send_signal(signum)
         return await self.wait(timeout)
 
-    async def wait(self, timeout: float = 30.0) -> int:
+    async def wait(self, timeout: float = PATIENCE) -> int:
         assert self.process is not None
         code = await asyncio.wait_for(self.process.wait(), timeout)
         if self._reader is not None:

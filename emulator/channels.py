@@ -1,6 +1,7 @@
 """Channels and threads: reading and editing a channel, starting a thread (from a message, which
 starts at most one: 400 / 160004 after), adding a member to a thread, and opening a direct
-message channel. What each needs of the bot's permissions follows Discord's threads topic."""
+message channel. What each needs of the bot's permissions follows Discord's channel reference and
+threads topic (View Channel, which every channel route needs, is checked before the route)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from emulator.api import (
     DM_CHANNEL,
     PUBLIC_THREAD,
     THREAD_ALREADY_CREATED,
+    UNKNOWN_USER,
+    WRONG_CHANNEL_TYPE,
     Call,
     Refused,
     json_response,
@@ -22,9 +25,10 @@ from emulator.api import (
 from emulator.models import Message
 from emulator.permissions import (
     CREATE_PUBLIC_THREADS,
+    MANAGE_CHANNELS,
     MANAGE_THREADS,
+    SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
-    VIEW_CHANNEL,
 )
 
 #: The auto-archive delays Discord accepts, in minutes.
@@ -38,7 +42,9 @@ class Channels:
         self, parent_id: int, payload: dict[str, Any], message: Message | None
     ) -> dict[str, Any]:
         parent = self._channel_payload(parent_id)
-        self._require(parent_id, VIEW_CHANNEL | CREATE_PUBLIC_THREADS)
+        if parent.get("guild_id") is None or parent["type"] == PUBLIC_THREAD:
+            raise Refused(400, WRONG_CHANNEL_TYPE, "Cannot execute action on this channel type")
+        self._require(parent_id, CREATE_PUBLIC_THREADS)
         errors = limits.FormErrors()
         limits.check_thread_name(payload.get("name"), errors)
         if errors:
@@ -81,7 +87,9 @@ class Channels:
             if (channel["type"] == DM_CHANNEL and channel_id not in self.private_members
                     and channel["recipients"][0]["id"] == str(recipient_id)):
                 return channel
-        recipient = next(u for u in self.users.values() if u.id == recipient_id)
+        recipient = next((u for u in self.users.values() if u.id == recipient_id), None)
+        if recipient is None:
+            raise Refused(404, UNKNOWN_USER, "Unknown User")
         channel_id = self._next_id()
         channel = {
             "id": str(channel_id),
@@ -95,23 +103,22 @@ class Channels:
     # ----- routes (``emulator.routes``) --------------------------------------------------------
 
     def get_channel(self, call: Call) -> Any:
-        channel_id = call.snowflake("channel.id")
-        channel = self._channel_payload(channel_id)
-        self._require(channel_id, VIEW_CHANNEL)
-        return json_response(channel)
+        return json_response(self._channel_payload(call.snowflake("channel.id")))
 
     def modify_channel(self, call: Call) -> Any:
         channel_id = call.snowflake("channel.id")
         channel = self._channel_payload(channel_id)
         body = call.payload or {}
-        # Taking an unlocked thread out of the archive is open to anyone who may talk;
-        # a thread's creator may also rename it, archive it and set its auto-archive
-        # delay (discord-api-docs, topics/threads, "Editing & Deleting Threads");
-        # anything else about a channel needs Manage Threads.
-        unarchive = set(body) == {"archived"} and body["archived"] is False
-        own = (channel.get("owner_id") == str(self.bot_user.id)
-               and set(body) <= {"name", "archived", "auto_archive_duration"})
-        if not (unarchive or own):
+        # A server's channel needs Manage Channels (resources/channel, "Modify Channel").
+        # In a thread, taking it (unlocked) out of the archive needs Send Messages; its
+        # creator may also rename it, archive it and set its auto-archive delay
+        # (topics/threads, "Editing & Deleting Threads"); anything else needs Manage Threads.
+        if channel["type"] != PUBLIC_THREAD:
+            self._require(channel_id, MANAGE_CHANNELS)
+        elif set(body) == {"archived"} and body["archived"] is False:
+            self._require(channel_id, SEND_MESSAGES)
+        elif not (channel.get("owner_id") == str(self.bot_user.id)
+                  and set(body) <= {"name", "archived", "auto_archive_duration"}):
             self._require(channel_id, MANAGE_THREADS)
         duration = body.get("auto_archive_duration")
         if duration is not None and duration not in AUTO_ARCHIVE_DURATIONS:
@@ -145,7 +152,7 @@ class Channels:
         channel_id = call.snowflake("channel.id")
         self._channel_payload(channel_id)
         # Adding a member needs the right to talk in the thread.
-        self._require(channel_id, VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS)
+        self._require(channel_id, SEND_MESSAGES_IN_THREADS)
         return web.Response(status=204)
 
     def create_dm(self, call: Call) -> Any:

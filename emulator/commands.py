@@ -6,10 +6,12 @@ the user is: its ``contexts`` include the channel's interaction context and an i
 authorizes it there (``integration_types``: the server's install, or the user's own).
 
 Registration is checked as Discord documents it (interactions/application-commands,
-"Application Command Object" and "Contexts"): ``integration_types`` and ``contexts`` belong to
-top-level commands only (sub-commands inherit them), name installation contexts the application
-supports and known interaction contexts; a command without ``integration_types`` is a
-``GUILD_INSTALL`` command, one without ``contexts`` may be used in every context."""
+"Application Command Object" and "Contexts"): ``integration_types`` and ``contexts`` name
+installation contexts the application supports and known interaction contexts; a command
+without ``integration_types`` is a ``GUILD_INSTALL`` command, one without ``contexts`` may be
+used in every context. They are fields of the top-level command only: the option structure has
+none, so Discord ignores them on a sub-command (they are dropped, and the sub-command is offered
+where its command is)."""
 
 from __future__ import annotations
 
@@ -52,6 +54,53 @@ def shown_name(item: dict[str, Any], locale: str | None) -> str:
     """The name a user of ``locale`` sees."""
     local = (item.get("name_localizations") or {}).get(locale) if locale else None
     return str(local or item["name"])
+
+
+def choices_text(choices: list[dict[str, Any]], locale: str | None) -> str:
+    """An option's choices, each told apart from the next however many commas or spaces its
+    name holds: ``"bank of 3 days, +1 day per move" (3d+1d)``; the value in brackets when it
+    is not the name (either may be typed)."""
+    shown = []
+    for choice in choices:
+        name = shown_name(choice, locale)
+        value = str(choice["value"])
+        shown.append(f'"{name}"' + ("" if value == name else f" ({value})"))
+    return ", ".join(shown)
+
+
+#: Discord's integer options hold -2^53+1 .. 2^53-1, its number options -2^53 .. 2^53
+#: (interactions/application-commands, "Application Command Option Type").
+INTEGER_RANGE = (-(2**53) + 1, 2**53 - 1)
+NUMBER_RANGE = (-(2.0**53), 2.0**53)
+
+
+def check_range(option: dict[str, Any], value: float) -> None:
+    """Refuse a number the client would not send: outside the option's ``min_value`` and
+    ``max_value``, or outside what Discord's integer and number options hold."""
+    low, high = INTEGER_RANGE if option["type"] == INTEGER else NUMBER_RANGE
+    if option.get("min_value") is not None:
+        low = max(low, option["min_value"])
+    if option.get("max_value") is not None:
+        high = min(high, option["max_value"])
+    if not low <= value <= high:
+        raise LookupError(f"option {option['name']} takes a number from {low} to {high}, "
+                          f"not {value}")
+
+
+def without_contexts(option: dict[str, Any]) -> dict[str, Any]:
+    """``option`` and its nested options without ``integration_types`` and ``contexts``: the
+    option structure has no such fields, so Discord ignores them there."""
+    kept = {k: v for k, v in option.items() if k not in ("integration_types", "contexts")}
+    if "options" in option:
+        kept["options"] = [without_contexts(o) for o in option.get("options") or []]
+    return kept
+
+
+def without_contexts_below(command: dict[str, Any]) -> dict[str, Any]:
+    """``command`` with its own contexts, its options' dropped."""
+    if "options" not in command:
+        return command
+    return {**command, "options": [without_contexts(o) for o in command["options"] or []]}
 
 
 class Commands:
@@ -157,11 +206,13 @@ class Commands:
                 value = raw if isinstance(raw, bool) else str(raw).lower() in ("1", "true", "yes")
             else:
                 value = str(raw)
+            if kind in (INTEGER, NUMBER) and name != focused:
+                check_range(option, value)
             if choices and name != focused:
                 allowed = [c["value"] for c in choices]
                 if value not in allowed:
-                    shown = ", ".join(str(c["name"]) for c in choices)
-                    raise LookupError(f"option {name} must be one of: {shown}")
+                    raise LookupError(f"option {shown_name(option, locale)} must be one of: "
+                                      f"{choices_text(choices, locale)}")
             entry = {"name": name, "type": kind, "value": value}
             if name == focused:
                 entry["focused"] = True
@@ -225,19 +276,9 @@ class Commands:
         return data, owners
 
     def _check_contexts(self, commands: list[dict[str, Any]]) -> None:
-        """400 / 50035 for installation or interaction contexts Discord refuses: on a
-        sub-command (they belong to the top-level command), unknown values, or an installation
-        context the application does not support."""
+        """400 / 50035 for installation or interaction contexts Discord refuses: unknown
+        values, or an installation context the application does not support."""
         errors = limits.FormErrors()
-
-        def nested(path: tuple[Any, ...], options: list[dict[str, Any]]) -> None:
-            for index, option in enumerate(options or []):
-                for key in ("integration_types", "contexts"):
-                    if option.get(key) is not None:
-                        errors.add((*path, index, key), "APPLICATION_COMMAND_OPTION_INVALID",
-                                   f"{key} may only be set on a top-level command")
-                nested((*path, index, "options"), option.get("options") or [])
-
         for index, command in enumerate(commands):
             types = command.get("integration_types")
             if types is not None and not set(types) <= self.install_types:
@@ -248,17 +289,17 @@ class Commands:
             if contexts is not None and not set(contexts) <= allowed:
                 errors.add((index, "contexts"), "BASE_TYPE_CHOICES",
                            "Value must be one of (0, 1, 2).")
-            nested((index, "options"), command.get("options") or [])
         if errors:
             raise Refused(400, limits.INVALID_FORM_BODY, "Invalid Form Body", errors.tree)
 
     def _sync_commands(self, guild_id: int | None, commands: list[dict]) -> list[dict]:
         self._check_contexts(commands)
+        self._check_entry_points(guild_id, commands)  # ``emulator.activities``
         stored = []
         for command in commands:
             stored.append(
                 {
-                    **command,
+                    **without_contexts_below(command),
                     "id": str(self._next_id()),
                     "application_id": str(self.application_id),
                     "version": str(self._next_id()),

@@ -1,6 +1,6 @@
-"""The local console (``make run`` without a token, started by ``bot.console``): you type slash
-commands as one of several local users; the bot's replies are printed as text and every file is
-written to a folder. It drives an ``Emulator`` only: any bot connected to it answers.
+"""The local console (``make run`` without a token, started by ``bot.runtime.console``): you type
+slash commands as one of several local users; the bot's replies are printed as text and every file
+is written to a folder. It drives an ``Emulator`` only: any bot connected to it answers.
 
     alice #games> /play alak @bob
     alice #games> /as bob
@@ -10,7 +10,8 @@ written to a folder. It drives an ``Emulator`` only: any bot connected to it ans
 
 Console commands: /as <user>, /in <channel or thread>, /click <button label>, /threads, /users,
 /lang <en|fr> (the current user's Discord language), /console, /quit; and for the places the
-bot is not (``console_places``): /install, /dm, /group, /server, /form. Everything else is sent to
+bot is not (``console_places``): /install, /dm, /group, /server, /form; and the web board
+(``console_web``): /web, /activity. Everything else is sent to
 the bot as a slash command (``/help`` is the bot's own), named in English or in the current
 user's language (``/jouer``, ``/règles jeu:alak``), as Discord's client offers them; arguments
 are ``@user``, ``name:value``, or plain values filling the command's options in order, the last
@@ -20,20 +21,25 @@ over spaces until the next option (``section:A turn``).
 Each run writes its files to a folder of its own under the images folder (``run-<time>``, see
 ``console_io.run_folder``) and removes the folders of earlier runs, so a path printed now never
 shows an older run's picture.
+Events are printed as they arrive (``watch``, a task beside the prompt), whoever they are for: the
+AI's move, a review's result, a tournament's next round show without another line typed, and a
+private answer is printed for whichever local user it is for ("only you", "only bob"). Typing a
+command waits only for the bot's first answer (Discord gives it 3 seconds), never for the work
+after it (a review, a drawing).
 A new thread is entered when it concerns the current user (a message in it mentions them).
 Whenever a message notifies someone, a line says so, as Discord would ping them.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import re
 import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from emulator import console_places
+from emulator import console_places, console_web
 from emulator.api import PUBLIC_THREAD, STRING, SUB_COMMAND, SUB_COMMAND_GROUP, USER
 from emulator.commands import shown_name
 from emulator.models import Event, Message
@@ -57,12 +63,36 @@ value given by name until the next option (/rules alak section:A turn)."""
 SHORT_HELP = "Console: /as <user>, /in <thread>, /click <label>, /threads, /console, /quit."
 #: Files shown as pictures; anything else is a "file".
 IMAGE_SUFFIXES = (".png", ".gif", ".jpg", ".jpeg", ".webp")
-#: Names discord.py gives the tasks that run slash commands and button callbacks.
-HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")
+#: What a typed ``name:`` looks like (a value holding a colon, as ``12:30``, is not one).
+OPTION_NAME = re.compile(r"[^\W\d]\w*")
+#: How long a typed command waits for the bot's first answer: Discord's own limit (an
+#: interaction not answered within 3 seconds has failed).
+FIRST_ANSWER_SECONDS = 3.0
+
+
+def as_typed(label: str) -> str:
+    """A button's label as it may be typed: any case, three dots for the ellipsis ("move..."
+    presses **Move…**)."""
+    return label.replace("…", "...").casefold()
+
+
+def suggestions_text(name: str, choices: list[dict[str, Any]]) -> list[str]:
+    """The lines showing an option's suggestions: on one line when each is one word
+    (``a b c``), else one per line, so that names with spaces stay apart."""
+    names = [str(c["name"]) for c in choices]
+    if not names:
+        return [f"  suggestions for {name}: (none)"]
+    if not any(" " in n for n in names):
+        return [f"  suggestions for {name}: {' '.join(names)}"]
+    return [f"  suggestions for {name}:", *(f"    {n}" for n in names)]
 
 
 class Console:
-    """Turns typed lines into emulator actions and emulator events into printed lines."""
+    """Turns typed lines into emulator actions and emulator events into printed lines.
+
+    Longer than 300 lines on purpose, for now: the web and Activity commands joined the
+    others here; splitting the commands by place (as ``console_places`` began) is the next
+    step."""
 
     def __init__(
         self, emu: Emulator, images_dir: Path, output: Callable[[str], None] = print
@@ -77,6 +107,7 @@ class Console:
         self._printed = 0
         self._shown: dict[int, tuple[str, int]] = {}
         self._follow_threads = True
+        #: Threads created this run that the current user has not been taken into.
         self._new_threads: list[int] = []
 
     @property
@@ -105,45 +136,55 @@ class Console:
             text = text.replace(f"<#{channel_id}>", f"[{self.channel_name(channel_id)}]")
         return text
 
-    def show_new_events(self) -> None:
+    def show_new_events(self) -> bool:
         """Print everything that happened since the last call; then enter the newest new
-        thread that concerns the current user."""
+        thread that concerns the current user. Whether anything was printed."""
         events = self.emu.events[self._printed:]
         self._printed = len(self.emu.events)
-        self._new_threads = []
-        for event in events:
-            self._show(event)
-        if not self._follow_threads:
-            return
+        printed = any([self._show(event) for event in events])
+        if self._follow_threads:
+            self._follow(events)
+        return printed
+
+    async def watch(self, printed: Callable[[], None] | None = None) -> None:
+        """Print events as they arrive, whatever the user is typing (run as a task beside the
+        prompt until cancelled); ``printed()`` after each batch that printed something."""
+        while True:
+            await self.emu.wait_for(lambda event: True, since=self._printed, timeout=None)
+            if self.show_new_events() and printed is not None:
+                printed()
+
+    def _follow(self, events: list[Event]) -> None:
+        """Enter the newest thread created this run in which one of ``events`` mentions or
+        notifies the current user."""
         mention = self.user.mention
         for thread_id in reversed(self._new_threads):
             if any(event.kind == "message" and event.data.channel_id == thread_id
                    and (mention in event.data.content or self.user.id in event.notified)
                    for event in events):
                 self.channel_id = thread_id
+                self._new_threads.remove(thread_id)
                 return
 
-    def _show(self, event: Event) -> None:
+    def _show(self, event: Event) -> bool:
+        """Print one event; whether it was worth a line."""
         if event.kind == "thread":
             self.output(f"  (new thread: {event.data['name']})")
             self._new_threads.append(int(event.data["id"]))
-            return
+            return True
         if event.kind not in ("message", "edit"):
-            return
+            return False
         message: Message = event.data
         if message.flags & (1 << 7):  # "thinking…" placeholders are not worth a line
-            return
+            return False
         seen = (message.text(), len(message.files))
         previous = self._shown.get(message.id)
         self._shown[message.id] = seen
         if previous == seen:
-            return  # an edit that only took buttons away
-        interaction = self.emu.interactions.get(event.interaction_id or 0)
-        if message.ephemeral and interaction is not None and interaction.user != self.user:
-            return  # someone else's private answer
+            return False  # an edit that only took buttons away
         where = self.channel_name(message.channel_id)
         tag = " (edited)" if previous is not None else ""
-        private = " (only you)" if message.ephemeral else ""
+        private = f" ({self._only_for(event)})" if message.ephemeral else ""
         lines = self._names(message.text()).splitlines() or [""]
         self.output(f"[{where}]{tag}{private} {lines[0]}")
         for line in lines[1:]:
@@ -160,6 +201,14 @@ class Console:
         if event.notified:
             names = sorted(self._names(f"<@{uid}>") for uid in event.notified)
             self.output(f"    🔔 pinged: {', '.join(names)}")
+        return True
+
+    def _only_for(self, event: Event) -> str:
+        """Who sees a private answer: "only you" (the current user) or "only bob"."""
+        interaction = self.emu.interactions.get(event.interaction_id or 0)
+        if interaction is None or interaction.user == self.user:
+            return "only you"
+        return f"only {interaction.user.name}"
 
     # ----- what the user types ------------------------------------------------------------------
 
@@ -185,13 +234,14 @@ class Console:
             "install": console_places.install, "uninstall": console_places.uninstall,
             "dm": console_places.dm, "group": console_places.group,
             "server": console_places.server, "form": console_places.form,
+            "web": console_web.web, "activity": console_web.activity,
         }
         if command in ("quit", "exit"):
             return False
         try:
             if command in local:
                 handler = local[command]
-                await (handler(self, args) if handler.__module__ == console_places.__name__
+                await (handler(self, args) if handler.__module__ != __name__
                        else handler(args))
             elif await self._slash(words) == "help":
                 self.show_new_events()
@@ -201,7 +251,7 @@ class Console:
         return True
 
     async def _help(self, args: list[str]) -> None:
-        self.output(HELP.format(places=console_places.HELP).rstrip())
+        self.output(HELP.format(places=f"{console_places.HELP}\n{console_web.HELP}").rstrip())
         names = sorted({shown_name(c, self.locale)
                         for scope in self.emu.commands.values() for c in scope})
         self.output("Bot commands: " + " ".join(f"/{n}" for n in names))
@@ -247,10 +297,10 @@ class Console:
     async def _click(self, args: list[str]) -> None:
         if not args:
             raise LookupError("Usage: /click <button label>")
-        label = " ".join(args).casefold()
+        label = as_typed(" ".join(args))
         for message in reversed(self.emu.channel_messages(self.channel_id)):
             for button in message.buttons():
-                if (button.get("label") or "").casefold() == label and not button.get("disabled"):
+                if as_typed(button.get("label") or "") == label and not button.get("disabled"):
                     interaction = await self.emu.click(
                         self.user, message, button["custom_id"], locale=self.locale
                     )
@@ -273,15 +323,15 @@ class Console:
             break
         path = " ".join(words[:path_length])
         command, _, leaf = self.emu.find_command(path, self.locale)
-        values, suggest = self._parse_options(leaf, words[path_length:])
+        values, suggest = self._parse_options(leaf, words[path_length:], path)
         if suggest is not None:
             name, typed = suggest
             values[name] = typed
             choices = await self.emu.autocomplete(
                 self.user, path, values, name, channel=self.channel_id, locale=self.locale
             )
-            shown = " ".join(c["name"] for c in choices) or "(none)"
-            self.output(f"  suggestions for {name}: {shown}")
+            for line in suggestions_text(name, choices):
+                self.output(line)
             return command["name"]
         interaction = await self.emu.slash(
             self.user, path, values, channel=self.channel_id, locale=self.locale
@@ -290,7 +340,7 @@ class Console:
         return command["name"]
 
     def _parse_options(
-        self, leaf: dict[str, Any], args: list[str]
+        self, leaf: dict[str, Any], args: list[str], path: str = ""
     ) -> tuple[dict[str, Any], tuple[str, str] | None]:
         """Option values by the options' own names (typed in the user's language or not), and
         the option whose suggestions are asked for (a value ending with ``?``)."""
@@ -302,7 +352,12 @@ class Console:
         last_text: str | None = None  # the text option that takes the rest of the line
         named_text: str | None = None  # a text option given by name, whose value goes on
         for arg in args:
-            named = self.emu.option_name(leaf, arg.split(":", 1)[0], self.locale)
+            before, colon, _ = arg.partition(":")
+            named = self.emu.option_name(leaf, before, self.locale)
+            if colon and named is None and OPTION_NAME.fullmatch(before):
+                shown = ", ".join(shown_name(o, self.locale) for o in options) or "none"
+                raise LookupError(f"/{path or leaf['name']} has no option {before} (its "
+                                  f"options: {shown})")
             if ":" in arg and named in by_name:
                 name, value = named, arg.split(":", 1)[1]
                 named_text = name if by_name[name]["type"] == STRING else None
@@ -346,14 +401,9 @@ class Console:
             str(n) for c in choices for n in (c.get("name_localizations") or {}).values()]
         return any(name.casefold().startswith(typed) for name in names)
 
-    async def _settle(self, interaction: Any, timeout: float = 15.0) -> None:
-        """Wait until the bot has answered this interaction and finished handling it (the bot
-        runs in this process: its interaction handlers are tasks we can wait for)."""
+    async def _settle(self, interaction: Any) -> None:
+        """Wait for the bot's first answer to this interaction (a message, a form, or "thinking"
+        while it works), at most as long as Discord waits; never for the work after it, which
+        ``watch`` prints when it comes."""
         with contextlib.suppress(TimeoutError):
-            await interaction.acknowledged(timeout)
-        handlers = [
-            task for task in asyncio.all_tasks()
-            if not task.done() and task.get_name().startswith(HANDLER_TASKS)
-        ]
-        if handlers:
-            await asyncio.wait(handlers, timeout=timeout)
+            await interaction.acknowledged(FIRST_ANSWER_SECONDS)

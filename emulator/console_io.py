@@ -1,5 +1,6 @@
 """What the local console reads and writes outside itself: the lines typed on the terminal,
-and the folder of each run's files (``emulator.console``; ``bot.console`` wires them up)."""
+the screen its lines are printed on (around the prompt), and the folder of each run's files
+(``emulator.console``; ``bot.runtime.console`` wires them up)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import shutil
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 #: Folders of earlier runs (and files of the console's first versions, named <id>-<name>).
 OLD_OUTPUT = re.compile(r"run-[\w.-]+|\d+-.+")
@@ -30,6 +33,45 @@ def run_folder(root: Path) -> Path:
     folder = root / f"run-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
     folder.mkdir()
     return folder
+
+
+#: Back to the line's start and clear it (a terminal's escape sequence).
+CLEAR_LINE = "\r\x1b[2K"
+
+
+class Screen:
+    """Where the console prints. Lines printed while the prompt waits for a line (the bot's
+    answers as they arrive) take the prompt's place, and the prompt is shown again under
+    them; on a terminal the prompt's line is cleared first, elsewhere (a pipe, a file) the
+    lines start on a new line."""
+
+    def __init__(self, prompt: Callable[[], str], stream: TextIO | None = None) -> None:
+        self._prompt = prompt
+        self._stream = stream or sys.stdout
+        self._waiting = False  # the prompt is shown, and no line typed yet
+        self._covered = False  # lines were printed over the prompt since it was shown
+
+    def print(self, line: str) -> None:
+        if self._waiting and not self._covered:
+            self._stream.write(CLEAR_LINE if self._stream.isatty() else "\n")
+            self._covered = True
+        self._stream.write(line + "\n")
+        self._stream.flush()
+
+    def show_prompt(self) -> None:
+        """Show the prompt: a line may be typed now."""
+        self._stream.write(self._prompt())
+        self._stream.flush()
+        self._waiting, self._covered = True, False
+
+    def restore_prompt(self) -> None:
+        """After lines printed over the waiting prompt: show it again (where the console is
+        now: a thread it followed, say)."""
+        if self._waiting and self._covered:
+            self.show_prompt()
+
+    def line_typed(self) -> None:
+        self._waiting = False
 
 
 def typed_lines() -> asyncio.Queue[str | None]:

@@ -15,6 +15,11 @@ from emulator.models import EmuUser, Event, Message
 if TYPE_CHECKING:
     from emulator.interactions import Interaction
 
+#: Seconds a wait lasts before it gives up, unless told otherwise. Only a guard against a
+#: wait that would never end: one that is answered returns at once, so this is generous
+#: enough for a machine slowed down by other work (a parallel test run, a busy CI host).
+PATIENCE = 60.0
+
 
 class EventLog:
     """The log and its waits; part of ``Emulator``."""
@@ -52,9 +57,11 @@ class EventLog:
         return event
 
     async def wait_for(
-        self, predicate: Callable[[Event], bool], *, since: int = 0, timeout: float = 10.0
+        self, predicate: Callable[[Event], bool], *, since: int = 0,
+        timeout: float | None = PATIENCE,
     ) -> Event:
-        """The first event from ``since`` on that satisfies ``predicate`` (waiting if needed)."""
+        """The first event from ``since`` on that satisfies ``predicate`` (waiting if needed;
+        ``timeout=None``: for as long as it takes)."""
         for event in self.events[since:]:
             if predicate(event):
                 return event
@@ -72,7 +79,7 @@ class EventLog:
         *,
         channel_id: int | None = None,
         since: int = 0,
-        timeout: float = 10.0,
+        timeout: float = PATIENCE,
     ) -> Message:
         """The first new message (not an edit) from ``since`` on, in ``channel_id`` if given."""
 
@@ -100,7 +107,7 @@ class EventLog:
         predicate: Callable[[Message], bool] | None = None,
         *,
         since: int = 0,
-        timeout: float = 10.0,
+        timeout: float = PATIENCE,
     ) -> Message:
         """The first message from ``since`` on that notified ``user`` (and satisfies
         ``predicate``), waiting if needed."""

@@ -15,6 +15,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from emulator.api import API_VERSION, Call, json_response, shard_of
+from emulator.events import PATIENCE
 
 #: Seconds between the bot's heartbeats (Discord's HELLO says 41.25 s).
 HEARTBEAT_INTERVAL = 41.25
@@ -55,7 +56,7 @@ class Gateway:
     def gateway_url(self) -> str:
         return f"ws://{self.host}:{self.port}/"
 
-    async def wait_until_connected(self, timeout: float = 10.0) -> None:
+    async def wait_until_connected(self, timeout: float = PATIENCE) -> None:
         """Wait until a bot has identified and received its guilds."""
         await asyncio.wait_for(self._ready.wait(), timeout)
 

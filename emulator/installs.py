@@ -16,7 +16,9 @@ What each rule follows (discord-api-docs):
 * ``topics/permissions`` USE_EXTERNAL_APPS (1 << 50): "When disabled, users will still be
   allowed to use their apps but the responses will be ephemeral. This only applies to apps not
   also installed to the server."
-* ``topics/opcodes-and-status-codes``: 50001 Missing access (a channel the bot cannot see),
+* ``topics/opcodes-and-status-codes``: 10003 Unknown channel, 50001 Missing access (a channel
+  the bot cannot see: View Channel is implicit in every other permission, ``topics/permissions``
+  "Implicit Permissions"),
   50007 Cannot send messages to this user, 50027 Invalid webhook token provided, 40094 "This
   interaction has hit the maximum number of follow up messages".
 """
@@ -35,6 +37,7 @@ from emulator.api import (
     GUILD_INSTALL,
     MISSING_ACCESS,
     PRIVATE_CHANNEL,
+    UNKNOWN_CHANNEL,
     USER_INSTALL,
     Refused,
 )
@@ -45,6 +48,7 @@ from emulator.permissions import (
     MENTION_EVERYONE,
     USE_EXTERNAL_APPS,
     USE_EXTERNAL_EMOJIS,
+    VIEW_CHANNEL,
 )
 
 #: Discord's epoch (2015-01-01), in milliseconds: snowflakes count from it.
@@ -100,8 +104,6 @@ class Installs:
     def uninstall_app(self, user: str | EmuUser) -> None:
         self.user_installs.discard(self.user(user).id)
 
-    def has_installed(self, user: str | EmuUser) -> bool:
-        return self.user(user).id in self.user_installs
 
     # ----- conversations between users -----------------------------------------------------------
 
@@ -174,9 +176,14 @@ class Installs:
         return channel_id not in self.private_members
 
     def require_access(self, channel_id: int) -> None:
-        """403 / 50001 for a channel route where the bot is not (a DM or group DM between users,
-        a server without the bot)."""
-        if channel_id in self.channels and not self.bot_sees(channel_id):
+        """What every channel route answers first: 404 / 10003 for a channel that does not
+        exist; 403 / 50001 for one the bot cannot see (a DM or group DM between users, a server
+        without the bot, a channel that denies it View Channel)."""
+        if channel_id not in self.channels:
+            raise Refused(404, UNKNOWN_CHANNEL, "Unknown Channel")
+        hidden = (self.guild_of(channel_id) is not None
+                  and not self.bot_permissions_in(channel_id) & VIEW_CHANNEL)
+        if hidden or not self.bot_sees(channel_id):
             raise Refused(403, MISSING_ACCESS, "Missing Access")
 
     def authorizing_owners(

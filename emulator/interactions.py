@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from emulator import limits
+from emulator.activities import LAUNCH_ACTIVITY
 from emulator.api import (
     ALREADY_ACKNOWLEDGED,
     APPLICATION_COMMAND,
@@ -35,6 +36,7 @@ from emulator.api import (
     Refused,
     json_response,
 )
+from emulator.events import PATIENCE
 from emulator.models import Attachment, EmuUser, Event, Message
 
 if TYPE_CHECKING:
@@ -85,21 +87,21 @@ class Interaction:
     modal: dict[str, Any] | None = None
     _acked: asyncio.Future | None = None
 
-    async def acknowledged(self, timeout: float = 10.0) -> int:
+    async def acknowledged(self, timeout: float = PATIENCE) -> int:
         """The callback type once the bot has answered (4 message, 5 defer, 6 deferred update,
         7 update, 8 autocomplete)."""
         assert self._acked is not None
         return await asyncio.wait_for(asyncio.shield(self._acked), timeout)
 
     async def reply(
-        self, predicate: Callable[[Message], bool] | None = None, timeout: float = 10.0
+        self, predicate: Callable[[Message], bool] | None = None, timeout: float = PATIENCE
     ) -> Message:
         """The first visible answer of this interaction (not a "thinking…" placeholder) that
         satisfies ``predicate``: the callback message, an edit of the original, or a follow-up."""
         return (await self.reply_event(predicate, timeout)).data
 
     async def reply_event(
-        self, predicate: Callable[[Message], bool] | None = None, timeout: float = 10.0
+        self, predicate: Callable[[Message], bool] | None = None, timeout: float = PATIENCE
     ) -> Event:
         """Like ``reply``, but the event itself (``.at`` is when the emulator received it)."""
 
@@ -157,7 +159,7 @@ class Interactions:
         *,
         channel: int | None = None,
         locale: str = "en-US",
-        timeout: float = 10.0,
+        timeout: float = PATIENCE,
     ) -> list[dict[str, Any]]:
         """The choices the bot suggests while ``user`` types ``options[focused]``."""
         member = self.user(user)
@@ -297,6 +299,8 @@ class Interactions:
             limits.check_choices(list(data.get("choices") or []), errors)
             if errors:
                 raise Refused(400, limits.INVALID_FORM_BODY, "Invalid Form Body", errors.tree)
+        elif kind == LAUNCH_ACTIVITY:
+            self._check_launch(interaction)  # ``emulator.activities``
         elif kind not in (5, 6):
             raise Refused(400, limits.INVALID_FORM_BODY,
                           f"the emulator does not implement callback type {kind}")
@@ -328,6 +332,8 @@ class Interactions:
             interaction.choices = list(data.get("choices") or [])
         elif kind == 9:  # a modal, for the user to fill in (``submit_modal``)
             interaction.modal = data
+        elif kind == LAUNCH_ACTIVITY:
+            resource["activity_instance"] = {"id": self._launch_for(interaction).instance_id}
         if response_message is not None:
             resource["message"] = response_message.data
         self._record("callback", interaction, interaction)
@@ -347,6 +353,8 @@ class Interactions:
             },
             "resource": resource,
         }
+        if "activity_instance" in resource:
+            body["interaction"]["activity_instance_id"] = resource["activity_instance"]["id"]
         return json_response(body)
 
     # ----- routes (``emulator.routes``) --------------------------------------------------------

@@ -29,7 +29,6 @@ from emulator.permissions import (
     MANAGE_MESSAGES,
     PIN_MESSAGES,
     READ_MESSAGE_HISTORY,
-    VIEW_CHANNEL,
     to_send,
 )
 
@@ -227,7 +226,7 @@ class Messages:
 
     def get_message(self, call: Call) -> Any:
         channel_id = call.snowflake("channel.id")
-        self._require(channel_id, VIEW_CHANNEL | READ_MESSAGE_HISTORY)
+        self._require(channel_id, READ_MESSAGE_HISTORY)
         return json_response(self._message(channel_id, call.snowflake("message.id")).data)
 
     def edit_message(self, call: Call) -> Any:

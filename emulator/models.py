@@ -105,6 +105,8 @@ class Event:
     #: message | edit | delete | callback | thread | sync | refused | heartbeat | gateway_closed
     #: | request (a REST request leaving the bot: recorded before the ``rest_delay``)
     #: | identified (a bot connected: READY and its guild were sent)
+    #: | activity (an Activity instance started) | activity_joined | activity_left (a user's
+    #: client connected to one, or left it: (instance id, user))
     kind: str
     data: Any
     at: float

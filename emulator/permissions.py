@@ -128,6 +128,10 @@ class Permissions:
         return self.bot_permissions & ~denied
 
     def _require(self, channel_id: int, needed: int) -> None:
+        """403 / 50013 when the bot lacks ``needed`` in a server's channel. (A channel it
+        cannot see at all was refused before, with 50001; a DM has no permissions.)"""
+        if self.guild_of(channel_id) is None:
+            return
         lacking = missing(self.bot_permissions_in(channel_id), needed)
         if lacking:
             raise Refused(403, MISSING_PERMISSIONS, "Missing Permissions")

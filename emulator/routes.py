@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from emulator.activities import Activities
 from emulator.api import UNKNOWN_CHANNEL, Call, Refused, error_response, json_response
 from emulator.channels import Channels
 from emulator.commands import Commands
@@ -61,6 +62,8 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/users/{user.id}", State.get_user),
     Route("GET", "/applications/@me", State.get_current_application),
     Route("GET", "/oauth2/applications/@me", State.get_current_application),
+    Route("GET", "/applications/{application.id}/activity-instances/{instance_id}",
+          Activities.get_activity_instance),
     # Gateway
     Route("GET", "/gateway", Gateway.get_gateway),
     Route("GET", "/gateway/bot", Gateway.get_gateway_bot),
@@ -153,7 +156,10 @@ class Rest:
         if self.rest_delay:
             await asyncio.sleep(self.rest_delay / 2)  # the request's way here
         is_webhook = parts[0] in ("interactions", "webhooks")
-        if not is_webhook and request.headers.get("Authorization") != f"Bot {self.token}":
+        bearer = self.bearer_answer(method, parts, request.headers.get("Authorization"))
+        if bearer is not None:  # a user's OAuth2 token (``emulator.oauth2``)
+            response = bearer
+        elif not is_webhook and request.headers.get("Authorization") != f"Bot {self.token}":
             response = error_response(401, "401: Unauthorized")
         else:
             try:

@@ -18,6 +18,7 @@ from emulator.api import (
     SHARD_SHIFT,
     TEXT_CHANNEL,
     UNKNOWN_CHANNEL,
+    UNKNOWN_USER,
     Call,
     Refused,
     json_response,
@@ -219,7 +220,7 @@ class State:
         uid = call.params["user.id"]
         found = [u for u in (self.bot_user, *self.users.values()) if str(u.id) == uid]
         if not found:
-            raise LookupError(f"user {uid}")
+            raise Refused(404, UNKNOWN_USER, "Unknown User")
         return json_response(found[0].payload())
 
     def get_current_application(self, call: Call) -> Any:

@@ -1,4 +1,4 @@
-"""Pure game rules: no I/O, no Discord, no Pillow, no asyncio (DESIGN.md §3).
+"""Pure game rules: no I/O, no Discord, no Pillow, no asyncio (docs/architecture.md).
 
 ``engines.get(name)`` returns a game; ``engines.GAMES`` maps every name to its game.
 """

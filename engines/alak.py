@@ -27,29 +27,9 @@ from engines.core import (
     load_outcome,
 )
 from engines.graphgo import EMPTY, capture_dead_enemies, line_adjacency
-from engines.phrases import Phrase, define
+from engines.phrases import Phrase
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
-
-define({
-    "alak.not_a_point": "'{text}' is not a point: type a letter such as a, b, c",
-    "alak.no_such_point": "there is no point {point} on a line of {length}",
-    "alak.occupied": "point {point} is already taken",
-    "alak.just_captured": "a stone was just captured on {point}: you may not play there now",
-    "alak.plays_and_captures": {
-        "one": "{seat} plays {point} and captures {count} stone",
-        "other": "{seat} plays {point} and captures {count} stones",
-    },
-    "alak.wins": {
-        "one": "{seat} wins with {count} stone to {other}",
-        "other": "{seat} wins with {count} stones to {other}",
-    },
-    "alak.draw": {
-        "one": "draw, {count} stone each",
-        "other": "draw, {count} stones each",
-    },
-})
-
 
 @dataclass(frozen=True, slots=True)
 class AlakMove(Move):
@@ -182,7 +162,7 @@ class Alak(Game):
         else:
             after = AlakState(
                 state.players, state.seed, state.length, after_board, None, banned, captures,
-                state.ply + 1, _outcome(after_board), move,
+                state.ply + 1, _outcome(after_board, blocked=bool(banned)), move,
             )
         _set_legal(after, moves)
         return after
@@ -234,8 +214,12 @@ class Alak(Game):
         )
 
 
-def _outcome(board: tuple[int, ...]) -> Outcome:
+def _outcome(board: tuple[int, ...], blocked: bool = False) -> Outcome:
+    """The result on ``board``; ``blocked``: the game ended because every empty point was
+    just captured (the outcome says so)."""
     points = (board.count(0), board.count(1))
+    if blocked:
+        return higher_score_wins(GAME, None, points, "alak.wins_blocked", "alak.draw_blocked")
     return higher_score_wins(GAME, None, points, "alak.wins", "alak.draw")
 
 

@@ -1,4 +1,4 @@
-"""The engine protocol every game implements (DESIGN.md §3).
+"""The engine protocol every game implements (docs/architecture.md).
 
 A game is a stateless ``Game`` object; a position is an immutable ``State`` value owned by that
 game. ``play`` never mutates: it returns a new state or raises ``IllegalMove`` with a reason a

@@ -17,8 +17,8 @@ Two levels:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Collection, Iterable, Sequence
+from typing import NamedTuple
 
 EMPTY = -1
 WALL = -2
@@ -122,16 +122,6 @@ def territories(
             owned[borders.pop()] |= region
     return tuple(frozenset(cells) for cells in owned)
 
-
-def adjacency_from_cells(
-    cells: Sequence[Hashable], neighbours: Callable[[Any], Iterable[Hashable]]
-) -> tuple[tuple[int, ...], ...]:
-    """Integer adjacency of a board given as a list of cells and a neighbour function on cells
-    (neighbours off the board are dropped). Point p is ``cells[p]``."""
-    index = {cell: i for i, cell in enumerate(cells)}
-    return tuple(
-        tuple(index[n] for n in neighbours(cell) if n in index) for cell in cells
-    )
 
 
 # ----- bit masks ---------------------------------------------------------------------------------

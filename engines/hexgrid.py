@@ -23,23 +23,6 @@ def neighbours(cell: Hex) -> tuple[Hex, ...]:
     return tuple((q + dq, r + dr) for dq, dr in DIRECTIONS)
 
 
-def opposite(direction: int) -> int:
-    return (direction + 3) % 6
-
-
-def direction_between(a: Hex, b: Hex) -> int | None:
-    """The direction from ``a`` to its neighbour ``b``, or None if they are not neighbours."""
-    delta = (b[0] - a[0], b[1] - a[1])
-    try:
-        return DIRECTIONS.index(delta)
-    except ValueError:
-        return None
-
-
-def distance(a: Hex, b: Hex) -> int:
-    dq, dr = a[0] - b[0], a[1] - b[1]
-    return max(abs(dq), abs(dr), abs(dq + dr))
-
 
 def hexagon(radius: int) -> Iterator[Hex]:
     """Cells within ``radius`` of the origin (a hexagon of side radius + 1)."""
@@ -59,9 +42,3 @@ def star(radius: int = 4) -> Iterator[Hex]:
                 yield (q, r)
 
 
-def to_pixel(cell: Hex, size: float, pointy: bool = True) -> tuple[float, float]:
-    """Centre of a cell in pixels for hexagons of circumradius ``size`` (used by render/)."""
-    q, r = cell
-    if pointy:
-        return (size * (3**0.5) * (q + r / 2), size * 1.5 * r)
-    return (size * 1.5 * q, size * (3**0.5) * (r + q / 2))

@@ -50,32 +50,11 @@ from engines.core import (
     load_outcome,
     rng_for,
 )
-from engines.phrases import Phrase, and_list, define
+from engines.phrases import Phrase, and_list
 from engines.squaregrid import Square, components
 
 COLOURS = ("Red", "Blue", "Green", "Yellow", "Orange")
 
-define({
-    "kolory.not_a_placement": (
-        "'{text}' is not a placement: type the top-left square of your card as x,y "
-        "(for example 1,-1)"
-    ),
-    "kolory.far_away": "{square} is far away from every card",
-    "kolory.same_card_twice": "a card at {square} would cover two squares of the same card",
-    "kolory.no_overlap": "a card at {square} would not overlap any card",
-    "kolory.one_white": (
-        "a card at {square} must cover exactly one white square while one is visible"
-    ),
-    "kolory.places": "{seat} places a card with its top-left corner on {square}",
-    "kolory.wins": {
-        "one": "{seat} wins with a patch of {count} square",
-        "other": "{seat} wins with a patch of {count} squares",
-    },
-    "kolory.shared": {
-        "one": "{seats} share the win with {count} square each",
-        "other": "{seats} share the win with {count} squares each",
-    },
-})
 WHITE = -1  # owner of the start card
 CARDS_PER_PLAYER = 10
 ROUNDS = CARDS_PER_PLAYER

@@ -101,7 +101,7 @@ from engines.lppg_terrain import Geometry as _Geometry
 from engines.lppg_terrain import in_range as _in_range
 from engines.lppg_terrain import key as _key
 from engines.lppg_terrain import xy as _xy
-from engines.phrases import Phrase, define
+from engines.phrases import Phrase
 
 __all__ = [
     "CARD_IDS", "CARD_SQUARES", "COLOUR_LETTERS", "COLOUR_NAMES", "DECK_SIZE", "HIDDEN",
@@ -112,101 +112,6 @@ __all__ = [
 ]
 
 # ----- what LPPG says to players -----------------------------------------------------------------
-
-define({
-    # Refusals.
-    "lppg.not_a_move": "{text} is not an LPPG move: try `play 1 3,-1 90`, `mark o 1,2`, "
-                       "`keep 1,2`, `draw a` or `pass`",
-    "lppg.bad_rotation": "the rotation must be 0, 90, 180 or 270",
-    "lppg.expect_play": "it is time to place a card (`play …`) or `pass`",
-    "lppg.expect_keep": "it is time to choose which marker stays (`keep x,y`)",
-    "lppg.expect_mark": "it is time to mark the largest closed region (`mark o|p x,y`)",
-    "lppg.expect_draw": {
-        "one": "it is time to draw {count} card (`draw a` or `draw b`)",
-        "other": "it is time to draw {count} cards, one at a time (`draw a` or `draw b`)",
-    },
-    "lppg.no_card_in_slot": "you have no card in slot {slot}",
-    "lppg.off_terrain": "the card must cover at least one square of the terrain",
-    "lppg.covers_territory": "a card may not cover any square of a territory",
-    "lppg.covers_six": "the card must reach past the terrain: it may not cover 6 squares",
-    "lppg.no_same_colour": "at least one square of the card must lie on a square of the same "
-                           "colour",
-    "lppg.joins_players": "territories of different players may not be joined",
-    "lppg.opens_permanent": "a permanent territory may not be opened",
-    "lppg.third_marker_loses": "this would make you place your third marker and end the game "
-                               "without you winning",
-    "lppg.third_marker_loses_team": "this would make you place your third marker and end the "
-                                    "game without your team winning",
-    "lppg.keep_which": "choose one of the merged markers: {squares}",
-    "lppg.not_closed": "{square} is not in a closed unmarked region",
-    "lppg.not_largest": {
-        "one": "you must mark one of the largest closed regions ({count} square)",
-        "other": "you must mark one of the largest closed regions ({count} squares)",
-    },
-    "lppg.no_marker_left": "you have no {kind} marker left",
-    "lppg.kind_o": "ordinary",
-    "lppg.kind_p": "permanent",
-    "lppg.pass_refused": "one of your cards can be placed: you may pass only when neither can",
-    "lppg.pile_empty": "pile {pile} is empty: draw from pile {other}",
-    "lppg.one_card_to_draw": "you have one card left to draw: `draw a` or `draw b`",
-    # What a move did.
-    "lppg.also": "{first}; {second}",
-    "lppg.so": "{move}: {what}",
-    "lppg.place": "{seat} places {card} at {square}",
-    "lppg.place_turned": "{seat} places {card} at {square}, turned {rot}°",
-    "lppg.card": "card {card}",
-    "lppg.a_card": "a card",
-    "lppg.opened": "{seat}'s territory at {square} opens and the marker returns to {seat}",
-    "lppg.grew": {
-        "one": "{seat}'s territory at {square} grows to {count} square",
-        "other": "{seat}'s territory at {square} grows to {count} squares",
-    },
-    "lppg.merged": "{seat}'s territories at {squares} join: {seat} chooses the marker to keep",
-    "lppg.to_mark": {
-        "one": "the largest closed region ({count} square) must be marked",
-        "other": "the largest closed region ({count} squares) must be marked",
-    },
-    "lppg.pass": "{seat} cannot place either card and discards both",
-    "lppg.keep": {
-        "one": "{seat} keeps the marker on {square} and takes the other back",
-        "other": "{seat} keeps the marker on {square} and takes the {count} others back",
-    },
-    "lppg.mark_o": "{seat} puts an ordinary marker on the region at {square}",
-    "lppg.mark_p": "{seat} puts the permanent marker on the region at {square}",
-    "lppg.territory_of": {
-        "one": "it becomes a territory of {count} square",
-        "other": "it becomes a territory of {count} squares",
-    },
-    "lppg.third_marker": "{seat}'s third marker ends the game",
-    "lppg.draw": "{seat} draws a {colour} card from pile {pile}",
-    "lppg.draw_unseen": "{seat} draws a card from pile {pile}",
-    "lppg.colour_1": "red",
-    "lppg.colour_2": "blue",
-    "lppg.colour_3": "green",
-    "lppg.colour_4": "yellow",
-    "lppg.reformed": "pile {pile} has run out, so the discard and pile {other} are shuffled "
-                     "into two new piles",
-    "lppg.last_cards": "those were the last cards: everyone plays once more, without drawing",
-    # How a game ended.
-    "lppg.end_third_marker": "a third marker ended the game",
-    "lppg.end_cards_out": "the cards ran out",
-    "lppg.cancel": {
-        "one": "the {n} territories of {count} square cancel out",
-        "other": "the {n} territories of {count} squares cancel out",
-    },
-    "lppg.wins": {
-        "one": "{how}: {seat} wins with the smallest unique territory ({count} square)",
-        "other": "{how}: {seat} wins with the smallest unique territory ({count} squares)",
-    },
-    "lppg.team_wins": {
-        "one": "{how}: {seat} and {partner} win with the smallest unique territory "
-               "({count} square)",
-        "other": "{how}: {seat} and {partner} win with the smallest unique territory "
-                 "({count} squares)",
-    },
-    "lppg.nobody_wins": "{how}: once equal sizes cancel no territory is left, so nobody wins",
-})
-
 
 def _square(x: int, y: int) -> str:
     return f"{x},{y}"
@@ -413,6 +318,15 @@ def _turn_order_next(state: LppgState) -> int:
 
 
 class Lppg(Game):
+    """The rules of LPPG as one ``Game`` (module docstring: the moves, the turn, the rulings).
+
+    Longer than 300 lines on purpose: it is one game's rules, read in the order a turn goes:
+    setup, legal moves, parsing, then playing each kind of move (place, keep, mark, pass,
+    draw) and scoring, then views, explanations and storage. Each section is the method or two
+    the ``Game`` API asks for, and they read one state; what needs no rules is already
+    elsewhere (the cards in ``engines.lppg_cards``, the terrain and the placement search in
+    ``engines.lppg_terrain``, the first edition's draws below the class)."""
+
     name = "lppg"
     title = "LPPG — Le Plus Petit Gagne"
     min_players = 2

@@ -74,7 +74,7 @@ from typing import Any
 from engines import register
 from engines.core import Game, IllegalMove, Move, Option, Outcome, dump_outcome, load_outcome
 from engines.hexgrid import DIRECTIONS
-from engines.phrases import Phrase, define
+from engines.phrases import Phrase
 
 TOTAL_TILES = 48
 
@@ -85,46 +85,6 @@ SEAT_OF_COLOUR = (1, 0)
 COLOUR_OF_SEAT = (WHITE, BLUE)
 
 IS_ARCH = (0, 1, 0, 1)
-
-define({
-    # Refusals.
-    "palago.syntax": "a move is one or two tiles written q,r/o, for example `0,0/1 1,0/2`",
-    "palago.not_a_tile": "`{text}` is not a tile: write q,r/o, for example `1,-1/2`",
-    "palago.orientation": "{tile}: the orientation after the slash is 0, 1 or 2",
-    "palago.tile_count": "a move lays one or two tiles",
-    "palago.too_far": "{cell} is too far from the tiles on the table",
-    "palago.tiles_left": {
-        "one": "only {count} tile remains",
-        "other": "only {count} tiles remain",
-    },
-    "palago.occupied": "{cell} already holds a tile",
-    "palago.same_cell": "the two tiles must go on two different cells",
-    "palago.not_neighbours": "the two tiles of a move must be neighbours",
-    "palago.opening": "the opening lays two tiles: the first at 0,0, the second next to it",
-    "palago.not_touching": "at least one of the tiles must touch a tile already laid",
-    "palago.ends_alone": "{tile} ends the game on its own: lay it as a single tile",
-    "palago.single_not_ending": (
-        "a single tile is only allowed when it ends the game; lay two neighbouring tiles"
-    ),
-    # What a move did.
-    "palago.pair": "{seat} lays tiles on {first} and {second}",
-    "palago.single": "{seat} lays a single tile on {tile}, which ends the game",
-    # How the game ended.
-    "palago.creature.blue": "a blue creature",
-    "palago.creature.white": "a white creature",
-    "palago.own_creature": "{seat} wins with {creature}",
-    "palago.gift": "{seat} wins: {placer} closed {creature}",
-    "palago.both_colours": "{seat} wins: {placer}'s tile closed a creature of each colour at once",
-    "palago.draw": "draw: all {count} tiles are down and no creature",
-    "palago.tiebreak_win": {
-        "one": "{seat} wins the tiebreak, {count} arch to {other}",
-        "other": "{seat} wins the tiebreak, {count} arches to {other}",
-    },
-    "palago.tiebreak_draw": {
-        "one": "draw: the tiebreak is level at {count} arch",
-        "other": "draw: the tiebreak is level at {count} arches",
-    },
-})
 
 Tile = tuple[int, int, int]  # (q, r, orientation)
 Cell = tuple[int, int]

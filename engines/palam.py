@@ -79,11 +79,10 @@ from engines.core import (
     rng_for,
     seat_key,
 )
-from engines.phrases import Phrase, define
+from engines.phrases import Phrase
 
 EMPTY = -1
 SYMBOLS = "AESW"
-SYMBOL_NAMES = ("ankh", "eye", "scarab", "wave")
 COLUMNS = "abcdef"
 PIECES = tuple(range(24))
 LIGHT_PIECES = frozenset({5, 10, 15, 20})  # A6 E5 S4 W3
@@ -93,58 +92,9 @@ TOTAL_POINTS = sum(VALUES) + LAST_DUEL_BONUS  # 75
 DUELS = 12
 ISIS, ANUBIS = "Isis", "Anubis"
 ROLES = (ISIS, ANUBIS)
-define({seat_key(ISIS): ISIS, seat_key(ANUBIS): ANUBIS})
 
 # Phases: what the player to move must decide.
 CAMP, DRAFT, ATTACK, ANSWER = "camp", "draft", "attack", "answer"
-
-define({
-    # Refusals.
-    "palam.choose_camp": "first choose your camp: `camp isis` or `camp anubis`",
-    "palam.camps_chosen": "the camps are already chosen",
-    "palam.unreadable": (
-        "`{text}` is not a Palam move: type a column letter (a-f) to advance, "
-        "or two of your cells such as b1 e2 to swap them"
-    ),
-    "palam.not_a_pick": (
-        "`{text}` is not a draft pick: name a revealed piece and one of your cells, "
-        "for example A5 b2"
-    ),
-    "palam.no_such_column": "there are only columns a to f",
-    "palam.no_such_cell": "there is no such cell",
-    "palam.draft_not_over": "the draft is not over: pick a piece and a cell, e.g. A5 b2",
-    "palam.draft_over": "the draft is over: attack with a column letter or swap two cells",
-    "palam.empty_column": "you have no piece left in column {column}",
-    "palam.answer_leftmost": (
-        "you must answer {piece} from column {column}: a piece sharing its symbol or count, "
-        "or your leftmost piece if none can advance"
-    ),
-    "palam.answer_matching": (
-        "you must answer {piece} with a piece sharing its symbol or count: columns {columns}"
-    ),
-    "palam.must_answer": "you must answer the attack: advance a piece, not swap",
-    "palam.must_attack": "your opponent has just swapped: you must attack",
-    "palam.swap_two_cells": "a swap needs two different cells of your camp",
-    "palam.swap_empty": "your cell {cell} is empty: swap two of your pieces",
-    "palam.not_revealed": "{piece} is not among the revealed pieces",
-    "palam.fill_row": "fill your row {row} first",
-    "palam.cell_taken": "your cell {cell} is already taken",
-    # What a move did.
-    "palam.camp": "{seat} chooses to play {role}: {first} makes the first move",
-    "palam.pick": "{seat} takes {piece} onto {cell}",
-    "palam.swap": "{seat} swaps {first} and {second}",
-    "palam.attack": "{seat} attacks with {piece} from column {column}",
-    "palam.answer": (
-        "{seat} answers {attacker} with {piece} (column {column}): "
-        "total {total}, {parity}, {winner} wins the duel"
-    ),
-    "palam.answer_refused": "{seat} answers from column {column}",
-    "palam.even": "even",
-    "palam.odd": "odd",
-    # How the game ended.
-    "palam.wins": "{seat} wins {points} points to {other}",
-})
-
 
 def symbol(piece: int) -> int:
     return piece // 6
@@ -413,6 +363,13 @@ def _pick_row(board: tuple[int, ...], seat: int) -> int:
 
 
 class Palam(Game):
+    """The rules of Palam as one ``Game`` (module docstring: seats, board, notation, rulings).
+
+    Longer than 300 lines on purpose: it is one game's rules. Each kind of move (camp choice,
+    draft pick, advance, swap) is played by a method of its own, beside the legal moves,
+    parsing, views, explanations and storage the ``Game`` API asks for, all reading one state;
+    the helpers that need no rules are module functions already."""
+
     name = "palam"
     title = "Palam"
     min_players = 2

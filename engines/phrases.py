@@ -2,10 +2,11 @@
 
 Engines speak to players in three places: why a move is refused (``IllegalMove``), what a move
 did (``Game.explain``) and how a game ended (``Outcome.phrase``). Each is a ``Phrase``: a key such
-as ``"alak.occupied"`` plus parameters (``point="f"``). Its English sentence comes from the
-template the engine registered for the key with ``define``, so ``str(phrase)`` is always a
-readable English sentence; the bot translates the key into the reader's language with
-``format_phrase`` and its own catalogs, and falls back to English for a key it lacks.
+as ``"alak.occupied"`` plus parameters (``point="f"``). Its sentences live with every other text
+users read, in the catalogs of the ``words`` package (``phrase.<key>`` in
+``words/locales/<language>/phrases*.toml``): ``str(phrase)`` is always a readable English
+sentence from the English catalog, and the bot translates the key into the reader's language
+with ``format_phrase``, falling back to English for a key a language lacks.
 
 Parameter values are text, numbers or phrases themselves (a seat's name, a colour), which are
 translated in turn. A template is either one ``str.format`` string or, for sentences with a
@@ -18,11 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-#: A template: one format string, or one per CLDR plural category ("one", "other", ...).
-Template = str | Mapping[str, str]
+from words.catalogs import Template, phrase_templates
 
-#: Every English template, by key (filled by the engines at import, through ``define``).
-ENGLISH: dict[str, Template] = {}
+#: Every English template, by key: the English catalog's, and any ``define`` adds.
+ENGLISH: dict[str, Template] = dict(phrase_templates("en"))
 
 
 class Phrase:
@@ -98,8 +98,9 @@ def _rebuild(key: str, params: tuple[tuple[str, Any], ...]) -> Phrase:
 
 
 def define(templates: Mapping[str, Template]) -> None:
-    """Register English templates. Defining a key again with the same text is harmless (two
-    games may share "seat.black"); with another text it is a mistake."""
+    """Register English templates a catalog does not hold. Defining a key again with the same
+    text is harmless (the seat names every game registers are in the catalog too); with another
+    text it is a mistake."""
     for key, template in templates.items():
         known = ENGLISH.get(key)
         if known is not None and known != template:
@@ -157,19 +158,3 @@ def english(phrase: Phrase) -> str:
     """The English sentence of a phrase."""
     return format_phrase(phrase, lambda key: None, english_plural)
 
-
-# Phrases of the protocol itself (any game).
-define({
-    "move.plain": "{move}",
-    "illegal.not_text": "a move must be text",
-    "illegal.empty": "the move is empty",
-    "illegal.game_over": "the game is over",
-    "illegal.wrong_game": "that is not a move of this game",
-    # A refusal an engine still writes as plain English (no translation yet).
-    "illegal.text": "{text}",
-    "list.comma": "{head}, {next}",
-    "list.and": "{head} and {last}",
-    "outcome.resigned": "{seat} resigned",
-    "outcome.timeout": "{seat} ran out of time",
-    "outcome.draw_agreed": "draw agreed",
-})

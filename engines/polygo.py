@@ -76,7 +76,7 @@ from engines.graphgo import (
 )
 from engines.hexgrid import DIRECTIONS as HEX_DIRECTIONS
 from engines.hexgrid import hexagon, star
-from engines.phrases import Phrase, and_list, define
+from engines.phrases import Phrase, and_list
 from engines.squaregrid import ORTHOGONAL
 
 BOARDS = ("star", "hex5", "square9")
@@ -90,68 +90,6 @@ _MARKS = (DEAD, ALIVE)
 _CELL = re.compile(r"([a-z])0*([0-9]{1,2})")
 _TO_CHAR = {EMPTY: ".", WALL: "#", 0: "b", 1: "w"}
 _FROM_CHAR = {char: value for value, char in _TO_CHAR.items()}
-
-define({
-    # Reading a move.
-    "polygo.takes_nothing": "{word} takes nothing after it",
-    "polygo.name_a_group": "name a stone of each group to mark, e.g. {example}",
-    "polygo.wall_on_stone": "a wall cannot go on the cell of the stone",
-    "polygo.wall_twice": "the same wall is written twice",
-    "polygo.not_a_cell": (
-        "'{text}' is not a cell: type a letter then a number such as {example}, or pass"
-    ),
-    "polygo.no_such_cell": "there is no cell {text} on this board",
-    "polygo.wrong_board": "not a Polygo move for this board",
-    # Playing a turn.
-    "polygo.holds_stone": "{cell} already holds a stone",
-    "polygo.holds_wall": "{cell} already holds a wall",
-    "polygo.wall_not_adjacent": (
-        "a wall must touch the stone just placed: {wall} does not touch {stone}"
-    ),
-    "polygo.wall_not_empty": "a wall needs an empty cell and {wall} is not empty",
-    "polygo.no_liberty": "a stone on {stone} would have no liberty and captures nothing",
-    "polygo.walls_take_last_liberty": {
-        "one": "this wall would leave your stone on {stone} without a liberty",
-        "other": "these walls would leave your stone on {stone} without a liberty",
-    },
-    "polygo.wall_takes_group_liberty": (
-        "the wall on {wall} would take the last liberty of your group on {stone}"
-    ),
-    "polygo.ko": "ko: this turn would bring back the position after your previous turn",
-    "polygo.scoring_only": "{word} is only for the scoring phase, after two passes",
-    "polygo.being_scored": "the game is being scored: accept, mark dead/alive, or resume",
-    "polygo.no_stone": "there is no stone on {cell}",
-    "polygo.already_dead": "the group on {cell} is already marked dead",
-    "polygo.not_dead": "the group on {cell} is not marked dead",
-    # What a move did.
-    "polygo.walls": {"one": "a wall on {cells}", "other": "walls on {cells}"},
-    "polygo.plays": "{seat} plays {stone}",
-    "polygo.plays_walls": "{seat} plays {stone} with {walls}",
-    "polygo.plays_captures": {
-        "one": "{seat} plays {stone} and captures {count} stone",
-        "other": "{seat} plays {stone} and captures {count} stones",
-    },
-    "polygo.plays_walls_captures": {
-        "one": "{seat} plays {stone} with {walls} and captures {count} stone",
-        "other": "{seat} plays {stone} with {walls} and captures {count} stones",
-    },
-    "polygo.passes": "{seat} passes",
-    "polygo.passes_scoring": "{seat} passes (two passes: scoring begins)",
-    "polygo.accepts": "{seat} accepts the count",
-    "polygo.resumes": "{seat} resumes play",
-    "polygo.marks_dead": {
-        "one": "{seat} marks the group on {cells} dead",
-        "other": "{seat} marks the groups on {cells} dead",
-    },
-    "polygo.marks_alive": {
-        "one": "{seat} marks the group on {cells} alive",
-        "other": "{seat} marks the groups on {cells} alive",
-    },
-    # How the game ended.
-    "polygo.wins": "{seat} wins {count} to {other}",
-    "polygo.draw": {"one": "draw, {count} point each", "other": "draw, {count} points each"},
-})
-
 
 @dataclass(frozen=True, slots=True)
 class PolygoMove(Move):
@@ -397,6 +335,134 @@ def _moves_at(table: Sequence[PolygoMove | None], mask: int) -> Iterator[PolygoM
         mask ^= low
 
 
+def _turn_list(state: PolygoState) -> TurnList:
+    """Every legal turn with at most one wall, and pass (see ``TurnList``).
+
+    With p the stone and w the wall, a turn that captures nothing is legal exactly when the
+    stone's group keeps a liberty and no friendly group loses its last one to the wall.
+    Captures only give liberties back, so they never make a turn illegal, but they can make
+    an otherwise illegal one legal; they happen only where p or w is the last liberty of an
+    enemy group, or {p, w} are its last two. So:
+
+    - a stone alone is legal where it has an empty neighbour, or touches a friendly group
+      with another liberty, or captures (and then the ko rule is checked);
+    - with a wall, when p captures nothing and has two empty neighbours, its group keeps
+      one whatever w is; w is then illegal only on the last liberty of another friendly
+      group (and the turn is judged exactly if it also captures);
+    - the other stones (those that capture, those with one empty neighbour) are few and
+      judged one wall at a time.
+    """
+    geo = geometry(state.board_kind)
+    graph = geo.graph
+    go = go_board(state)
+    seat = state.to_move
+    bit, neighbours, adjacency = graph.bit, graph.neighbours, graph.adjacency
+    owner, groups, cells = go.owner, go.groups, go.cells
+    # Last liberties: of friendly groups (friend_last), of enemy groups (enemy_last);
+    # liberties of friendly groups that have another one (friend_more); enemy groups'
+    # liberty pairs when they have exactly two.
+    friend_last = friend_more = enemy_last = 0
+    enemy_pairs: set[int] = set()
+    for colour, _, liberties in groups.values():
+        rest = liberties & (liberties - 1)
+        if colour == seat:
+            if rest:
+                friend_more |= liberties
+            else:
+                friend_last |= liberties
+        elif not rest:
+            enemy_last |= liberties
+        elif not rest & (rest - 1):
+            enemy_pairs.add(liberties)
+    empty = go.empty
+    # Cells with at least one, and at least two, empty neighbours.
+    one = two = 0
+    for shift in graph.shifts:
+        moved = empty << shift if shift > 0 else empty >> -shift
+        two |= one & moved
+        one |= moved
+    stones = empty & (one | friend_more | enemy_last)
+    roomy = stones & two & ~enemy_last
+    walls = []
+    wall_cells = empty & ~friend_last
+    for d in range(len(graph.shifts)):
+        mask = roomy & graph.shifted(wall_cells, d)
+        if mask:
+            walls.append((d, mask))
+    extra: list[PolygoMove] = []
+    wall_moves = geo.wall_moves
+
+    def judged(p: int, w: int) -> None:
+        if type(go.resolve(p, (w,), seat)) is Turn:
+            extra.append(wall_moves[p][w])
+
+    # Stones that capture: the ko rule, and their walls (possibly on a captured cell).
+    previous = state.previous_board
+    for p in graph.points(enemy_last & empty):
+        pb = bit[p]
+        captured = kept = 0
+        for n in adjacency[p]:
+            gid = owner[n]
+            if gid >= 0:
+                colour, group_stones, liberties = groups[gid]
+                if colour == seat:
+                    kept |= liberties
+                elif not liberties & ~pb:
+                    captured |= group_stones
+        if previous is not None and previous[p] == seat:
+            after = list(cells)
+            after[p] = seat
+            for q in graph.points(captured):
+                after[q] = EMPTY
+            if tuple(after) == previous:
+                stones &= ~pb
+        free = neighbours[p] & (empty | captured)
+        if free & (free - 1):
+            # Two free neighbours: one stays a liberty whatever the wall.
+            for w in graph.points(free):
+                if bit[w] & friend_last:
+                    judged(p, w)
+                else:
+                    extra.append(wall_moves[p][w])
+        else:
+            # No empty neighbour: the wall goes on the captured stone next to p, which
+            # then gives p no liberty; p's friendly groups must have one to spare.
+            w = graph.point_of(free)
+            if kept & ~pb:
+                extra.append(wall_moves[p][w])
+            elif captured != free:
+                judged(p, w)
+    # Stones with a single empty neighbour (and no capture): a wall there is their last.
+    for p in graph.points(stones & ~two & ~enemy_last):
+        wb = neighbours[p] & empty
+        if not wb:
+            continue
+        w = graph.point_of(wb)
+        pb = bit[p]
+        if wb & enemy_last or (pb | wb) in enemy_pairs:
+            judged(p, w)
+        elif not wb & friend_last:
+            kept = 0
+            for n in adjacency[p]:
+                if cells[n] == seat:
+                    kept |= groups[owner[n]].liberties
+            if kept & ~(pb | wb):
+                extra.append(wall_moves[p][w])
+    # Roomy stones whose wall takes a friendly group's last liberty but also captures.
+    if friend_last:
+        for w in graph.points(friend_last & enemy_last):
+            for p in graph.points(neighbours[w] & roomy):
+                judged(p, w)
+        for pair in enemy_pairs:
+            if pair & friend_last:
+                a, b = graph.points(pair)
+                for p, w in ((a, b), (b, a)):
+                    wb = bit[w]
+                    if bit[p] & roomy and wb & friend_last & neighbours[p] & ~enemy_last:
+                        judged(p, w)
+    return TurnList(geo, stones, walls, extra)
+
+
 class Polygo(Game):
     name = "polygo"
     title = "Polygo"
@@ -440,136 +506,9 @@ class Polygo(Game):
         moves = state.moves
         if moves is None:
             scoring = state.phase == SCORING
-            moves = self._scoring_moves(state) if scoring else self._turn_list(state)
+            moves = self._scoring_moves(state) if scoring else _turn_list(state)
             _set_moves(state, moves)
         return moves
-
-    def _turn_list(self, state: PolygoState) -> TurnList:
-        """Every legal turn with at most one wall, and pass (see ``TurnList``).
-
-        With p the stone and w the wall, a turn that captures nothing is legal exactly when the
-        stone's group keeps a liberty and no friendly group loses its last one to the wall.
-        Captures only give liberties back, so they never make a turn illegal, but they can make
-        an otherwise illegal one legal; they happen only where p or w is the last liberty of an
-        enemy group, or {p, w} are its last two. So:
-
-        - a stone alone is legal where it has an empty neighbour, or touches a friendly group
-          with another liberty, or captures (and then the ko rule is checked);
-        - with a wall, when p captures nothing and has two empty neighbours, its group keeps
-          one whatever w is; w is then illegal only on the last liberty of another friendly
-          group (and the turn is judged exactly if it also captures);
-        - the other stones (those that capture, those with one empty neighbour) are few and
-          judged one wall at a time.
-        """
-        geo = geometry(state.board_kind)
-        graph = geo.graph
-        go = go_board(state)
-        seat = state.to_move
-        bit, neighbours, adjacency = graph.bit, graph.neighbours, graph.adjacency
-        owner, groups, cells = go.owner, go.groups, go.cells
-        # Last liberties: of friendly groups (friend_last), of enemy groups (enemy_last);
-        # liberties of friendly groups that have another one (friend_more); enemy groups'
-        # liberty pairs when they have exactly two.
-        friend_last = friend_more = enemy_last = 0
-        enemy_pairs: set[int] = set()
-        for colour, _, liberties in groups.values():
-            rest = liberties & (liberties - 1)
-            if colour == seat:
-                if rest:
-                    friend_more |= liberties
-                else:
-                    friend_last |= liberties
-            elif not rest:
-                enemy_last |= liberties
-            elif not rest & (rest - 1):
-                enemy_pairs.add(liberties)
-        empty = go.empty
-        # Cells with at least one, and at least two, empty neighbours.
-        one = two = 0
-        for shift in graph.shifts:
-            moved = empty << shift if shift > 0 else empty >> -shift
-            two |= one & moved
-            one |= moved
-        stones = empty & (one | friend_more | enemy_last)
-        roomy = stones & two & ~enemy_last
-        walls = []
-        wall_cells = empty & ~friend_last
-        for d in range(len(graph.shifts)):
-            mask = roomy & graph.shifted(wall_cells, d)
-            if mask:
-                walls.append((d, mask))
-        extra: list[PolygoMove] = []
-        wall_moves = geo.wall_moves
-
-        def judged(p: int, w: int) -> None:
-            if type(go.resolve(p, (w,), seat)) is Turn:
-                extra.append(wall_moves[p][w])
-
-        # Stones that capture: the ko rule, and their walls (possibly on a captured cell).
-        previous = state.previous_board
-        for p in graph.points(enemy_last & empty):
-            pb = bit[p]
-            captured = kept = 0
-            for n in adjacency[p]:
-                gid = owner[n]
-                if gid >= 0:
-                    colour, group_stones, liberties = groups[gid]
-                    if colour == seat:
-                        kept |= liberties
-                    elif not liberties & ~pb:
-                        captured |= group_stones
-            if previous is not None and previous[p] == seat:
-                after = list(cells)
-                after[p] = seat
-                for q in graph.points(captured):
-                    after[q] = EMPTY
-                if tuple(after) == previous:
-                    stones &= ~pb
-            free = neighbours[p] & (empty | captured)
-            if free & (free - 1):
-                # Two free neighbours: one stays a liberty whatever the wall.
-                for w in graph.points(free):
-                    if bit[w] & friend_last:
-                        judged(p, w)
-                    else:
-                        extra.append(wall_moves[p][w])
-            else:
-                # No empty neighbour: the wall goes on the captured stone next to p, which
-                # then gives p no liberty; p's friendly groups must have one to spare.
-                w = graph.point_of(free)
-                if kept & ~pb:
-                    extra.append(wall_moves[p][w])
-                elif captured != free:
-                    judged(p, w)
-        # Stones with a single empty neighbour (and no capture): a wall there is their last.
-        for p in graph.points(stones & ~two & ~enemy_last):
-            wb = neighbours[p] & empty
-            if not wb:
-                continue
-            w = graph.point_of(wb)
-            pb = bit[p]
-            if wb & enemy_last or (pb | wb) in enemy_pairs:
-                judged(p, w)
-            elif not wb & friend_last:
-                kept = 0
-                for n in adjacency[p]:
-                    if cells[n] == seat:
-                        kept |= groups[owner[n]].liberties
-                if kept & ~(pb | wb):
-                    extra.append(wall_moves[p][w])
-        # Roomy stones whose wall takes a friendly group's last liberty but also captures.
-        if friend_last:
-            for w in graph.points(friend_last & enemy_last):
-                for p in graph.points(neighbours[w] & roomy):
-                    judged(p, w)
-            for pair in enemy_pairs:
-                if pair & friend_last:
-                    a, b = graph.points(pair)
-                    for p, w in ((a, b), (b, a)):
-                        wb = bit[w]
-                        if bit[p] & roomy and wb & friend_last & neighbours[p] & ~enemy_last:
-                            judged(p, w)
-        return TurnList(geo, stones, walls, extra)
 
     def legal_turns_with_walls(self, state: PolygoState) -> list[PolygoMove]:
         """Every legal move, turns with any number of walls included (``legal_moves`` lists at

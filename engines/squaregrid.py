@@ -32,20 +32,3 @@ def components(squares: Iterable[Square]) -> list[frozenset[Square]]:
     return found
 
 
-def bounding_box(squares: Iterable[Square]) -> tuple[int, int, int, int]:
-    """(min_x, min_y, max_x, max_y) of a non-empty set of squares."""
-    xs, ys = zip(*squares, strict=True)
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def top_left(squares: Iterable[Square]) -> Square:
-    """The square with the smallest y, then the smallest x (how regions are named)."""
-    return min(squares, key=lambda s: (s[1], s[0]))
-
-
-def parse_xy(text: str) -> Square:
-    """Read ``x,y`` (integers, spaces allowed around the comma); ValueError otherwise."""
-    parts = text.replace(" ", "").split(",")
-    if len(parts) != 2:
-        raise ValueError(f"expected x,y, got {text!r}")
-    return int(parts[0]), int(parts[1])

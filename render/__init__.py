@@ -1,4 +1,4 @@
-"""Board images with Pillow (DESIGN.md §4). Imports engines only.
+"""Board images with Pillow (docs/architecture.md). Imports engines only.
 
     render.board("alak", state, viewer=None, last_move=None, players=["Ann", "Bob"])  # PNG bytes
     render.board("lppg", state, lang="fr", status="…", clock="…")   # French, caller's texts

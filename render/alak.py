@@ -99,7 +99,7 @@ def draw(game, state, options: Options) -> Image.Image:
     seats = [
         SeatInfo(name, role, stone_swatch(*STONES[seat]),
                  said("alak.stats", line=state.board.count(seat),
-                      captured=state.captures[seat]))
+                      captured=said.count("alak.captured", state.captures[seat])))
         for seat, (name, role) in enumerate(seat_labels(game, state, options.players, said))
     ]
     draw_header(frame, game.title, state, seats, options, subtitle=move_subtitle(state, said))
@@ -113,8 +113,9 @@ def draw(game, state, options: Options) -> Image.Image:
         if value != EMPTY:
             fill, edge = STONES[value]
             frame.circle(x, y, geo.stone_radius, fill=fill, outline=edge, width=2)
-        elif index in state.banned and state.outcome is None:
-            # Just captured: the player to move may not play here (RULES.md §1 ko rule).
+        elif index in state.banned:
+            # Just captured: the player to move may not play here (RULES.md §1 ko rule); at
+            # the end, the points that left no move.
             d = geo.stone_radius * 0.45
             frame.line([(x - d, y - d), (x + d, y + d)], theme.highlight, width=4)
             frame.line([(x - d, y + d), (x + d, y - d)], theme.highlight, width=4)
@@ -125,8 +126,9 @@ def draw(game, state, options: Options) -> Image.Image:
                        anchor="mm")
 
     legend = said("alak.legend") if state.outcome is None else ""
-    if state.banned and state.outcome is None:
-        legend += "  " + said("alak.banned")
+    if state.banned:
+        legend += ("  " + said("alak.banned") if state.outcome is None
+                   else said("alak.banned_end"))
     frame.text(MARGIN, geo.height - 22, legend, SMALL_SIZE, theme.muted, anchor="lm")
     return frame.finish()
 

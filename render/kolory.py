@@ -87,7 +87,8 @@ def _stats(state: KoloryState, seat: int, group: int, said) -> str:
     left = state.cards_left(seat)
     if state.players > 4:  # three seats per header row: keep it short
         return said("kolory.group_left", group=group, left=left)
-    return said("kolory.group_cards_left", group=group, left=left)
+    return said("kolory.group_cards_left", group=group,
+                left=said.count("kolory.cards_left", left))
 
 
 @lru_cache(maxsize=256)
@@ -134,7 +135,7 @@ def draw(game, state: KoloryState, options: Options) -> Image.Image:
     if state.outcome is None:
         subtitle = said("kolory.round", n=state.round, total=ROUNDS)
     else:
-        subtitle = said("kolory.placed", n=len(state.cards) - 1)
+        subtitle = said.count("kolory.placed", len(state.cards) - 1)
     bottom = draw_header(frame, game.title, state, seats, options, subtitle=subtitle)
     if state.outcome is None:
         _draw_order(frame, state, labels, bottom, said)

@@ -274,8 +274,8 @@ def draw(game, state, options: Options) -> Image.Image:
         colour = ROLE_COLOURS[english] if english else NO_ROLE
         letter = role[:1] if english else str(seat + 1)
         seats.append(SeatInfo(name, role, _role_swatch(colour, letter),
-                              said("palam.stats", points=score[seat],
-                                   taken=len(state.captured[seat]))))
+                              said("palam.stats", points=said.count("palam.points", score[seat]),
+                                   taken=said.count("palam.taken", len(state.captured[seat])))))
     if state.outcome is None:
         subtitle = said("palam.duel", n=min(state.duels + 1, DUELS), total=DUELS)
     elif state.duels < DUELS:  # ended early (a resignation, a timeout): the duels fought
@@ -392,7 +392,7 @@ def _draw_captured(frame: Frame, state, labels, top: float, said) -> None:
     if state.phase == DRAFT:
         on_board = sum(1 for piece in state.board if piece != EMPTY)
         face_down = 24 - len(state.pool) - on_board
-        text = said("palam.to_pick_more", n=face_down) if face_down else said("palam.to_pick")
+        text = said.count("palam.to_pick_more", face_down) if face_down else said("palam.to_pick")
         frame.text(MARGIN, y + 10, text, SMALL_SIZE, theme.muted, anchor="lm")
         for piece, centre in zip(state.pool, _pool_centres(state, y), strict=True):
             frame.paste(_piece(piece, DRAFT_PIECE), *centre)

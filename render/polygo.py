@@ -246,11 +246,12 @@ def draw(game, state, options: Options) -> Image.Image:
     stats = []
     for seat in range(2):
         if counted is not None:
-            stats.append(said("polygo.points", points=counted.points[seat],
+            stats.append(said("polygo.score",
+                              points=said.count("polygo.points", counted.points[seat]),
                               territory=counted.territory[seat],
-                              prisoners=counted.prisoners[seat]))
+                              prisoners=said.count("polygo.prisoners", counted.prisoners[seat])))
         else:
-            stats.append(said("polygo.captured", n=state.captures[seat]))
+            stats.append(said.count("polygo.captured", state.captures[seat]))
     seats = [
         SeatInfo(name, role, stone_swatch(*STONES[seat]), stats[seat])
         for seat, (name, role) in enumerate(seat_labels(game, state, options.players, said))

@@ -1,6 +1,8 @@
 """The picture of ``/profile``: a player's rating in each game over the last twelve months (a
-line per game in the game's colour, with its ± deviation as a band) and the games they finished
-each month (bars stacked by game).
+line per game in the game's colour, with its ± deviation as a band, and a bar of it at each
+game, so that a rating only hours old shows its deviation too) and the games they finished each
+month (bars stacked by game). The legend names every game drawn, rated or not; without a rated
+game the rating panel says so, with no scale.
 
 Drawn with matplotlib (Agg backend, object API: no pyplot, no global figure state, so it is
 safe in a thread too) in the project's theme and bundled DejaVu font. matplotlib is imported
@@ -21,6 +23,7 @@ from typing import Any
 
 from babel.dates import format_date
 
+import engines
 from render.surface import FONT_DIR, WIDTH
 from render.theme import GAME_COLOURS, RGB, Theme, get_theme, mix
 
@@ -98,7 +101,8 @@ def profile_figure(series: Sequence[RatingSeries], games: dict[str, Sequence[int
     the games finished in each month of ``months``."""
     from matplotlib.dates import date2num
     from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import MaxNLocator, NullLocator
 
     palette = get_theme(theme)
     background, text, muted = _hex(palette.background), _hex(palette.text), _hex(palette.muted)
@@ -107,8 +111,11 @@ def profile_figure(series: Sequence[RatingSeries], games: dict[str, Sequence[int
     family = _font_family()
     rating_ax, games_ax = figure.subplots(
         2, 1, sharex=True, gridspec_kw={"height_ratios": [2.3, 1], "hspace": 0.22})
-    # The legend above the panels: three a row, as many rows as it takes.
-    legend_rows = max(1, -(-len(series) // LEGEND_COLUMNS))
+    # The legend above the panels: three a row, as many rows as it takes: the rated games'
+    # lines, then the games played unrated (their bars only).
+    rated = {one.game for one in series}
+    unrated = [game for game in _bar_order(games) if game not in rated and any(games[game])]
+    legend_rows = max(1, -(-(len(series) + len(unrated)) // LEGEND_COLUMNS))
     figure.subplots_adjust(left=0.11, right=0.98, top=0.875 - 0.045 * legend_rows,
                            bottom=0.11)
     figure.suptitle(texts.title, x=0.02, y=0.975, ha="left", color=text, fontsize=18,
@@ -128,12 +135,12 @@ def profile_figure(series: Sequence[RatingSeries], games: dict[str, Sequence[int
         for label in ax.get_yticklabels():
             label.set_family(family)
 
-    handles = []
+    handles: list[Any] = []
     for one in series:
         colour = _game_colour(one.game)
         # The rating holds until the next game: a step after each game, then on to now.
-        end = max(now, one.points[-1][0])
-        times = [date2num(when) for when, _, _ in one.points] + [date2num(end)]
+        line_end = max(now, one.points[-1][0])
+        times = [date2num(when) for when, _, _ in one.points] + [date2num(line_end)]
         values = [value for _, value, _ in one.points]
         values.append(values[-1])
         spread = [dev for _, _, dev in one.points]
@@ -146,26 +153,32 @@ def profile_figure(series: Sequence[RatingSeries], games: dict[str, Sequence[int
                                  linewidth=2.6, linestyle="--" if one.dashed else "-",
                                  label=one.label, solid_capstyle="round")
         rating_ax.plot(times[1:-1], values[1:-1], "o", color=colour, markersize=4.5)
+        # The deviation after each game as a bar: the band has no width yet after a game
+        # played an hour ago.
+        rating_ax.vlines(times[1:-1], low[1:-1], high[1:-1], color=colour, alpha=0.35,
+                         linewidth=5)
         handles.append(line)
+    handles += [Patch(color=_game_colour(game), label=engines.get(game).title)
+                for game in unrated]
+    if series:
+        rating_ax.yaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
+    else:
+        rating_ax.text(0.5, 0.5, texts.no_ratings, transform=rating_ax.transAxes, ha="center",
+                       va="center", color=muted, fontsize=13, family=family)
+        rating_ax.yaxis.set_major_locator(NullLocator())  # no rating: no scale to read
     if handles:
         legend = figure.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.1, 0.935),
                                ncol=min(len(handles), LEGEND_COLUMNS), frameon=False,
                                handlelength=1.6, columnspacing=1.2, labelcolor=text,
                                prop={"family": family, "size": 13.5})
         legend.set_in_layout(False)
-    else:
-        rating_ax.text(0.5, 0.5, texts.no_ratings, transform=rating_ax.transAxes, ha="center",
-                       va="center", color=muted, fontsize=13, family=family)
-        rating_ax.set_yticks([])
     rating_ax.set_ylabel(texts.rating_axis, color=muted, fontsize=13, family=family)
-    rating_ax.yaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
 
     # Bars: one per month, at its middle, stacked by game in a fixed game order.
     middles = [date2num(datetime.combine(m, datetime.min.time(), tzinfo=now.tzinfo)
                         + timedelta(days=15)) for m in months]
     bottom = [0] * len(months)
-    for game in sorted(games, key=lambda g: list(GAME_COLOURS).index(g)
-                       if g in GAME_COLOURS else len(GAME_COLOURS)):
+    for game in _bar_order(games):
         counts = list(games[game])
         games_ax.bar(middles, counts, width=22, bottom=bottom, color=_game_colour(game),
                      linewidth=0)
@@ -180,6 +193,12 @@ def profile_figure(series: Sequence[RatingSeries], games: dict[str, Sequence[int
     for label in games_ax.get_yticklabels():
         label.set_family(family)
     return figure
+
+
+def _bar_order(games: dict[str, Sequence[int]]) -> list[str]:
+    """The games of the bars in a fixed order (the games' colours' order)."""
+    return sorted(games, key=lambda g: list(GAME_COLOURS).index(g)
+                  if g in GAME_COLOURS else len(GAME_COLOURS))
 
 
 def profile_png(series: Sequence[RatingSeries], games: dict[str, Sequence[int]],

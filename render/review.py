@@ -33,6 +33,9 @@ THUMB_WIDTH = 240
 TITLE_SIZE = 26
 TEXT_SIZE = 18
 SMALL_SIZE = 15
+#: How far apart (in the graph's pixels) the curves of seats whose scores are the same are drawn
+#: (partners in a team game), so that each colour shows.
+CURVES_APART = 4
 FALLBACK_COLOURS: tuple[RGB, ...] = ((229, 57, 53), (30, 136, 229), (67, 160, 71),
                                      (253, 216, 53), (251, 140, 0))
 
@@ -95,10 +98,47 @@ def move_ticks(moves: int, most: int = 10) -> list[int]:
     return list(range(0, moves + 1, step))
 
 
+def curve_offsets(scores: Sequence[Sequence[float]], ended: Sequence[float] | None,
+                  players: int, apart: float) -> list[float]:
+    """How far each seat's curve is moved up or down: seats with the same scores throughout
+    (partners) are drawn side by side, ``apart`` from each other, not one over the other."""
+    def series(seat: int) -> tuple[float, ...]:
+        values = [round(row[seat], 6) for row in scores]
+        if ended is not None:
+            values.append(round(ended[seat], 6))
+        return tuple(values)
+
+    groups: dict[tuple[float, ...], list[int]] = {}
+    for seat in range(players):
+        groups.setdefault(series(seat), []).append(seat)
+    offsets = [0.0] * players
+    for seats in groups.values():
+        for index, seat in enumerate(seats):
+            offsets[seat] = (index - (len(seats) - 1) / 2) * apart
+    return offsets
+
+
+#: A curve's colour must stand this far (summed over red, green, blue) from the graph's panel.
+CURVE_CONTRAST = 200
+
+
+def curve_colour(colour: RGB, theme: Theme) -> RGB:
+    """A seat's colour as its curve, dot and legend show it: its own, unless it is lost on the
+    panel (Black's stones on the dark theme, White's on the light one), then moved towards the
+    text's colour until it stands out, so the curve reads as a line, not a hollow outline."""
+    shown = colour
+    for step in range(1, 11):
+        if sum(abs(a - b) for a, b in zip(shown, theme.panel, strict=True)) >= CURVE_CONTRAST:
+            break
+        shown = mix(colour, theme.text, 0.06 * step)
+    return shown
+
+
 def _curve_edge(colour: RGB, theme: Theme) -> RGB:
-    """An outline that keeps a curve apart from the background (a black stone's curve on the
-    dark theme, a white one's on the light theme)."""
-    return mix(colour, theme.text, 0.55)
+    """An outline that keeps crossing curves apart: the curve's colour half way to the panel's
+    (``curve_colour`` already keeps each curve apart from the panel; an outline lighter than
+    the curve made Black's look hollow)."""
+    return mix(colour, theme.panel, 0.5)
 
 
 def _graph(scores: Sequence[Sequence[float]], colours: Sequence[RGB],
@@ -138,12 +178,13 @@ def _graph(scores: Sequence[Sequence[float]], colours: Sequence[RGB],
     label = label.rotate(90, expand=True)
     image.paste(label, (4 * SS, max(0, int((top + bottom) / 2 - label.height / 2))), label)
     final = list(ended) if ended is not None else list(scores[-1])
+    offsets = curve_offsets(scores, ended, len(colours), CURVES_APART * SS)
     for seat, colour in enumerate(colours):
-        points = [(x_of(p), y_of(row[seat])) for p, row in enumerate(scores)]
+        points = [(x_of(p), y_of(row[seat]) + offsets[seat]) for p, row in enumerate(scores)]
         draw.line(points, fill=_curve_edge(colour, theme), width=6 * SS, joint="curve")
         draw.line(points, fill=colour, width=3 * SS, joint="curve")
         if ended is not None:  # the resignation (or time): a thin step to the result
-            points.append((x_of(span), y_of(ended[seat])))
+            points.append((x_of(span), y_of(ended[seat]) + offsets[seat]))
             draw.line(points[-2:], fill=_curve_edge(colour, theme), width=SS)
         # The result at the end of the curve.
         x, y = points[-1]
@@ -151,13 +192,14 @@ def _graph(scores: Sequence[Sequence[float]], colours: Sequence[RGB],
         draw.ellipse([x - r, y - r, x + r, y + r], fill=colour, outline=_curve_edge(colour, theme),
                      width=2 * SS)
     for ply, seat in marks:
-        x, y = x_of(ply), y_of(scores[ply][seat])
+        x, y = x_of(ply), y_of(scores[ply][seat]) + offsets[seat]
         r = 7 * SS
         draw.ellipse([x - r, y - r, x + r, y + r], outline=theme.highlight, width=3 * SS)
-    # The result: its name above the end of the curves, each seat's value beside its dot.
+    # The result: its name above the end of the curves, each seat's value beside its dot
+    # (kept within the plot, so that none is written over the name).
     draw.text((right, top - 12 * SS), texts.result, font=small, fill=theme.text, anchor="mb")
-    for seat, y in _spread([y_of(final[s]) for s in range(len(colours))],
-                           (SMALL_SIZE + 2) * SS):
+    for seat, y in result_labels([y_of(final[s]) for s in range(len(colours))],
+                                 (SMALL_SIZE + 2) * SS, top, bottom):
         draw.text((right + 12 * SS, y), texts.results[seat], font=small, fill=theme.text,
                   anchor="lm")
     return image.resize((width, GRAPH_HEIGHT), Image.Resampling.LANCZOS)
@@ -174,6 +216,19 @@ def _spread(ys: Sequence[float], gap: float) -> list[tuple[int, float]]:
     # Centre the group on where it was wanted.
     shift = (sum(ys) - sum(y for _, y in placed)) / len(ys) if ys else 0.0
     return [(index, y + shift) for index, y in placed]
+
+
+def result_labels(ys: Sequence[float], gap: float, top: float,
+                  bottom: float) -> list[tuple[int, float]]:
+    """(seat, y) of the result values: apart (``_spread``) and, as a group, within ``top`` to
+    ``bottom`` (four results at 1 would otherwise climb over the name written above)."""
+    placed = _spread(ys, gap)
+    if not placed:
+        return placed
+    low = min(y for _, y in placed)
+    high = max(y for _, y in placed)
+    shift = max(0.0, top - low) - max(0.0, high - bottom)
+    return [(seat, y + shift) for seat, y in placed]
 
 
 def _text_block(draw: ImageDraw.ImageDraw, x: int, y: int, lines: Sequence[str], size: int,
@@ -203,7 +258,7 @@ def review_image(
     """The review as an RGB image (``review`` encodes it)."""
     palette = get_theme(theme)
     players = len(names)
-    colours = seat_colours(game_name, final_state, players)
+    colours = [curve_colour(c, palette) for c in seat_colours(game_name, final_state, players)]
     inner = WIDTH - 2 * MARGIN
     graph = _graph(scores, colours, marks, texts, palette, inner, ended)
     thumbs = [_thumbnail(game_name, panel, names, palette, lang) for panel in panels]

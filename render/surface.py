@@ -671,7 +671,7 @@ def to_palette(image: Image.Image, palette: Image.Image | None) -> Image.Image:
 
 
 def png_bytes(image: Image.Image, palette: Image.Image | None = None) -> bytes:
-    """The image as a palette PNG (DESIGN.md §10 budget: see ``encode_png``)."""
+    """The image as a palette PNG (docs/architecture.md budget: see ``encode_png``)."""
     return encode_png(to_palette(image, palette))
 
 

@@ -1,6 +1,9 @@
-"""What a server's admins do (part of ``GameService``): ending a stuck game with no result, and
-the server's own settings (the language of its public posts, the default time control of
-``/play``).
+"""What a server's admins do: ending a stuck game with no result, and changing the server's
+own settings (the language of its public posts, the default time control of ``/play``).
+
+``AdminService`` (``Services.admin``) owns both and calls no other service (the settings are
+read by ``SettingsService``; an abort closes draw offers and stops the clock through
+``drawstate`` and ``clockstate``, in its own transaction).
 
 Rulings (not in RULES.md):
 
@@ -17,13 +20,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.events import AdminAborted
+from bot.core.errors import BoardChanged, ChallengeError, GameOver, NotFound
+from bot.core.events import AdminAborted
+from bot.core.models import GameInfo
 from bot.services import clockstate
-from bot.services.base import ServiceBase, retrying
+from bot.services.base import retrying, row_info, time_control_of, written
+from bot.services.context import ServiceContext
 from bot.services.drawstate import close_draw_offers
-from bot.services.errors import BoardChanged, ChallengeError, GameOver, NotFound
 from bot.services.gamestate import ABORTED, ACTIVE, normal_json
-from bot.services.models import GameInfo
 from bot.store import GameUpdate
 from bot.store.tournaments import tournament_reads
 
@@ -32,8 +36,13 @@ _ABORT_ATTEMPTS = 5
 SERVER_LANGUAGES = ("en", "fr")
 
 
-class AdminService(ServiceBase):
-    """Aborting games and a server's settings (part of ``GameService``)."""
+class AdminService:
+    """Aborting games and a server's settings (see the module docstring)."""
+
+    def __init__(self, context: ServiceContext) -> None:
+        self._ctx = context
+        self._store = context.store
+        self._clock = context.now
 
     @retrying
     async def abort(self, game_id: int, *, guild_id: int, by: int) -> GameInfo:
@@ -60,8 +69,8 @@ class AdminService(ServiceBase):
                 await close_draw_offers(tx, row, now)
                 await tx.insert_outbox(AdminAborted(game_id=game_id, by=by), now)
                 await clockstate.turn_changed(tx, game_id, row.seats, row.ply, None, now)
-            self.notify_change()
-            return self._row_info(self._written(row, update))
+            self._ctx.notify_change()
+            return row_info(written(row, update))
         raise BoardChanged("errors.board_changed", game_id=game_id)
 
     async def update_server_settings(
@@ -74,7 +83,7 @@ class AdminService(ServiceBase):
             raise ChallengeError("errors.bad_language", language=language,
                                  allowed=", ".join(SERVER_LANGUAGES))
         if time_control is not None:
-            time_control = str(self._time_control(time_control))
+            time_control = str(time_control_of(time_control))
         async with self._store.transaction() as tx:
             found = await tx.guild_settings(guild_id)
             locale, settings = found if found is not None else (None, {})

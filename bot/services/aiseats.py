@@ -1,7 +1,11 @@
 """AI players at the table: how their seats are stored, games against them, lobbies filled
 with them, their turns, hints, and a player's record against each level.
 
-How an AI seat is stored (the ids: ``bot.seats``). A seat holds a user id; an AI seat holds a
+``AiSeatService`` (``Services.aiseats``) owns them. It calls ``ChallengeService`` (a game
+against the AI is created like any game; a lobby's places are a challenge's) and
+``SettingsService`` (the server's default time control).
+
+How an AI seat is stored (the ids: ``bot.core.seats``). A seat holds a user id; an AI seat holds a
 reserved id that says its level: ``ai_user_id(level, slot)`` is ``−(100 × level number +
 slot)`` (easy −100 to −199, medium −200 to −299, hard −300 to −399), ``slot`` telling apart
 several AI seats of one level at a table. Discord ids are positive snowflakes, so a reserved id
@@ -9,7 +13,7 @@ never names a person; it has a ``users`` row like anyone seated. So the game tab
 nothing new: ratings and tournaments tell AI seats by their id (``is_ai``), several sit at one
 table, and "whose turn is an AI's" is a query of the game rows themselves (``ai_turns``), which
 is what makes the AI restart-safe and shared by several processes: there is no queue in memory
-to lose, each process lists the turns of its shards' servers only (``bot.sharding``, as for the
+to lose, each process lists the turns of its shards' servers only (``bot.core.sharding``, as for the
 outbox), and the game's optimistic version makes an AI move land once (a second attempt of the
 same turn loses with ``BoardChanged``).
 
@@ -44,7 +48,9 @@ from datetime import datetime
 from typing import Any
 
 import ai
-from bot.seats import (
+from bot.core.errors import ChallengeError, GameOver, NotYourTurn, ServiceError
+from bot.core.models import Challenge, GameInfo
+from bot.core.seats import (
     HIGHEST_AI_ID,
     LOWEST_AI_ID,
     SLOTS_PER_LEVEL,
@@ -53,12 +59,12 @@ from bot.seats import (
     has_ai,
     is_ai,
 )
-from bot.services.base import retrying
+from bot.core.sharding import Shards
+from bot.services.base import challenge_of, challenge_row, game_row, retrying, row_info
 from bot.services.challenges import ChallengeService
-from bot.services.errors import ChallengeError, GameOver, NotYourTurn, ServiceError
+from bot.services.context import ServiceContext
 from bot.services.gamestate import ACTIVE
-from bot.services.models import Challenge, GameInfo
-from bot.sharding import Shards
+from bot.services.settings import SettingsService
 from bot.store import ChallengeRow, Reads, Writes
 from bot.store.aiseats import AiTurn, ai_seat_reads
 
@@ -110,11 +116,18 @@ class Record:
     lost: int = 0
 
 
-class AiSeatService(ChallengeService):
-    """Games against AI players (part of ``GameService``)."""
+class AiSeatService:
+    """Games against AI players (see the module docstring)."""
 
-    #: How many games against the AI one person may play at once (``Config``'s setting).
-    ai_games_per_user = 5
+    def __init__(self, context: ServiceContext, challenges: ChallengeService,
+                 settings: SettingsService) -> None:
+        self._ctx = context
+        self._store = context.store
+        self._clock = context.now
+        self._challenges = challenges
+        self._settings = settings
+        #: How many games against the AI one person may play at once (``Config``'s setting).
+        self.ai_games_per_user = 5
 
     async def _check_ai_games(self, reads: Reads, user_id: int) -> None:
         """Refuse (``AiGamesLimit``) a new game against the AI to someone at the limit."""
@@ -147,15 +160,15 @@ class AiSeatService(ChallengeService):
         seats = (user_id, *(ai_user_id(level, slot) for slot in range(players - 1)))
         if is_ai(user_id):
             raise ChallengeError("errors.challenge_self")
-        time_control = await self.server_time_control(guild_id, time_control)
+        time_control = await self._settings.server_time_control(guild_id, time_control)
         async with self._store.transaction() as tx:
             # Counted in the game's own transaction: starts that race see each other's games.
             await self._check_ai_games(tx, user_id)
-            info = await self.create_game_in(
+            info = await self._challenges.create_game_in(
                 tx, game, seats, options, time_control=time_control, guild_id=guild_id,
                 channel_id=channel_id, source="ai", locale=locale, place=place,
             )
-        self.notify_change()
+        self._ctx.notify_change()
         return info
 
     @retrying
@@ -174,9 +187,9 @@ class AiSeatService(ChallengeService):
             await self._check_ai_games(tx, user_id)
             slot = next(slot for slot in range(SLOTS_PER_LEVEL)
                         if ai_user_id(level, slot) not in row.joined)
-            await self._add_player(tx, row, ai_user_id(level, slot), now)
-            row = await self._challenge_row(tx, challenge_id)
-        return self._challenge(row)
+            await self._challenges.add_player(tx, row, ai_user_id(level, slot), now)
+            row = await challenge_row(tx, challenge_id)
+        return challenge_of(row)
 
     @retrying
     async def remove_ai(self, challenge_id: int, user_id: int, ai_id: int | None) -> Challenge:
@@ -190,18 +203,18 @@ class AiSeatService(ChallengeService):
             if not is_ai(ai_id) or ai_id not in row.joined:
                 raise ChallengeError("errors.ai_not_seated")
             await tx.remove_challenge_player(row.id, ai_id)
-            row = await self._challenge_row(tx, challenge_id)
-        return self._challenge(row)
+            row = await challenge_row(tx, challenge_id)
+        return challenge_of(row)
 
     async def _hosted_lobby(
         self, tx: Writes, challenge_id: int, user_id: int, now: datetime
     ) -> ChallengeRow:
         """The lobby's fresh row, read in ``tx``, if ``user_id`` hosts it and it is still open
         (AI seats are the host's to change, in tables for more than two only)."""
-        row = await self._challenge_row(tx, challenge_id)
+        row = await challenge_row(tx, challenge_id)
         if user_id != row.host_id:
             raise ChallengeError("errors.not_the_host")
-        self._check_open(row, now)
+        self._challenges.check_open(row, now)
         if not row.players > 2:
             raise ChallengeError("errors.ai_only_lobbies")
         return row
@@ -217,14 +230,14 @@ class AiSeatService(ChallengeService):
     async def ai_job(self, game_id: int) -> AiJob | None:
         """What the AI to move in the game must think about, or None when no AI is to move
         (the game went on or ended since it was listed)."""
-        row = await self._game_row(game_id)
+        row = await game_row(self._store, game_id)
         if row.status != ACTIVE or row.to_move is None:
             return None
         user_id = row.seats[row.to_move]
         level = ai_level(user_id)
         if level is None:
             return None
-        game = self._engine(row.game)
+        game = self._ctx.engine(row.game)
         view = game.view(game.load(row.snapshot), row.to_move)
         return AiJob(
             game_id=game_id, version=row.version, user_id=user_id, game=row.game,
@@ -235,7 +248,7 @@ class AiSeatService(ChallengeService):
     async def hint_job(self, game_id: int, user_id: int) -> AiJob:
         """What ``ai.hint`` needs to suggest a move to ``user_id`` (a player of a game with an
         AI seat, whose turn it is); refuses otherwise, changing nothing."""
-        row = await self._game_row(game_id)
+        row = await game_row(self._store, game_id)
         if user_id not in row.seats or not has_ai(row.seats):
             raise HintRefused("errors.hint_people")
         # A hint would help one person against another: only when every opponent is an AI
@@ -253,7 +266,7 @@ class AiSeatService(ChallengeService):
                 "errors.not_your_turn", game_id=game_id,
                 to_move=None if seat is None else row.seats[seat],
             )
-        game = self._engine(row.game)
+        game = self._ctx.engine(row.game)
         view = game.view(game.load(row.snapshot), seat)
         return AiJob(
             game_id=game_id, version=row.version, user_id=user_id, game=row.game,
@@ -273,7 +286,7 @@ class AiSeatService(ChallengeService):
         for row in rows:
             if is_ai(user_id):
                 continue
-            outcome = self._row_info(row).outcome
+            outcome = row_info(row).outcome
             if outcome is None:
                 continue
             seat = row.seats.index(user_id)

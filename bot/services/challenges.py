@@ -1,5 +1,10 @@
 """Challenges, lobbies and the games they start; games started without a challenge (a
-tournament's pairings).
+tournament's pairings, a game against the AI, a rematch).
+
+``ChallengeService`` (``Services.challenges``) owns them, and every way a new game is written
+(``create_game_in``: the AI seats, rematches and tournaments call it). It calls
+``SettingsService`` for a server's language and default time control. A seek is a challenge
+too: accepting and expiring one are here, the rest in ``bot.services.seeks``.
 
 Challenges and lobbies are rare: their checks run inside the transaction on fresh rows, so a
 refusal (``ChallengeError``…) never leaves a change behind.
@@ -32,15 +37,25 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import engines
-from bot.competition.ratings import Glicko
-from bot.correspondence.timecontrol import TimeControl
-from bot.events import ChallengeExpired, GameStarted, SeekExpired
-from bot.i18n import language_code
+from bot.core.competition.ratings import Glicko
+from bot.core.correspondence.timecontrol import TimeControl
+from bot.core.errors import ChallengeError, NotFound
+from bot.core.events import ChallengeExpired, GameStarted, SeekExpired
+from bot.core.i18n import language_code
+from bot.core.models import Challenge, GameInfo
 from bot.services import clockstate
-from bot.services.base import ServiceBase, retrying
-from bot.services.errors import ChallengeError, NotFound
+from bot.services.base import (
+    challenge_of,
+    challenge_row,
+    game_info,
+    game_row,
+    resolve_options,
+    retrying,
+    time_control_of,
+)
+from bot.services.context import ServiceContext
 from bot.services.gamestate import ACTIVE, FINISHED
-from bot.services.models import Challenge, GameInfo
+from bot.services.settings import SettingsService
 from bot.store import ChallengeRow, NewGame, Reads, Writes
 from bot.store.clocks import clock_reads, clock_writes
 from bot.store.ratings import rating_reads
@@ -55,17 +70,23 @@ async def rating_of(reads: Reads, game: str, user_id: int) -> int:
     return round(found.rating if found is not None else Glicko().rating)
 
 
-class ChallengeService(ServiceBase):
-    """Challenges and lobbies, and creating games (part of ``GameService``).
+class ChallengeService:
+    """Challenges and lobbies, and creating games (see the module docstring).
 
     Longer than 300 lines on purpose: every way a game comes to exist (a challenge accepted, a
-    lobby started, a tournament's pairing) ends in ``_insert_game``, whose one transaction
-    writes the game, its clock and its first outbox row; one class keeps that one path."""
+    lobby started, a tournament's pairing, a game against the AI, a rematch) ends in
+    ``_insert_game``, whose one transaction writes the game, its clock and its first outbox
+    row; one class keeps that one path."""
 
-    #: How long a challenge stays open (the bot sets it from its configuration).
-    challenge_expiry: timedelta = timedelta(days=7)
-    #: How long a seek stays open (``bot.services.seeks``; from the configuration too).
-    seek_expiry: timedelta = timedelta(days=7)
+    def __init__(self, context: ServiceContext, settings: SettingsService) -> None:
+        self._ctx = context
+        self._store = context.store
+        self._clock = context.now
+        self._settings = settings
+        #: How long a challenge stays open (the bot sets it from its configuration).
+        self.challenge_expiry = timedelta(days=7)
+        #: How long a seek stays open (``bot.services.seeks``; from the configuration too).
+        self.seek_expiry = timedelta(days=7)
 
     # ----- challenges and lobbies -----------------------------------------------------------
 
@@ -96,17 +117,17 @@ class ChallengeService(ServiceBase):
                 raise ChallengeError("errors.challenge_self")
             if players != 2:
                 raise ChallengeError("errors.invite_needs_two")
-        time_control = await self.server_time_control(guild_id, time_control)
-        control = self._time_control(time_control)
+        time_control = await self._settings.server_time_control(guild_id, time_control)
+        control = time_control_of(time_control)
         now = self._clock()
         # The host: two challenges they send at once are not the same one twice.
         async with self._store.transaction(players=[host_id]) as tx:
             for sent in await tx.open_challenges_of(host_id, guild_id):
-                if (sent.game, sent.opponent_id) == (name, opponent_id) and not self._expired(
+                if (sent.game, sent.opponent_id) == (name, opponent_id) and not self.is_expired(
                     sent, now
                 ):
                     raise ChallengeError("errors.challenge_twice", challenge_id=sent.id,
-                                         game=self._engine(name).title)
+                                         game=self._ctx.engine(name).title)
             await tx.ensure_user(host_id, now)
             if opponent_id is not None:
                 await tx.ensure_user(opponent_id, now)
@@ -125,25 +146,16 @@ class ChallengeService(ServiceBase):
             )
             if time_control is not None:
                 await clock_writes(tx).set_challenge_time_control(challenge_id, str(control))
-            row = await self._challenge_row(tx, challenge_id)
-        self.notify_change()  # the scheduler learns when it expires
-        return self._challenge(row)
-
-    async def server_time_control(self, guild_id: int | None, time_control: str | None
-                                  ) -> str | None:
-        """The time control a ``/play`` gets: the one given, else the server's default
-        (``/admin settings``), else None (untimed)."""
-        if time_control is None and guild_id is not None:
-            found = await self._store.guild_settings(guild_id)
-            time_control = found[1].get("time_control") if found else None
-        return time_control
+            row = await challenge_row(tx, challenge_id)
+        self._ctx.notify_change()  # the scheduler learns when it expires
+        return challenge_of(row)
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
         """A challenge by id."""
         row = await self._store.get_challenge(challenge_id)
         if row is None:
             raise NotFound("errors.challenge_not_found", challenge_id=challenge_id)
-        return self._challenge(row)
+        return challenge_of(row)
 
     async def challenge_time_control(self, challenge_id: int) -> str | None:
         """The time control chosen for a challenge (None when none was given)."""
@@ -153,25 +165,28 @@ class ChallengeService(ServiceBase):
         self, guild_id: int | None = None, *, limit: int = 25
     ) -> list[Challenge]:
         """Challenges and lobbies still open, oldest first."""
-        return [self._challenge(r) for r in await self._store.open_challenges(guild_id, limit)]
+        return [challenge_of(r) for r in await self._store.open_challenges(guild_id, limit)]
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         async with self._store.single_write() as tx:  # one statement
             if not await tx.set_challenge_message(challenge_id, message_id):
                 raise NotFound("errors.challenge_not_found", challenge_id=challenge_id)
 
-    def _expired(self, row: ChallengeRow, now: datetime) -> bool:
+    def is_expired(self, row: ChallengeRow, now: datetime) -> bool:
+        """Whether the challenge was sent ``challenge_expiry`` or more before ``now`` (its
+        status may still say open until the scheduler closes it)."""
         return row.created_at + self.challenge_expiry <= now
 
-    def _check_open(self, row: ChallengeRow, now: datetime, seek: SeekRow | None = None
-                    ) -> None:
-        """Refuse a challenge that is not open; a seek (``seek``) expires on its own date."""
+    def check_open(self, row: ChallengeRow, now: datetime, seek: SeekRow | None = None
+                   ) -> None:
+        """Refuse a challenge that is not open (closed, or expired by ``now``); a seek
+        (``seek``) expires on its own date."""
         if seek is not None and (row.status == "expired"
                                  or (row.status == "open" and seek.expires_at <= now)):
             raise ChallengeError("seeks.errors.expired", id=row.id,
                                  count=self.seek_expiry.days, days=self.seek_expiry.days)
         if row.status == "expired" or (row.status == "open" and seek is None
-                                       and self._expired(row, now)):
+                                       and self.is_expired(row, now)):
             raise ChallengeError("errors.challenge_expired", challenge_id=row.id,
                                  count=self.challenge_expiry.days,
                                  days=self.challenge_expiry.days)
@@ -204,8 +219,8 @@ class ChallengeService(ServiceBase):
                     # any process's scheduler may find it expired first.
                     await tx.insert_outbox(ChallengeExpired(challenge_id=row.id), now,
                                            guild_id=row.guild_id)
-                    expired.append(self._challenge(
-                        await self._challenge_row(tx, row.id)))
+                    expired.append(challenge_of(
+                        await challenge_row(tx, row.id)))
             if len(rows) < batch:
                 return expired
 
@@ -215,11 +230,11 @@ class ChallengeService(ServiceBase):
             async with self._store.transaction() as tx:
                 rows = await seek_writes(tx).open_seeks_expiring_by(now, batch)
                 for seek in rows:
-                    row = await self._challenge_row(tx, seek.challenge_id)
+                    row = await challenge_row(tx, seek.challenge_id)
                     await tx.set_challenge_status(row.id, "expired", now)
                     await tx.insert_outbox(SeekExpired(challenge_id=row.id), now,
                                            guild_id=row.guild_id)
-                    expired.append(self._challenge(await self._challenge_row(tx, row.id)))
+                    expired.append(challenge_of(await challenge_row(tx, row.id)))
             if len(rows) < batch:
                 return expired
 
@@ -235,13 +250,14 @@ class ChallengeService(ServiceBase):
                    else "seeks.errors.below_range" if low is not None
                    else "seeks.errors.above_range")
             raise ChallengeError(key, min=low, max=high, rating=rating,
-                                 game=self._engine(row.game).title)
+                                 game=self._ctx.engine(row.game).title)
 
     @staticmethod
-    async def _add_player(
+    async def add_player(
         tx: Writes, row: ChallengeRow, user_id: int, now: datetime
     ) -> tuple[int, ...]:
-        """Put the user at the end of the joining order (unless it is full); returns it."""
+        """In ``tx``: put the user at the end of the joining order of the challenge ``row``
+        (unless it is full); returns the new order."""
         if len(row.joined) >= row.players:
             raise ChallengeError("errors.lobby_full", players=row.players)
         await tx.ensure_user(user_id, now)
@@ -253,9 +269,9 @@ class ChallengeService(ServiceBase):
         """Accept a two-player challenge (yours, or an open one): the game starts."""
         now = self._clock()
         async with self._store.transaction(challenges=[challenge_id]) as tx:
-            row = await self._challenge_row(tx, challenge_id)
+            row = await challenge_row(tx, challenge_id)
             seek = await seek_writes(tx).seek(challenge_id)
-            self._check_open(row, now, seek)
+            self.check_open(row, now, seek)
             if row.players != 2:
                 raise ChallengeError("errors.challenge_is_lobby", challenge_id=row.id)
             if user_id == row.host_id:
@@ -266,9 +282,9 @@ class ChallengeService(ServiceBase):
                 await self._check_rating_range(tx, row, seek, user_id)
             seats = row.joined
             if user_id not in seats:
-                seats = await self._add_player(tx, row, user_id, now)
+                seats = await self.add_player(tx, row, user_id, now)
             info = await self._create_game(tx, row, seats, "accepted", now)
-        self.notify_change()
+        self._ctx.notify_change()
         return info
 
     @retrying
@@ -276,69 +292,69 @@ class ChallengeService(ServiceBase):
         """The challenged player says no (open challenges and lobbies cannot be declined)."""
         now = self._clock()
         async with self._store.transaction(challenges=[challenge_id]) as tx:
-            row = await self._challenge_row(tx, challenge_id)
-            self._check_open(row, now)
+            row = await challenge_row(tx, challenge_id)
+            self.check_open(row, now)
             if row.opponent_id is None:
                 raise ChallengeError("errors.decline_open")
             if user_id != row.opponent_id:
                 raise ChallengeError("errors.challenge_not_for_you")
             await tx.set_challenge_status(row.id, "declined", now)
-            row = await self._challenge_row(tx, challenge_id)
-        return self._challenge(row)
+            row = await challenge_row(tx, challenge_id)
+        return challenge_of(row)
 
     @retrying
     async def cancel(self, challenge_id: int, user_id: int) -> Challenge:
         """The host withdraws a challenge or closes a lobby."""
         now = self._clock()
         async with self._store.transaction(challenges=[challenge_id]) as tx:
-            row = await self._challenge_row(tx, challenge_id)
+            row = await challenge_row(tx, challenge_id)
             if user_id != row.host_id:
                 raise ChallengeError("errors.not_the_host")
-            self._check_open(row, now, await seek_writes(tx).seek(challenge_id))
+            self.check_open(row, now, await seek_writes(tx).seek(challenge_id))
             await tx.set_challenge_status(row.id, "cancelled", now)
-            row = await self._challenge_row(tx, challenge_id)
-        return self._challenge(row)
+            row = await challenge_row(tx, challenge_id)
+        return challenge_of(row)
 
     @retrying
     async def join(self, challenge_id: int, user_id: int) -> Challenge:
         """Take a place in a lobby (or an open challenge); the host then starts the game."""
         now = self._clock()
         async with self._store.transaction(challenges=[challenge_id]) as tx:
-            row = await self._challenge_row(tx, challenge_id)
-            self._check_open(row, now)
+            row = await challenge_row(tx, challenge_id)
+            self.check_open(row, now)
             if user_id in row.joined:
                 raise ChallengeError("errors.already_joined")
             if row.opponent_id is not None and user_id != row.opponent_id:
                 raise ChallengeError("errors.challenge_not_for_you")
-            await self._add_player(tx, row, user_id, now)
-            row = await self._challenge_row(tx, challenge_id)
-        return self._challenge(row)
+            await self.add_player(tx, row, user_id, now)
+            row = await challenge_row(tx, challenge_id)
+        return challenge_of(row)
 
     @retrying
     async def leave(self, challenge_id: int, user_id: int) -> Challenge:
         """Leave a lobby before it starts (the host cancels instead)."""
         now = self._clock()
         async with self._store.transaction(challenges=[challenge_id]) as tx:
-            row = await self._challenge_row(tx, challenge_id)
-            self._check_open(row, now)
+            row = await challenge_row(tx, challenge_id)
+            self.check_open(row, now)
             if user_id == row.host_id:
                 raise ChallengeError("errors.host_cannot_leave")
             if user_id not in row.joined:
                 raise ChallengeError("errors.not_joined")
             await tx.remove_challenge_player(row.id, user_id)
-            row = await self._challenge_row(tx, challenge_id)
-        return self._challenge(row)
+            row = await challenge_row(tx, challenge_id)
+        return challenge_of(row)
 
     @retrying
     async def start(self, challenge_id: int, user_id: int) -> GameInfo:
         """The host starts a full lobby; seats follow the joining order."""
         now = self._clock()
         async with self._store.transaction(challenges=[challenge_id]) as tx:
-            row = await self._challenge_row(tx, challenge_id)
+            row = await challenge_row(tx, challenge_id)
             if user_id != row.host_id:
                 raise ChallengeError("errors.not_the_host")
-            self._check_open(row, now)
-            engine = self._engine(row.game)
+            self.check_open(row, now)
+            engine = self._ctx.engine(row.game)
             allowed = engine.allowed_player_counts()
             if len(row.joined) not in allowed or len(row.joined) < 2:
                 raise ChallengeError(
@@ -347,7 +363,7 @@ class ChallengeService(ServiceBase):
                 )
             self.resolve_setup(row.game, len(row.joined), row.options)  # still go together
             info = await self._create_game(tx, row, row.joined, "started", now)
-        self.notify_change()
+        self._ctx.notify_change()
         return info
 
     async def _create_game(
@@ -357,9 +373,9 @@ class ChallengeService(ServiceBase):
             await clock_writes(tx).challenge_time_control(row.id) or "untimed"
         )
         # The language of the game's thread is fixed now: the server's, else the challenger's.
-        locale = await self.public_language(row.guild_id, row.locale, tx)
+        locale = await self._settings.public_language(row.guild_id, row.locale, tx)
         info = await self._insert_game(
-            tx, self._engine(row.game), row.options, tuple(seats), control, now,
+            tx, self._ctx.engine(row.game), row.options, tuple(seats), control, now,
             challenge_id=row.id, guild_id=row.guild_id, channel_id=row.channel_id,
             locale=locale, place=row.place,
         )
@@ -383,7 +399,7 @@ class ChallengeService(ServiceBase):
         place: str | None = None,
     ) -> GameInfo:
         """The game row, its seats, its clock and the ``game_started`` outbox row."""
-        seed = self._seeds()
+        seed = self._ctx.seed()
         state = game.new(len(seats), seed=seed, options=options)
         game_id = await tx.insert_game(
             NewGame(
@@ -405,7 +421,7 @@ class ChallengeService(ServiceBase):
         await clockstate.start_clock(tx, game_id, seats, state.to_move, control, now)
         await tx.insert_outbox(GameStarted(game_id=game_id, ply=0, version=0, source=source),
                                now)
-        return self._info(await self._game_row(game_id, tx), game, state)
+        return game_info(await game_row(tx, game_id), game, state)
 
     # ----- games created directly (tournaments) -------------------------------------------
 
@@ -415,7 +431,7 @@ class ChallengeService(ServiceBase):
         """Check a game name, player count and options as ``challenge`` does;
         returns (engine name, resolved options) or raises ``ChallengeError``."""
         try:
-            engine = self._engine(game)
+            engine = self._ctx.engine(game)
         except KeyError:
             raise ChallengeError(
                 "errors.unknown_game", game=game, games=", ".join(sorted(engines.GAMES))
@@ -429,7 +445,7 @@ class ChallengeService(ServiceBase):
                 players=players,
                 allowed=", ".join(str(n) for n in allowed),
             )
-        resolved = self._resolve_options(engine, options)
+        resolved = resolve_options(engine, options)
         try:  # options valid one by one may still clash together: let the engine say so now
             engine.new(players, seed=0, options=resolved)
         except ValueError as error:
@@ -458,7 +474,7 @@ class ChallengeService(ServiceBase):
                 tx, game, seats, options, time_control=time_control, guild_id=guild_id,
                 channel_id=channel_id, source=source, locale=locale, place=place,
             )
-        self.notify_change()
+        self._ctx.notify_change()
         return info
 
     async def create_game_in(
@@ -484,14 +500,14 @@ class ChallengeService(ServiceBase):
         ``notify_change()`` so the correspondence scheduler sees the new deadline."""
         name, resolved = self.resolve_setup(game, len(seats), options)
         seats = tuple(seats)
-        control = self._time_control(time_control)
+        control = time_control_of(time_control)
         now = self._clock()
         for user_id in seats:
             await tx.ensure_user(user_id, now)
-        language = await self.public_language(
+        language = await self._settings.public_language(
             guild_id, None if locale is None else language_code(locale), tx)
         return await self._insert_game(
-            tx, self._engine(name), resolved, seats, control, now,
+            tx, self._ctx.engine(name), resolved, seats, control, now,
             challenge_id=None, guild_id=guild_id, channel_id=channel_id, source=source,
             locale=language, place=place,
         )

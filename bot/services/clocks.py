@@ -3,19 +3,22 @@ tournament forfeits, vacations, reminder settings and game records.
 
 Usage (the bot wires it once)::
 
-    games = GameService(store)
-    clocks = ClockService(store, games, grace_for=tournaments.forfeit_grace,
+    services = Services(store)
+    clocks = ClockService(store, services, grace_for=tournaments.reading.forfeit_grace,
                           vacation_days_per_year=30)
     scheduler = clocks.scheduler()          # one asyncio task (bot.correspondence.scheduler)
-    games.on_change = clocks.on_change = scheduler.poke
+    services.context.on_change = clocks.on_change = scheduler.poke
     scheduler.start()                       # its first round catches up after a restart
 
-Time controls are chosen with ``GameService.challenge(..., time_control="3d+1d")`` or
-``GameService.create_game(..., time_control=...)``; the clock starts in the transaction that
-creates the game and moves on in the one that records each move (``bot.services.clockstate``,
-which also holds the rulings on vacations, Fischer banks and undo).
+``ClockService`` owns the clocks and calls ``GameReads`` (a game and its record, through
+``services.games``) and ``ChallengeService`` (expiring challenges, which the same scheduler
+does). Time controls are chosen with ``ChallengeService.challenge(..., time_control="3d+1d")``
+or ``ChallengeService.create_game(..., time_control=...)``; the clock starts in the
+transaction that creates the game and moves on in the one that records each move
+(``bot.services.clockstate``, which also holds the rulings on vacations, Fischer banks and
+undo).
 
-Events written here (``bot.events.clocks``; same transaction as their cause, like the game
+Events written here (``bot.core.events.clocks``; same transaction as their cause, like the game
 service's):
 
 * ``Reminder``: written in the transaction that records the reminder as sent, so it exists
@@ -57,19 +60,19 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import engines
-from bot.correspondence.clockinfo import DAY, ClockInfo, VacationInfo, days_left_text
-from bot.correspondence.reminders import (
+from bot.core.correspondence.clockinfo import DAY, ClockInfo, VacationInfo, days_left_text
+from bot.core.correspondence.reminders import (
     DUE_SOON_BEFORE,
     Threshold,
     due_thresholds,
     next_threshold_time,
 )
-from bot.correspondence.scheduler import Scheduler
-from bot.events import Reminder, TimedOut, Vacation
+from bot.core.errors import GameOver, NotAPlayer, NotFound, ServiceError
+from bot.core.events import Reminder, TimedOut, Vacation
+from bot.core.models import GameInfo, utcnow
+from bot.core.sharding import Shards
 from bot.services import clockstate, records
 from bot.services.base import retrying
-from bot.services.errors import GameOver, NotAPlayer, NotFound, ServiceError
-from bot.services.games import GameService
 from bot.services.gamestate import (
     ACTIVE,
     apply_forced_outcome,
@@ -77,8 +80,8 @@ from bot.services.gamestate import (
     teams_of,
     write_forced_end,
 )
-from bot.services.models import GameInfo, utcnow
-from bot.sharding import Shards
+from bot.services.scheduler import Scheduler
+from bot.services.wiring import Services
 from bot.store import Store
 from bot.store.clocks import ClockReads, ClockRow, VacationRow, clock_reads, clock_writes
 from engines.core import dump_outcome
@@ -95,7 +98,7 @@ GraceFor = Callable[[int], Awaitable[timedelta | None]]
 
 class ClockError(ServiceError):
     """A claim, vacation or setting that is not allowed (keys under ``errors.*`` in
-    ``bot/i18n/locales/<lang>/clocks.toml``)."""
+    ``words/locales/<lang>/clocks.toml``)."""
 
     key = "errors.claim_too_early"
 
@@ -171,13 +174,13 @@ class ClockService:
 
     Longer than 300 lines on purpose: one service over the clocks' tables and their rulings;
     each section (deadlines, claims, the scheduler's calls, vacations, settings, records) is a
-    few methods sharing the store, the game service and the clock, which a split would have
+    few methods sharing the store, the game reads and the clock, which a split would have
     to pass around."""
 
     def __init__(
         self,
         store: Store,
-        games: GameService,
+        services: Services,
         *,
         clock: Callable[[], datetime] = utcnow,
         grace_for: GraceFor | None = None,
@@ -186,7 +189,8 @@ class ClockService:
         shards: Shards | None = None,
     ) -> None:
         self._store = store
-        self._games = games
+        self._games = services.games
+        self._challenges = services.challenges
         #: The service's clock (replaceable, e.g. to move time forward in end-to-end tests).
         self.clock = clock
         #: Tournament games' grace period before an automatic forfeit (the tournaments service
@@ -352,7 +356,7 @@ class ClockService:
         sent = await reads.sent_for_running(self.shards)
         now = self.clock()
         due: list[datetime] = []
-        expiry = await self._games.next_challenge_expiry()
+        expiry = await self._challenges.next_challenge_expiry()
         if expiry is not None:
             due.append(expiry)
         for clock in clocks:
@@ -372,9 +376,9 @@ class ClockService:
     async def run_due(self, now: datetime) -> int:
         """Write what is due at ``now``: reminder outbox rows (each recorded as sent in the
         same transaction), automatic forfeits of tournament games, and challenges that
-        expired (``GameService.expire_challenges``). Returns how many rows of work were
+        expired (``ChallengeService.expire_challenges``). Returns how many rows of work were
         written. One failing game does not stop the others."""
-        written = len(await self._games.expire_challenges(now))
+        written = len(await self._challenges.expire_challenges(now))
         reads = clock_reads(self._store)
         clocks = await reads.running_clocks(self.shards)
         sent = await reads.sent_for_running(self.shards)

@@ -1,6 +1,7 @@
-"""Clock bookkeeping that runs inside the game service's transactions (a game's clock starts in
+"""Clock bookkeeping that runs inside the game services' transactions (a game's clock starts in
 the transaction that creates it and moves on in the one that records each move), plus the
-outcome of a loss on time. Used by ``GameService`` and ``ClockService``.
+outcome of a loss on time. Used by the game services (``challenges``, ``play``, ``draws``,
+``admin``…) and ``ClockService``.
 
 Rulings:
 
@@ -25,7 +26,7 @@ from datetime import datetime
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from bot.correspondence.timecontrol import (
+from bot.core.correspondence.timecontrol import (
     Clock,
     Interval,
     TimeControl,

@@ -1,13 +1,14 @@
 """The way into a conversation game's channel (a DM, a group DM, a server without the bot):
 its latest interaction's token, when it was created and how many follow-ups it sent, kept in
 the store so that what the bot posts between interactions (an AI's reply) still reaches the
-conversation after a restart, while the token lives. Plain data: no discord.py here."""
+conversation after a restart, while the token lives. Plain data: no discord.py here.
+``ConversationService`` (``Services.conversations``) owns it and calls no other service."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from bot.services.base import ServiceBase
+from bot.services.context import ServiceContext
 from bot.store.conversations import (
     ConversationReplyRow,
     conversation_reads,
@@ -15,8 +16,11 @@ from bot.store.conversations import (
 )
 
 
-class ConversationService(ServiceBase):
+class ConversationService:
     """Each conversation game's latest interaction token (see the module docstring)."""
+
+    def __init__(self, context: ServiceContext) -> None:
+        self._store = context.store
 
     async def keep_conversation_reply(self, game_id: int, token: str,
                                       created_at: datetime) -> None:

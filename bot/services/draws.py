@@ -1,4 +1,8 @@
-"""Draws by agreement and aborting a game that has barely begun (part of ``GameService``).
+"""Draws by agreement and aborting a game that has barely begun.
+
+``DrawService`` (``Services.draws``) owns draw offers, their answers (the AI's too) and a
+player's abort; it calls no other service (what a move or a game's end does to pending offers
+is ``bot.services.drawstate``, in that change's transaction).
 
 Rulings (issue 31 §1; not in RULES.md):
 
@@ -21,7 +25,8 @@ Rulings (issue 31 §1; not in RULES.md):
   (``forced_outcome`` ``{"kind": "draw"}``, so replay rebuilds it); it is rated as a draw and
   counts as one in a tournament.
 * **Against the AI.** The AI answers an offer made to it at once, by its own estimate
-  (``ai.draws.accepts_draw``), in the bot's AI workers (``bot.aiplayer``): the pending offer is
+  (``ai.draws.accepts_draw``), in the bot's AI workers (``bot.workers.ai_player``): the pending
+offer is
   in the database, so an offer made just before a restart is answered after it.
 * **Aborting.** Until every player has moved once, any player may abort the game: it ends with
   no result (status ``aborted``, not rated, nobody wins), as an admin's ``/admin abort`` does.
@@ -34,14 +39,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.events import AbortedByPlayer, DrawAgreed, DrawDeclined, DrawOffered
+from bot.core.errors import BoardChanged, GameOver, NotFound, ServiceError
+from bot.core.events import AbortedByPlayer, DrawAgreed, DrawDeclined, DrawOffered
+from bot.core.models import GameInfo
+from bot.core.sharding import Shards
 from bot.services import clockstate
-from bot.services.base import ServiceBase, retrying
+from bot.services.base import game_info, game_row, retrying, row_info, seat_of, written
+from bot.services.context import ServiceContext
 from bot.services.drawstate import close_draw_offers
-from bot.services.errors import BoardChanged, GameOver, NotFound, ServiceError
 from bot.services.gamestate import ABORTED, ACTIVE, forced_end, write_forced_end
-from bot.services.models import GameInfo
-from bot.sharding import Shards
 from bot.store import GameRow, GameUpdate
 from bot.store.draws import (
     ACCEPTED,
@@ -108,8 +114,13 @@ def all_have_moved(seats: tuple[int, ...], moved_seats: set[int]) -> bool:
     return set(range(len(seats))) <= moved_seats
 
 
-class DrawService(ServiceBase):
+class DrawService:
     """Draw offers and players' aborts (see the module docstring)."""
+
+    def __init__(self, context: ServiceContext) -> None:
+        self._ctx = context
+        self._store = context.store
+        self._clock = context.now
 
     # ----- offering and answering -----------------------------------------------------------
 
@@ -118,8 +129,8 @@ class DrawService(ServiceBase):
                          reply_token: str | None = None) -> DrawResult:
         """``user_id`` offers a draw; their opponent's pending offer, if any, is accepted
         instead. A ``DrawOffered`` event asks the others."""
-        row = await self._game_row(game_id)
-        seat = self._seat_of(row, user_id)
+        row = await game_row(self._store, game_id)
+        seat = seat_of(row, user_id)
         self._check_drawable(row)
         theirs = [o for o in await draw_reads(self._store).pending_draw_offers(game_id)
                   if o.seat != seat]
@@ -129,7 +140,7 @@ class DrawService(ServiceBase):
         now = self._clock()
         try:
             async with self._store.transaction() as tx:
-                row = await self._game_row(game_id, tx)
+                row = await game_row(tx, game_id)
                 self._check_drawable(row)
                 writes = draw_writes(tx)
                 pending = await writes.pending_draw_offers(game_id)
@@ -145,8 +156,8 @@ class DrawService(ServiceBase):
                 )
         except _Retry:
             return await self.offer_draw(game_id, user_id, reply_token=reply_token)
-        self.notify_change()  # the AI player answers offers made to an AI seat
-        return DrawResult(self._row_info(row), offer_id, False)
+        self._ctx.notify_change()  # the AI player answers offers made to an AI seat
+        return DrawResult(row_info(row), offer_id, False)
 
     @retrying
     async def answer_draw(self, game_id: int, user_id: int, offer_id: int, accept: bool, *,
@@ -156,8 +167,8 @@ class DrawService(ServiceBase):
         game's end raises ``DrawError`` ``errors.draw_not_open`` and changes nothing (so a
         double click answers once)."""
         for _ in range(_ATTEMPTS):
-            row = await self._game_row(game_id)
-            seat = self._seat_of(row, user_id)
+            row = await game_row(self._store, game_id)
+            seat = seat_of(row, user_id)
             offer = await draw_reads(self._store).draw_offer(offer_id)
             if offer is None or offer.game_id != game_id:
                 raise NotFound("errors.draw_not_found", game_id=game_id)
@@ -176,8 +187,8 @@ class DrawService(ServiceBase):
                                      seat=offer.seat, answered_by=user_id),
                         now, reply_token,
                     )
-                return DrawResult(self._row_info(row), offer_id, False)
-            game = self._engine(row.game)
+                return DrawResult(row_info(row), offer_id, False)
+            game = self._ctx.engine(row.game)
             state = game.load(row.snapshot)
             forced = {"kind": "draw", "seat": offer.seat,
                       "outcome": dump_outcome(agreed_draw_outcome(len(row.seats)))}
@@ -198,8 +209,8 @@ class DrawService(ServiceBase):
                     )
             except _Retry:
                 continue
-            self.notify_change()
-            return DrawResult(self._info(self._written(row, update), game, after), offer_id,
+            self._ctx.notify_change()
+            return DrawResult(game_info(written(row, update), game, after), offer_id,
                               True)
         raise BoardChanged("errors.board_changed", game_id=game_id)
 
@@ -207,15 +218,9 @@ class DrawService(ServiceBase):
         if row.status != ACTIVE:
             raise GameOver("errors.game_over", game_id=row.id)
         if not draw_possible(row.game, len(row.seats)):
-            raise DrawError("errors.draw_impossible", game=self._engine(row.game).title,
+            raise DrawError("errors.draw_impossible", game=self._ctx.engine(row.game).title,
                             players=len(row.seats))
 
-    async def pending_draw_offer_of(self, game_id: int, user_id: int) -> int | None:
-        """The id of the user's pending offer in the game, if any."""
-        for offer in await draw_reads(self._store).pending_draw_offers(game_id):
-            if offer.user_id == user_id:
-                return offer.id
-        return None
 
     async def pending_draw_offers(self, game_id: int) -> list[DrawOfferRow]:
         return await draw_reads(self._store).pending_draw_offers(game_id)
@@ -242,11 +247,11 @@ class DrawService(ServiceBase):
     async def draw_job(self, offer: DrawOfferRow, ai_user_id: int) -> DrawJob | None:
         """What the AI seat ``ai_user_id`` judges to answer ``offer``; None once the game is
         over."""
-        row = await self._game_row(offer.game_id)
+        row = await game_row(self._store, offer.game_id)
         if row.status != ACTIVE or ai_user_id not in row.seats:
             return None
         seat = row.seats.index(ai_user_id)
-        game = self._engine(row.game)
+        game = self._ctx.engine(row.game)
         view = game.view(game.load(row.snapshot), seat)
         return DrawJob(offer.game_id, offer.id, ai_user_id, row.game, game.dump(view), seat,
                        f"{offer.game_id}:{offer.id}:{row.ply}")
@@ -281,8 +286,8 @@ class DrawService(ServiceBase):
         An ``aborted_by_player`` row {game_id, by} tells its thread."""
         now = self._clock()
         async with self._store.transaction() as tx:
-            row = await self._game_row(game_id, tx)
-            self._seat_of(row, user_id)
+            row = await game_row(tx, game_id)
+            seat_of(row, user_id)
             if row.status != ACTIVE:
                 raise GameOver("errors.game_over", game_id=game_id)
             if await tournament_reads(tx).tournament_game(game_id) is not None:
@@ -299,5 +304,5 @@ class DrawService(ServiceBase):
             await tx.insert_outbox(AbortedByPlayer(game_id=game_id, by=user_id), now,
                                    reply_token)
             await clockstate.turn_changed(tx, game_id, row.seats, row.ply, None, now)
-        self.notify_change()
-        return self._row_info(self._written(row, update))
+        self._ctx.notify_change()
+        return row_info(written(row, update))

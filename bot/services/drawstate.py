@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.events import DrawLapsed
+from bot.core.events import DrawLapsed
 from bot.store import GameRow, Writes
 from bot.store.draws import LAPSED, DrawOfferRow, draw_writes
 

@@ -1,17 +1,10 @@
-"""The game service: everything the bot does with games, as plain async calls.
+"""Reading games, and the outbox.
 
-Plain async Python over the repository interface (``bot.store``) and the engine API
-(``engines``): no discord.py, no SQL, and no per-game code (a new engine plugs in as is).
-``GameService`` gathers its parts, each in its own module:
-
-* ``bot.services.challenges``: challenges, lobbies, and games created without a challenge;
-* ``bot.services.aiseats``: AI players: their seats, their turns, hints, records;
-* ``bot.services.play``: moves, resignations, take-backs (how a change is written);
-* ``bot.services.gamestate``: statuses, sides, rebuilding a game, ending it without a move;
-* ``bot.services.rematches``: the same players again, seats turned;
-* ``bot.services.admin``: what a server's admins do (aborting a game, the server's settings);
-* here: reading games (by number, by thread, a user's), records and positions, the outbox
-  and settings.
+``GameReads`` (``Services.games``): a game by number, by thread, a user's games, the games to
+suggest as a command's argument, legal moves, records and positions, and the thread a game
+posts in. ``OutboxService`` (``Services.outbox``): the messages changes wrote, for
+``bot.discord.delivery``. Both read the store and call no other service; what changes a game is
+elsewhere (``play``, ``draws``, ``admin``; ``challenges`` creates games).
 """
 
 from __future__ import annotations
@@ -19,34 +12,28 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from bot.events import OutboxItem
-from bot.services.admin import AdminService
-from bot.services.aiseats import AiSeatService, has_ai
-from bot.services.conversations import ConversationService
-from bot.services.draws import DrawService
-from bot.services.errors import BoardChanged, GameOver, NotAPlayer, NotFound
+from bot.core.errors import BoardChanged, GameOver, NotAPlayer, NotFound
+from bot.core.events import OutboxItem
+from bot.core.models import GameInfo, GameRecord, Position, RecordedMove
+from bot.core.seats import has_ai
+from bot.core.sharding import Shards
+from bot.services.base import game_info, game_row, row_info, seat_of
+from bot.services.context import ServiceContext
 from bot.services.gamestate import ACTIVE, FINISHED, normal_json, rebuild
-from bot.services.models import (
-    GameInfo,
-    GameRecord,
-    Position,
-    RecordedMove,
-)
-from bot.services.play import PlayService
-from bot.services.rematches import RematchService
-from bot.services.seeks import SeekService
-from bot.sharding import Shards
 
-__all__ = ["ACTIVE", "FINISHED", "GameService"]
+__all__ = ["ACTIVE", "FINISHED", "GameReads", "OutboxService"]
 
 _RECORD_ATTEMPTS = 5
 #: Delivered outbox rows deleted per transaction (short transactions keep the write lock free).
 OUTBOX_PRUNE_BATCH = 500
 
 
-class GameService(AiSeatService, SeekService, PlayService, AdminService, RematchService,
-                  DrawService, ConversationService):
-    """Everything the bot does with games, as plain async calls (see ``bot.services``)."""
+class GameReads:
+    """Games as they stand, their records and positions (see the module docstring)."""
+
+    def __init__(self, context: ServiceContext) -> None:
+        self._ctx = context
+        self._store = context.store
 
     # ----- games ----------------------------------------------------------------------------
 
@@ -56,11 +43,11 @@ class GameService(AiSeatService, SeekService, PlayService, AdminService, Rematch
                 raise NotFound("errors.not_found", game_id=game_id)
 
     async def get_game(self, game_id: int) -> GameInfo:
-        row = await self._game_row(game_id)
-        engine = self._engine(row.game)
+        row = await game_row(self._store, game_id)
+        engine = self._ctx.engine(row.game)
         state = engine.load(row.snapshot)
-        self._hold(row, state)  # for ``position(..., game=)``
-        return self._info(row, engine, state)
+        self._ctx.held.hold(row, state)  # for ``position(..., game=)``
+        return game_info(row, engine, state)
 
     async def game_seen_from(
         self, game_id: int, *, guild_id: int | None, user_id: int
@@ -76,7 +63,7 @@ class GameService(AiSeatService, SeekService, PlayService, AdminService, Rematch
                 raise NotFound("errors.game_not_yours", game_id=game_id)
         elif row is None or row.guild_id != guild_id:
             raise NotFound("errors.game_not_here", game_id=game_id)
-        return self._row_info(row)
+        return row_info(row)
 
     async def game_to_watch(
         self, game_id: int, *, guild_id: int | None, user_id: int
@@ -93,14 +80,14 @@ class GameService(AiSeatService, SeekService, PlayService, AdminService, Rematch
 
     async def game_for_thread(self, thread_id: int) -> GameInfo | None:
         row = await self._store.game_for_thread(thread_id)
-        return None if row is None else self._row_info(row)
+        return None if row is None else row_info(row)
 
     async def games_of(
         self, user_id: int, *, active_only: bool = True, limit: int = 100
     ) -> list[GameInfo]:
         """The user's games, most recently active first (``user_to_move()`` says whose turn)."""
         rows = await self._store.games_of(user_id, active_only=active_only, limit=limit)
-        return [self._row_info(row) for row in rows]
+        return [row_info(row) for row in rows]
 
     async def games_to_suggest(
         self, *, guild_id: int | None, user_id: int, purpose: str, limit: int = 25
@@ -125,16 +112,16 @@ class GameService(AiSeatService, SeekService, PlayService, AdminService, Rematch
                       and (purpose != "hint" or has_ai(g.seats))]
         if guild_id is not None and purpose not in ("play", "hint"):
             rows = await self._store.guild_games(guild_id, active_only=running, limit=100)
-            found += [self._row_info(row) for row in rows if user_id not in row.seats]
+            found += [row_info(row) for row in rows if user_id not in row.seats]
         return found[:limit]
 
     async def legal_moves(self, game_id: int, user_id: int) -> list[str]:
         """The user's legal moves in canonical text; [] if it is not their turn (or they are
         not playing, or the game is over)."""
-        row = await self._game_row(game_id)
+        row = await game_row(self._store, game_id)
         if row.status != ACTIVE or user_id not in row.seats:
             return []
-        game = self._engine(row.game)
+        game = self._ctx.engine(row.game)
         state = game.load(row.snapshot)
         if state.to_move is None or row.seats[state.to_move] != user_id:
             return []
@@ -145,14 +132,14 @@ class GameService(AiSeatService, SeekService, PlayService, AdminService, Rematch
     async def record(self, game_id: int) -> GameRecord:
         """The game's header and moves with their times; the seed only once it is over."""
         for _ in range(_RECORD_ATTEMPTS):
-            row = await self._game_row(game_id)
+            row = await game_row(self._store, game_id)
             # Read after the row: may hold later moves (dropped) or miss an undone one (retry).
             moves = [m for m in await self._store.moves(game_id) if m.ply <= row.ply]
             if len(moves) == row.ply and (not moves or moves[-1].text == row.last_move):
                 break
         else:
             raise BoardChanged("errors.board_changed", game_id=game_id)
-        info = self._row_info(row)
+        info = row_info(row)
         return GameRecord(
             game=info,
             moves=tuple(RecordedMove(m.ply, m.seat, m.text, m.played_at) for m in moves),
@@ -161,9 +148,9 @@ class GameService(AiSeatService, SeekService, PlayService, AdminService, Rematch
 
     async def player_view(self, game_id: int, user_id: int) -> object:
         """What the user's seat may see (their LPPG hand...); players only."""
-        row = await self._game_row(game_id)
-        seat = self._seat_of(row, user_id)
-        game = self._engine(row.game)
+        row = await game_row(self._store, game_id)
+        seat = seat_of(row, user_id)
+        game = self._ctx.engine(row.game)
         return game.view(game.load(row.snapshot), seat)
 
     async def position(
@@ -181,13 +168,13 @@ class GameService(AiSeatService, SeekService, PlayService, AdminService, Rematch
         ``game``: the game as ``get_game`` has just read it. While it is at ``version``, the
         position is the state that read found, and the row is not read again."""
         if game is not None and game.id == game_id and version == game.version:
-            held = self._held_states.get(game_id)
+            held = self._ctx.held.get(game_id)
             if held is not None and held[0] == version:
                 _, held_ply, held_last, state = held
                 return self._position_of(game.game, state, game_id=game_id, ply=held_ply,
                                          version=version, last_move=held_last, current=True)
-        row = await self._game_row(game_id)
-        engine = self._engine(row.game)
+        row = await game_row(self._store, game_id)
+        engine = self._ctx.engine(row.game)
         current = version is None or version == row.version
         if current:
             state = engine.load(row.snapshot)
@@ -208,7 +195,7 @@ class GameService(AiSeatService, SeekService, PlayService, AdminService, Rematch
                      version: int, last_move: str | None, current: bool) -> Position:
         """A position as it may leave the service: the public view of ``state``, and whether
         the player to move sees more than the public."""
-        game = self._engine(game_name)
+        game = self._ctx.engine(game_name)
         public = game.view(state, None)
         mover = state.to_move
         private = mover is not None and public != game.view(state, mover)
@@ -221,19 +208,26 @@ class GameService(AiSeatService, SeekService, PlayService, AdminService, Rematch
         """Does the stored snapshot equal the replay of (seed, options, moves)?"""
         record_moves = None
         for _ in range(_RECORD_ATTEMPTS):
-            row = await self._game_row(game_id)
+            row = await game_row(self._store, game_id)
             moves = [m for m in await self._store.moves(game_id) if m.ply <= row.ply]
             if len(moves) == row.ply:
                 record_moves = moves
                 break
         if record_moves is None:
             raise BoardChanged("errors.board_changed", game_id=game_id)
-        game = self._engine(row.game)
+        game = self._ctx.engine(row.game)
         state = rebuild(row.game, len(row.seats), row.seed, row.options,
                         [m.text for m in record_moves], row.forced_outcome)
         return normal_json(game.dump(state)) == row.snapshot
 
-    # ----- outbox ---------------------------------------------------------------------------
+
+class OutboxService:
+    """The outbox: what is waiting to be delivered, marking it delivered, and pruning what
+    was delivered long ago (see ``bot.services`` for its kinds and payloads)."""
+
+    def __init__(self, context: ServiceContext) -> None:
+        self._store = context.store
+        self._clock = context.now
 
     async def pending_outbox(
         self, limit: int = 100, *, game_id: int | None = None, shards: Shards | None = None
@@ -280,31 +274,3 @@ class GameService(AiSeatService, SeekService, PlayService, AdminService, Rematch
             removed += count
             if count < batch:
                 return removed
-
-    # ----- settings -----------------------------------------------------------------
-
-    async def guild_settings(self, guild_id: int) -> tuple[str | None, dict[str, Any]]:
-        """(locale, settings) of a guild; (None, {}) if it never saved any."""
-        found = await self._store.guild_settings(guild_id)
-        return found if found is not None else (None, {})
-
-    async def set_guild_settings(
-        self, guild_id: int, *, locale: str | None = None, settings: dict | None = None
-    ) -> None:
-        """Replace a guild's locale and settings (a JSON-safe dict)."""
-        async with self._store.transaction() as tx:
-            await tx.set_guild_settings(guild_id, locale, normal_json(settings or {}),
-                                        self._clock())
-
-    async def server_language(self, guild_id: int | None) -> str | None:
-        """The language a server chose for its public posts (``/admin settings``), if any."""
-        return await self.public_language(guild_id, None)
-
-    async def user_locale(self, user_id: int) -> str | None:
-        """The language a user chose for the bot (None: follow their Discord language)."""
-        return await self._store.user_locale(user_id)
-
-    async def set_user_locale(self, user_id: int, locale: str | None) -> None:
-        """Save (or, with None, forget) the language a user chose for the bot."""
-        async with self._store.single_write() as tx:  # one statement
-            await tx.set_user_locale(user_id, locale, self._clock())

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 import engines
-from bot.events import GameEnded, GameEvent
+from bot.core.events import GameEnded, GameEvent
 from bot.services import clockstate
 from bot.services.drawstate import close_draw_offers
 from bot.store import GameRow, GameUpdate, Writes

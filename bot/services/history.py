@@ -14,7 +14,7 @@ Rulings:
   no games played.
 * The rating change of a game is known from the rating history (migration 0013) only: games
   rated before it show none. Ratings are on the Glicko scale (an openskill skill as
-  ``bot.competition.ratings.Skill.shown``).
+  ``bot.core.competition.ratings.Skill.shown``).
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 import engines
-from bot.competition.ratings import SKILL_SCALE
+from bot.core.competition.ratings import SKILL_SCALE
+from bot.core.models import utcnow
 from bot.services.gamestate import teams_of
-from bot.services.models import utcnow
 from bot.store import GameRow, Store
 from bot.store.history import history_reads
 from bot.store.ratings import HistoryRow, rating_reads

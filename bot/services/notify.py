@@ -1,7 +1,7 @@
 """Notifications a player controls (issue 31 §3), as plain async calls:
 
 * **Daily digest** by direct message: the user's games where it is their turn, at an hour of
-  their choosing in their time zone (``bot.correspondence.digest``). Off by default. The
+  their choosing in their time zone (``bot.core.correspondence.digest``). Off by default. The
   scheduler asks ``next_digest_due`` and calls ``run_due_digests``; each digest is claimed in
   the database by moving the user's ``digest_next_at`` on (compare-and-set) in the transaction
   that writes its ``Digest`` event, so a restart or a second process never sends two. At most
@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import engines
-from bot.correspondence.digest import is_stale, next_digest_time, zone_named
-from bot.correspondence.reminders import Threshold
-from bot.events import Digest
+from bot.core.correspondence.digest import is_stale, next_digest_time, zone_named
+from bot.core.correspondence.reminders import Threshold
+from bot.core.errors import NotAPlayer, NotFound, ServiceError
+from bot.core.events import Digest
+from bot.core.models import utcnow
+from bot.core.sharding import Shards
 from bot.services.base import retrying
-from bot.services.errors import NotAPlayer, NotFound, ServiceError
-from bot.services.models import utcnow
-from bot.sharding import Shards
 from bot.store import Store
 from bot.store.clocks import clock_reads, clock_writes
 from bot.store.notify import NotifySettings, notify_reads, notify_writes
@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 
 class NotifyError(ServiceError):
     """A notification setting that is not allowed (keys under ``notify.errors.*`` in
-    ``bot/i18n/locales/<lang>/notify.toml``)."""
+    ``words/locales/<lang>/notify.toml``)."""
 
     key = "notify.errors.bad_zone"
 
@@ -76,7 +76,7 @@ class NotifyService:
         self._store = store
         #: Replaceable, like ``ClockService.clock`` (end-to-end tests move time on).
         self.clock = clock
-        #: Digests are direct messages, which belong to shard 0 (``bot.sharding``): only the
+        #: Digests are direct messages, which belong to shard 0 (``bot.core.sharding``): only the
         #: process running it writes them.
         self.shards = shards
 

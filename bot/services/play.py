@@ -1,6 +1,10 @@
 """Playing a game: moves, resignations and take-backs.
 
-How a change is written (DESIGN.md §6): the game row is read (committed data, no lock), the
+``PlayService`` (``Services.play``) owns them and calls no other service: what a move does to
+the clock and to pending draw offers is written in the move's own transaction by
+``clockstate`` and ``drawstate``.
+
+How a change is written (docs/architecture.md): the game row is read (committed data, no lock), the
 engine works outside any lock, then one short transaction about that game (it locks the game
 only: ``store.transaction(games=[game_id])``) writes the new snapshot with
 ``version = version + 1`` only if the version is still the one read, together with the move row
@@ -27,18 +31,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.events import GameEnded, MovePlayed, Resigned, UndoDeclined, UndoDone, UndoRequested
+from bot.core.errors import BoardChanged, GameOver, IllegalMoveError, NotYourTurn, UndoError
+from bot.core.events import GameEnded, MovePlayed, Resigned, UndoDeclined, UndoDone, UndoRequested
+from bot.core.models import GameInfo, MoveResult
+from bot.core.seats import has_ai
 from bot.services import clockstate
-from bot.services.aiseats import has_ai
-from bot.services.base import ServiceBase, retrying
+from bot.services.base import game_info, game_row, retrying, row_info, seat_of, written
+from bot.services.context import ServiceContext
 from bot.services.drawstate import lapse_draw_offers
-from bot.services.errors import (
-    BoardChanged,
-    GameOver,
-    IllegalMoveError,
-    NotYourTurn,
-    UndoError,
-)
 from bot.services.gamestate import (
     ACTIVE,
     FINISHED,
@@ -47,7 +47,6 @@ from bot.services.gamestate import (
     resignation_outcome,
     write_forced_end,
 )
-from bot.services.models import GameInfo, MoveResult
 from bot.store import GameRow, GameUpdate, Reads
 from engines import IllegalMove
 from engines.core import dump_outcome
@@ -56,8 +55,13 @@ from engines.core import dump_outcome
 _RESIGN_ATTEMPTS = 5
 
 
-class PlayService(ServiceBase):
-    """Moves, resignations and take-backs (part of ``GameService``)."""
+class PlayService:
+    """Moves, resignations and take-backs (see the module docstring)."""
+
+    def __init__(self, context: ServiceContext) -> None:
+        self._ctx = context
+        self._store = context.store
+        self._clock = context.now
 
     @retrying
     async def move(
@@ -74,13 +78,13 @@ class PlayService(ServiceBase):
         ``reply_token``: the interaction token that answers with the outbox rows (see
         ``pending_outbox``). A pending undo request is dropped: the ``move`` row names its
         requester (``undo_dropped_by``) so the message can say so."""
-        row = await self._game_row(game_id)
-        seat = self._seat_of(row, user_id)
+        row = await game_row(self._store, game_id)
+        seat = seat_of(row, user_id)
         if row.status != ACTIVE:
             raise GameOver("errors.game_over", game_id=game_id)
         if expected_version is not None and expected_version != row.version:
             raise BoardChanged("errors.board_changed", game_id=game_id)
-        game = self._engine(row.game)
+        game = self._ctx.engine(row.game)
         state = game.load(row.snapshot)
         if state.to_move != seat:
             raise NotYourTurn(
@@ -113,7 +117,7 @@ class PlayService(ServiceBase):
         )
         async with self._store.transaction(games=[game_id]) as tx:
             if not await tx.update_game(game_id, row.version, update):
-                fresh = await self._game_row(game_id, tx)
+                fresh = await game_row(tx, game_id)
                 if fresh.status != ACTIVE:  # a resignation or a claim got there first
                     raise GameOver("errors.game_over", game_id=game_id)
                 raise BoardChanged("errors.board_changed", game_id=game_id)
@@ -133,23 +137,23 @@ class PlayService(ServiceBase):
             # A move of an untimed game that goes on moves no deadline (its clock is not kept
             # move by move): the scheduler is not woken for nothing. A game with an AI seat
             # always wakes them, as the AI runner listens there for its turn.
-            self.notify_change()
-        written = self._written(row, update)
+            self._ctx.notify_change()
+        new_row = written(row, update)
         # The delivery of this move's rows starts from ``MoveResult.game`` instead of reading
         # the game again, and finds the new state here.
-        self._hold(written, after)
-        info = self._info(written, game, after)
+        self._ctx.held.hold(new_row, after)
+        info = game_info(new_row, game, after)
         return MoveResult(game=info, move=canonical, description=str(explanation), seat=seat,
                           explanation=explanation)
 
     async def resignable(self, game_id: int, user_id: int) -> GameInfo:
         """The game as the user may resign it now (a player, the game going on); raises the
         refusal otherwise. ``GameInfo.version`` is what a confirmation must name."""
-        row = await self._game_row(game_id)
-        self._seat_of(row, user_id)
+        row = await game_row(self._store, game_id)
+        seat_of(row, user_id)
         if row.status != ACTIVE:
             raise GameOver("errors.game_over", game_id=game_id)
-        return self._row_info(row)
+        return row_info(row)
 
     @retrying
     async def resign(
@@ -165,13 +169,13 @@ class PlayService(ServiceBase):
         ``expected_version`` (the board the user confirmed on) says the game must not have
         moved: then it raises ``BoardChanged`` ``errors.resign_stale``."""
         for _ in range(_RESIGN_ATTEMPTS):
-            row = await self._game_row(game_id)
-            seat = self._seat_of(row, user_id)
+            row = await game_row(self._store, game_id)
+            seat = seat_of(row, user_id)
             if row.status != ACTIVE:
                 raise GameOver("errors.game_over", game_id=game_id)
             if expected_version is not None and row.version != expected_version:
                 raise BoardChanged("errors.resign_stale", game_id=game_id)
-            game = self._engine(row.game)
+            game = self._ctx.engine(row.game)
             state = game.load(row.snapshot)
             outcome = resignation_outcome(game, state, seat)
             forced = {"kind": "resign", "seat": seat, "outcome": dump_outcome(outcome)}
@@ -185,8 +189,8 @@ class PlayService(ServiceBase):
                                       version=row.version + 1),
                     now, reply_token,
                 )
-            self.notify_change()
-            return self._info(self._written(row, update), game, after)
+            self._ctx.notify_change()
+            return game_info(written(row, update), game, after)
         raise BoardChanged("errors.board_changed", game_id=game_id)
 
     # ----- undo -----------------------------------------------------------------------------
@@ -199,8 +203,8 @@ class PlayService(ServiceBase):
         The request is known by the id of its ``undo_requested`` outbox row."""
         now = self._clock()
         async with self._store.transaction(games=[game_id]) as tx:
-            row = await self._game_row(game_id, tx)
-            seat = self._seat_of(row, user_id)
+            row = await game_row(tx, game_id)
+            seat = seat_of(row, user_id)
             if row.status != ACTIVE:
                 raise GameOver("errors.game_over", game_id=game_id)
             # First: against the AI no take-back is ever possible, whatever the last move.
@@ -218,8 +222,8 @@ class PlayService(ServiceBase):
                 UndoRequested(game_id=game_id, by=user_id, seat=seat, ply=last.ply), now,
                 reply_token,
             )
-            row = await self._game_row(game_id, tx)
-        return self._row_info(row)
+            row = await game_row(tx, game_id)
+        return row_info(row)
 
     @retrying
     async def answer_undo(
@@ -235,8 +239,8 @@ class PlayService(ServiceBase):
         taken back; a refusal cancels the request. ``request``: the id of the
         ``undo_requested`` row the answer is for; an answer to an older request (a button left
         from before) raises ``UndoError`` ``errors.undo_stale`` and changes nothing."""
-        row = await self._game_row(game_id)
-        seat = self._seat_of(row, user_id)
+        row = await game_row(self._store, game_id)
+        seat = seat_of(row, user_id)
         self._check_undo_answer(row, seat)
         await self._check_undo_request(self._store, game_id, request)
         needed = frozenset(range(len(row.seats))) - {row.undo_seat}
@@ -245,7 +249,7 @@ class PlayService(ServiceBase):
             rebuilt = await self._rebuilt_without_last(row)  # engine work outside the lock
         now = self._clock()
         async with self._store.transaction(games=[game_id]) as tx:
-            fresh = await self._game_row(game_id, tx)
+            fresh = await game_row(tx, game_id)
             if fresh.version != row.version:
                 raise BoardChanged("errors.board_changed", game_id=game_id)
             self._check_undo_answer(fresh, seat)
@@ -257,15 +261,15 @@ class PlayService(ServiceBase):
                                  requester=fresh.seats[fresh.undo_seat]),
                     now, reply_token,
                 )
-                return self._row_info(await self._game_row(game_id, tx))
+                return row_info(await game_row(tx, game_id))
             consents = {*fresh.undo_consents, seat}
             if not needed <= consents:
                 await tx.set_undo_request(game_id, fresh.version, fresh.undo_seat, consents, now)
-                return self._row_info(await self._game_row(game_id, tx))
+                return row_info(await game_row(tx, game_id))
             if rebuilt is None:  # another answer landed since our read: replay now
                 rebuilt = await self._rebuilt_without_last(fresh)
             state, last_text = rebuilt
-            game = self._engine(fresh.game)
+            game = self._ctx.engine(fresh.game)
             update = GameUpdate(
                 snapshot=game.dump(state),
                 ply=fresh.ply - 1,
@@ -287,8 +291,8 @@ class PlayService(ServiceBase):
             await clockstate.turn_changed(
                 tx, game_id, fresh.seats, fresh.ply - 1, state.to_move, now, undone=True
             )
-            info = self._row_info(await self._game_row(game_id, tx))
-        self.notify_change()
+            info = row_info(await game_row(tx, game_id))
+        self._ctx.notify_change()
         return info
 
     @staticmethod

@@ -7,7 +7,7 @@ Rulings:
 
 * A game with exactly two sides of one player each (every Alak, Polygo, Palago, Palam game,
   two-player Kolory and LPPG) is rated with Glicko-2, one rating period per game
-  (``bot.competition.ratings``): 1 for a win, 0.5 when both or neither seat won, 0 for a loss.
+  (``bot.core.competition.ratings``): 1 for a win, 0.5 when both or neither seat won, 0 for a loss.
 * Any other game (Kolory for 3–5, LPPG 4 players in two teams) is rated with openskill's
   Plackett–Luce model: winning sides rank first, the others by their best score (equal scores
   tie). Two systems, two tables: a player's two-player Kolory rating and multiplayer Kolory
@@ -18,7 +18,7 @@ Rulings:
 * A rating is provisional while the player has few games (or, Glicko, a high deviation); the
   leaderboard and profile mark it (``RatingEntry.provisional``).
 * Both systems are shown on the Glicko scale: an openskill skill as
-  ``1500 + 42 (mu − 25) ± 42 sigma`` (``bot.competition.ratings.Skill.shown``), and both
+  ``1500 + 42 (mu − 25) ± 42 sigma`` (``bot.core.competition.ratings.Skill.shown``), and both
   leaderboards are ordered by the value shown, then the smaller deviation.
 * One rating per player and game, wherever it was earned. A server's leaderboard lists the
   players who finished a rated game of that game on that server; a profile gives each rating's
@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import engines
-from bot.competition.ratings import Glicko, Skill, rate_multiplayer_game, rate_two_player_game
+from bot.core.competition.ratings import Glicko, Skill, rate_multiplayer_game, rate_two_player_game
+from bot.core.models import utcnow
 from bot.services.aiseats import has_ai
 from bot.services.base import retrying
 from bot.services.gamestate import FINISHED, teams_of
-from bot.services.models import utcnow
 from bot.store import GameRow, Store
 from bot.store.base import counts_for_ratings
 from bot.store.ratings import rating_reads, rating_writes

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engines
+from bot.core.models import GameRecord
 from bot.services.clockstate import timeout_outcome
 from bot.services.gamestate import (
     apply_forced_outcome,
@@ -42,7 +43,6 @@ from bot.services.gamestate import (
     resignation_outcome,
     teams_of,
 )
-from bot.services.models import GameRecord
 from engines.core import dump_outcome
 
 _TAG = re.compile(r'^\[(\w+) (".*")\]$')

@@ -1,5 +1,7 @@
-"""Rematches (part of ``GameService``): the same players play the same game again, seats
-turned.
+"""Rematches: the same players play the same game again, seats turned.
+
+``RematchService`` (``Services.rematches``) owns them; it calls ``ChallengeService`` to create
+the new game (``create_game_in``, in the transaction that records the last player's asking).
 
 Rulings (not in RULES.md):
 
@@ -22,11 +24,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.services.aiseats import is_ai
-from bot.services.base import ServiceBase, retrying
-from bot.services.errors import ChallengeError, NotAPlayer, NotFound
+from bot.core.errors import ChallengeError, NotAPlayer, NotFound
+from bot.core.models import GameInfo
+from bot.core.seats import is_ai
+from bot.services.base import retrying, row_info
+from bot.services.challenges import ChallengeService
+from bot.services.context import ServiceContext
 from bot.services.gamestate import FINISHED
-from bot.services.models import GameInfo
 from bot.store.clocks import clock_reads
 from bot.store.rematches import rematch_reads, rematch_writes
 from bot.store.tournaments import tournament_reads
@@ -48,8 +52,14 @@ def turned(seats: tuple[int, ...]) -> tuple[int, ...]:
     return (seats[-1], *seats[:-1])
 
 
-class RematchService(ServiceBase):
+class RematchService:
     """Rematches (see the module docstring)."""
+
+    def __init__(self, context: ServiceContext, challenges: ChallengeService) -> None:
+        self._ctx = context
+        self._store = context.store
+        self._clock = context.now
+        self._challenges = challenges
 
     async def rematch_offered(self, game_id: int) -> bool:
         """Whether the game may have a rematch (the button is shown): over with a result,
@@ -83,7 +93,7 @@ class RematchService(ServiceBase):
             new_game = None
             if not waiting:
                 clock = await clock_reads(tx).clock(game_id)
-                new_game = await self.create_game_in(
+                new_game = await self._challenges.create_game_in(
                     tx, row.game, turned(row.seats), row.options,
                     time_control=clock.time_control if clock else None,
                     guild_id=row.guild_id, channel_id=row.channel_id, locale=row.locale,
@@ -92,5 +102,5 @@ class RematchService(ServiceBase):
             await rematch_writes(tx).put_rematch(
                 game_id, asked, None if new_game is None else new_game.id, now)
         if new_game is not None:
-            self.notify_change()
-        return Rematch(self._row_info(row), asked, waiting, new_game)
+            self._ctx.notify_change()
+        return Rematch(row_info(row), asked, waiting, new_game)

@@ -1,5 +1,9 @@
 """Seeks: open offers to play, listed with the server's other open challenges and tables in
-``/lobby`` (part of ``GameService``).
+``/lobby``.
+
+``SeekService`` (``Services.seeks``) owns posting, listing and withdrawing them; it calls
+``ChallengeService`` (a seek's challenge: checking the game, reading it, withdrawing it) and
+``SettingsService`` (the server's default time control).
 
 A seek is an open two-player challenge (``challenges``: its status, message, time control and
 the game it becomes, started by ``accept`` like any challenge) with a ``seeks`` row beside it
@@ -27,11 +31,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bot.i18n import language_code
-from bot.services.base import retrying
+from bot.core.errors import ChallengeError, NotFound
+from bot.core.i18n import language_code
+from bot.core.models import Challenge
+from bot.services.base import challenge_of, retrying, time_control_of
 from bot.services.challenges import ChallengeService, rating_of
-from bot.services.errors import ChallengeError, NotFound
-from bot.services.models import Challenge
+from bot.services.context import ServiceContext
+from bot.services.settings import SettingsService
 from bot.store.clocks import clock_reads, clock_writes
 from bot.store.seeks import SeekRow, seek_reads, seek_writes
 
@@ -59,10 +65,6 @@ class Seek:
     def id(self) -> int:
         return self.challenge.id
 
-    def admits(self, rating: int) -> bool:
-        return ((self.min_rating is None or rating >= self.min_rating)
-                and (self.max_rating is None or rating <= self.max_rating))
-
 
 @dataclass(frozen=True)
 class Lobby:
@@ -75,8 +77,16 @@ class Lobby:
     time_controls: Mapping[int, str | None] = field(default_factory=dict)
 
 
-class SeekService(ChallengeService):
-    """Posting, listing and withdrawing seeks; joining one is ``accept``."""
+class SeekService:
+    """Posting, listing and withdrawing seeks; joining one is ``ChallengeService.accept``."""
+
+    def __init__(self, context: ServiceContext, challenges: ChallengeService,
+                 settings: SettingsService) -> None:
+        self._ctx = context
+        self._store = context.store
+        self._clock = context.now
+        self._challenges = challenges
+        self._settings = settings
 
     @retrying
     async def seek(
@@ -98,9 +108,9 @@ class SeekService(ChallengeService):
             raise ChallengeError("seeks.errors.server_only")
         if min_rating is not None and max_rating is not None and min_rating > max_rating:
             raise ChallengeError("seeks.errors.bad_range", min=min_rating, max=max_rating)
-        name, resolved = self.resolve_setup(game, 2, None)
-        time_control = await self.server_time_control(guild_id, time_control)
-        control = self._time_control(time_control)
+        name, resolved = self._challenges.resolve_setup(game, 2, None)
+        time_control = await self._settings.server_time_control(guild_id, time_control)
+        control = time_control_of(time_control)
         now = self._clock()
         async with self._store.transaction(players=[host_id]) as tx:
             seeks = seek_writes(tx)
@@ -118,9 +128,10 @@ class SeekService(ChallengeService):
             )
             if time_control is not None:
                 await clock_writes(tx).set_challenge_time_control(challenge_id, str(control))
+            expires_at = now + self._challenges.seek_expiry
             await seeks.put_seek(challenge_id, rated=rated, min_rating=min_rating,
-                                 max_rating=max_rating, expires_at=now + self.seek_expiry)
-        self.notify_change()  # the scheduler learns when it expires
+                                 max_rating=max_rating, expires_at=expires_at)
+        self._ctx.notify_change()  # the scheduler learns when it expires
         return await self.get_seek(challenge_id)
 
     async def get_seek(self, challenge_id: int) -> Seek:
@@ -136,7 +147,7 @@ class SeekService(ChallengeService):
         return None if found is None else await self._seek(found)
 
     async def _seek(self, row: SeekRow) -> Seek:
-        challenge = await self.get_challenge(row.challenge_id)
+        challenge = await self._challenges.get_challenge(row.challenge_id)
         return Seek(
             challenge=challenge, rated=row.rated, min_rating=row.min_rating,
             max_rating=row.max_rating, expires_at=row.expires_at,
@@ -159,12 +170,13 @@ class SeekService(ChallengeService):
         seeks = [await self._seek(row) for row in rows if row.expires_at > now][:limit]
         challenges, tables = [], []
         for row in await self._store.open_challenges(guild_id, 200):
-            if row.id in seek_ids or self._expired(row, now) or row.opponent_id is not None:
+            if (row.id in seek_ids or self._challenges.is_expired(row, now)
+                    or row.opponent_id is not None):
                 continue
             if row.players == 2:
-                challenges.append(self._challenge(row))
+                challenges.append(challenge_of(row))
             elif len(row.joined) < row.players:
-                tables.append(self._challenge(row))
+                tables.append(challenge_of(row))
         challenges = challenges[:limit]
         reads = clock_reads(self._store)
         controls = {c.id: await reads.challenge_time_control(c.id) for c in challenges}
@@ -172,5 +184,5 @@ class SeekService(ChallengeService):
 
     async def withdraw_seeks(self, user_id: int, guild_id: int | None) -> list[Challenge]:
         """Withdraw every open seek of a player on a server; returns them, withdrawn."""
-        return [await self.cancel(seek.id, user_id)
+        return [await self._challenges.cancel(seek.id, user_id)
                 for seek in await self.open_seeks_of(user_id, guild_id)]

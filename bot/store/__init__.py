@@ -1,4 +1,4 @@
-"""Storage: the only package with SQL (DESIGN.md §6).
+"""Storage: the only package with SQL (docs/architecture.md).
 
 ``await open_store(target)`` opens a database, applies the numbered migrations in
 ``bot/store/migrations/`` and returns a ``Store``: the repository interface of
@@ -9,6 +9,7 @@ the backend: a file path or ``sqlite:///path`` (SQLite, one process; the default
 
 from __future__ import annotations
 
+from bot.core.database_url import is_postgres
 from bot.store.base import (
     ChallengeRow,
     GameRow,
@@ -25,7 +26,6 @@ from bot.store.base import (
 from bot.store.migrate import MigrationError
 from bot.store.postgres import POOL_SIZE, StoreUnavailable, open_postgres
 from bot.store.sqlite import open_sqlite
-from bot.store.url import is_postgres
 
 
 async def open_store(

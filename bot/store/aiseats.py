@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.sharding import Shards
+from bot.core.sharding import Shards
 from bot.store.base import GameRow, Reads
 from bot.store.sql import _GAME_COLUMNS_G, SqlQueries, _game_row, connection_of, shard_filter
 
@@ -31,7 +31,7 @@ class AiSeatReads(SqlQueries):
                        shards: Shards | None = None) -> list[AiTurn]:
         """Active games whose seat to move holds a user id in ``[lowest, highest]``, oldest
         change first (the one waiting longest moves first); only the games of the servers of
-        ``shards`` if given (as the outbox: ``bot.sharding``)."""
+        ``shards`` if given (as the outbox: ``bot.core.sharding``)."""
         servers, params = shard_filter("g.guild_id", shards)
         rows = await self._all(
             "SELECT g.id AS game_id, g.version AS version, s.seat AS seat, s.user_id AS user_id, "

@@ -1,4 +1,4 @@
-"""The repository interface the services use (DESIGN.md §6), independent of any database.
+"""The repository interface the services use (docs/architecture.md), independent of any database.
 
 Rows are plain frozen dataclasses with decoded JSON and timezone-aware datetimes. A backend
 implements ``Reads`` (committed data, no locking) on its ``Store`` and ``Writes`` inside
@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.events import Event, EventStream
-from bot.sharding import Shards
+from bot.core.events import Event, EventStream
+from bot.core.sharding import Shards
 
 #: ``place`` of a game (or challenge) played where the bot is not a member: a DM, a group DM,
 #: a server without the bot. None: a thread of a server with the bot.
@@ -370,7 +370,7 @@ class Writes(Reads):
 
 
 class ShardClaim(abc.ABC):
-    """A bot process's hold on its shards (``bot.sharding``) in the database the processes
+    """A bot process's hold on its shards (``bot.core.sharding``) in the database the processes
     share: while it holds them, no other process delivers those servers' rows or runs their
     due work (reminders, forfeits, pruning).
 
@@ -431,7 +431,7 @@ class ShardClaim(abc.ABC):
 class Store(Reads):
     """A database: reads of committed data, and ``transaction()`` for writes. ``events``
     publishes the events each transaction wrote, once it has committed
-    (``bot.events.stream``)."""
+    (``bot.core.events.stream``)."""
 
     events: EventStream
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.sharding import Shards
+from bot.core.sharding import Shards
 from bot.store.base import Reads, Writes
 from bot.store.sql import (
     Row,
@@ -149,11 +149,6 @@ class ClockReads(SqlQueries):
             sent.setdefault((row["game_id"], row["ply"]), set()).add(row["threshold"])
         return sent
 
-    async def sent_thresholds(self, game_id: int, ply: int) -> set[str]:
-        rows = await self._all(
-            "SELECT threshold FROM sent_reminders WHERE game_id = ? AND ply = ?", (game_id, ply)
-        )
-        return {row["threshold"] for row in rows}
 
     async def vacations(self, user_ids: Iterable[int], *, ending_after: datetime
                         ) -> list[VacationRow]:

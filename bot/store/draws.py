@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.sharding import Shards
+from bot.core.sharding import Shards
 from bot.store.base import Reads, Writes
 from bot.store.sql import (
     SqlQueries,

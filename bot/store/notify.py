@@ -9,7 +9,6 @@ transaction's connection, so a claimed digest and its outbox row commit together
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -18,7 +17,6 @@ from bot.store.sql import (
     SqlQueries,
     SqlWrites,
     connection_of,
-    placeholders,
     time_text,
     time_value,
 )
@@ -95,17 +93,6 @@ class NotifyReads(SqlQueries):
             "SELECT 1 FROM muted_games WHERE user_id = ? AND game_id = ?", (user_id, game_id)
         )
         return bool(rows)
-
-    async def muted_among(self, user_id: int, game_ids: Sequence[int]) -> set[int]:
-        """Those of ``game_ids`` the user muted."""
-        if not game_ids:
-            return set()
-        rows = await self._all(
-            f"SELECT game_id FROM muted_games WHERE user_id = ? "
-            f"AND game_id IN ({placeholders(game_ids)})",
-            [user_id, *game_ids],
-        )
-        return {row["game_id"] for row in rows}
 
 
 class NotifyWrites(NotifyReads, SqlWrites):

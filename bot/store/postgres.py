@@ -1,4 +1,5 @@
-"""The PostgreSQL backend of the store, on asyncpg (DESIGN.md §6), for deployments where several
+"""The PostgreSQL backend of the store, on asyncpg (docs/architecture.md), for deployments
+where several
 bot processes share one database server.
 
 The SQL is the one of every backend (``bot.store.sql``); what differs is here:
@@ -65,12 +66,12 @@ from typing import Any
 
 import asyncpg
 
-from bot.events import EventStream
-from bot.sharding import Shards
+from bot.core.database_url import password_of, redacted
+from bot.core.events import EventStream
+from bot.core.sharding import Shards
 from bot.store import migrate
 from bot.store.base import Scope, ShardClaim, Store, TransactionConflict, Writes
 from bot.store.sql import CoreReads, CoreWrites, Row, SqlConnection, time_text
-from bot.store.url import password_of, redacted
 
 #: Advisory lock keys (one bigint space per database): held by every write transaction (shared
 #: by those with a scope, exclusive by the others), and while migrations run. Give the bot a

@@ -1,4 +1,4 @@
-"""The store's SQL, written once for every backend (DESIGN.md §6).
+"""The store's SQL, written once for every backend (docs/architecture.md).
 
 Statements use ``?`` placeholders and portable SQL; a backend runs them through a
 ``SqlConnection`` (``bot.store.sqlite``, ``bot.store.postgres``), which is where the dialects
@@ -23,8 +23,8 @@ from typing import Any, TypeVar
 
 import orjson
 
-from bot.events import Committed, Event, GameEvent, dump
-from bot.sharding import SHARD_SHIFT, Shards
+from bot.core.events import Committed, Event, GameEvent, dump
+from bot.core.sharding import SHARD_SHIFT, Shards
 from bot.store.base import (
     CONVERSATION,
     ChallengeRow,

@@ -1,4 +1,4 @@
-"""The SQLite backend of the store, on aiosqlite (DESIGN.md §6).
+"""The SQLite backend of the store, on aiosqlite (docs/architecture.md).
 
 Two connections to one file in WAL mode:
 
@@ -34,8 +34,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.events import EventStream
-from bot.sharding import Shards
+from bot.core.events import EventStream
+from bot.core.sharding import Shards
 from bot.store import migrate
 from bot.store.base import ShardClaim, Store, Writes
 from bot.store.sql import CoreReads, CoreWrites, Row, SqlConnection

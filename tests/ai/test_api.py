@@ -1,4 +1,4 @@
-"""The AI's API as DESIGN.md §3b writes it: every level plays a legal move in every game,
+"""The AI's API as docs/architecture.md gives it: every level plays a legal move in every game,
 decisions are deterministic (also in a worker process), bad calls are refused clearly."""
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def test_a_hint_is_the_hard_move_with_a_phrase_or_nothing(name):
 
 
 def test_every_reason_has_english_and_french():
-    from bot.i18n import phrase_template
+    from bot.core.i18n import phrase_template
 
     keys = [key for key in ENGLISH if key.startswith("ai.")]
     assert len(keys) >= 10

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import yaml
 
-from bot.config import load_config
-from bot.store.url import is_postgres
+from bot.core.database_url import is_postgres
+from bot.core.settings import load_config
 
 COMPOSE = Path(__file__).resolve().parents[2] / "docker-compose.yml"
 

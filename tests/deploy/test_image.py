@@ -252,7 +252,7 @@ def test_build_context_follows_dockerignore():
     assert ignored("bot/store/__pycache__/x.pyc", rules)
     assert ignored("bot.db", rules) and not ignored("bot/x.db", rules)
     assert not ignored("tests/keep.py", rules)
-    assert not ignored("bot/app.py", rules) and not ignored("emulator/server.py", rules)
+    assert not ignored("bot/runtime/app.py", rules) and not ignored("emulator/server.py", rules)
 
 
 def test_the_image_ships_every_package_of_the_project():

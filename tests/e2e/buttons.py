@@ -8,7 +8,7 @@ from typing import Any
 
 from emulator import Message
 
-#: The custom_id prefixes of the action row (``bot.views.actions``).
+#: The custom_id prefixes of the action row (``bot.discord.views.actions``).
 ACTION_PREFIXES = ("bg:hand:", "bg:form:", "bg:act:", "bg:resign-ask:")
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import RunningBot, launch
-from bot.config import Config
-from bot.endpoints import use_endpoints
+from bot.core.settings import Config
+from bot.runtime.app import RunningBot, launch
+from bot.runtime.endpoints import use_endpoints
 from emulator import Emulator, EmuUser, Message
 from tests.bot.conftest import (
     BACKENDS,
@@ -96,12 +96,12 @@ class World:
 
     async def turn(self, game_id: int) -> tuple[EmuUser | None, list[str]]:
         """The user to move in the game and their legal moves (None, [] once it is over)."""
-        game = await self.services.get_game(game_id)
+        game = await self.services.games.get_game(game_id)
         mover = game.user_to_move()
         if game.status != "active" or mover is None:
             return None, []
         user = next(u for u in self.emu.users.values() if u.id == mover)
-        return user, await self.services.legal_moves(game_id, mover)
+        return user, await self.services.games.legal_moves(game_id, mover)
 
 
 def make_config(emu: Emulator, tmp_path: Path, database: str | None = None) -> Config:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 import ai
-from bot.i18n import say, t
+from bot.core.i18n import say, t
 from bot.services.aiseats import ai_level, is_ai
 from emulator import EPHEMERAL
 
@@ -18,16 +18,16 @@ AI_PATIENCE = 60.0
 
 async def until_human_turn(services, game_id: int) -> object:
     """The game once a person is to move (or it is over) and can see it: the AI's moves
-    played meanwhile and every board of the game posted (``services``: a ``GameService`` on
+    played meanwhile and every board of the game posted (``services``: a ``Services`` on
     the bot's database). A person answers the board they see; one who moved before the AI's
     board was out would find that board's delivery answering for them too (a private "Done.",
     their move posted all the same), as a slow database makes likely."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + AI_PATIENCE
     while True:
-        game = await services.get_game(game_id)
+        game = await services.games.get_game(game_id)
         if ((game.status != "active" or not is_ai(game.user_to_move()))
-                and not await services.pending_outbox(game_id=game_id)):
+                and not await services.outbox.pending_outbox(game_id=game_id)):
             return game
         assert loop.time() < deadline, f"the AI never moved, or its board never came: {game_id}"
         await asyncio.sleep(0.05)
@@ -37,7 +37,7 @@ async def delivered(world, game_id: int) -> None:
     """Wait until every outbox row of the game is posted."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + AI_PATIENCE
-    while await world.services.pending_outbox(game_id=game_id):
+    while await world.services.outbox.pending_outbox(game_id=game_id):
         assert loop.time() < deadline, "the outbox was never delivered"
         await asyncio.sleep(0.05)
 
@@ -60,14 +60,14 @@ async def test_a_game_against_the_ai_starts_at_once_and_survives_a_restart(world
     assert not answer.buttons(), "no Accept step against the AI"
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     assert game.seats[0] == alice.id and ai_level(game.seats[1]) == "easy"
     assert "AI (easy)" in first.content and f"{alice.mention}, your turn" in first.content
     assert first.notified == {alice.id}
 
     restarted_at = None
     while game.status == "active":
-        moves = await world.services.legal_moves(game.id, alice.id)
+        moves = await world.services.games.legal_moves(game.id, alice.id)
         if restarted_at is None and game.ply >= 2:
             # The bot stops while the AI is to move: its thinking never ends before the stop.
             async def never(game_id: int) -> bool:
@@ -76,7 +76,7 @@ async def test_a_game_against_the_ai_starts_at_once_and_survives_a_restart(world
 
             world.bot.ai_player.play_turn = never
             await (await emu.slash("alice", "move", {"text": moves[0]}, channel=thread)).reply()
-            waiting = await world.services.get_game(game.id)
+            waiting = await world.services.games.get_game(game.id)
             assert is_ai(waiting.user_to_move())
             restarted_at = waiting.ply
             mark = emu.mark()
@@ -97,7 +97,7 @@ async def test_a_game_against_the_ai_starts_at_once_and_survives_a_restart(world
 
     assert restarted_at is not None
     await delivered(world, game.id)
-    record = await world.services.record(game.id)
+    record = await world.services.games.record(game.id)
     texts = [m.text for m in record.moves]
     assert len(texts) == game.ply and {m.seat for m in record.moves} == {0, 1}
     # Each AI ply was delivered exactly once, its message naming the AI.
@@ -105,7 +105,7 @@ async def test_a_game_against_the_ai_starts_at_once_and_survives_a_restart(world
     # ("AI (easy) played **c**." or, for a capture, "AI (easy) plays c and captures…")
     posted = [m for m in emu.channel_messages(thread) if "AI (easy) play" in m.content]
     assert len(posted) == len(ai_plies)
-    assert await world.services.replay_matches(game.id)
+    assert await world.services.games.replay_matches(game.id)
     ratings = world.bot.get_cog("Tournaments").ratings
     profile = await ratings.profile(alice.id)
     assert all(entry.game != "alak" for entry in profile.ratings), "AI games are not rated"
@@ -134,7 +134,7 @@ async def test_a_lobby_filled_with_ai_players_is_played_to_the_end(world):
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     thread = first.channel_id
     assert thread == table.id, "the thread hangs on the table's message, AI to move or not"
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     assert [ai_level(uid) for uid in game.seats] == [None, None, "easy", "medium"]
     assert first.notified == {alice.id, emu.user("bob").id}, "people learn the game is on"
 
@@ -145,7 +145,7 @@ async def test_a_lobby_filled_with_ai_players_is_played_to_the_end(world):
         game = await until_human_turn(world.services, game.id)
     await delivered(world, game.id)
     assert game.outcome is not None
-    assert await world.services.replay_matches(game.id)
+    assert await world.services.games.replay_matches(game.id)
     over = [m for m in emu.channel_messages(thread) if m.content.startswith("Game over")]
     assert len(over) == 1
     assert_no_ai_reached(emu)
@@ -157,17 +157,17 @@ async def test_a_hint_in_a_game_against_the_ai_and_none_between_people(world):
     mark = emu.mark()
     await (await emu.slash("alice", "play palam", {"level": "hard"})).reply()
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    game = await until_human_turn(world.services, (await world.services.game_for_thread(
+    game = await until_human_turn(world.services, (await world.services.games.game_for_thread(
         first.channel_id)).id)
     hint = await (await emu.slash("alice", "hint", channel=first.channel_id)).reply()
     assert hint.flags & EPHEMERAL and hint.content.startswith("Hint: **")
     suggested = hint.content.split("**")[1]
-    assert suggested in await world.services.legal_moves(game.id, alice.id)
+    assert suggested in await world.services.games.legal_moves(game.id, alice.id)
     # The same hint in French, its reason translated (the search is deterministic: the test
     # asks it the same question the bot's worker did).
     french = await (await emu.slash("alice", "hint", channel=first.channel_id,
                                     locale="fr")).reply()
-    job = await world.services.hint_job(game.id, alice.id)
+    job = await world.services.aiseats.hint_job(game.id, alice.id)
     tip = ai.hint(job.game, job.view, job.seat, job.seed)
     assert tip.move == suggested
     if tip.reason is None:
@@ -191,7 +191,7 @@ async def test_the_bot_as_opponent_plays_the_ai_and_a_level_needs_no_opponent(wo
     mark = emu.mark()
     await (await emu.slash("bob", "play alak", {"opponent": emu.bot_user})).reply()
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    game = await world.services.game_for_thread(first.channel_id)
+    game = await world.services.games.game_for_thread(first.channel_id)
     assert game.seats[0] == emu.user("bob").id and ai_level(game.seats[1]) == "medium"
 
     before = len(emu.threads())
@@ -212,7 +212,7 @@ async def test_no_hint_in_a_table_where_a_person_is_an_opponent(world):
     mark = emu.mark()
     await emu.click("alice", emu.messages[table.id], label="Start")
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    game = await until_human_turn(world.services, (await world.services.game_for_thread(
+    game = await until_human_turn(world.services, (await world.services.games.game_for_thread(
         first.channel_id)).id)
     before = (game.version, game.ply)
     for user, locale in (("alice", "en-US"), ("bob", "fr")):
@@ -221,5 +221,5 @@ async def test_no_hint_in_a_table_where_a_person_is_an_opponent(world):
         assert refused.flags & EPHEMERAL
         assert refused.content == t("errors.hint.person_opponent", locale, count=1)
     assert refused.content.startswith("Pas de conseil ici\u00a0:")
-    after = await world.services.get_game(game.id)
+    after = await world.services.games.get_game(game.id)
     assert (after.version, after.ply) == before, "a refused hint changes nothing"

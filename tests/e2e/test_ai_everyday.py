@@ -19,7 +19,7 @@ async def play_the_ai(world, user: str, game: str, level: str):
     mark = emu.mark()
     await (await emu.slash(user, f"play {game}", {"level": level})).reply()
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    return first, await world.services.game_for_thread(first.channel_id)
+    return first, await world.services.games.game_for_thread(first.channel_id)
 
 
 async def test_resign_and_rematch_against_the_ai(world):
@@ -42,7 +42,7 @@ async def test_resign_and_rematch_against_the_ai(world):
                                f"game #{game.id + 1}, in its own thread.")
     assert not started.notified
     board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    rematch = await world.services.game_for_thread(board.channel_id)
+    rematch = await world.services.games.game_for_thread(board.channel_id)
     assert board.channel_id != thread
     assert rematch.seats == (ai_user_id("hard"), alice.id), "seats turned, the level kept"
     assert "AI (hard)" in board.content and board.notified == {alice.id}
@@ -68,9 +68,9 @@ async def test_an_admin_aborts_a_game_while_the_ai_is_to_move(world):
     player.play_turn = never
     first, game = await play_the_ai(world, "alice", "alak", "easy")
     thread = first.channel_id
-    moves = await world.services.legal_moves(game.id, alice.id)
+    moves = await world.services.games.legal_moves(game.id, alice.id)
     await (await emu.slash("alice", "move", {"text": moves[0]}, channel=thread)).reply()
-    assert is_ai((await world.services.get_game(game.id)).user_to_move())
+    assert is_ai((await world.services.games.get_game(game.id)).user_to_move())
 
     # Someone else may watch it; the suggestions offer it, with the AI named nowhere wrong.
     choices = await emu.autocomplete("bob", "watch", {"game": ""}, "game")
@@ -97,7 +97,7 @@ async def test_an_admin_aborts_a_game_while_the_ai_is_to_move(world):
     del player.play_turn
     assert await player.play_round() == 0
     assert await player.play_turn(game.id) is False
-    after = await world.services.get_game(game.id)
+    after = await world.services.games.get_game(game.id)
     assert after.status == "aborted" and after.ply == 1
     assert_no_ai_reached(emu)
 
@@ -121,7 +121,7 @@ async def test_a_table_starts_early_with_ai_players_and_play_level_is_no_challen
     mark = emu.mark()
     await emu.click("alice", emu.messages[table.id], label="Start")
     board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    game = await world.services.game_for_thread(board.channel_id)
+    game = await world.services.games.game_for_thread(board.channel_id)
     assert game.seats == (alice.id, ai_user_id("medium"))
     assert board.notified == {alice.id}
     assert_no_ai_reached(emu)

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from bot.i18n import t
+from bot.core.i18n import t
 from emulator import EPHEMERAL
 from tests.e2e.test_ai import until_human_turn
 
@@ -23,14 +23,14 @@ async def test_games_against_the_ai_beyond_the_limit_are_refused_privately(world
     for game in ("alak", "polygo", "palago"):
         started = await (await emu.slash("alice", f"play {game}", {"level": "easy"})).reply()
         assert not started.flags & EPHEMERAL, started.content
-    games = await world.services.games_of(emu.user("alice").id)
+    games = await world.services.games.games_of(emu.user("alice").id)
     refused = await (await emu.slash("alice", "play alak", {"level": "hard"})).reply()
     assert refused.flags & EPHEMERAL
     assert refused.content == t("errors.ai_games_limit", "en", count=3)
     french = await (await emu.slash("alice", "play alak", {"level": "hard"},
                                     locale="fr")).reply()
     assert french.flags & EPHEMERAL and french.content.startswith("Vous avez déjà 3 parties")
-    assert len(await world.services.games_of(emu.user("alice").id)) == len(games) == 3
+    assert len(await world.services.games.games_of(emu.user("alice").id)) == len(games) == 3
     # Someone else is not held back by Alice's games.
     bobs = await (await emu.slash("bob", "play alak", {"level": "hard"})).reply()
     assert not bobs.flags & EPHEMERAL
@@ -40,7 +40,7 @@ async def test_a_hint_while_the_previous_one_is_thought_is_answered_at_once(worl
     emu = world.emu
     alice = emu.user("alice")
     thread = await world.play_ai("alice", "palago")
-    await until_human_turn(world.services, (await world.services.game_for_thread(thread)).id)
+    await until_human_turn(world.services, (await world.services.games.game_for_thread(thread)).id)
     player = world.bot.ai_player
     # Every AI worker busy for a moment (with jobs of other users, one each: no user holds
     # them all): Alice's first hint waits its turn.

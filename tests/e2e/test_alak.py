@@ -8,12 +8,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.events import Reminder
-from bot.services.games import GameService
+from bot.core.events import Reminder
+from bot.discord.views.game import move_custom_id
+from bot.services import Services
 from bot.store import open_store
-from bot.views.game import move_custom_id
 from emulator import ADMINISTRATOR, EPHEMERAL, ComponentGone, HiddenCommand, Message
-from tests.bot.events.samples import sample
+from tests.bot.core.events.samples import sample
 from tests.e2e.buttons import action_labels, board_buttons, move_buttons
 from tests.e2e.moves import move_said
 
@@ -44,7 +44,7 @@ async def start_alak(world, host="alice", guest="bob") -> tuple[int, int]:
     # The challenge now points at the thread and has no buttons left.
     accepted = await click.reply()
     assert f"<#{thread}>" in accepted.content and not accepted.buttons()
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     assert game is not None and game.seats == (emu.user(host).id, emu.user(guest).id)
     return game.id, thread
 
@@ -74,7 +74,7 @@ async def test_a_button_taken_off_an_old_board_cannot_be_pressed(world):
     with pytest.raises(ComponentGone):
         await emu.click("bob", first, point)
     assert not [e for e in emu.events[mark:] if e.kind in ("request", "message")]
-    assert (await world.services.get_game(game_id)).ply == 1
+    assert (await world.services.games.get_game(game_id)).ply == 1
 
 
 async def play_a_whole_game(world) -> None:
@@ -91,7 +91,7 @@ async def play_a_whole_game(world) -> None:
     assert action_labels(first) == ["Move…", "Undo", "Resign"]
 
     for ply in range(MAX_PLIES):
-        game = await world.services.get_game(game_id)
+        game = await world.services.games.get_game(game_id)
         if game.status != "active":
             break
         mover = alice if game.user_to_move() == alice.id else bob
@@ -111,7 +111,7 @@ async def play_a_whole_game(world) -> None:
         assert not reply.ephemeral
         assert reply.channel_id == thread
         assert reply.files and reply.files[0].is_png, f"ply {ply}: the reply carries the board"
-        after = await world.services.get_game(game_id)
+        after = await world.services.games.get_game(game_id)
         assert after.ply == game.ply + 1
         # The move, said once: "played **f**." or, for a capture, the engine's sentence.
         mover = f"<@{game.user_to_move()}>"
@@ -121,7 +121,7 @@ async def play_a_whole_game(world) -> None:
     else:
         raise AssertionError("the game did not end")
 
-    final = await world.services.get_game(game_id)
+    final = await world.services.games.get_game(game_id)
     assert final.outcome is not None
     result = await emu.wait_for_message(
         lambda m: m.content.startswith("Game over"), channel_id=thread
@@ -141,7 +141,7 @@ async def test_illegal_move_and_out_of_turn_are_private_and_change_nothing(world
     game_id, thread = await start_alak(world)
     played = await emu.slash("alice", "move", {"text": "c"}, channel=thread)
     await played.reply()
-    before = await world.services.get_game(game_id)
+    before = await world.services.games.get_game(game_id)
     mark = emu.mark()
 
     # Bob plays on an occupied point: the engine's reason, only to him.
@@ -165,7 +165,7 @@ async def test_illegal_move_and_out_of_turn_are_private_and_change_nothing(world
     await emu.wait_for(lambda e: e.kind == "edit" and e.data.files and not e.data.buttons())
     assert [bool(m.buttons()) for m in board_messages(world, thread)] == [False, True]
 
-    after = await world.services.get_game(game_id)
+    after = await world.services.games.get_game(game_id)
     assert (after.version, after.ply, after.last_move) == (before.version, before.ply, "c")
     public = [e for e in emu.events[mark:] if e.kind == "message" and not e.data.ephemeral]
     assert public == [], "a refused move posts nothing"
@@ -193,7 +193,7 @@ async def test_buttons_work_after_a_restart(world):
     click = await emu.click("bob", board, label="k")
     reply = await click.reply()
     assert reply.files[0].is_png and "played **k**" in reply.content
-    assert (await world.services.get_game(game_id)).ply == 2
+    assert (await world.services.games.get_game(game_id)).ply == 2
     # And the clicked board loses its now-outdated buttons.
     await emu.wait_for(lambda e: e.kind == "edit" and e.data.id == board.id
                        and not e.data.buttons())
@@ -206,7 +206,7 @@ async def test_pending_outbox_is_delivered_on_start(world, tmp_path):
     # While the bot is down, a move is committed (with its outbox row) by another process.
     store = await open_store(world.config.database)
     try:
-        await GameService(store).move(game_id, emu.user("alice").id, "f")
+        await Services(store).play.move(game_id, emu.user("alice").id, "f")
     finally:
         await store.close()
     mark = emu.mark()
@@ -234,7 +234,7 @@ async def test_declined_and_open_challenges(world):
     own = await emu.click("carol", open_challenge, label="Accept")
     assert (await own.reply()).flags & EPHEMERAL
     board = await world.accept("dave", open_challenge)
-    game = await world.services.game_for_thread(board.channel_id)
+    game = await world.services.games.game_for_thread(board.channel_id)
     assert game.seats == (emu.user("carol").id, emu.user("dave").id)
     assert game.options["length"] == 11
 
@@ -256,11 +256,11 @@ async def test_resign_undo_board_and_games(world):
     agreed = await emu.click("bob", request, label="Agree")
     undone = await agreed.reply(lambda m: bool(m.files))
     assert undone.files[0].is_png and "taken back" in undone.content
-    assert (await world.services.get_game(game_id)).ply == 0
+    assert (await world.services.games.get_game(game_id)).ply == 0
 
     resigned = await world.resign("bob", thread)
     assert emu.user("bob").mention in resigned.content
-    final = await world.services.get_game(game_id)
+    final = await world.services.games.get_game(game_id)
     assert final.status == "finished" and final.outcome.winners == frozenset({0})
     late = await emu.slash("alice", "move", {"text": "a"}, channel=thread)
     assert (await late.reply()).flags & EPHEMERAL
@@ -318,7 +318,7 @@ async def test_two_quick_clicks_play_one_move(world):
     assert sorted(a.ephemeral for a in answers) == [False, True]
     private = next(a for a in answers if a.ephemeral)
     assert "changed" in private.content
-    game = await world.services.get_game(game_id)
+    game = await world.services.games.get_game(game_id)
     assert game.ply == 2 and game.last_move in ("j", "k")
 
 
@@ -335,7 +335,7 @@ async def test_a_challenge_made_inside_a_game_thread_starts_a_thread_in_the_chan
     edited = (await emu.wait_for(lambda e: e.kind == "edit" and e.data.id == rematch.id
                                  and "<#" in e.data.content)).data
     assert f"<#{board.channel_id}>" in edited.content and not edited.buttons()
-    game = await world.services.game_for_thread(board.channel_id)
+    game = await world.services.games.game_for_thread(board.channel_id)
     assert game.seats == (emu.user("bob").id, emu.user("alice").id)
 
 
@@ -344,32 +344,32 @@ async def test_background_sender_leaves_fresh_rows_to_their_handler(world):
     then get no board in their reply); rows left behind are delivered once they are old."""
     emu = world.emu
     game_id, thread = await start_alak(world)
-    await world.services.move(game_id, emu.user("alice").id, "e")  # as a handler would
+    await world.services.play.move(game_id, emu.user("alice").id, "e")  # as a handler would
     await world.bot.delivery.flush_all(older_than=60)
-    assert [i.kind for i in await world.services.pending_outbox(game_id=game_id)] == ["move"]
+    assert [i.kind for i in await world.services.outbox.pending_outbox(game_id=game_id)] == ["move"]
     mark = emu.mark()
     await world.bot.delivery.flush_all()
     posted = await emu.wait_for_message(channel_id=thread, since=mark)
     assert "played **e**" in posted.content and posted.files[0].is_png
-    assert await world.services.pending_outbox(game_id=game_id) == []
+    assert await world.services.outbox.pending_outbox(game_id=game_id) == []
 
 
 async def test_the_scheduler_s_rows_go_at_once_a_handler_s_wait_for_it(world):
     """A reminder has no handler to wait for: the scheduler's pass posts it at once, but not
     the fresh rows a handler is answering its interaction with."""
-    from bot.housekeeping import SCHEDULED_EVENTS
+    from bot.discord.housekeeping import SCHEDULED_EVENTS
 
     emu = world.emu
     game_id, _ = await start_alak(world)
     other_id, _ = await start_alak(world, "carol", "dave")
-    await world.services.move(game_id, emu.user("alice").id, "e", reply_token="handler")
+    await world.services.play.move(game_id, emu.user("alice").id, "e", reply_token="handler")
     async with world.running.store.transaction() as tx:
         await tx.insert_outbox(sample("reminder", game_id=other_id), datetime.now(UTC))
     posted = []
     world.bot.delivery.register({Reminder: lambda item: _record(posted, item)}, replace=True)
     await world.bot.delivery.flush_all(older_than=60, at_once=SCHEDULED_EVENTS)
     assert [item.game_id for item in posted] == [other_id]
-    assert [i.kind for i in await world.services.pending_outbox(game_id=game_id)] == ["move"]
+    assert [i.kind for i in await world.services.outbox.pending_outbox(game_id=game_id)] == ["move"]
 
 
 async def _record(posted, item) -> None:
@@ -393,7 +393,7 @@ async def test_a_move_reads_its_game_once(world, monkeypatch):
     click = await emu.click("alice", latest_board(world, thread), label="c")
     answer = await click.reply()
     assert reads == [game_id]
-    after = await world.services.get_game(game_id)
+    after = await world.services.games.get_game(game_id)
     assert (after.ply, after.last_move) == (1, "c")
     assert answer.files and "played **c**" in answer.content
     assert emu.user("bob").mention in answer.content

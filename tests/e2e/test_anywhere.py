@@ -51,7 +51,7 @@ async def test_a_whole_alak_game_in_a_dm_the_opponent_plays_by_buttons_and_the_f
     accepted = await emu.click("bob", offer, label="Accept")
     board = await emu.wait_for_message(lambda m: bool(m.files), channel_id=dm, since=mark)
     assert board.interaction_id == accepted.id, "the first board follows bob's Accept"
-    game = await world.services.game_for_thread(dm)
+    game = await world.services.games.game_for_thread(dm)
     assert game.in_conversation and game.channel_id == dm and game.guild_id is None
     assert emu.threads() == []
     plies = 0
@@ -74,7 +74,7 @@ async def test_a_whole_alak_game_in_a_dm_the_opponent_plays_by_buttons_and_the_f
         assert answer.callback_type == 4 and not board.ephemeral
         plies += 1
     assert plies > 6
-    over = await world.services.get_game(game.id)
+    over = await world.services.games.get_game(game.id)
     assert over.status == "finished"
     # The result follows the last move's board, on the same interaction's token.
     result = await answer.reply(lambda m: "Game over" in m.content)
@@ -91,7 +91,7 @@ async def test_a_stale_board_refuses_politely_and_a_wrong_move_in_the_form_too(w
     mark = emu.mark()
     await emu.click("bob", offer, label="Accept")
     first = await emu.wait_for_message(lambda m: bool(m.files), channel_id=dm, since=mark)
-    game = await world.services.game_for_thread(dm)
+    game = await world.services.games.game_for_thread(dm)
     mover, moves = await world.turn(game.id)
     await (await emu.click(mover, first, label=moves[0])).reply()
     # The old board keeps its buttons (the bot may not edit it there): they refuse.
@@ -101,7 +101,7 @@ async def test_a_stale_board_refuses_politely_and_a_wrong_move_in_the_form_too(w
     await press.acknowledged()
     wrong = await (await emu.submit_modal(mover, press, {"move": "zz"})).reply()
     assert wrong.ephemeral
-    assert (await world.services.get_game(game.id)).ply == 1
+    assert (await world.services.games.get_game(game.id)).ply == 1
 
 
 async def test_a_game_against_the_ai_in_a_group_dm_the_reply_is_a_follow_up(world):
@@ -110,7 +110,7 @@ async def test_a_game_against_the_ai_in_a_group_dm_the_reply_is_a_follow_up(worl
     group = emu.open_group_dm("carol", "alice", "bob")
     start = await emu.slash("carol", "play alak", {"level": "easy"}, channel=group)
     board = await start.reply(lambda m: bool(m.files))
-    game = await world.services.game_for_thread(group)
+    game = await world.services.games.game_for_thread(group)
     for _ in range(40):
         mover, moves = await world.turn(game.id)
         if mover is None:
@@ -121,8 +121,8 @@ async def test_a_game_against_the_ai_in_a_group_dm_the_reply_is_a_follow_up(worl
         await press.reply()
         # The AI's answer is a follow-up of carol's move, pinging her again.
         board = await press.reply(lambda m: (bool(m.files) and emu.user("carol").id in m.notified)
-                                  or "Game over" in m.content, timeout=20)
-    assert (await world.services.get_game(game.id)).status == "finished"
+                                  or "Game over" in m.content)
+    assert (await world.services.games.get_game(game.id)).status == "finished"
 
 
 async def test_without_use_external_apps_the_player_is_told_to_play_elsewhere(world):
@@ -133,7 +133,7 @@ async def test_without_use_external_apps_the_player_is_told_to_play_elsewhere(wo
     told = await (await emu.slash("bob", "play alak", {"opponent": "alice"},
                                   channel=botless)).reply()
     assert told.ephemeral and "Use External Apps" in told.content
-    assert await world.services.games_of(emu.user("bob").id, active_only=False) == []
+    assert await world.services.games.games_of(emu.user("bob").id, active_only=False) == []
 
 
 async def start_in_dm(world, options: dict | None = None) -> tuple[int, Message]:
@@ -152,7 +152,7 @@ async def start_in_dm(world, options: dict | None = None) -> tuple[int, Message]
 async def test_a_game_left_more_than_fifteen_minutes_between_moves_then_finished(world):
     emu = world.emu
     dm, board = await start_in_dm(world)
-    game = await world.services.game_for_thread(dm)
+    game = await world.services.games.game_for_thread(dm)
     plies = 0
     while True:
         mover, moves = await world.turn(game.id)
@@ -163,7 +163,7 @@ async def test_a_game_left_more_than_fifteen_minutes_between_moves_then_finished
         board = await answer.reply()
         assert not board.ephemeral and mover.id not in board.notified
         plies += 1
-    assert plies > 6 and (await world.services.get_game(game.id)).status == "finished"
+    assert plies > 6 and (await world.services.games.get_game(game.id)).status == "finished"
 
 
 async def turn_of(world, game_id: int, user_id: int) -> bool:
@@ -172,7 +172,7 @@ async def turn_of(world, game_id: int, user_id: int) -> bool:
     emu = world.emu
     for _ in range(100):
         mark = emu.mark()
-        game = await world.services.get_game(game_id)
+        game = await world.services.games.get_game(game_id)
         if game.status != "active":
             return False
         if game.user_to_move() == user_id:
@@ -189,14 +189,14 @@ async def test_kolory_against_two_ais_in_a_dm(world):
     dm = emu.open_dm("alice", "bob")
     start = await emu.slash("alice", "play kolory", {"level": "easy", "players": 3}, channel=dm)
     await start.reply(lambda m: bool(m.files))
-    game = await world.services.game_for_thread(dm)
+    game = await world.services.games.game_for_thread(dm)
     assert game.in_conversation and len(game.seats) == 3
     turns, mark = 0, 0
     while turns < 5 and await turn_of(world, game.id, alice.id):
         # The AI players' replies are follow-ups; the last one pings alice.
         latest = await emu.wait_for_message(lambda m: bool(m.buttons()) and alice.id in m.notified,
-                                            channel_id=dm, since=mark, timeout=20)
-        moves = await world.services.legal_moves(game.id, alice.id)
+                                            channel_id=dm, since=mark)
+        moves = await world.services.games.legal_moves(game.id, alice.id)
         press = await emu.click("alice", latest, label="Move…")
         await press.acknowledged()
         mark = emu.mark()
@@ -206,12 +206,12 @@ async def test_kolory_against_two_ais_in_a_dm(world):
     assert await turn_of(world, game.id, alice.id)
     # Alice resigns with the board's button; the result is a follow-up of her confirmation.
     latest = await emu.wait_for_message(lambda m: bool(m.buttons()) and alice.id in m.notified,
-                                        channel_id=dm, since=mark, timeout=20)
+                                        channel_id=dm, since=mark)
     question = await (await emu.click("alice", latest, label="Resign")).reply()
     assert question.ephemeral
     confirmed = await emu.click("alice", question, label="Resign")
-    await confirmed.reply(lambda m: "Game over" in m.content, timeout=20)
-    assert (await world.services.get_game(game.id)).status == "finished"
+    await confirmed.reply(lambda m: "Game over" in m.content)
+    assert (await world.services.games.get_game(game.id)).status == "finished"
 
 
 async def test_reminders_go_by_dm_and_a_refusal_stops_them_and_is_told(world):
@@ -227,7 +227,7 @@ async def test_reminders_go_by_dm_and_a_refusal_stops_them_and_is_told(world):
     mark = emu.mark()
     await emu.click("bob", offer, label="Accept")
     board = await emu.wait_for_message(lambda m: bool(m.files), channel_id=dm, since=mark)
-    game = await world.services.game_for_thread(dm)
+    game = await world.services.games.game_for_thread(dm)
     mover, moves = await world.turn(game.id)
     if mover.name != "alice":  # let alice be the one to move
         board = await (await emu.click(mover, board, label=moves[0])).reply()
@@ -268,7 +268,7 @@ async def test_a_polygo_game_in_a_group_dm_finished_by_the_form(world):
     mark = emu.mark()
     await emu.click("carol", offer, label="Accept")
     board = await emu.wait_for_message(lambda m: bool(m.files), channel_id=group, since=mark)
-    game = await world.services.game_for_thread(group)
+    game = await world.services.games.game_for_thread(group)
     plies = 0
     for _ in range(100):
         mover, moves = await world.turn(game.id)
@@ -284,7 +284,7 @@ async def test_a_polygo_game_in_a_group_dm_finished_by_the_form(world):
         board = await submitted.reply()
         assert submitted.callback_type == 4 and board.files, board.content
         plies += 1
-    final = await world.services.get_game(game.id)
+    final = await world.services.games.get_game(game.id)
     assert final.status == "finished" and final.ply == plies > 6
     assert [r for r in emu.requests if r.channel_id == group] == []
 
@@ -303,14 +303,14 @@ async def test_an_lppg_table_of_four_with_two_ai_players_in_a_group_dm(world):
     await (await emu.click("dave", emu.messages[table.id], label="+ AI (easy)")).reply()
     mark = emu.mark()
     await emu.click("dave", emu.messages[table.id], label="Start")
-    await emu.wait_for_message(lambda m: bool(m.files), channel_id=group, since=mark, timeout=20)
-    game = await world.services.game_for_thread(group)
+    await emu.wait_for_message(lambda m: bool(m.files), channel_id=group, since=mark)
+    game = await world.services.games.game_for_thread(group)
     assert game.in_conversation and len(game.seats) == 4
     humans = {dave.id: dave, alice.id: alice}
     since, played = mark, []
     for _ in range(12):  # twelve human decisions, the AI players answering in between
         for _ in range(100):
-            info = await world.services.get_game(game.id)
+            info = await world.services.games.get_game(game.id)
             if info.status != "active" or info.user_to_move() in humans:
                 break
             with contextlib.suppress(TimeoutError):
@@ -320,10 +320,10 @@ async def test_an_lppg_table_of_four_with_two_ai_players_in_a_group_dm(world):
         player = humans[info.user_to_move()]
         board = await emu.wait_for_message(
             lambda m, p=player: bool(m.buttons()) and p.id in m.notified and not m.ephemeral,
-            channel_id=group, since=since, timeout=20)
+            channel_id=group, since=since)
         hand = await (await emu.click(player, board, label="My cards")).reply()
         assert hand.ephemeral and hand.files[0].filename == "hand.png"
-        moves = move_buttons(hand) or await world.services.legal_moves(game.id, player.id)
+        moves = move_buttons(hand) or await world.services.games.legal_moves(game.id, player.id)
         since = emu.mark()
         played.append(moves[0])
         if move_buttons(hand):
@@ -340,13 +340,13 @@ async def test_an_lppg_table_of_four_with_two_ai_players_in_a_group_dm(world):
     # card ("play <card> <cell> <turn>"), whose legal cells depend on the hand.
     assert not [b for m in public for b in move_buttons(m) if b.startswith("play")]
     assert any(m.startswith("play") for m in played), "cards were placed, privately chosen"
-    assert (await world.services.get_game(game.id)).ply >= 12
+    assert (await world.services.games.get_game(game.id)).ply >= 12
 
 
 
 async def play_out(world, channel: int, board: Message) -> None:
     """Both players press the first legal move's button until the game ends."""
-    game = await world.services.game_for_thread(channel)
+    game = await world.services.games.game_for_thread(channel)
     while True:
         mover, moves = await world.turn(game.id)
         if mover is None:
@@ -367,7 +367,7 @@ async def test_games_where_the_bot_is_not_are_casual_unless_rated_was_asked_and_
     await emu.click("bob", offer, label="Accept")
     board = await emu.wait_for_message(lambda m: bool(m.files), channel_id=dm, since=mark)
     await play_out(world, dm, board)
-    await world.bot.delivery.flush((await world.services.game_for_thread(dm)).id)
+    await world.bot.delivery.flush((await world.services.games.game_for_thread(dm)).id)
     assert [e for e in (await ratings.profile(alice.id)).ratings if e.game == "alak"] == []
 
     # Asked for, and said on the challenge bob accepts: it counts, for everyone's boards.
@@ -379,8 +379,8 @@ async def test_games_where_the_bot_is_not_are_casual_unless_rated_was_asked_and_
     await emu.click("bob", rated_offer, label="Accept")
     board = await emu.wait_for_message(lambda m: bool(m.files), channel_id=dm, since=mark)
     await play_out(world, dm, board)
-    await world.bot.delivery.flush(game_id := (await world.services.game_for_thread(dm)).id)
-    assert (await world.services.get_game(game_id)).status == "finished"
+    await world.bot.delivery.flush(game_id := (await world.services.games.game_for_thread(dm)).id)
+    assert (await world.services.games.get_game(game_id)).status == "finished"
     for user in (alice, bob):
         profile = await ratings.profile(user.id)
         assert [e.game for e in profile.ratings] == ["alak"], user.name
@@ -390,7 +390,7 @@ async def test_undo_claim_and_hint_by_the_boards_buttons(world):
     emu = world.emu
     alice, bob = emu.user("alice"), emu.user("bob")
     dm, board = await start_in_dm(world, {"time_control": "1d"})
-    game = await world.services.game_for_thread(dm)
+    game = await world.services.games.game_for_thread(dm)
     assert [b["label"] for b in board.buttons()][-4:] == ["Move…", "Undo", "Resign", "Claim"]
     # Claim before the time is up: refused politely, privately.
     mover, moves = await world.turn(game.id)
@@ -402,12 +402,12 @@ async def test_undo_claim_and_hint_by_the_boards_buttons(world):
     request = await (await emu.click(mover, board, label="Undo")).reply()
     assert not request.ephemeral and other.id in request.notified
     taken_back = await (await emu.click(other, request, label="Agree")).reply()
-    assert taken_back.files and (await world.services.get_game(game.id)).ply == 0
+    assert taken_back.files and (await world.services.games.get_game(game.id)).ply == 0
     # The time runs out: the opponent of the player to move claims the win with the button.
     skew_clock(world, timedelta(days=1, hours=1))
     result = await (await emu.click(other, taken_back, label="Claim")).reply()
     assert not result.ephemeral and result.content.startswith("Game over")
-    assert (await world.services.get_game(game.id)).timed_out_seat is not None
+    assert (await world.services.games.get_game(game.id)).timed_out_seat is not None
 
 
 async def test_hint_against_the_ai_in_a_dm(world):
@@ -425,7 +425,7 @@ async def test_a_rematch_in_a_dm_starts_there(world):
     emu = world.emu
     alice, bob = emu.user("alice"), emu.user("bob")
     dm, board = await start_in_dm(world)
-    first = await world.services.game_for_thread(dm)
+    first = await world.services.games.game_for_thread(dm)
     mark = emu.mark()
     await play_out(world, dm, board)
     over = await emu.wait_for_message(lambda m: bool(m.buttons()) and "Game over" in m.content,
@@ -435,6 +435,6 @@ async def test_a_rematch_in_a_dm_starts_there(world):
     mark = emu.mark()
     await emu.click("alice", over, label="Rematch")
     board = await emu.wait_for_message(lambda m: bool(m.files), channel_id=dm, since=mark)
-    second = await world.services.game_for_thread(dm)
+    second = await world.services.games.game_for_thread(dm)
     assert second.id != first.id and second.in_conversation and second.channel_id == dm
     assert set(board.notified) == {alice.id, bob.id}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.correspondence.texts import control_text
+from bot.core.correspondence.texts import control_text
 from bot.services.records import parse_record
 from emulator import EPHEMERAL
 
@@ -23,7 +23,7 @@ async def start_timed(world, time_control: str, host="alice", guest="bob"):
     # In words, as players read it ("1d": "1 day per move").
     assert "Time control: " + control_text(time_control, "en") in challenge.content
     board = await world.accept(guest, challenge)
-    game = await world.services.game_for_thread(board.channel_id)
+    game = await world.services.games.game_for_thread(board.channel_id)
     return game, board
 
 
@@ -49,7 +49,7 @@ async def test_timed_game_shows_its_deadline_and_claim_ends_it_after_the_time_is
     notice = await emu.wait_for_message(lambda m: "ran out of time" in m.content,
                                         channel_id=thread, since=mark)
     assert f"{emu.user('bob').mention} claimed the win" in notice.content
-    final = await world.services.get_game(game.id)
+    final = await world.services.games.get_game(game.id)
     assert final.status == "finished" and final.timed_out_seat == 0
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import engines
-from bot.cogs.game import MAX_SUGGESTIONS, rank_moves
+from bot.discord.cogs.game import MAX_SUGGESTIONS, rank_moves
 
 
 def test_ranking_puts_prefix_matches_first_and_caps_at_25():
@@ -45,7 +45,7 @@ async def test_options_reach_the_game(world):
     offer = await world.challenge("alice", "palago", {"opponent": "bob", "tiebreak": True})
     assert "(tiebreak on)" in offer.content
     board = await world.accept("bob", offer)
-    game = await world.services.game_for_thread(board.channel_id)
+    game = await world.services.games.game_for_thread(board.channel_id)
     assert game.options["tiebreak"] is True
 
 
@@ -72,5 +72,5 @@ async def test_a_refused_take_back_changes_nothing(world):
     assert (await own.reply()).ephemeral, "one does not agree to one's own request"
     refused = await (await emu.click("bob", request, label="Refuse")).reply()
     assert "refused" in refused.content and not refused.buttons()
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     assert game.ply == 1 and game.last_move == "c"

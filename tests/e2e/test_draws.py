@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.i18n import t
+from bot.core.i18n import t
 from emulator import EPHEMERAL
 from tests.e2e.test_ai import AI_PATIENCE, assert_no_ai_reached, delivered
 
@@ -21,7 +21,7 @@ async def start(world, locale: str = "en-US"):
     await emu.click("bob", challenge, label="Accepter" if locale == "fr" else "Accept")
     board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     thread = board.channel_id
-    return thread, await world.services.game_for_thread(thread), board
+    return thread, await world.services.games.game_for_thread(thread), board
 
 
 async def offer(world, user: str, thread: int, locale: str = "en-US"):
@@ -57,7 +57,7 @@ async def test_an_accepted_draw_ends_the_game_drawn_and_rated_as_one(world):
     assert "a draw" in result.content
     await emu.wait_for(lambda e: e.kind == "edit" and e.data.id == posted.id
                        and not e.data.buttons(), since=mark)
-    after = await world.services.get_game(game.id)
+    after = await world.services.games.get_game(game.id)
     assert after.status == "finished" and after.outcome.scores == (0.5, 0.5)
     assert not after.outcome.winners
     await delivered(world, game.id)
@@ -87,7 +87,7 @@ async def test_a_declined_offer_is_said_publicly_in_french_and_answers_once(worl
     assert said.notified == {alice.id}, "the refusal pings the one who offered"
     await delivered(world, game.id)
     assert len([m for m in emu.channel_messages(thread) if "refuse la nulle" in m.content]) == 1
-    assert (await world.services.get_game(game.id)).status == "active"
+    assert (await world.services.games.get_game(game.id)).status == "active"
 
 
 async def test_an_offer_lapses_when_the_opponent_plays_on(world):
@@ -103,7 +103,7 @@ async def test_an_offer_lapses_when_the_opponent_plays_on(world):
     assert lapsed.notified == frozenset()
     await emu.wait_for(lambda e: e.kind == "edit" and e.data.id == posted.id
                        and not e.data.buttons(), since=mark)
-    assert await world.services.pending_draw_offers(game.id) == []
+    assert await world.services.draws.pending_draw_offers(game.id) == []
 
 
 async def test_a_game_that_cannot_be_drawn_refuses_clearly(world):
@@ -131,13 +131,13 @@ async def test_offer_a_draw_beside_resign(world):
     posted = await emu.wait_for_message(lambda m: "offers a draw" in m.content,
                                         channel_id=thread, since=mark)
     assert posted.notified == {bob.id}
-    assert (await world.services.get_game(game.id)).status == "active"
+    assert (await world.services.games.get_game(game.id)).status == "active"
 
 
 async def test_the_ai_answers_a_draw_offer_at_once(world):
     emu = world.emu
     thread = await world.play_ai("alice", "alak")
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     mark = emu.mark()
     answer = await (await emu.slash("alice", "draw", channel=thread)).reply()
     assert answer.flags & EPHEMERAL
@@ -148,12 +148,12 @@ async def test_the_ai_answers_a_draw_offer_at_once(world):
     assert "AI (easy)" in said.content
     offered = [m for m in emu.channel_messages(thread) if "offers AI (easy) a draw" in m.content]
     assert offered and not offered[0].buttons(), "nobody to press: the AI answers itself"
-    after = await world.services.get_game(game.id)
+    after = await world.services.games.get_game(game.id)
     if "accepted" in said.content:
         assert after.status == "finished" and after.outcome.scores == (0.5, 0.5)
     else:
         assert after.status == "active" and said.notified == {emu.user("alice").id}
-    assert await world.services.pending_draw_offers(game.id) == []
+    assert await world.services.draws.pending_draw_offers(game.id) == []
     assert_no_ai_reached(emu)
 
 
@@ -172,7 +172,7 @@ async def test_abort_before_everyone_moved_and_not_after(world):
         lambda m: not m.ephemeral and "aborted this game" in m.content,
         channel_id=thread, since=mark)
     assert notice.notified == {alice.id}
-    after = await world.services.get_game(game.id)
+    after = await world.services.games.get_game(game.id)
     assert after.status == "aborted" and after.outcome is None
     await delivered(world, game.id)
     ratings = world.bot.get_cog("Tournaments").ratings
@@ -187,7 +187,7 @@ async def test_abort_before_everyone_moved_and_not_after(world):
     assert "Interrompre" not in [b["label"] for b in last.buttons()]
     refused = await (await emu.slash("alice", "abort", channel=thread, locale="fr")).reply()
     assert refused.flags & EPHEMERAL and "ne peut plus être interrompue" in refused.content
-    assert (await world.services.get_game(game.id)).status == "active"
+    assert (await world.services.games.get_game(game.id)).status == "active"
     assert t("draws.abort_button", "fr") == "Interrompre"
 
 
@@ -202,7 +202,7 @@ async def test_an_offer_survives_a_restart(world):
     await (await emu.click("bob", posted, label="Accept the draw")).reply()
     await emu.wait_for_message(lambda m: "draw agreed" in m.content, channel_id=thread,
                                since=mark)
-    assert (await world.services.get_game(game.id)).outcome.scores == (0.5, 0.5)
+    assert (await world.services.games.get_game(game.id)).outcome.scores == (0.5, 0.5)
 
 
 async def test_an_offer_to_the_ai_made_before_a_restart_is_answered_after_it(world):
@@ -213,7 +213,7 @@ async def test_an_offer_to_the_ai_made_before_a_restart_is_answered_after_it(wor
     await (await emu.slash("alice", "play alak", {"level": "hard"})).reply()
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
 
     async def never(game_id: int) -> int:
         await asyncio.Event().wait()
@@ -221,7 +221,7 @@ async def test_an_offer_to_the_ai_made_before_a_restart_is_answered_after_it(wor
 
     world.bot.ai_player.answer_draw_offers = never  # this run never answers
     await (await emu.slash("alice", "draw", channel=thread)).reply()
-    assert len(await world.services.pending_draw_offers(game.id)) == 1
+    assert len(await world.services.draws.pending_draw_offers(game.id)) == 1
     mark = emu.mark()
     await world.restart()
     said = await emu.wait_for_message(
@@ -229,7 +229,7 @@ async def test_an_offer_to_the_ai_made_before_a_restart_is_answered_after_it(wor
         and ("accepted" in m.content or "declined" in m.content),
         channel_id=thread, since=mark, timeout=AI_PATIENCE)
     assert said.notified == {emu.user("alice").id}
-    assert await world.services.pending_draw_offers(game.id) == []
+    assert await world.services.draws.pending_draw_offers(game.id) == []
     await delivered(world, game.id)
     answers = [m for m in emu.channel_messages(thread) if "draw offer" in m.content
                and ("accepted" in m.content or "declined" in m.content)]

@@ -27,7 +27,7 @@ async def test_board_says_the_move_to_play_next_as_the_image_does(world):
     await play(world, "alice", "a", thread)
     await play(world, "bob", "k", thread)
     shown = await (await emu.slash("carol", "board", {}, channel=thread)).reply()
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     assert game.ply == 2 and move_number(game.ply) == 3
     assert "move 3:" in shown.content
 
@@ -35,7 +35,7 @@ async def test_board_says_the_move_to_play_next_as_the_image_does(world):
 async def test_watch_refuses_your_own_game_and_a_finished_one(world):
     emu = world.emu
     first = await world.start_game("alice", "alak", "bob")
-    game = await world.services.game_for_thread(first.channel_id)
+    game = await world.services.games.game_for_thread(first.channel_id)
     own = await (await emu.slash("bob", "watch", {"game": game.id})).reply()
     assert own.flags & EPHEMERAL and f"You play in game #{game.id}" in own.content
     await world.resign("bob", first.channel_id)
@@ -47,11 +47,11 @@ async def test_resign_asks_first_and_a_stale_confirmation_refuses(world):
     emu = world.emu
     first = await world.start_game("alice", "alak", "bob")
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     question = await (await emu.slash("alice", "resign", {}, channel=thread)).reply()
     assert question.flags & EPHEMERAL and "Resign Alak" in question.content
     assert emu.user("bob").mention in question.content
-    assert (await world.services.get_game(game.id)).status == "active", "only asked"
+    assert (await world.services.games.get_game(game.id)).status == "active", "only asked"
 
     other = await (await emu.click("bob", question, label="Resign")).reply()
     assert other.flags & EPHEMERAL and "belongs to another player" in other.content
@@ -59,7 +59,7 @@ async def test_resign_asks_first_and_a_stale_confirmation_refuses(world):
     await play(world, "alice", "a", thread)  # the game moves on: the question is stale
     stale = await (await emu.click("alice", question, label="Resign")).reply()
     assert stale.flags & EPHEMERAL and "moved on" in stale.content
-    assert (await world.services.get_game(game.id)).status == "active"
+    assert (await world.services.games.get_game(game.id)).status == "active"
 
     # A fresh confirmation survives a restart (the button is persistent), then resigns.
     question = await (await emu.slash("bob", "resign", {}, channel=thread)).reply()
@@ -74,7 +74,7 @@ async def test_resign_asks_first_and_a_stale_confirmation_refuses(world):
     over = await emu.wait_for_ping("alice", lambda m: m.content.startswith("Game over"),
                                    since=mark)
     assert over.channel_id == thread
-    final = await world.services.get_game(game.id)
+    final = await world.services.games.get_game(game.id)
     assert final.status == "finished" and final.outcome.winners == frozenset({0})
     late = await (await emu.click("alice", hers, label="Resign")).reply()
     assert late.flags & EPHEMERAL and "already over" in late.content
@@ -97,7 +97,7 @@ async def test_challenges_are_withdrawn_not_repeated_and_expire(world):
     offer = await world.challenge("alice", "alak", {"opponent": "bob"})
     ahead = timedelta(days=8)
     world.bot.clocks.clock = lambda: datetime.now(UTC) + ahead
-    world.services._clock = lambda: datetime.now(UTC) + ahead
+    world.services.context.clock = lambda: datetime.now(UTC) + ahead
     late = await (await emu.click("bob", offer, label="Accept")).reply()
     assert late.flags & EPHEMERAL and "expired" in late.content
     await world.bot.scheduler.run_once()
@@ -113,15 +113,16 @@ OTHER_SERVER = 4_100_000_000_000_000_001
 async def test_game_numbers_are_suggested_yours_first_never_another_servers(world):
     emu = world.emu
     alice, bob = emu.user("alice").id, emu.user("bob").id
-    mine = await world.services.game_for_thread(
+    mine = await world.services.games.game_for_thread(
         (await world.start_game("alice", "alak", "bob")).channel_id)
-    theirs = await world.services.game_for_thread(
+    theirs = await world.services.games.game_for_thread(
         (await world.start_game("carol", "palam", "dave")).channel_id)
-    over = await world.services.game_for_thread(
+    over = await world.services.games.game_for_thread(
         (await world.start_game("bob", "alak", "alice")).channel_id)
     await world.resign("alice", over.thread_id)
-    foreign = await world.services.create_game("alak", (alice, bob), guild_id=OTHER_SERVER,
-                                               channel_id=OTHER_SERVER + 1)
+    foreign = await world.services.challenges.create_game("alak", (alice, bob),
+                                                          guild_id=OTHER_SERVER,
+                                                          channel_id=OTHER_SERVER + 1)
 
     async def suggested(user, command, typed=""):
         choices = await emu.autocomplete(user, command, {"game": typed}, "game")
@@ -153,7 +154,7 @@ async def test_the_host_starts_a_table_with_the_players_present_when_the_game_al
     mark = emu.mark()
     await emu.click("alice", table, label="Start")
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    game = await world.services.game_for_thread(first.channel_id)
+    game = await world.services.games.game_for_thread(first.channel_id)
     assert game.seats == (emu.user("alice").id, emu.user("bob").id)
 
 
@@ -161,7 +162,7 @@ async def test_an_admin_aborts_a_stuck_game_and_its_thread_is_told(world):
     emu = world.emu
     first = await world.start_game("alice", "alak", "bob")
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     with pytest.raises(HiddenCommand):  # Discord offers /admin to Manage Server only
         await emu.slash("carol", "admin abort", {"game": game.id})
     emu.grant("carol", MANAGE_GUILD)
@@ -175,7 +176,7 @@ async def test_an_admin_aborts_a_stuck_game_and_its_thread_is_told(world):
     assert emu.user("carol").mention in notice.content
     for name in ("alice", "bob"):
         assert notice in emu.pings(name, since=mark)
-    after = await world.services.get_game(game.id)
+    after = await world.services.games.get_game(game.id)
     assert after.status == "aborted" and after.outcome is None
     late = await (await emu.slash("alice", "move", {"text": "a"}, channel=thread)).reply()
     assert late.flags & EPHEMERAL and "already over" in late.content
@@ -195,7 +196,7 @@ async def test_server_settings_choose_the_language_and_the_default_time_control(
     # The admin's own answer is private, in their language; time controls are said in words.
     assert "public posts in French" in saved.content
     assert ": 3 days per move." in saved.content
-    assert await world.services.server_language(first_guild(world)) == "fr"
+    assert await world.services.settings.server_language(first_guild(world)) == "fr"
     # The server's language is what every game's public posts speak from now on: the
     # challenge (from an English client) and the game's thread are in French.
     offer = await world.challenge("alice", "alak", {"opponent": "bob"})
@@ -206,7 +207,7 @@ async def test_server_settings_choose_the_language_and_the_default_time_control(
     mark = emu.mark()
     await emu.click("bob", offer, label="Accepter")
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    assert (await world.services.game_for_thread(first.channel_id)).locale == "fr"
+    assert (await world.services.games.game_for_thread(first.channel_id)).locale == "fr"
     assert "à vous de jouer" in first.content
 
 
@@ -218,7 +219,7 @@ async def test_rematch_after_a_game_and_the_thread_archives_itself_when_quiet(wo
     emu = world.emu
     first = await world.start_game("alice", "alak", "bob")
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     assert emu.channels[thread]["thread_metadata"]["auto_archive_duration"] == 10080
     mark = emu.mark()
     await world.resign("bob", thread)
@@ -242,7 +243,7 @@ async def test_rematch_after_a_game_and_the_thread_archives_itself_when_quiet(wo
     started = await (await emu.click("alice", over, label="Rematch")).reply()
     assert f"is game #{game.id + 1}" in started.content
     board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    rematch = await world.services.game_for_thread(board.channel_id)
+    rematch = await world.services.games.game_for_thread(board.channel_id)
     assert board.channel_id != thread and rematch.id == game.id + 1
     assert rematch.seats == (emu.user("bob").id, emu.user("alice").id)
     assert f"{emu.user('bob').mention}, your turn" in board.content

@@ -63,10 +63,9 @@ def values_for(option: dict[str, Any], emu) -> list[Any]:
         return list(HOSTILE_TEXT)
     if kind in (INTEGER, NUMBER):
         low, high = option.get("min_value"), option.get("max_value")
-        return sorted({
-            max(low, min(high, v)) if low is not None and high is not None else v
-            for v in HOSTILE_INTEGERS
-        })
+        low = HOSTILE_INTEGERS[0] if low is None else low
+        high = HOSTILE_INTEGERS[-1] if high is None else high
+        return sorted({max(low, min(high, v)) for v in HOSTILE_INTEGERS})
     if kind == BOOLEAN:
         return [True]
     if kind == USER:
@@ -103,7 +102,7 @@ async def test_hostile_input_on_every_command_is_answered_within_discords_limits
                 interaction = await emu.slash("alice", path, values, channel=channel)
                 sent += 1
                 try:
-                    await interaction.acknowledged(timeout=10)
+                    await interaction.acknowledged()
                 except TimeoutError:
                     unanswered.append((path, {k: str(v)[:30] for k, v in values.items()}))
             for option in leaf.get("options", []):

@@ -6,17 +6,17 @@ from __future__ import annotations
 import sys
 import threading
 
-from bot.heavy import HeavyWork
+from bot.workers.heavy import HeavyWork
 from emulator import EPHEMERAL
 
 
 async def played_game(world, host: str, guest: str, moves: int = 2):
     board = await world.start_game(host, "alak", guest)
-    game = await world.services.game_for_thread(board.channel_id)
+    game = await world.services.games.game_for_thread(board.channel_id)
     for _ in range(moves):
-        game = await world.services.get_game(game.id)
+        game = await world.services.games.get_game(game.id)
         user = game.user_to_move()
-        await world.services.move(game.id, user, (await world.services.legal_moves(
+        await world.services.play.move(game.id, user, (await world.services.games.legal_moves(
             game.id, user))[0])
     return game
 
@@ -30,9 +30,9 @@ async def test_a_replay_is_drawn_once_then_sent_again_from_the_cache(world):
     assert second.files[0].data == first.files[0].data
     assert len(world.bot.heavy.cache) == 1
     # A new move is a new position: a new replay.
-    info = await world.services.get_game(game.id)
+    info = await world.services.games.get_game(game.id)
     mover = info.user_to_move()
-    await world.services.move(game.id, mover, (await world.services.legal_moves(
+    await world.services.play.move(game.id, mover, (await world.services.games.legal_moves(
         game.id, mover))[0])
     third = await (await emu.slash("carol", "replay", {"game": game.id})).reply()
     assert third.files[0].data != first.files[0].data

@@ -15,8 +15,8 @@ import signal
 import pytest
 
 import engines
-from bot.logs import PAYLOAD_LOGGERS, HidePayloads, setup_logging
-from bot.services.games import GameService
+from bot.runtime.logs import PAYLOAD_LOGGERS, HidePayloads, setup_logging
+from bot.services import Services
 from bot.store import open_store
 from emulator import running_emulator
 from emulator.botprocess import BotProcess
@@ -79,7 +79,7 @@ async def test_a_whole_lppg_game_at_debug_logs_no_hidden_information(debug_logs,
     emu = world.emu
     first = await world.start_game("alice", "lppg", "bob")
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     store = world.services.store
     row = await store.get_game(game.id)
     seed = row.seed
@@ -87,7 +87,7 @@ async def test_a_whole_lppg_game_at_debug_logs_no_hidden_information(debug_logs,
     users = {u.id: u for u in emu.users.values()}
     rng = random.Random(4)
     for _ in range(MAX_PLIES):
-        game = await world.services.get_game(game.id)
+        game = await world.services.games.get_game(game.id)
         if game.status != "active":
             break
         mover = users[game.user_to_move()]
@@ -99,7 +99,7 @@ async def test_a_whole_lppg_game_at_debug_logs_no_hidden_information(debug_logs,
         row = await store.get_game(game.id)
         if row.status == "active":
             patterns |= hidden_patterns(row.snapshot)
-    assert (await world.services.get_game(game.id)).status == "finished"
+    assert (await world.services.games.get_game(game.id)).status == "finished"
     assert engines.get("lppg").load(row.snapshot).outcome is not None
 
     texts = [*records.texts, output.getvalue()]
@@ -113,7 +113,7 @@ async def test_a_whole_lppg_game_at_debug_logs_no_hidden_information(debug_logs,
         assert found is None, f"hidden cards {found.group(0)!r} logged in: {text[:300]}"
 
 
-#: A DEBUG line of the bot's own loggers, as ``bot.logs.setup_logging`` formats it.
+#: A DEBUG line of the bot's own loggers, as ``bot.runtime.logs.setup_logging`` formats it.
 BOT_DEBUG_LINE = re.compile(r"^\d\d:\d\d:\d\d DEBUG +bot\.")
 
 
@@ -126,17 +126,17 @@ async def test_a_bot_process_at_debug_logs_debug_lines_and_no_hidden_information
             challenge = await (await emu.slash("alice", "play lppg", {"opponent": "bob"})).reply()
             mark = emu.mark()
             await emu.click("bob", challenge, label="Accept")
-            first = await emu.wait_for_message(lambda m: bool(m.files), since=mark, timeout=30)
+            first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
             thread = first.channel_id
             store = await open_store(str(tmp_path / "bot.db"))
-            service = GameService(store)
-            game = await service.game_for_thread(thread)
+            service = Services(store)
+            game = await service.games.game_for_thread(thread)
             row = await store.get_game(game.id)
             seed, patterns = row.seed, hidden_patterns(row.snapshot)
             users = {u.id: u for u in emu.users.values()}
             rng = random.Random(5)
             for _ in range(MAX_PLIES):
-                game = await service.get_game(game.id)
+                game = await service.games.get_game(game.id)
                 if game.status != "active":
                     break
                 mover = users[game.user_to_move()]
@@ -150,7 +150,7 @@ async def test_a_bot_process_at_debug_logs_debug_lines_and_no_hidden_information
                 row = await store.get_game(game.id)
                 if row.status == "active":
                     patterns |= hidden_patterns(row.snapshot)
-            assert (await service.get_game(game.id)).status == "finished"
+            assert (await service.games.get_game(game.id)).status == "finished"
             assert await bot.signal(signal.SIGTERM) == 0
         finally:
             if store is not None:

@@ -19,9 +19,9 @@ async def finished_game(world, winner: str, loser: str, game: str = "alak") -> i
     """A game of this server between the two, lost by ``loser``'s resignation, rated."""
     emu = world.emu
     ids = emu.user(winner).id, emu.user(loser).id
-    info = await world.services.create_game(game, ids, guild_id=emu.guild_id,
-                                            channel_id=emu.channel_id)
-    await world.services.resign(info.id, ids[1])
+    info = await world.services.challenges.create_game(game, ids, guild_id=emu.guild_id,
+                                                       channel_id=emu.channel_id)
+    await world.services.play.resign(info.id, ids[1])
     await world.bot.get_cog("Tournaments").ratings.on_game_over(info.id)
     return info.id
 

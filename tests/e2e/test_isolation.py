@@ -38,10 +38,10 @@ async def test_another_servers_tournament_cannot_be_managed_or_read(world):
     expect_posts_to_server_a_refused(world)
     ids = {name: emu.user(name).id for name in ("alice", "bob", "carol", "dave")}
     service = tournaments(world)
-    cup = await service.create(ids["alice"], "alak", "swiss", name="Server A Cup",
-                               guild_id=SERVER_A, channel_id=CHANNEL_A)
+    cup = await service.signup.create(ids["alice"], "alak", "swiss", name="Server A Cup",
+                                      guild_id=SERVER_A, channel_id=CHANNEL_A)
     for name in ("alice", "bob", "carol"):
-        await service.join(cup.id, ids[name], guild_id=SERVER_A)
+        await service.signup.join(cup.id, ids[name], guild_id=SERVER_A)
     # In her own server carol may manage (and is in the tournament); alice is its organiser.
     emu.grant("carol", MANAGE_GUILD)
     attempts = [
@@ -59,7 +59,7 @@ async def test_another_servers_tournament_cannot_be_managed_or_read(world):
         assert reply.flags & EPHEMERAL, path
         assert reply.content == f"There is no tournament #{cup.id} on this server.", path
         assert not reply.files, path
-    after = await service.get(cup.id)
+    after = await service.reading.get(cup.id)
     assert after.status == "signup"
     assert after.players == (ids["alice"], ids["bob"], ids["carol"])
     # Without a number, the commands only ever find this server's tournaments.
@@ -73,17 +73,17 @@ async def test_another_servers_game_is_refused_like_an_unknown_number(world, com
     emu = world.emu
     expect_posts_to_server_a_refused(world)
     alice, bob = emu.user("alice").id, emu.user("bob").id
-    game = await world.services.create_game("alak", (alice, bob), guild_id=SERVER_A,
-                                            channel_id=CHANNEL_A)
-    await world.services.move(game.id, alice, "f")
-    before = await world.services.get_game(game.id)
+    game = await world.services.challenges.create_game("alak", (alice, bob), guild_id=SERVER_A,
+                                                       channel_id=CHANNEL_A)
+    await world.services.play.move(game.id, alice, "f")
+    before = await world.services.games.get_game(game.id)
     for number in (game.id, game.id + 1000):  # a foreign number and one that does not exist
         # Even a player of that game is refused from another server.
         reply = await (await emu.slash("bob", command, {"game": number})).reply()
         assert reply.flags & EPHEMERAL
         assert reply.content == f"There is no game #{number} on this server."
         assert not reply.files
-    after = await world.services.get_game(game.id)
+    after = await world.services.games.get_game(game.id)
     assert (after.version, after.status) == (before.version, before.status)
     assert emu.threads() == []  # /watch added nobody anywhere
     assert refusals_elsewhere(world) == []
@@ -93,6 +93,6 @@ async def test_this_servers_game_still_answers_by_number(world):
     """The check keeps a server's own games reachable by number from any of its channels."""
     emu = world.emu
     first = await world.start_game("alice", "alak", "bob")
-    game = await world.services.game_for_thread(first.channel_id)
+    game = await world.services.games.game_for_thread(first.channel_id)
     reply = await (await emu.slash("carol", "board", {"game": game.id})).reply()
     assert not reply.flags & EPHEMERAL and reply.files and reply.files[0].is_png

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import render
-from bot import i18n
-from bot.heavy import HeavyWork
+from bot.core import i18n
+from bot.workers.heavy import HeavyWork
 from emulator import MANAGE_GUILD
 
 
@@ -50,7 +50,7 @@ async def test_a_french_challengers_game_speaks_french_whoever_acts(world, drawn
     await emu.click("bob", offer, label="Accepter")
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     assert game.locale == "fr"
     assert "Une partie d'Alak commence" in first.content  # "de" elided before the vowel
     assert "à vous de jouer" in first.content
@@ -72,13 +72,13 @@ async def test_a_french_challengers_game_speaks_french_whoever_acts(world, drawn
 
 async def test_the_servers_language_wins_and_refusals_stay_private_and_own(world, drawn):
     emu = world.emu
-    await world.services.set_guild_settings(emu.guild_id, locale="en-US")
+    await world.services.settings.set_guild_settings(emu.guild_id, locale="en-US")
     offer = await (await emu.slash("alice", "play alak", {"opponent": "bob"},
                                    locale="fr")).reply()
     assert "challenges" in offer.content  # the server's language, not Alice's
     first = await world.accept("bob", offer)
     thread = first.channel_id
-    assert (await world.services.game_for_thread(thread)).locale == "en"
+    assert (await world.services.games.game_for_thread(thread)).locale == "en"
     assert drawn[-1]["lang"] == "en"
     await play(world, "alice", "d", thread, locale="fr")
     assert "your turn" in emu.channel_messages(thread)[-1].content
@@ -140,7 +140,7 @@ async def test_a_replay_is_drawn_in_the_games_language(world, monkeypatch):
                                          locale="fr")).reply()
     await world.emu.click("bob", offer, label="Accepter")
     first = await world.emu.wait_for_message(lambda m: bool(m.files))
-    game = await world.services.game_for_thread(first.channel_id)
+    game = await world.services.games.game_for_thread(first.channel_id)
     await play(world, "alice", "d", first.channel_id)
     # Carol's client is English; the replay is public, in the game's French.
     shown = await (await world.emu.slash("carol", "replay", {"game": game.id})).reply()
@@ -155,7 +155,7 @@ async def test_reminders_by_dm_speak_the_players_language_the_thread_the_games(w
     first = await world.accept("alice", offer)
     await play(world, "bob", "d", first.channel_id)
     await play(world, "alice", "e", first.channel_id)
-    game = await world.services.game_for_thread(first.channel_id)
+    game = await world.services.games.game_for_thread(first.channel_id)
     deadline = await world.bot.clocks.deadline(game.id)
     mark = emu.mark()
     ahead = deadline - datetime.now(UTC) - timedelta(hours=23)
@@ -186,7 +186,7 @@ async def test_resigning_and_the_rematch_speak_the_games_language(world):
     emu = world.emu
     first = await french_game(world)
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     question = await (await emu.slash("bob", "resign", {}, channel=thread)).reply()
     assert question.ephemeral and question.content.startswith("Resign Alak")
     mark = emu.mark()
@@ -201,7 +201,7 @@ async def test_resigning_and_the_rematch_speak_the_games_language(world):
     assert twice.ephemeral and "already asked" in twice.content  # private: Bob's English
     started = await (await emu.click("alice", over, label="Revanche")).reply()
     assert "Tout le monde est d'accord" in plain(started.content)
-    rematch = await world.services.get_game(game.id + 1)
+    rematch = await world.services.games.get_game(game.id + 1)
     assert rematch.locale == "fr" and rematch.seats == tuple(reversed(game.seats))
     board = await emu.wait_for_message(lambda m: bool(m.files) and m.channel_id != thread,
                                        since=mark)
@@ -211,7 +211,7 @@ async def test_resigning_and_the_rematch_speak_the_games_language(world):
 async def test_an_admins_abort_is_told_in_the_games_language(world):
     emu = world.emu
     first = await french_game(world)
-    game = await world.services.game_for_thread(first.channel_id)
+    game = await world.services.games.game_for_thread(first.channel_id)
     emu.grant("carol", MANAGE_GUILD)
     mark = emu.mark()
     done = await (await emu.slash("carol", "admin abort", {"game": game.id})).reply()
@@ -233,7 +233,7 @@ async def test_a_french_table_and_its_expiry_are_said_in_french(world):
     assert [b["label"] for b in offer.buttons()][-1] == "Retirer"
     ahead = timedelta(days=8)
     world.bot.clocks.clock = lambda: datetime.now(UTC) + ahead
-    world.services._clock = lambda: datetime.now(UTC) + ahead
+    world.services.context.clock = lambda: datetime.now(UTC) + ahead
     await world.bot.scheduler.run_once()
     await world.bot.delivery.flush(None)
     edited = emu.messages[offer.id]
@@ -251,5 +251,5 @@ async def test_the_admins_language_setting_is_the_one_games_read(world):
                                    locale="fr")).reply()
     assert "challenges" in offer.content
     first = await world.accept("bob", offer)
-    assert (await world.services.game_for_thread(first.channel_id)).locale == "en"
+    assert (await world.services.games.game_for_thread(first.channel_id)).locale == "en"
     assert "your turn" in first.content

@@ -39,7 +39,7 @@ async def test_three_player_table(world):
     await emu.click("alice", full, label="Start")
     first = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     assert first.files[0].is_png
-    game = await world.services.game_for_thread(first.channel_id)
+    game = await world.services.games.game_for_thread(first.channel_id)
     users = {emu.user(n).id for n in ("alice", "bob", "carol")}
     assert set(game.seats) == users and len(game.seats) == 3
     to_move = game.user_to_move()
@@ -57,7 +57,7 @@ async def test_three_player_table(world):
                             channel=first.channel_id)
     reply = await moved.reply()
     assert reply.files[0].is_png and not reply.ephemeral
-    assert (await world.services.get_game(game.id)).ply == 1
+    assert (await world.services.games.get_game(game.id)).ply == 1
 
 
 async def double_click(emu, user: str, message, label: str):
@@ -105,7 +105,7 @@ async def test_the_host_takes_an_ai_player_off_the_table_once(world):
     mark = emu.mark()
     await emu.click("alice", table, label="Start")
     board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    game = await world.services.game_for_thread(board.channel_id)
+    game = await world.services.games.game_for_thread(board.channel_id)
     assert game.seats == (alice.id, ai_user_id("easy"), ai_user_id("hard"), bob.id)
 
 
@@ -169,7 +169,7 @@ async def test_a_double_click_on_plus_ai_seats_one_ai_player(world):
     assert "(2/4)" in seated.content and seated.content.count("AI (medium)") == 1
     assert table.content == seated.content, "two presses, one AI"
     challenge_id = int(table.buttons()[0]["custom_id"].split(":")[2])  # bg:ch:<id>:join
-    lobby = await world.services.get_challenge(challenge_id)
+    lobby = await world.services.challenges.get_challenge(challenge_id)
     assert lobby.joined == (emu.user("alice").id, ai_user_id("medium"))
 
     await (await emu.click("alice", table, label="+ AI (medium)")).reply()

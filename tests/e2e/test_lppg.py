@@ -18,7 +18,7 @@ async def test_hand_is_private_and_moves_are_suggested(world):
     emu = world.emu
     first = await world.start_game("alice", "lppg", "bob")
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
 
     shown = await (await emu.slash("alice", "hand", channel=thread)).reply()
     assert shown.flags & EPHEMERAL and shown.files[0].is_png
@@ -28,14 +28,14 @@ async def test_hand_is_private_and_moves_are_suggested(world):
 
     users = {u.id: u for u in emu.users.values()}
     for _ in range(6):
-        game = await world.services.get_game(game.id)
+        game = await world.services.games.get_game(game.id)
         mover = users[game.user_to_move()]
         suggestions = await emu.autocomplete(mover, "move", {"text": ""}, "text", channel=thread)
         assert suggestions, "the player to move gets suggestions from their own view"
         reply = await (await emu.slash(mover, "move", {"text": suggestions[0]["value"]},
                                        channel=thread)).reply()
         assert not reply.ephemeral and reply.files[0].is_png
-    assert (await world.services.get_game(game.id)).ply == 6
+    assert (await world.services.games.get_game(game.id)).ply == 6
 
 
 @pytest.mark.parametrize("game", ["alak", "palam"])
@@ -51,13 +51,13 @@ async def test_hand_in_a_game_without_hidden_cards(world, game):
     if game == "palam":
         # Palam opens with the seat the toss picked choosing its camp: both choices are buttons.
         assert labels == ["camp isis", "camp anubis", "Abort"]  # and Abort: nobody moved
-        game_info = await world.services.game_for_thread(first.channel_id)
+        game_info = await world.services.games.game_for_thread(first.channel_id)
         chooser = next(u for u in emu.users.values() if u.id == game_info.user_to_move())
         first = await (await emu.click(chooser, first, label="camp isis")).reply()
         labels = [b["label"] for b in board_buttons(first)]
     # One-word moves are buttons (Palam's two-square swaps are typed with /move).
     assert labels and all(" " not in label for label in labels)
-    game_info = await world.services.game_for_thread(first.channel_id)
+    game_info = await world.services.games.game_for_thread(first.channel_id)
     mover = next(u for u in emu.users.values() if u.id == game_info.user_to_move())
     reply = await (await emu.click(mover, first, label=labels[0])).reply()
     assert move_said(reply.content, mover.mention, labels[0]) and reply.files[0].is_png
@@ -133,10 +133,10 @@ async def test_no_public_payload_of_a_whole_lppg_game_tells_a_hand(world):
     """Boards, buttons, texts and file names: for each, every player's hand could still be
     another (the old boards carried one button per legal placement, which gave both cards)."""
     emu = world.emu
-    world.services._seeds = lambda: SEED
+    world.services.context.seeds = lambda: SEED
     first = await world.start_game("alice", "lppg", "bob")
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     few = 0
     for _ in range(MAX_PLIES):
         mover, moves = await world.turn(game.id)
@@ -149,7 +149,7 @@ async def test_no_public_payload_of_a_whole_lppg_game_tells_a_hand(world):
     else:
         raise AssertionError("the game did not end")
     assert few >= 1, "the game reached a turn with few placements"
-    record = await world.services.record(game.id)
+    record = await world.services.games.record(game.id)
     engine = engines.get("lppg")
     states = engine.replay(2, record.seed, game.options, [m.text for m in record.moves])
     payloads = public_payloads(world, {thread, emu.channel_id})
@@ -173,7 +173,7 @@ async def test_hand_offers_the_players_own_moves_privately(world):
     emu = world.emu
     first = await world.start_game("alice", "lppg", "bob")
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     for _ in range(60):
         mover, moves = await world.turn(game.id)
         latest = [m for m in emu.channel_messages(thread) if m.files][-1]

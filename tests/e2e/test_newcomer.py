@@ -18,10 +18,10 @@ def plain(text: str) -> str:
 async def test_undo_against_the_ai_says_why_first(world):
     emu = world.emu
     thread = await world.play_ai("alice", "alak")
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     alice = emu.user("alice").id
     # Right after her own move (the AI still to answer or answered): the AI is the reason.
-    move = (await world.services.legal_moves(game.id, alice))[0]
+    move = (await world.services.games.legal_moves(game.id, alice))[0]
     await (await emu.slash("alice", "move", {"text": move}, channel=thread)).reply()
     await until_human_turn(world.services, game.id)
     refused = await (await emu.slash("alice", "undo", {}, channel=thread)).reply()
@@ -41,7 +41,7 @@ async def test_a_palam_board_after_a_resignation_mid_duel(world, monkeypatch):
     emu = world.emu
     first = await world.start_game("alice", "palam", "bob")
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     chooser, _ = await world.turn(game.id)
     await (await emu.slash(chooser.name, "move", {"text": "camp isis"}, channel=thread)).reply()
     attacker, _ = await world.turn(game.id)

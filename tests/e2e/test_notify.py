@@ -47,7 +47,7 @@ async def start(world, host: str, guest: str, locale: str, time_control: str | N
     mark = world.emu.mark()
     await world.emu.click(guest, offer, label="Accept" if locale == "en-US" else "Accepter")
     board = await world.emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    return await world.services.game_for_thread(board.channel_id), board
+    return await world.services.games.game_for_thread(board.channel_id), board
 
 
 async def move(world, user: str, text: str, thread: int, locale: str):

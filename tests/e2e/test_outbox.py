@@ -12,8 +12,8 @@ from datetime import UTC, datetime, timedelta
 import discord
 import pytest
 
-from bot.events import Event, TournamentFinished, TournamentRound
-from bot.housekeeping import PRUNE_EVERY
+from bot.core.events import Event, TournamentFinished, TournamentRound
+from bot.discord.housekeeping import PRUNE_EVERY
 from bot.store.sql import time_text
 
 
@@ -50,7 +50,7 @@ async def test_registered_poster_and_unknown_kinds(world):
     await delivery.flush(None)
     posted = await emu.wait_for_message(channel_id=emu.channel_id, since=mark)
     assert posted.content == "Round 3 pairings" and seen == [3]
-    assert await world.services.pending_outbox() == []
+    assert await world.services.outbox.pending_outbox() == []
 
 
 async def test_a_failed_post_stays_pending(world):
@@ -68,9 +68,9 @@ async def test_a_failed_post_stays_pending(world):
     delivery.register({TournamentFinished: flaky}, replace=True)
     await write_row(world, TournamentFinished(tournament_id=1))
     await delivery.flush(None)
-    assert [i.kind for i in await world.services.pending_outbox()] == ["tournament_finished"]
+    assert [i.kind for i in await world.services.outbox.pending_outbox()] == ["tournament_finished"]
     await delivery.flush(None)
-    assert await world.services.pending_outbox() == []
+    assert await world.services.outbox.pending_outbox() == []
     assert len(attempts) == 2
 
 
@@ -87,7 +87,7 @@ async def test_stopping_waits_for_listeners_still_using_the_database(world):
 
     async def listener() -> None:
         await release.wait()
-        outcome.append(await world.bot.services.games_of(1))
+        outcome.append(await world.bot.services.games.games_of(1))
 
     # discord.py runs every event listener in a task named like this one.
     busy = asyncio.create_task(listener(), name="discord.py: on_ready")

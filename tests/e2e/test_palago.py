@@ -17,11 +17,11 @@ async def test_whole_palago_game_by_slash_commands(world):
     moves = [b for b in first.buttons() if b["custom_id"].startswith("bg:mv:")]
     assert first.files[0].is_png and not moves, "Palago has too many moves for buttons"
     assert [b["label"] for b in board_buttons(first)] == ["Abort"]  # nobody has moved yet
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     users = {u.id: u for u in emu.users.values()}
 
     for _ in range(MAX_TURNS):
-        game = await world.services.get_game(game.id)
+        game = await world.services.games.get_game(game.id)
         if game.status != "active":
             break
         mover = users[game.user_to_move()]
@@ -38,7 +38,7 @@ async def test_whole_palago_game_by_slash_commands(world):
                                       channel=thread)
         reply = await interaction.reply()
         assert reply.files and reply.files[0].is_png and not reply.ephemeral
-        after = await world.services.get_game(game.id)
+        after = await world.services.games.get_game(game.id)
         assert after.ply == game.ply + 1
         assert move_said(reply.content, f"<@{game.user_to_move()}>", after.last_move), (
             reply.content)

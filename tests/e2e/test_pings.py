@@ -87,7 +87,7 @@ async def test_time_out_reminders_and_claims_ping_who_must_act(world):
     offer = await world.challenge("alice", "alak", {"opponent": "bob", "time_control": "1d"})
     first = await world.accept("bob", offer)
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     deadline = await world.bot.clocks.deadline(game.id)
     mark = emu.mark()
     ahead = deadline + timedelta(hours=1) - datetime.now(UTC)

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot.services.games import GameService
+from bot.services import Services
 from bot.store import open_store
 from tests.e2e.moves import move_said
 
@@ -42,7 +42,7 @@ async def test_a_move_committed_while_the_previous_reply_is_in_flight(world):
     emu = world.emu
     first = await world.start_game("alice", "alak", "bob")
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     moves, interactions = [], []
     for _ in range(PLIES):
         mover, legal = await world.turn(game.id)
@@ -57,7 +57,7 @@ async def test_a_move_committed_while_the_previous_reply_is_in_flight(world):
         interactions.append(interaction)
     for interaction in interactions:
         await interaction.acknowledged()
-    await emu.wait_for(lambda _: len(boards(world, thread)) == PLIES + 1, timeout=20)
+    await emu.wait_for(lambda _: len(boards(world, thread)) == PLIES + 1)
     check_boards(world, thread, game, moves)
 
 
@@ -65,19 +65,19 @@ async def test_rows_left_pending_are_drawn_at_their_own_ply_after_a_restart(worl
     emu = world.emu
     first = await world.start_game("alice", "alak", "bob")
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     await world.stop()
     # While the bot is down, three moves are committed (another process, say).
     store = await open_store(world.config.database)
     moves = ["a", "k", "e"]
     try:
-        service = GameService(store)
+        service = Services(store)
         for ply, move in enumerate(moves):
-            await service.move(game.id, game.seats[ply % 2], move)
+            await service.play.move(game.id, game.seats[ply % 2], move)
     finally:
         await store.close()
     await world.start()
-    await emu.wait_for(lambda _: len(boards(world, thread)) == len(moves) + 1, timeout=20)
+    await emu.wait_for(lambda _: len(boards(world, thread)) == len(moves) + 1)
     check_boards(world, thread, game, moves)
 
 

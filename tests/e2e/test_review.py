@@ -21,10 +21,10 @@ async def finished_game(world, moves: int = 4):
     emu = world.emu
     first = await world.start_game("alice", "alak", "bob")
     thread = first.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     for _ in range(moves):
         user, legal = await world.turn(game.id)
-        await world.services.move(game.id, user.id, legal[len(legal) // 2])
+        await world.services.play.move(game.id, user.id, legal[len(legal) // 2])
     mark = emu.mark()
     await world.resign("bob", thread)
     over = await emu.wait_for_message(lambda m: m.content.startswith("Game over"),
@@ -32,7 +32,7 @@ async def finished_game(world, moves: int = 4):
     return game, over
 
 
-@pytest.mark.bot_config(heavy_pool="thread")
+@pytest.mark.bot_config(heavy_pool="thread", ai_pool="thread")
 async def test_a_finished_game_is_reviewed_from_its_button_then_read_back(world):
     emu = world.emu
     game, over = await finished_game(world)
@@ -62,13 +62,13 @@ async def test_a_finished_game_is_reviewed_from_its_button_then_read_back(world)
     assert len(parse_record(text).moves) == 4
 
 
-@pytest.mark.bot_config(heavy_pool="thread")
+@pytest.mark.bot_config(heavy_pool="thread", ai_pool="thread")
 async def test_review_refused_while_people_play_given_against_the_ai(world):
     emu = world.emu
     first = await world.start_game("alice", "alak", "bob")
-    game = await world.services.game_for_thread(first.channel_id)
+    game = await world.services.games.game_for_thread(first.channel_id)
     user, legal = await world.turn(game.id)
-    await world.services.move(game.id, user.id, legal[0])
+    await world.services.play.move(game.id, user.id, legal[0])
     for who in ("alice", "carol"):
         refused = await (await emu.slash(who, "review", {"game": game.id})).reply()
         assert refused.flags & EPHEMERAL
@@ -79,11 +79,11 @@ async def test_review_refused_while_people_play_given_against_the_ai(world):
 
     await (await emu.slash("alice", "play alak", {"level": "easy"})).reply()
     alice = emu.user("alice").id
-    against_ai = next(g for g in await world.services.games_of(alice) if is_ai(g.seats[1]))
+    against_ai = next(g for g in await world.services.games.games_of(alice) if is_ai(g.seats[1]))
     await until_human_turn(world.services, against_ai.id)
     user, legal = await world.turn(against_ai.id)
     assert user is not None and user.name == "alice"
-    await world.services.move(against_ai.id, user.id, legal[0])
+    await world.services.play.move(against_ai.id, user.id, legal[0])
     asked = await emu.slash("alice", "review", {"game": against_ai.id})
     review = await asked.reply(lambda m: bool(m.files), timeout=PATIENCE)
     assert review.flags & EPHEMERAL and review.files[0].data[:4] == b"\x89PNG"
@@ -92,12 +92,12 @@ async def test_review_refused_while_people_play_given_against_the_ai(world):
     assert "still being played" in refused.content
 
 
-@pytest.mark.bot_config(heavy_pool="thread")
+@pytest.mark.bot_config(heavy_pool="thread", ai_pool="thread")
 async def test_one_review_at_a_time_per_user(world, monkeypatch):
     import threading
 
-    import bot.reviews
-    from bot.services.reviews import evaluate_positions
+    import bot.workers.review
+    from bot.services.review import evaluate_positions
 
     emu = world.emu
     first_game, first_over = await finished_game(world)
@@ -108,7 +108,7 @@ async def test_one_review_at_a_time_per_user(world, monkeypatch):
         release.wait(30)
         return evaluate_positions(source, start, stop)
 
-    monkeypatch.setattr(bot.reviews, "evaluate_positions", held)
+    monkeypatch.setattr(bot.workers.review, "evaluate_positions", held)
     pressed = await emu.click("carol", first_over, label="Review")
     assert "0/5 positions evaluated" in (await pressed.reply()).content
     refused = await (await emu.slash("carol", "review", {"game": second_game.id})).reply()
@@ -122,7 +122,7 @@ async def test_one_review_at_a_time_per_user(world, monkeypatch):
     assert first_game.id != second_game.id and world.bot.reviews.made == 2
 
 
-@pytest.mark.bot_config(heavy_pool="thread")
+@pytest.mark.bot_config(heavy_pool="thread", ai_pool="thread")
 async def test_the_review_button_stays_once_the_rematch_started(world):
     emu = world.emu
     game, over = await finished_game(world)

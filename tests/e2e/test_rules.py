@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from bot import rules
+from bot.core import rules
 
 
 async def ensure_rules_loaded(world) -> None:
     """The rules cog is discovered with every module of bot.cogs; load it if it was not."""
     if world.bot.get_cog("Rules") is None:
-        await world.bot.load_extension("bot.cogs.rules")
+        await world.bot.load_extension("bot.discord.cogs.rules")
         await world.bot.sync_commands("global")
 
 

@@ -52,7 +52,7 @@ async def edited(emu, message, fragment: str, since: int = 0):
 async def lang(request, world):
     """The server's language, also every client's."""
     if request.param == "fr":
-        await world.services.set_guild_settings(world.emu.guild_id, locale="fr")
+        await world.services.settings.set_guild_settings(world.emu.guild_id, locale="fr")
     return request.param
 
 
@@ -74,7 +74,7 @@ async def test_seek_listed_in_the_lobby_and_joined_there(world, lang):
     assert [b["label"] for b in posted.buttons()] == [text["join"], text["withdraw"]]
     open_challenge = await world.challenge("carol", "palago", {})
     table = await world.challenge("dave", "kolory", {"players": 3})
-    seek_id = (await world.services.open_seeks_of(emu.user("alice").id, emu.guild_id))[0].id
+    seek_id = (await world.services.seeks.open_seeks_of(emu.user("alice").id, emu.guild_id))[0].id
 
     listed = await lobby(world, lang)
     assert listed.flags & EPHEMERAL
@@ -91,7 +91,7 @@ async def test_seek_listed_in_the_lobby_and_joined_there(world, lang):
                              locale=LOCALES[lang])
     board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     assert board.files[0].is_png
-    game = await world.services.game_for_thread(board.channel_id)
+    game = await world.services.games.game_for_thread(board.channel_id)
     assert game.seats == (emu.user("alice").id, emu.user("bob").id)
     answer = await joined.reply()
     assert answer.flags & EPHEMERAL
@@ -115,7 +115,7 @@ async def test_rating_range_own_seek_and_double_click(world, lang):
     assert emu.messages[ranged.id].buttons()  # still open
 
     # A player inside the range joins; her double click starts one game.
-    async with world.services._store.transaction(players=[emu.user("carol").id]) as tx:
+    async with world.services.store.transaction(players=[emu.user("carol").id]) as tx:
         now = datetime.now(UTC)
         await tx.ensure_user(emu.user("carol").id, now)
         await rating_writes(tx).put_glicko(emu.user("carol").id, "alak", 1800.0, 80.0, 0.06,
@@ -128,9 +128,9 @@ async def test_rating_range_own_seek_and_double_click(world, lang):
     await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     refusals = [a for a in answers if a.flags & EPHEMERAL]
     assert len(refusals) == 1 and text["closed"] in plain(refusals[0].content)
-    challenge = await world.services.get_challenge(
+    challenge = await world.services.challenges.get_challenge(
         int(ranged.buttons()[0]["custom_id"].split(":")[2]))
-    game = await world.services.get_game(challenge.game_id)
+    game = await world.services.games.get_game(challenge.game_id)
     assert game.seats == (emu.user("alice").id, emu.user("carol").id)
     assert len(emu.threads()) == 1
 
@@ -162,7 +162,7 @@ async def test_max_seeks_withdraw_and_expiry(world, lang):
     late_seek = await seek(world, lang)
     ahead = timedelta(days=3)
     world.bot.clocks.clock = lambda: datetime.now(UTC) + ahead
-    world.services._clock = lambda: datetime.now(UTC) + ahead
+    world.services.context.clock = lambda: datetime.now(UTC) + ahead
     await world.bot.scheduler.run_once()
     await world.bot.delivery.flush(None)
     for message in (posted[2], late_seek):
@@ -191,7 +191,7 @@ async def test_open_challenges_and_tables_joined_from_the_lobby_after_a_restart(
     await emu.click("alice", listed, label=text["join_n"].format(id=_id(offer)),
                     locale=LOCALES[lang])
     board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
-    game = await world.services.game_for_thread(board.channel_id)
+    game = await world.services.games.game_for_thread(board.channel_id)
     assert game.seats == (emu.user("carol").id, emu.user("alice").id)
     pointer = await edited(emu, offer, f"<#{game.thread_id}>", since=mark)
     assert not pointer.buttons()
@@ -214,7 +214,7 @@ async def test_a_seek_typed_in_a_thread_is_refused_privately(world, lang):
                                    locale=LOCALES[lang])).reply()
     assert reply.flags & EPHEMERAL
     assert {"en": "not in a thread", "fr": "pas dans un fil"}[lang] in plain(reply.content)
-    assert await world.services.open_seeks_of(emu.user("alice").id, emu.guild_id) == []
+    assert await world.services.seeks.open_seeks_of(emu.user("alice").id, emu.guild_id) == []
     posted = [e.data for e in emu.events[mark:] if e.kind == "message"]
     assert all(m.flags & EPHEMERAL for m in posted), [m.content for m in posted]
     assert emu.refusals == []

@@ -11,9 +11,9 @@ import signal
 from datetime import UTC, datetime, timedelta
 
 from bench.crash import Report, check, settle
+from bot.core.sharding import shard_of
+from bot.services import Services
 from bot.services.aiseats import is_ai
-from bot.services.games import GameService
-from bot.sharding import shard_of
 from bot.store import open_store
 from bot.store.sql import time_text
 from emulator import Emulator
@@ -30,7 +30,7 @@ WHILE_DOWN = 2
 class Server:
     """One Discord server of the emulator, its channel, and the test's view of its games."""
 
-    def __init__(self, emu: Emulator, service: GameService, channel_id: int) -> None:
+    def __init__(self, emu: Emulator, service: Services, channel_id: int) -> None:
         self.emu = emu
         self.service = service
         self.channel_id = channel_id
@@ -38,21 +38,21 @@ class Server:
     async def start_game(self, host: str, guest: str, time_control: str | None = None):
         options = {"opponent": guest} | ({"time_control": time_control} if time_control else {})
         challenge = await (await self.emu.slash(host, "play alak", options,
-                                                channel=self.channel_id)).reply(timeout=30)
+                                                channel=self.channel_id)).reply()
         mark = self.emu.mark()
         await self.emu.click(guest, challenge, label="Accept")
         board = await self.emu.wait_for_message(lambda m: bool(m.files), since=mark,
                                                 timeout=30)
-        return await self.service.game_for_thread(board.channel_id)
+        return await self.service.games.game_for_thread(board.channel_id)
 
     async def start_ai_game(self, host: str):
         """``host`` plays Alak against the easy AI, started at once (no Accept)."""
         mark = self.emu.mark()
         await (await self.emu.slash(host, "play alak", {"level": "easy"},
-                                    channel=self.channel_id)).reply(timeout=30)
+                                    channel=self.channel_id)).reply()
         board = await self.emu.wait_for_message(lambda m: bool(m.files), since=mark,
                                                 timeout=30)
-        return await self.service.game_for_thread(board.channel_id)
+        return await self.service.games.game_for_thread(board.channel_id)
 
     async def human_turn(self, game_id: int):
         """The game once its person is to move (or it is over): the AI's turns played."""
@@ -60,17 +60,17 @@ class Server:
 
     async def send_move(self, game_id: int):
         """The player to move plays their first legal move: the interaction."""
-        game = await self.service.get_game(game_id)
+        game = await self.service.games.get_game(game_id)
         mover = next(u for u in self.emu.users.values() if u.id == game.user_to_move())
-        moves = await self.service.legal_moves(game_id, mover.id)
+        moves = await self.service.games.legal_moves(game_id, mover.id)
         return await self.emu.slash(mover, "move", {"text": moves[0]}, channel=game.thread_id)
 
     async def play(self, game_id: int, count: int) -> None:
         for _ in range(count):
-            game = await self.service.get_game(game_id)
+            game = await self.service.games.get_game(game_id)
             if game.status != "active":
                 return
-            answer = await (await self.send_move(game_id)).reply(timeout=30)
+            answer = await (await self.send_move(game_id)).reply()
             # The board, as the answer itself; or, when the machine is so slow that another
             # delivery of the game held it past the handler's patience, a private "Done."
             # (the board is posted all the same: ``check`` counts them).
@@ -92,7 +92,7 @@ async def test_two_processes_one_killed_each_board_and_reminder_once(
         for bot in bots:
             await bot.start()
         store = await open_store(url)
-        service = GameService(store)
+        service = Services(store)
         first, second = Server(emu, service, emu.channel_id), Server(emu, service, second_channel)
         # Timed, so that their moves wake their process's scheduler (an untimed game's moves
         # move no deadline and wake nobody): the reminder below is found when they play.
@@ -126,42 +126,43 @@ async def test_two_processes_one_killed_each_board_and_reminder_once(
         mark = emu.mark()
         move = await second.send_move(game_b.id)
         await emu.wait_for(lambda e: e.kind == "request" and e.interaction_id == move.id,
-                           since=mark, timeout=30)
+                           since=mark)
         assert await bots[1].kill() == -signal.SIGKILL
         # A move in shard 1's AI game is written meanwhile (as by a process of no shard): the
         # AI is to move there, and only shard 1's process may play it.
         carol = emu.user("carol").id
-        await service.move(ai_b.id, carol, (await service.legal_moves(ai_b.id, carol))[0])
+        moves = await service.games.legal_moves(ai_b.id, carol)
+        await service.play.move(ai_b.id, carol, moves[0])
         # The other server plays on meanwhile; its moves wake its scheduler (its reminder) and
         # its AI runner, which answers its own server's game and leaves shard 1's alone.
         await first.play(game_a.id, WHILE_DOWN)
         await emu.wait_for_message(lambda m: "is due" in m.content,
-                                   channel_id=waiting_a.thread_id, timeout=30)
+                                   channel_id=waiting_a.thread_id)
         await first.play(ai_a.id, 1)
         assert (await first.human_turn(ai_a.id)).ply == 4
-        waiting_ai = await service.get_game(ai_b.id)
+        waiting_ai = await service.games.get_game(ai_b.id)
         assert waiting_ai.ply == 3 and is_ai(waiting_ai.user_to_move())
 
         await bots[1].start()  # takes its shard back at once: catches up its rows, reminders
-        await bots[1].wait_for_log("holding shard 1 of 2", timeout=30)
+        await bots[1].wait_for_log("holding shard 1 of 2")
         await emu.wait_for_message(lambda m: "is due" in m.content,
-                                   channel_id=waiting_b.thread_id, timeout=30)
+                                   channel_id=waiting_b.thread_id)
         assert (await second.human_turn(ai_b.id)).ply == 4, "the restart plays its AI turn"
         await asyncio.gather(first.play(game_a.id, 2), second.play(game_b.id, 2))
         # Each game ends by a resignation: the other player wins.
         resigners = {}
         for game in (game_a, game_b):
-            current = await service.get_game(game.id)
+            current = await service.games.get_game(game.id)
             resigner = next(u for u in emu.users.values() if u.id == current.user_to_move())
             resigners[game.id] = resigner.id
             question = await (await emu.slash(resigner, "resign",
-                                              channel=current.thread_id)).reply(timeout=30)
+                                              channel=current.thread_id)).reply()
             confirmed = await emu.click(resigner, question, label="Resign")  # /resign asks first
-            assert "You resigned" in (await confirmed.reply(timeout=30)).content
+            assert "You resigned" in (await confirmed.reply()).content
         await settle(service)
-        games = [await service.get_game(g.id)
+        games = [await service.games.get_game(g.id)
                  for g in (game_a, game_b, waiting_a, waiting_b, ai_a, ai_b)]
-        ai_records = [await service.record(g.id) for g in (ai_a, ai_b)]
+        ai_records = [await service.games.record(g.id) for g in (ai_a, ai_b)]
         for bot in bots:
             assert await bot.signal(signal.SIGTERM) == 0
     finally:
@@ -206,18 +207,18 @@ async def test_a_standby_takes_over_the_shard_of_a_killed_process(
     try:
         await holder.start()
         store = await open_store(url)
-        service = GameService(store)
+        service = Services(store)
         server = Server(emu, service, emu.channel_id)
         game = await server.start_game("alice", "bob")
         starting = asyncio.create_task(standby.start())
-        await standby.wait_for_log("waiting for shard 0 of 2", timeout=30)
+        await standby.wait_for_log("waiting for shard 0 of 2")
         assert emu.identified_count == 1 and not starting.done()
         await server.play(game.id, 1)
         await holder.kill()
         await asyncio.wait_for(starting, 30)  # connected once it held the shard
         await server.play(game.id, 1)
         await settle(service)
-        game = await service.get_game(game.id)
+        game = await service.games.get_game(game.id)
         assert await standby.signal(signal.SIGTERM) == 0
     finally:
         for bot in (holder, standby):

@@ -1,5 +1,5 @@
-"""The bot stops in one order (``bot.shutdown``): background tasks stop before the pools they
-draw in close, and every interaction it received is answered before it is gone."""
+"""The bot stops in one order (``bot.discord.shutdown``): background tasks stop before the pools
+they draw in close, and every interaction it received is answered before it is gone."""
 
 from __future__ import annotations
 
@@ -10,9 +10,13 @@ import threading
 
 import pytest
 
-from bot.rules import diagrams
+from bot.discord.client import BoardGamesBot
+from bot.runtime.app import launch
+from bot.runtime.endpoints import use_endpoints
+from bot.workers import diagrams
 from emulator import running_emulator
 from emulator.botprocess import BotProcess
+from tests.e2e.conftest import make_config
 
 #: How long before the emulator saw the gateway close an interaction may have been on its way
 #: to a bot that had already sent its close frame.
@@ -32,9 +36,9 @@ async def test_a_sigterm_while_the_rules_diagrams_are_drawn_logs_no_error(tmp_pa
             # Palago's overview waits for its picture, drawn once the worker process has
             # started; the twelve pictures of every game (~0.2 s each) are drawn meanwhile.
             answer = await emu.slash("alice", "rules", {"game": "palago"})
-            picture = await answer.reply(lambda m: bool(m.files), timeout=30)
+            picture = await answer.reply(lambda m: bool(m.files))
             assert "Palago" in picture.data["embeds"][0]["title"]
-            assert await bot.signal(signal.SIGTERM, timeout=15) == 0
+            assert await bot.signal(signal.SIGTERM) == 0
         finally:
             await bot.stop()
     log = (tmp_path / "bot.log").read_text()
@@ -106,7 +110,7 @@ async def test_a_sigterm_under_load_answers_every_interaction_it_received(tmp_pa
             # A slow network from now on: answers are on their way while the bot closes.
             emu.rest_delay = 0.3
             bot.process.send_signal(signal.SIGTERM)
-            assert await bot.wait(timeout=15) == 0
+            assert await bot.wait() == 0
             await asyncio.wait_for(asyncio.gather(*floods), 5)
         finally:
             await bot.stop()
@@ -159,5 +163,37 @@ async def started_game(emu) -> int:
     challenge = await (await emu.slash("alice", "play alak", {"opponent": "bob"})).reply()
     mark = emu.mark()
     await emu.click("bob", challenge, label="Accept")
-    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark, timeout=30)
+    board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     return board.channel_id
+
+
+async def test_a_stop_before_on_ready_runs_never_starts_the_background_tasks(
+        tmp_path, caplog, monkeypatch):
+    """A SIGTERM while ``on_ready`` is pending: ``on_ready`` then runs in the middle of the
+    stop, and must start nothing (the AI player, the scheduler or the delivery would run on
+    pools the stop closes)."""
+    caplog.set_level(logging.INFO)
+    reached, resume = asyncio.Event(), asyncio.Event()
+    real_on_ready = BoardGamesBot.on_ready
+
+    async def held_on_ready(self):
+        reached.set()
+        await resume.wait()
+        await real_on_ready(self)
+
+    monkeypatch.setattr(BoardGamesBot, "on_ready", held_on_ready)
+    async with running_emulator() as emu:
+        running = await launch(make_config(emu, tmp_path), guild_ready_timeout=0.01)
+        try:
+            await reached.wait()
+            # on_ready goes on as soon as the stop has begun (its first stage).
+            running.bot.stop_order.add("refuse", "let on_ready go on", resume.set)
+        finally:
+            await running.stop()
+            use_endpoints(None, None)
+    background = ("ai-player", "correspondence-scheduler", "outbox-delivery", "board-warm-up")
+    left = [t.get_name() for t in asyncio.all_tasks() if t.get_name() in background]
+    assert left == []
+    problems = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert problems == []
+    assert "ready while stopping" in caplog.text, "on_ready ran, during the stop"

@@ -32,7 +32,7 @@ async def test_move_form_undo_and_claim_by_the_buttons_of_a_thread_board(world):
     assert field["placeholder"].startswith("For example: ")
     wrong = await (await emu.submit_modal(mover, press, {"move": "zz"})).reply()
     assert wrong.ephemeral
-    assert (await world.services.get_game(game.id)).ply == 0
+    assert (await world.services.games.get_game(game.id)).ply == 0
     # A move typed in the form: its answer is the new board in the thread, pinging the other.
     press = await emu.click(mover, board, label="Move…")
     await press.acknowledged()
@@ -41,19 +41,19 @@ async def test_move_form_undo_and_claim_by_the_buttons_of_a_thread_board(world):
     assert submitted.callback_type == 4 and not played.ephemeral and played.channel_id == thread
     assert played.files and move_said(played.content, mover.mention, moves[-1])
     assert other.id in played.notified
-    assert (await world.services.get_game(game.id)).last_move == moves[-1]
+    assert (await world.services.games.get_game(game.id)).last_move == moves[-1]
     # Its player asks to take it back by the new board's Undo; the other agrees.
     request = await (await emu.click(mover, played, label="Undo")).reply()
     assert not request.ephemeral and request.channel_id == thread and other.id in request.notified
     taken_back = await (await emu.click(other, request, label="Agree")).reply()
-    assert taken_back.files and (await world.services.get_game(game.id)).ply == 0
+    assert taken_back.files and (await world.services.games.get_game(game.id)).ply == 0
     assert action_labels(taken_back) == ["Move…", "Undo", "Resign", "Claim"]
     # The time runs out: the opponent of the player to move claims the win with the button.
     skew_clock(world, timedelta(days=1, hours=1))
     result = await (await emu.click(other, taken_back, label="Claim")).reply()
     assert not result.ephemeral and result.channel_id == thread
     assert result.content.startswith("Game over")
-    over = await world.services.get_game(game.id)
+    over = await world.services.games.get_game(game.id)
     assert over.status == "finished" and over.timed_out_seat is not None
 
 
@@ -61,19 +61,19 @@ async def test_resign_by_the_button_of_a_thread_board_is_confirmed_first(world):
     emu = world.emu
     board = await world.start_game("alice", "alak", "bob")
     thread = board.channel_id
-    game = await world.services.game_for_thread(thread)
+    game = await world.services.games.game_for_thread(thread)
     # Somebody else's press is refused privately.
     stranger = await (await emu.click("carol", board, label="Resign")).reply()
     assert stranger.ephemeral
     question = await (await emu.click("bob", board, label="Resign")).reply()
-    assert question.ephemeral and (await world.services.get_game(game.id)).status == "active"
+    assert question.ephemeral and (await world.services.games.get_game(game.id)).status == "active"
     mark = emu.mark()
     confirmed = await emu.click("bob", question, label="Resign")
     assert "You resigned" in (await confirmed.reply()).content
     notice = await emu.wait_for_message(lambda m: "resigned." in m.content, channel_id=thread,
                                         since=mark)
     assert not notice.ephemeral
-    over = await world.services.get_game(game.id)
+    over = await world.services.games.get_game(game.id)
     assert over.status == "finished" and over.outcome.winners == {0}
 
 

@@ -9,6 +9,7 @@ import asyncio
 import pytest
 
 from emulator import ADMINISTRATOR, EPHEMERAL, MANAGE_GUILD
+from emulator.events import PATIENCE
 
 USERS = ("alice", "bob", "carol", "dave")
 
@@ -17,14 +18,15 @@ def tournaments(world):
     return world.bot.get_cog("Tournaments").tournaments
 
 
-async def thread_of(world, game_id: int, timeout: float = 10.0) -> int:
-    """The game's thread, once the outbox delivery has opened it."""
-    for _ in range(int(timeout / 0.05)):
-        game = await world.services.get_game(game_id)
-        if game.thread_id is not None:
-            return game.thread_id
+async def thread_of(world, game_id: int) -> int:
+    """The game's thread, once the outbox delivery has opened it (read from the game: the
+    delivery notes it there once Discord answered)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PATIENCE
+    while (game := await world.services.games.get_game(game_id)).thread_id is None:
+        assert loop.time() < deadline, f"game {game_id} got no thread"
         await asyncio.sleep(0.05)
-    raise AssertionError(f"game {game_id} got no thread")
+    return game.thread_id
 
 
 async def round_post(world, number: int, since: int):
@@ -37,7 +39,7 @@ async def round_post(world, number: int, since: int):
 async def resign_losers(world, tournament_id: int, loser_of) -> None:
     """In each game of the current round, the chosen loser resigns with /resign in its thread."""
     emu = world.emu
-    for board in await tournaments(world).pairings(tournament_id):
+    for board in await tournaments(world).reading.pairings(tournament_id):
         thread = await thread_of(world, board.game_id)
         await emu.wait_for_message(lambda m: bool(m.files), channel_id=thread)
         loser = loser_of(board.first_id, board.second_id)
@@ -52,7 +54,7 @@ async def test_an_elimination_tournament_of_four(world):
     created = await (await emu.slash("alice", "tournament create", {
         "game": "alak", "format": "elimination", "name": "Alak Cup"})).reply()
     assert "Alak Cup" in created.content and not created.flags & EPHEMERAL
-    (tournament,) = await tournaments(world).tournaments(emu.guild_id)
+    (tournament,) = await tournaments(world).reading.tournaments(emu.guild_id)
     for count, name in enumerate(USERS, start=1):
         joined = await (await emu.slash(name, "tournament join", {})).reply()
         assert f"{count} player" in joined.content
@@ -64,7 +66,7 @@ async def test_an_elimination_tournament_of_four(world):
     assert "4 players" in started.content
     first = await round_post(world, 1, mark)
     assert first.files[0].is_png
-    boards = await tournaments(world).pairings(tournament.id)
+    boards = await tournaments(world).reading.pairings(tournament.id)
     # Nobody is rated: seeds follow sign-up order, 1 v 4 and 2 v 3.
     assert [(b.first_id, b.second_id) for b in boards] == [
         (ids["alice"], ids["dave"]), (ids["bob"], ids["carol"])]
@@ -118,7 +120,7 @@ async def open_tournament(world, organiser: str, players: tuple[str, ...]):
     assert emu.user(organiser) is not emu.owner, "the owner may manage anything"
     await (await emu.slash(organiser, "tournament create",
                            {"game": "alak", "format": "round_robin"})).reply()
-    (tournament,) = await tournaments(world).tournaments(emu.guild_id, active_only=True)
+    (tournament,) = await tournaments(world).reading.tournaments(emu.guild_id, active_only=True)
     for name in players:
         await (await emu.slash(name, "tournament join", {})).reply()
     return tournament
@@ -127,13 +129,13 @@ async def open_tournament(world, organiser: str, players: tuple[str, ...]):
 async def test_a_plain_member_may_not_manage_someone_elses_tournament(world):
     emu = world.emu
     tournament = await open_tournament(world, "bob", ("bob", "carol", "dave"))
-    before = await tournaments(world).get(tournament.id)
+    before = await tournaments(world).reading.get(tournament.id)
     for path, options in (("tournament start", {}), ("tournament cancel", {}),
                           ("tournament kick", {"player": "dave"})):
         refused = await (await emu.slash("carol", path, options)).reply()
         assert refused.flags & EPHEMERAL, path
         assert "Only the organiser" in refused.content, path
-    after = await tournaments(world).get(tournament.id)
+    after = await tournaments(world).reading.get(tournament.id)
     assert after.status == before.status == "signup"
     assert after.players == before.players
     assert emu.user("dave").id in after.players
@@ -147,14 +149,14 @@ async def test_a_server_manager_may_manage_someone_elses_tournament(world, right
     emu.grant("carol", right)  # a player, not the organiser
     kicked = await (await emu.slash("carol", "tournament kick", {"player": "dave"})).reply()
     assert not kicked.flags & EPHEMERAL
-    assert emu.user("dave").id not in (await tournaments(world).get(tournament.id)).players
+    assert emu.user("dave").id not in (await tournaments(world).reading.get(tournament.id)).players
     started = await (await emu.slash("carol", "tournament start", {})).reply()
     assert not started.flags & EPHEMERAL and "2 players" in started.content
-    assert (await tournaments(world).get(tournament.id)).status == "running"
+    assert (await tournaments(world).reading.get(tournament.id)).status == "running"
     cancelled = await (await emu.slash("carol", "tournament cancel",
                                        {"tournament": tournament.id})).reply()
     assert not cancelled.flags & EPHEMERAL
-    assert (await tournaments(world).get(tournament.id)).status == "cancelled"
+    assert (await tournaments(world).reading.get(tournament.id)).status == "cancelled"
 
 
 async def test_a_failing_game_over_listener_keeps_the_row_for_a_retry(world):
@@ -167,18 +169,18 @@ async def test_a_failing_game_over_listener_keeps_the_row_for_a_retry(world):
             raise RuntimeError("database briefly unavailable")
 
     world.bot.delivery.on_game_over(flaky)
-    challenge = await world.services.challenge("alak", emu.user("alice").id,
-                                               opponent_id=emu.user("bob").id,
-                                               channel_id=emu.channel_id)
-    game = await world.services.accept(challenge.id, emu.user("bob").id)
+    challenge = await world.services.challenges.challenge("alak", emu.user("alice").id,
+                                                          opponent_id=emu.user("bob").id,
+                                                          channel_id=emu.channel_id)
+    game = await world.services.challenges.accept(challenge.id, emu.user("bob").id)
     await world.bot.delivery.flush(game.id)  # the thread and the first board
-    await world.services.resign(game.id, emu.user("bob").id)
+    await world.services.play.resign(game.id, emu.user("bob").id)
     with pytest.raises(RuntimeError):
         await world.bot.delivery.flush(game.id)
-    pending = [i.kind for i in await world.services.pending_outbox(game_id=game.id)]
+    pending = [i.kind for i in await world.services.outbox.pending_outbox(game_id=game.id)]
     assert pending and pending[-1] == "game_over"
     await world.bot.delivery.flush(game.id)
-    assert await world.services.pending_outbox(game_id=game.id) == []
+    assert await world.services.outbox.pending_outbox(game_id=game.id) == []
     assert calls == [game.id, game.id]
     # The real listener rated the game once although it heard of it twice.
     ratings = await world.bot.get_cog("Tournaments").ratings.glicko_of(

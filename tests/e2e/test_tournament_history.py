@@ -12,7 +12,7 @@ from tests.e2e.test_tournament import thread_of, tournaments
 async def resign_losers(world, tournament_id: int, loser_of) -> None:
     """In each game of the current round (byes have none), the chosen loser resigns."""
     emu = world.emu
-    for board in await tournaments(world).pairings(tournament_id):
+    for board in await tournaments(world).reading.pairings(tournament_id):
         if board.game_id is None or board.decided:
             continue
         thread = await thread_of(world, board.game_id)
@@ -33,7 +33,7 @@ async def play_cup(world, locale: str = "en-US"):
     ids = {name: emu.user(name).id for name in ("alice", "bob", "carol")}
     await (await emu.slash("alice", "tournament create", {
         "game": "alak", "format": "elimination", "name": "Cup"}, locale=locale)).reply()
-    (tournament,) = await tournaments(world).tournaments(emu.guild_id)
+    (tournament,) = await tournaments(world).reading.tournaments(emu.guild_id)
     for name in ids:
         await (await emu.slash(name, "tournament join", {}, locale=locale)).reply()
     await (await emu.slash("alice", "tournament start", {}, locale=locale)).reply()
@@ -43,7 +43,7 @@ async def play_cup(world, locale: str = "en-US"):
                                                             or "ronde 2 sur 2" in m.content),
                                channel_id=emu.channel_id, since=mark)
     # Round 1 is over: Alice's bye is a win beside Carol's.
-    table = await tournaments(world).standings(tournament.id)
+    table = await tournaments(world).reading.standings(tournament.id)
     points = {row.user_id: row.points for row in table.rows}
     assert (points[ids["alice"]], points[ids["carol"]], points[ids["bob"]]) == (1.0, 1.0, 0.0), ids
     mark = emu.mark()
@@ -82,7 +82,7 @@ async def test_finished_tournaments_are_listed_and_suggested(world):
     everything = await (await emu.slash("bob", "tournament list", {"status": "all"})).reply()
     assert "Every tournament" in everything.content and "won by" in everything.content
     # What everyone sees speaks the server's language.
-    await world.services.set_guild_settings(emu.guild_id, locale="fr")
+    await world.services.settings.set_guild_settings(emu.guild_id, locale="fr")
     everything = await (await emu.slash("bob", "tournament list", {"status": "all"})).reply()
     assert "Tous les tournois" in everything.content and "remporté par" in everything.content
     for command in ("tournament standings", "tournament pairings"):
@@ -95,7 +95,7 @@ async def test_finished_tournaments_are_listed_and_suggested(world):
 
 async def test_the_final_post_in_french(world):
     emu = world.emu
-    await world.services.set_guild_settings(emu.guild_id, locale="fr")
+    await world.services.settings.set_guild_settings(emu.guild_id, locale="fr")
     tournament, final, _ = await play_cup(world, locale="fr")
     assert "classement final" in final.content.lower()
     assert final.files[0].filename == f"standings-{tournament.id}.png"
@@ -120,25 +120,25 @@ async def test_an_ai_player_entered_by_the_organiser_plays_at_once(world):
     added = await (await emu.slash("alice", "tournament add-ai", {"level": "easy"})).reply()
     assert "entered AI (easy)" in added.content and not added.flags & EPHEMERAL
     assert added.notified == frozenset()
-    (tournament,) = await tournaments(world).tournaments(emu.guild_id)
+    (tournament,) = await tournaments(world).reading.tournaments(emu.guild_id)
     mark = emu.mark()
     await (await emu.slash("alice", "tournament start", {})).reply()
     pairing = await emu.wait_for_message(lambda m: "round 1" in m.content,
                                          channel_id=emu.channel_id, since=mark)
     assert "AI (easy)" in pairing.content and pairing.notified == {alice.id}
-    (board,) = await tournaments(world).pairings(tournament.id)
+    (board,) = await tournaments(world).reading.pairings(tournament.id)
     game = await until_human_turn(world.services, board.game_id)
     thread = await thread_of(world, game.id)
     while game.status == "active":
-        moves = await world.services.legal_moves(game.id, alice.id)
+        moves = await world.services.games.legal_moves(game.id, alice.id)
         await (await emu.slash("alice", "move", {"text": moves[0]}, channel=thread)).reply()
         game = await until_human_turn(world.services, game.id)
     final = await emu.wait_for_message(lambda m: "final standings" in m.content,
-                                       channel_id=emu.channel_id, since=mark, timeout=30)
+                                       channel_id=emu.channel_id, since=mark)
     assert "AI (easy)" in final.content and final.files
     # Looking back: the finished round robin's standings come with the table's picture, in
     # the server's language.
-    await world.services.set_guild_settings(emu.guild_id, locale="fr")
+    await world.services.settings.set_guild_settings(emu.guild_id, locale="fr")
     table = await (await emu.slash("bob", "tournament standings",
                                    {"tournament": tournament.id})).reply()
     assert table.files[0].filename == f"standings-{tournament.id}.png"

@@ -12,7 +12,7 @@ async def start(world):
     first = await world.start_game("alice", "alak", "bob")
     thread = first.channel_id
     await (await world.emu.slash("alice", "move", {"text": "c"}, channel=thread)).reply()
-    return thread, await world.services.game_for_thread(thread)
+    return thread, await world.services.games.game_for_thread(thread)
 
 
 async def test_an_old_agree_button_does_not_answer_a_newer_request(world):
@@ -31,12 +31,12 @@ async def test_an_old_agree_button_does_not_answer_a_newer_request(world):
 
     stale = await (await emu.click("bob", first_request, label="Agree")).reply()
     assert stale.flags & EPHEMERAL and "earlier" in stale.content
-    after = await world.services.get_game(game.id)
+    after = await world.services.games.get_game(game.id)
     assert (after.ply, after.undo_requested_by) == (3, emu.user("alice").id), "nothing changed"
     # The current request's own button works.
     agreed = await emu.click("bob", second_request, label="Agree")
     assert (await agreed.reply(lambda m: bool(m.files))).files
-    assert (await world.services.get_game(game.id)).ply == 2
+    assert (await world.services.games.get_game(game.id)).ply == 2
 
 
 async def test_a_refusal_is_posted(world, caplog):
@@ -62,7 +62,7 @@ async def test_playing_on_closes_a_pending_request(world):
     assert played.notified == {emu.user("alice").id}  # Alice is to move (and was named)
     await emu.wait_for(lambda e: e.kind == "edit" and e.data.id == request.id
                        and not e.data.buttons(), since=mark)
-    after = await world.services.get_game(game.id)
+    after = await world.services.games.get_game(game.id)
     assert after.ply == 2 and after.undo_requested_by is None
 
 

@@ -3,7 +3,8 @@ users, servers without the bot. The emulator sends what Discord sends there (``c
 ``authorizing_integration_owners``, ``app_permissions``, ``user`` or ``member``) and refuses
 what Discord refuses (50001 on channel routes, 50027 after 15 minutes, 40094 after five
 follow-ups, 50007 to a user who closed their DMs); the app's commands are offered only where an
-install authorizes them, registered with top-level contexts only."""
+install authorizes them; contexts count on top-level commands only (Discord ignores them on
+sub-commands)."""
 
 from __future__ import annotations
 
@@ -114,18 +115,36 @@ async def test_a_button_carries_the_owners_of_its_command_and_anyone_may_press_i
 
 
 @pytest.mark.parametrize("command", [
-    {"name": "game", "description": "d", "type": 1, "options": [
-        {"name": "start", "description": "d", "type": 1, "contexts": [0, 1, 2]}]},
-    {"name": "game", "description": "d", "type": 1, "options": [
-        {"name": "start", "description": "d", "type": 1, "integration_types": [1]}]},
     {"name": "game", "description": "d", "type": 1, "contexts": [0, 3]},
     {"name": "game", "description": "d", "type": 1, "integration_types": [2]},
 ])
-async def test_contexts_belong_to_top_level_commands_with_known_values(emu_and_bot, rest, command):
+async def test_contexts_must_have_known_values(emu_and_bot, rest, command):
     emu, _ = emu_and_bot
     path = f"/applications/{emu.application_id}/commands"
     status, body = await rest(emu, "PUT", path, body=[command])
     assert (status, body["code"]) == (400, 50035)
+
+
+async def test_contexts_on_a_sub_command_are_ignored(emu_and_bot, rest):
+    """The option structure has no ``contexts`` nor ``integration_types``: Discord accepts a
+    sub-command carrying them, drops them, and offers it wherever its command is."""
+    emu, _ = emu_and_bot
+    path = f"/applications/{emu.application_id}/commands"
+    command = {"name": "game", "description": "d", "type": 1,
+               "integration_types": [0, 1], "contexts": [0, 1, 2], "options": [
+                   {"name": "group", "description": "d", "type": 2, "contexts": [0],
+                    "options": [{"name": "start", "description": "d", "type": 1,
+                                 "integration_types": [0], "contexts": [0]}]}]}
+    status, stored = await rest(emu, "PUT", path, body=[command])
+    assert status == 200, stored
+    group = stored[0]["options"][0]
+    assert "contexts" not in group and "contexts" not in group["options"][0]
+    assert "integration_types" not in group["options"][0]
+    assert sorted(stored[0]["contexts"]) == [0, 1, 2]
+    emu.install_app("alice")
+    dm = emu.open_dm("alice", "bob")
+    interaction = await emu.slash("alice", "game group start", channel=dm)
+    assert interaction.payload["context"] == 2, "offered where its top-level command is"
 
 
 async def test_an_install_type_the_application_does_not_support_is_refused(emu_and_bot, rest):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.endpoints import use_endpoints
+from bot.runtime.endpoints import use_endpoints
 from emulator import ADMINISTRATOR, EPHEMERAL, MANAGE_GUILD, Emulator, HiddenCommand
 from tests.emulator.tinybot import make_bot
 
@@ -151,3 +151,22 @@ async def test_a_dm_to_a_user_who_refuses_them_is_refused_with_50007(emu_and_bot
     assert (await (await bot.fetch_user(emu.user("carol").id)).send("hi")).content == "hi"
     emu.refuse_dms("bob", refused=False)
     assert (await bob.send("welcome back")).content == "welcome back"
+
+
+async def test_numbers_outside_an_options_range_are_refused_before_sending(emu_and_bot, rest):
+    """Discord's client sends an integer option only within its ``min_value`` and
+    ``max_value`` and within -2^53+1 .. 2^53-1."""
+    emu, _ = emu_and_bot
+    path = f"/applications/{emu.application_id}/commands"
+    command = {"name": "pick", "description": "d", "type": 1, "options": [
+        {"name": "n", "description": "d", "type": 4, "min_value": 1, "max_value": 10},
+        {"name": "free", "description": "d", "type": 4},
+        {"name": "ratio", "description": "d", "type": 10}]}
+    assert (await rest(emu, "PUT", path, body=[command]))[0] == 200
+    alice = emu.user("alice")
+    for values in ({"n": 0}, {"n": 11}, {"free": 2**53}, {"free": -(2**53)}, {"free": 2**64},
+                   {"ratio": 2.0**54}):
+        with pytest.raises(LookupError, match="takes a number from"):
+            emu._command_data(alice, "pick", values)
+    data, _ = emu._command_data(alice, "pick", {"n": 10, "free": 2**53 - 1, "ratio": 0.5})
+    assert [o["value"] for o in data["options"]] == [10, 2**53 - 1, 0.5]

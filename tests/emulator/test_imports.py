@@ -1,5 +1,5 @@
 """The emulator is a local Discord of its own: it imports nothing of the bot, and the bot imports
-it only where it starts the local console (``bot.console``)."""
+it only where it starts the local console (``bot.runtime.console``)."""
 
 from __future__ import annotations
 
@@ -34,6 +34,6 @@ def test_the_emulator_imports_nothing_of_the_bot():
 
 def test_the_bot_imports_the_emulator_only_to_start_the_local_console():
     modules = imported_packages(Path(bot.__file__).parent)
-    assert "bot/app.py" in modules
+    assert "bot/runtime/app.py" in modules
     importers = sorted(name for name, imports in modules.items() if "emulator" in imports)
-    assert importers == ["bot/console.py"]
+    assert importers == ["bot/runtime/console.py"]

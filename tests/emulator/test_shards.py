@@ -11,8 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.endpoints import use_endpoints
-from bot.sharding import shard_of
+from bot.core.sharding import shard_of
+from bot.runtime.endpoints import use_endpoints
 from emulator import Emulator
 
 

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.endpoints import use_endpoints
+from bot.runtime.endpoints import use_endpoints
 from emulator import Emulator
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16

@@ -203,3 +203,14 @@ def test_the_naive_reference_of_the_benchmark_plays_the_same_games():
         final = playout(GAME, 2, seed)[-1]
         naive = naive_alak_playout(11, random.Random(seed))
         assert [{0: EMPTY, 1: 0, 2: 1}[v] for v in naive] == list(final.board)
+
+
+def test_an_end_by_just_captured_points_says_why():
+    """The only empty points were just captured: the outcome says no move is left and why;
+    an end on a full line does not."""
+    blocked = GAME.play(position("bww.bbb", to_move=0), "d")
+    assert blocked.outcome.phrase.key == "alak.wins_blocked"
+    assert blocked.outcome.reason.startswith("no move is left (the only empty points were "
+                                             "just captured): Black wins with 5 stones to 0")
+    full = GAME.play(position("bbbwww.", to_move=1), "g")
+    assert full.outcome.phrase.key == "alak.wins"

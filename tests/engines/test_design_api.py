@@ -1,4 +1,5 @@
-"""The engine API exactly as DESIGN.md §3 writes it (the project's acceptance checks call it so)."""
+"""The engine API exactly as docs/architecture.md gives it (the project's acceptance checks
+call it so)."""
 
 from __future__ import annotations
 

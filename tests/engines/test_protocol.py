@@ -1,4 +1,4 @@
-"""Properties every engine must have (DESIGN.md §3), checked on every registered game."""
+"""Properties every engine must have (docs/architecture.md), checked on every registered game."""
 
 from __future__ import annotations
 

@@ -77,3 +77,17 @@ def test_replay_frames_follow_the_game():
     assert close(pixel(image, geo.point(3)), BLACK_STONE, 30)
     image.seek(0)
     assert not close(pixel(image, geo.point(3)), BLACK_STONE, 30)
+
+
+def test_points_that_ended_the_game_are_marked_and_said():
+    """A game over because the only empty points were just captured shows them with × (they
+    are why no move is left)."""
+    state = GAME.load({"game": "alak", "players": 2, "seed": 1, "length": 7,
+                       "board": "bww.bbb", "to_move": 0, "banned": [], "captures": [0, 0],
+                       "ply": 6})
+    state = GAME.play(state, "d")
+    assert state.outcome is not None and state.banned == frozenset({1, 2})
+    geo = alak_render.layout(state)
+    image = decode(render.board("alak", state))
+    for point in (1, 2):
+        assert close(pixel(image, geo.point(point)), DARK.highlight, 40), point

@@ -14,7 +14,7 @@ from render.theme import DARK, LIGHT
 from tests.render.helpers import close, decode, pixel
 
 GAMES = render.supported_games()
-MAX_PNG_BYTES = 100_000  # DESIGN.md §4
+MAX_PNG_BYTES = 100_000  # docs/architecture.md
 
 
 def test_every_registered_game_has_a_renderer():

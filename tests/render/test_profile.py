@@ -102,6 +102,37 @@ def test_without_ratings_the_panel_says_so():
 
 
 def test_matplotlib_is_not_imported_by_the_bot_or_the_module():
-    code = ("import sys, bot.app, render.profile, bot.cogs.tournaments; "
+    code = ("import sys, bot.runtime.app, render.profile, bot.discord.cogs.tournaments; "
             "sys.exit('matplotlib' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_a_new_player_gets_no_rating_scale_and_a_legend_for_every_game_drawn():
+    """No rated game: no "0" and "1" on the rating axis; games played unrated (bars only)
+    are named in the legend all the same."""
+    figure = profile_figure([], {"alak": [0] * 11 + [3], "palago": [0] * 12}, MONTHS, TEXTS,
+                            "en", NOW)
+    rating_ax = figure.axes[0]
+    assert list(rating_ax.get_yticks()) == []
+    labels = [text.get_text() for legend in figure.legends for text in legend.get_texts()]
+    assert labels == ["Alak"], "Palago has no game this year: not in the legend"
+
+
+def test_a_first_rating_shows_its_deviation_and_the_month_whole():
+    """A rating an hour old: the current month is shown whole (the line ends at now, short
+    of the right edge), the deviation shows as a bar at the game, and bars of unrated games
+    are named in the legend."""
+    first = RatingSeries("alak", "Alak", [(NOW - timedelta(hours=2), 1500.0, 350.0),
+                                          (NOW - timedelta(hours=1), 1662.0, 290.0)])
+    figure = profile_figure([first], {"alak": [0] * 11 + [1], "palago": [0] * 10 + [2, 0]},
+                            MONTHS, TEXTS, "en", NOW)
+    from matplotlib.dates import date2num  # loaded with the picture only
+
+    rating_ax = figure.axes[0]
+    assert rating_ax.get_xlim()[1] == date2num(datetime(2026, 12, 1, tzinfo=UTC))
+    bars = [segment for collection in rating_ax.collections
+            if hasattr(collection, "get_segments") for segment in collection.get_segments()]
+    assert any(abs(seg[0][1] - 1372.0) < 1e-6 and abs(seg[1][1] - 1952.0) < 1e-6
+               for seg in bars), "the deviation after the game, as a bar"
+    labels = [text.get_text() for legend in figure.legends for text in legend.get_texts()]
+    assert labels == ["Alak", "Palago"]

@@ -9,6 +9,7 @@ from render.review import (
     MARGIN,
     MistakePanel,
     ReviewTexts,
+    curve_colour,
     move_ticks,
     review,
     review_image,
@@ -126,3 +127,68 @@ def test_a_resignation_is_a_last_step_to_the_result():
     # is given; else it ends where its curve does, at 0.5.
     assert top_colour_rows(flat) and top_colour_rows(ended)
     assert min(top_colour_rows(ended)) > max(top_colour_rows(flat)) + 50
+
+
+def lppg_team_game(plies: int = 8):
+    game = engines.get("lppg")
+    states = [game.new(players=4, seed=5)]
+    for _ in range(plies):
+        states.append(game.play(states[-1], game.legal_moves(states[-1])[0]))
+    return states
+
+
+def test_partners_curves_are_drawn_side_by_side_not_one_over_the_other():
+    """In a 4-player LPPG game partners share their expected score: each curve still shows."""
+    states = lppg_team_game()
+    scores = [(0.5 + 0.04 * p, 0.5 - 0.04 * p) * 2 for p in range(len(states))]
+    image = review_image("lppg", scores, states[-1], [], [], ["A", "B", "C", "D"], texts(4))
+    left, top, right, bottom = graph_box(image)
+    graph = image.convert("RGB").crop((left, top, right, bottom))
+    rgb = graph.load()
+    colours = [curve_colour(c, get_theme("dark")) for c in seat_colours("lppg", states[-1], 4)]
+    for seat, colour in enumerate(colours):
+        seen = [y for x in range(200, 500, 50) for y in range(graph.height)
+                if close(rgb[x, y], colour, 12)]
+        assert len(seen) >= 6, f"seat {seat}'s curve is hidden"
+
+
+def test_result_values_stay_under_the_word_result():
+    from render.review import result_labels
+
+    top, bottom, gap = 68.0, 460.0, 34.0
+    placed = dict(result_labels([top] * 4, gap, top, bottom))
+    assert min(placed.values()) >= top and len(set(placed.values())) == 4
+    placed = dict(result_labels([bottom] * 3, gap, top, bottom))
+    assert max(placed.values()) <= bottom
+    assert dict(result_labels([100.0, 300.0], gap, top, bottom)) == {0: 100.0, 1: 300.0}
+
+
+def alak_game(plies: int = 6):
+    game = engines.get("alak")
+    states = [game.new(players=2, seed=1)]
+    for _ in range(plies):
+        states.append(game.play(states[-1], game.legal_moves(states[-1])[0]))
+    return states
+
+
+def test_black_and_white_curves_are_filled_lines_on_either_theme():
+    """A stone's colour on a panel of nearly the same colour (Black on the dark theme, White
+    on the light one) is drawn lighter or darker: the middle of its curve is not the panel."""
+    states = alak_game()
+    for theme, seat, value in (("dark", 0, 0.8), ("light", 1, 0.2)):
+        scores = [(0.8, 0.2)] * len(states)
+        image = review_image("alak", scores, states[-1], [], [], ["A", "B"], texts(2),
+                             theme=theme)
+        panel = get_theme(theme).panel
+        rgb = image.convert("RGB")
+        top = next(y for y in range(image.height) if close(rgb.getpixel((MARGIN + 5, y)),
+                                                           panel, 2))
+        x = WIDTH // 2
+        # The plot runs from 34 to 230 px down the graph (render.review._graph).
+        wanted = top + round(230 - (230 - 34) * value)
+        band = [y for y in range(wanted - 8, wanted + 9)
+                if not close(rgb.getpixel((x, y)), panel, 12)]
+        assert band, (theme, "no curve where expected")
+        middle = rgb.getpixel((x, (band[0] + band[-1]) // 2))
+        assert sum(abs(a - b) for a, b in zip(middle, panel, strict=True)) >= 100, (
+            theme, seat, middle)

@@ -12,9 +12,9 @@ from datetime import datetime
 from typing import Any
 
 import engines
-from bot.competition import elimination
-from bot.competition.results import Result
-from bot.services.errors import ServiceError
+from bot.core.competition import elimination
+from bot.core.competition.results import Result
+from bot.core.errors import ServiceError
 from bot.store import GameRow
 from bot.store.tournaments import EntrantRow, PairingRow, TournamentRow
 from engines import Outcome
@@ -41,7 +41,7 @@ TIEBREAKS = {
 
 class TournamentError(ServiceError):
     """A tournament action that is not allowed; keys under ``errors.tournament.*``
-    (``bot/i18n/locales/<lang>/tournaments.toml``)."""
+    (``words/locales/<lang>/tournaments.toml``)."""
 
     key = "errors.tournament.not_found"
 

@@ -1,8 +1,9 @@
 """Reading tournaments: the tournaments of a server, a round's boards, the whole bracket, the
 standings of each format, and what the clock scheduler and the bot ask about tournament games.
+``Reading`` (``TournamentService.reading``) owns these reads and calls no other service.
 
 Standings: Swiss by points, Buchholz, Sonneborn–Berger; round robin by points, head-to-head,
-Sonneborn–Berger (``bot.competition.standings``); elimination by how far each player went; an
+Sonneborn–Berger (``bot.core.competition.standings``); elimination by how far each player went; an
 LPPG match by the match's points (``engines.lppg.LppgMatch``).
 """
 
@@ -12,8 +13,9 @@ import dataclasses
 from collections.abc import Sequence
 from datetime import timedelta
 
-from bot.competition import standings as tables
-from bot.services.tournaments.base import TournamentBase
+from bot.core.competition import standings as tables
+from bot.services.context import ServiceContext
+from bot.services.tournaments.base import lppg_state, tournament_row
 from bot.services.tournaments.models import (
     TIEBREAKS,
     Board,
@@ -39,13 +41,16 @@ from bot.store.tournaments import (
 )
 
 
-class Reading(TournamentBase):
-    """The read-only side of the service."""
+class Reading:
+    """The read-only side of the tournaments (see the module docstring)."""
+
+    def __init__(self, context: ServiceContext) -> None:
+        self._store = context.store
 
     async def get(self, tournament_id: int, *, guild_id: int | None = None) -> Tournament:
         """The tournament; ``guild_id``: only if it is that server's (see the module)."""
         reads = tournament_reads(self._store)
-        row = await self._row(reads, tournament_id, guild_id)
+        row = await tournament_row(reads, tournament_id, guild_id)
         return tournament_value(row, await reads.entrants(tournament_id))
 
     async def tournaments(
@@ -101,7 +106,7 @@ class Reading(TournamentBase):
         must exist: from 1 to the last round paired (``errors.tournament.no_round``,
         ``round_not_paired`` or, in sign-up, ``not_started``)."""
         reads = tournament_reads(self._store)
-        row = await self._row(reads, tournament_id, guild_id)
+        row = await tournament_row(reads, tournament_id, guild_id)
         number = row.current_round if round_number is None else round_number
         if round_number is not None and not 1 <= round_number <= row.current_round:
             await self._refuse_round(reads, row, round_number)
@@ -126,7 +131,7 @@ class Reading(TournamentBase):
     async def bracket(self, tournament_id: int) -> list[list[Board]]:
         """Every round's boards so far, in board order (for the elimination bracket image)."""
         reads = tournament_reads(self._store)
-        row = await self._row(reads, tournament_id)
+        row = await tournament_row(reads, tournament_id)
         if row.format == "lppg_match":
             boards = await self._lppg_boards(row)
         else:
@@ -141,7 +146,7 @@ class Reading(TournamentBase):
         unranked, in that same order. A withdrawn player's results stay in the table (their
         opponents keep the points and tie-breaks those games gave)."""
         reads = tournament_reads(self._store)
-        row = await self._row(reads, tournament_id, guild_id)
+        row = await tournament_row(reads, tournament_id, guild_id)
         entrants = await reads.entrants(tournament_id)
         info = tournament_value(row, entrants)
         if row.format == "lppg_match":
@@ -245,7 +250,7 @@ class Reading(TournamentBase):
         players = seed_order(entrants)
         if row.status == SIGNUP:
             return [StandingRow(1, p, 0.0, (), 0, 0, 0, 0, False) for p in players]
-        match, _, _ = await self._lppg_state(self._store, row)
+        match, _, _ = await lppg_state(self._store, row)
         points = match.points()
         played = len(match.rounds)
         wins = {p: 0 for p in players}

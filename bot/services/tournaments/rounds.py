@@ -3,8 +3,10 @@
 Every finished game is recorded by ``on_game_over(game_id)`` (idempotent; the bot calls it when
 it delivers a ``game_over`` outbox row, and ``sync_finished_games()`` at start-up catches
 anything missed). When the last pairing of a round is decided the next round is paired at once,
-in the same transaction, and its games created through ``GameService.create_game_in``; after
-the last round the tournament is ``finished``.
+in the same transaction, and its games created through ``ChallengeService.create_game_in``;
+after the last round the tournament is ``finished``. ``Rounds`` (``TournamentService.rounds``)
+owns this and calls ``ChallengeService`` (to create the games) only; sign-up calls ``advance``
+and ``forfeit_withdrawn_games`` after a start or a withdrawal.
 
 Outbox rows (``game_id`` NULL): ``tournament_round`` {tournament_id, round} when a round is
 paired (before its games' ``game_started`` rows) and ``tournament_finished`` {tournament_id}.
@@ -12,12 +14,12 @@ Game rows carry ``source`` = "tournament:<id>" in their ``game_started`` payload
 
 Pairing rules:
 
-* **round_robin**: the Berger schedule of ``bot.competition.round_robin`` over the entrants in
+* **round_robin**: the Berger schedule of ``bot.core.competition.round_robin`` over the entrants in
   seed order; with an odd number, one bye per round, worth ``BYE_SCORE`` like every bye (each
   player gets exactly one, so it changes no order). Games still scheduled against a withdrawn
   player are won by forfeit by the opponent (no game is created).
 * **swiss**: ``swiss_rounds`` rounds (default ⌈log2 n⌉, at most n − 1), paired by
-  ``bot.competition.swiss.pair_round`` on the current ranking (points and tie-breaks, then
+  ``bot.core.competition.swiss.pair_round`` on the current ranking (points and tie-breaks, then
   seed), withdrawn players left out.
 * **elimination**: a seeded single-elimination bracket (byes to the top seeds). A drawn game is
   replayed with the seats swapped, as often as needed, until it is decisive.
@@ -27,7 +29,7 @@ Pairing rules:
 * **Draws** (round robin, Swiss) score 0.5 each.
 
 A player who leaves a running tournament loses their unfinished game by forfeit
-(``_forfeit_withdrawn_games``): it ends like a resignation (the other side wins, the game's
+(``forfeit_withdrawn_games``): it ends like a resignation (the other side wins, the game's
 record says resigned) but is said as what happened, with the outcome ``outcome.withdrew`` or
 ``outcome.removed`` and a ``tournament_forfeit`` outbox row for the game's thread.
 """
@@ -38,14 +40,17 @@ from collections.abc import Sequence
 from datetime import datetime
 
 import engines
-from bot.competition import elimination, round_robin, swiss
-from bot.competition import standings as tables
-from bot.competition.results import BYE_SCORE, Pairing
-from bot.events import TournamentFinished, TournamentForfeit, TournamentRound
+from bot.core.competition import elimination, round_robin, swiss
+from bot.core.competition import standings as tables
+from bot.core.competition.results import BYE_SCORE, Pairing
+from bot.core.events import TournamentFinished, TournamentForfeit, TournamentRound
 from bot.services import clockstate
 from bot.services.base import retrying
+from bot.services.challenges import ChallengeService
+from bot.services.context import ServiceContext
 from bot.services.gamestate import ACTIVE, forced_end, teams_of, write_forced_end
 from bot.services.gamestate import FINISHED as GAME_FINISHED
+from bot.services.tournaments.base import lppg_state, tournament_row
 from bot.services.tournaments.models import (
     TOURNAMENT,
     first_score,
@@ -53,7 +58,6 @@ from bot.services.tournaments.models import (
     results_of,
     seed_order,
 )
-from bot.services.tournaments.reading import Reading
 from bot.store import GameRow, Writes
 from bot.store.tournaments import (
     FINISHED,
@@ -65,19 +69,18 @@ from bot.store.tournaments import (
 )
 from engines import Outcome, Phrase
 from engines.core import dump_outcome
-from engines.phrases import define
 
 #: Tries to end a forfeited game while moves keep changing it.
 FORFEIT_ATTEMPTS = 5
 
-define({
-    "outcome.withdrew": "{seat} withdrew from the tournament",
-    "outcome.removed": "{seat} was removed from the tournament",
-})
+class Rounds:
+    """Results in, rounds out (see the module docstring)."""
 
-
-class Rounds(Reading):
-    """Results in, rounds out."""
+    def __init__(self, context: ServiceContext, challenges: ChallengeService) -> None:
+        self._ctx = context
+        self._store = context.store
+        self._clock = context.now
+        self._challenges = challenges
 
     @retrying
     async def on_game_over(self, game_id: int) -> bool:
@@ -97,15 +100,15 @@ class Rounds(Reading):
         # The tournament only: the games it creates are new, the finished one changes no more.
         async with self._store.transaction(tournaments=[link.tournament_id]) as tx:
             tw = tournament_writes(tx)
-            row = await self._row(tw, link.tournament_id)
+            row = await tournament_row(tw, link.tournament_id)
             if row.status != RUNNING:
                 return False
             if not await tw.mark_processed(game_id, TOURNAMENT, now):
                 return False
             if link.pairing_id is not None:
                 await self._record(tx, tw, row, link.pairing_id, game, outcome, now)
-            await self._advance(tx, tw, row)
-        self._games_created()
+            await self.advance(tx, tw, row)
+        self._ctx.notify_change()  # the new games have deadlines
         return True
 
     async def _record(
@@ -134,7 +137,7 @@ class Rounds(Reading):
         tournament game not recorded yet. Returns how many games were recorded."""
         reads = tournament_reads(self._store)
         for row in await reads.tournaments(None, (RUNNING,), 10_000):
-            await self._forfeit_withdrawn_games(row.id)
+            await self.forfeit_withdrawn_games(row.id)
         recorded = 0
         while True:
             pending = await reads.unprocessed_tournament_games(200)
@@ -153,7 +156,7 @@ class Rounds(Reading):
         self, tx: Writes, tw: TournamentWrites, row: TournamentRow, round_number: int,
         pairing_id: int | None, seats: Sequence[int], attempt: int,
     ) -> int:
-        info = await self._games.create_game_in(
+        info = await self._challenges.create_game_in(
             tx, row.game, seats, row.options,
             time_control=None if row.time_control == "untimed" else row.time_control,
             guild_id=row.guild_id, channel_id=row.channel_id, source=f"tournament:{row.id}",
@@ -161,9 +164,11 @@ class Rounds(Reading):
         await tw.link_game(info.id, row.id, round_number, pairing_id, attempt)
         return info.id
 
-    async def _advance(self, tx: Writes, tw: TournamentWrites, row: TournamentRow) -> None:
-        """Finish the current round if every board is decided, then pair the next round or
-        finish the tournament; repeats while a new round is decided at once (byes, forfeits)."""
+    async def advance(self, tx: Writes, tw: TournamentWrites, row: TournamentRow) -> None:
+        """In ``tx`` (``tw`` its tournament writer): finish the current round if every board is
+        decided, then pair the next round or finish the tournament; repeats while a new round
+        is decided at once (byes, forfeits). The caller calls ``notify_change`` after its
+        commit (games may have been created)."""
         while True:
             now = self._clock()
             if row.format == "lppg_match":
@@ -202,7 +207,7 @@ class Rounds(Reading):
                         await self._new_game(tx, tw, row, number, pid,
                                              (pairing.first, pairing.second), 1)
                         pending = True
-            row = await self._row(tw, row.id)
+            row = await tournament_row(tw, row.id)
             if pending:
                 return
 
@@ -248,7 +253,7 @@ class Rounds(Reading):
     async def _lppg_next(self, tx: Writes, tw: TournamentWrites, row: TournamentRow):
         """Seats of the next game as a one-item list; False while a game runs; None at the end
         (target reached, or a participant withdrew)."""
-        match, links, running = await self._lppg_state(tx, row)
+        match, links, running = await lppg_state(tx, row)
         current = [link for link in links if link.round == row.current_round]
         if running:
             return False
@@ -261,13 +266,13 @@ class Rounds(Reading):
 
     # ----- forfeits -----------------------------------------------------------------------------
 
-    async def _forfeit_withdrawn_games(self, tournament_id: int,
+    async def forfeit_withdrawn_games(self, tournament_id: int,
                                        removed_by: int | None = None) -> tuple[int, ...]:
         """End the unfinished games of withdrawn players, lost by them, and record them;
         returns the games ended. Safe to repeat: finished games are skipped. ``removed_by``:
         the manager who removed the player, when known (the game's post names them)."""
         reads = tournament_reads(self._store)
-        row = await self._row(reads, tournament_id)
+        row = await tournament_row(reads, tournament_id)
         gone = {e.user_id: e for e in await reads.entrants(tournament_id) if e.withdrawn}
         forfeited = []
         for link in await reads.tournament_games(tournament_id):
@@ -311,6 +316,6 @@ class Rounds(Reading):
                     game_id=game_id, seat=seat, user_id=user_id, tournament_id=tournament.id,
                     removed=removed, removed_by=removed_by, version=row.version + 1,
                 ), now)
-            self._games_created()
+            self._ctx.notify_change()  # the new games have deadlines
             return True
         return False

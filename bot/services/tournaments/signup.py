@@ -8,10 +8,14 @@ oneself.
 
 Withdrawals (``leave`` or ``kick`` once running): the player stays in the standings with the
 points they have (listed after the players still in, without a rank), is never paired again,
-and their unfinished game is lost by forfeit (``Rounds._forfeit``: ended like a resignation,
-said as a withdrawal or, after ``kick``, a removal by the organiser). Before the start,
-``leave``/``kick`` just removes the sign-up. Seeds are fixed at the start: by Glicko-2 rating
-in the tournament's game (when a rating service is given), then by joining order.
+and their unfinished game is lost by forfeit (``Rounds.forfeit_withdrawn_games``: ended like a
+resignation, said as a withdrawal or, after ``kick``, a removal by the organiser). Before the
+start, ``leave``/``kick`` just removes the sign-up. Seeds are fixed at the start: by Glicko-2
+rating in the tournament's game (when a rating service is given), then by joining order.
+
+``SignUp`` (``TournamentService.signup``) owns all this; it calls ``ChallengeService`` (to
+check a game and its options), ``RatingService`` (seeds), ``Rounds`` (pairing after a start
+or a withdrawal, the forfeits) and ``Reading`` (the tournament it returns).
 
 Settings are checked here whatever the Discord layer checked: a name is made safe to show
 (``tournament_name``), must keep something to show and fit ``MAX_NAME``; ``rounds`` is for a
@@ -24,9 +28,13 @@ from __future__ import annotations
 import math
 
 import engines
-from bot.correspondence.timecontrol import TimeControl
+from bot.core.correspondence.timecontrol import TimeControl
 from bot.services.aiseats import ai_user_id, check_level
 from bot.services.base import retrying
+from bot.services.challenges import ChallengeService
+from bot.services.context import ServiceContext
+from bot.services.ratings import RatingService
+from bot.services.tournaments.base import tournament_row
 from bot.services.tournaments.models import (
     DEFAULT_GRACE_HOURS,
     MAX_ENTRANTS,
@@ -39,6 +47,7 @@ from bot.services.tournaments.models import (
     tournament_name,
     tournament_value,
 )
+from bot.services.tournaments.reading import Reading
 from bot.services.tournaments.rounds import Rounds
 from bot.store.tournaments import (
     CANCELLED,
@@ -51,9 +60,19 @@ from bot.store.tournaments import (
 )
 
 
-class SignUp(Rounds):
-    """Creating, joining, leaving, starting, cancelling and kicking (the round machinery of
-    ``Rounds`` pairs round 1 at the start and carries on after a withdrawal)."""
+class SignUp:
+    """Creating, joining, leaving, starting, cancelling and kicking (``Rounds`` pairs round 1
+    at the start and carries on after a withdrawal)."""
+
+    def __init__(self, context: ServiceContext, challenges: ChallengeService,
+                 ratings: RatingService | None, rounds: Rounds, reading: Reading) -> None:
+        self._ctx = context
+        self._store = context.store
+        self._clock = context.now
+        self._challenges = challenges
+        self._ratings = ratings
+        self._rounds = rounds
+        self._reading = reading
 
     @retrying
     async def create(
@@ -85,7 +104,7 @@ class SignUp(Rounds):
                 engine = None
             if engine is not None and 2 not in engine.allowed_player_counts():
                 raise TournamentError("errors.tournament.two_player_game", game=engine.title)
-        name_game, resolved = self._games.resolve_setup(game, players, options)
+        name_game, resolved = self._challenges.resolve_setup(game, players, options)
         if swiss_rounds is not None:
             if format != "swiss":
                 raise TournamentError("errors.tournament.rounds_swiss_only")
@@ -112,7 +131,7 @@ class SignUp(Rounds):
                 game=name_game, options=resolved, format=format, swiss_rounds=swiss_rounds,
                 time_control=control, forfeit_grace_hours=forfeit_grace_hours, now=now,
             )
-            row = await self._row(tw, tournament_id)
+            row = await tournament_row(tw, tournament_id)
         return tournament_value(row, ())
 
     @retrying
@@ -122,7 +141,7 @@ class SignUp(Rounds):
         now = self._clock()
         async with self._store.transaction(tournaments=[tournament_id]) as tx:
             tw = tournament_writes(tx)
-            row = await self._row(tw, tournament_id, guild_id)
+            row = await tournament_row(tw, tournament_id, guild_id)
             if row.status != SIGNUP:
                 raise TournamentError("errors.tournament.signup_closed", name=row.name)
             entrants = await tw.entrants(tournament_id)
@@ -149,7 +168,7 @@ class SignUp(Rounds):
         now = self._clock()
         async with self._store.transaction() as tx:
             tw = tournament_writes(tx)
-            row = await self._row(tw, tournament_id, guild_id)
+            row = await tournament_row(tw, tournament_id, guild_id)
             self._check_manager(row, user_id, manager_of)
             if row.status != SIGNUP:
                 raise TournamentError("errors.tournament.signup_closed", name=row.name)
@@ -168,7 +187,7 @@ class SignUp(Rounds):
         self, tournament_id: int, user_id: int, *, guild_id: int | None = None
     ) -> Withdrawal:
         """Leave before the start, or withdraw once running (see the withdrawal ruling)."""
-        await self._row(tournament_reads(self._store), tournament_id, guild_id)
+        await tournament_row(tournament_reads(self._store), tournament_id, guild_id)
         return await self._remove(tournament_id, user_id, None)
 
     async def kick(
@@ -177,7 +196,7 @@ class SignUp(Rounds):
     ) -> Withdrawal:
         """A manager removes an entrant: from the sign-up, or once running from the event
         (a withdrawal that standings and the forfeited game call a removal)."""
-        row = await self._row(tournament_reads(self._store), tournament_id, guild_id)
+        row = await tournament_row(tournament_reads(self._store), tournament_id, guild_id)
         self._check_manager(row, user_id, manager_of)
         return await self._remove(tournament_id, target_id, user_id)
 
@@ -185,7 +204,7 @@ class SignUp(Rounds):
                       ) -> Withdrawal:
         async with self._store.transaction(tournaments=[tournament_id]) as tx:
             tw = tournament_writes(tx)
-            row = await self._row(tw, tournament_id)
+            row = await tournament_row(tw, tournament_id)
             entrant = next((e for e in await tw.entrants(tournament_id) if e.user_id == user_id),
                            None)
             if entrant is None or entrant.withdrawn:
@@ -199,15 +218,15 @@ class SignUp(Rounds):
                 raise TournamentError("errors.tournament.over", name=row.name)
         forfeited: tuple[int, ...] = ()
         if row.status == RUNNING:
-            forfeited = await self._forfeit_withdrawn_games(tournament_id, removed_by)
+            forfeited = await self._rounds.forfeit_withdrawn_games(tournament_id, removed_by)
             # An LPPG match ends on withdrawal.
             async with self._store.transaction(tournaments=[tournament_id]) as tx:
                 tw = tournament_writes(tx)
-                fresh = await self._row(tw, tournament_id)
+                fresh = await tournament_row(tw, tournament_id)
                 if fresh.status == RUNNING:
-                    await self._advance(tx, tw, fresh)
-            self._games_created()
-        return Withdrawal(await self.get(tournament_id), user_id, removed_by is not None,
+                    await self._rounds.advance(tx, tw, fresh)
+            self._ctx.notify_change()  # the new games have deadlines
+        return Withdrawal(await self._reading.get(tournament_id), user_id, removed_by is not None,
                           forfeited)
 
     # ----- managing -----------------------------------------------------------------------------
@@ -226,7 +245,7 @@ class SignUp(Rounds):
     ) -> Tournament:
         """Close sign-up, fix the seeds and pair round 1 (its games are created)."""
         reads = tournament_reads(self._store)
-        row = await self._row(reads, tournament_id, guild_id)
+        row = await tournament_row(reads, tournament_id, guild_id)
         self._check_manager(row, user_id, manager_of)
         entrants = await reads.entrants(tournament_id)
         ratings = (
@@ -236,7 +255,7 @@ class SignUp(Rounds):
         now = self._clock()
         async with self._store.transaction(tournaments=[tournament_id]) as tx:
             tw = tournament_writes(tx)
-            row = await self._row(tw, tournament_id)
+            row = await tournament_row(tw, tournament_id)
             if row.status != SIGNUP:
                 raise TournamentError("errors.tournament.already_started", name=row.name)
             entrants = await tw.entrants(tournament_id)
@@ -257,10 +276,10 @@ class SignUp(Rounds):
                 rounds = row.swiss_rounds or max(1, math.ceil(math.log2(count)))
                 await tw.set_swiss_rounds(tournament_id, min(rounds, max(1, count - 1)))
             await tw.set_status(tournament_id, RUNNING, now)
-            row = await self._row(tw, tournament_id)
-            await self._advance(tx, tw, row)
-        self._games_created()
-        return await self.get(tournament_id)
+            row = await tournament_row(tw, tournament_id)
+            await self._rounds.advance(tx, tw, row)
+        self._ctx.notify_change()  # the new games have deadlines
+        return await self._reading.get(tournament_id)
 
     @retrying
     async def cancel(
@@ -270,9 +289,9 @@ class SignUp(Rounds):
         now = self._clock()
         async with self._store.transaction(tournaments=[tournament_id]) as tx:
             tw = tournament_writes(tx)
-            row = await self._row(tw, tournament_id, guild_id)
+            row = await tournament_row(tw, tournament_id, guild_id)
             self._check_manager(row, user_id, manager_of)
             if row.status not in (SIGNUP, RUNNING):
                 raise TournamentError("errors.tournament.over", name=row.name)
             await tw.set_status(tournament_id, CANCELLED, now)
-        return await self.get(tournament_id)
+        return await self._reading.get(tournament_id)

@@ -1,7 +1,7 @@
 import pytest
 
 import engines
-from bot.services import GameService
+from bot.services import Services
 from tests.bot.conftest import BACKENDS
 from tests.bot.services.fakegame import TALLY
 from tests.bot.store.dbutil import FakeClock
@@ -22,7 +22,7 @@ def clock():
 
 @pytest.fixture
 def service(store, clock):
-    return GameService(store, clock=clock, seeds=lambda: SEED)
+    return Services(store, clock=clock, seeds=lambda: SEED)
 
 
 @pytest.fixture
@@ -36,12 +36,13 @@ async def start_game(service, game="alak", users=(1, 2), options=None):
     """A started game between ``users`` (seat order = users order)."""
     host, *others = users
     if len(users) == 2:
-        challenge = await service.challenge(game, host, opponent_id=others[0], options=options)
-        return await service.accept(challenge.id, others[0])
-    challenge = await service.challenge(game, host, players=len(users), options=options)
+        challenge = await service.challenges.challenge(game, host, opponent_id=others[0],
+                                                       options=options)
+        return await service.challenges.accept(challenge.id, others[0])
+    challenge = await service.challenges.challenge(game, host, players=len(users), options=options)
     for user in others:
-        await service.join(challenge.id, user)
-    return await service.start(challenge.id, host)
+        await service.challenges.join(challenge.id, user)
+    return await service.challenges.start(challenge.id, host)
 
 
 @pytest.fixture

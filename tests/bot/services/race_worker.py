@@ -18,9 +18,9 @@ import time
 from datetime import timedelta
 from typing import Any
 
-from bot.services import GameService
+from bot.core.models import utcnow
+from bot.services import Services
 from bot.services.clocks import ClockService
-from bot.services.models import utcnow
 from bot.services.ratings import RatingService
 from bot.services.tournaments import TournamentService
 from bot.store import open_store
@@ -30,29 +30,30 @@ class Worker:
     def __init__(self, store: Any) -> None:
         #: Added to the real time: lets a claim find a deadline passed.
         self.ahead = timedelta(0)
-        self.games = GameService(store, clock=self.clock)
+        self.services = Services(store, clock=self.clock)
         self.ratings = RatingService(store, clock=self.clock)
-        self.tournaments = TournamentService(store, self.games, self.ratings, clock=self.clock)
-        self.clocks = ClockService(store, self.games, clock=self.clock)
+        self.tournaments = TournamentService(self.services, self.ratings)
+        self.clocks = ClockService(store, self.services, clock=self.clock)
 
     def clock(self):
         return utcnow() + self.ahead
 
     async def call(self, op: str, args: dict[str, Any]) -> Any:
         if op == "move":
-            result = await self.games.move(args["game_id"], args["user"], args["text"],
-                                           expected_version=args.get("version"))
+            result = await self.services.play.move(args["game_id"], args["user"], args["text"],
+                                                   expected_version=args.get("version"))
             return result.game.version
         if op == "resign":
-            return (await self.games.resign(args["game_id"], args["user"])).version
+            return (await self.services.play.resign(args["game_id"], args["user"])).version
         if op == "answer_undo":
-            return (await self.games.answer_undo(args["game_id"], args["user"], True)).version
+            info = await self.services.play.answer_undo(args["game_id"], args["user"], True)
+            return info.version
         if op == "claim":
             self.ahead = timedelta(days=args["days_ahead"])
             return (await self.clocks.claim(args["game_id"], args["user"])).version
         if op == "game_over":  # what the bot does when it delivers a ``game_over`` row
             rated = await self.ratings.on_game_over(args["game_id"])
-            recorded = await self.tournaments.on_game_over(args["game_id"])
+            recorded = await self.tournaments.rounds.on_game_over(args["game_id"])
             return [rated, recorded]
         raise ValueError(f"unknown call {op}")
 

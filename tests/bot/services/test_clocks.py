@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.services import ChallengeError, GameOver, GameService, NotAPlayer, clockstate
+from bot.services import ChallengeError, GameOver, NotAPlayer, Services, clockstate
 from bot.services.clocks import ClockError, ClockService
 from bot.store import open_store
 from tests.bot.services.conftest import SEED
@@ -37,24 +37,24 @@ def clocks(store, service, clock, graces):
 async def timed_game(service, time_control, game="alak", users=(1, 2)):
     host, *others = users
     if len(users) == 2:
-        challenge = await service.challenge(game, host, opponent_id=others[0],
-                                            time_control=time_control)
-        return await service.accept(challenge.id, others[0])
-    challenge = await service.challenge(game, host, players=len(users),
-                                        time_control=time_control)
+        challenge = await service.challenges.challenge(game, host, opponent_id=others[0],
+                                                       time_control=time_control)
+        return await service.challenges.accept(challenge.id, others[0])
+    challenge = await service.challenges.challenge(game, host, players=len(users),
+                                                   time_control=time_control)
     for user in others:
-        await service.join(challenge.id, user)
-    return await service.start(challenge.id, host)
+        await service.challenges.join(challenge.id, user)
+    return await service.challenges.start(challenge.id, host)
 
 
 async def play_first_legal(service, info, user=None):
-    user = user or (await service.get_game(info.id)).user_to_move()
-    move = (await service.legal_moves(info.id, user))[0]
-    return await service.move(info.id, user, move)
+    user = user or (await service.games.get_game(info.id)).user_to_move()
+    move = (await service.games.legal_moves(info.id, user))[0]
+    return await service.play.move(info.id, user, move)
 
 
 async def pending(service, kind):
-    return [item for item in await service.pending_outbox(1000) if item.kind == kind]
+    return [item for item in await service.outbox.pending_outbox(1000) if item.kind == kind]
 
 
 def at(clock, moment):
@@ -106,16 +106,16 @@ async def test_a_bad_time_control_is_refused_and_writes_nothing(service, db):
     before = db_dump(db)
     for text in ("4d", "2d+3d", "soon", "0d+1d"):
         with pytest.raises(ChallengeError) as error:
-            await service.challenge("alak", 1, opponent_id=2, time_control=text)
+            await service.challenges.challenge("alak", 1, opponent_id=2, time_control=text)
         assert error.value.key == "errors.bad_time_control"
     assert db_dump(db) == before
 
 
 async def test_a_challenge_remembers_its_time_control(service):
-    timed = await service.challenge("kolory", 1, players=3, time_control="3D + 1d")
-    untimed = await service.challenge("alak", 1, opponent_id=2)
-    assert await service.challenge_time_control(timed.id) == "3d+1d"
-    assert await service.challenge_time_control(untimed.id) is None
+    timed = await service.challenges.challenge("kolory", 1, players=3, time_control="3D + 1d")
+    untimed = await service.challenges.challenge("alak", 1, opponent_id=2)
+    assert await service.challenges.challenge_time_control(timed.id) == "3d+1d"
+    assert await service.challenges.challenge_time_control(untimed.id) is None
 
 
 async def test_the_deadline_is_written_in_the_same_transaction_as_the_move(
@@ -129,7 +129,7 @@ async def test_the_deadline_is_written_in_the_same_transaction_as_the_move(
 
 async def test_the_clock_stops_when_the_game_ends(service, clocks):
     info = await timed_game(service, "1d")
-    await service.resign(info.id, info.seats[0])
+    await service.play.resign(info.id, info.seats[0])
     assert await clocks.deadline(info.id) is None
     assert await clocks.next_due() is None
 
@@ -137,14 +137,15 @@ async def test_the_clock_stops_when_the_game_ends(service, clocks):
 async def test_create_game_for_tournaments_starts_the_clock_and_says_where_it_comes_from(
     service, clocks
 ):
-    info = await service.create_game("alak", [7, 8], time_control="7d", source="tournament:3")
+    info = await service.challenges.create_game("alak", [7, 8], time_control="7d",
+                                                source="tournament:3")
     assert info.seats == (7, 8)
     assert await clocks.deadline(info.id) == info.created_at + 7 * DAY
     started = await pending(service, "game_started")
     assert started[-1].payload == {"game_id": info.id, "ply": 0, "version": 0,
                                    "source": "tournament:3"}
     with pytest.raises(ChallengeError):
-        await service.create_game("alak", [7, 8], time_control="3 weeks")
+        await service.challenges.create_game("alak", [7, 8], time_control="3 weeks")
 
 
 # ----- reminders --------------------------------------------------------------------------------
@@ -207,18 +208,18 @@ async def test_after_downtime_past_both_thresholds_only_the_overdue_notice_goes_
 
 async def test_restart_in_the_middle_neither_repeats_nor_loses_a_reminder(db, clock):
     store = await open_store(db.url)
-    games = GameService(store, clock=clock, seeds=lambda: SEED)
-    info = await timed_game(games, "3d")
-    deadline = await ClockService(store, games, clock=clock).deadline(info.id)
-    assert await ClockService(store, games, clock=clock).run_due(deadline - 20 * HOUR) == 1
+    services = Services(store, clock=clock, seeds=lambda: SEED)
+    info = await timed_game(services, "3d")
+    deadline = await ClockService(store, services, clock=clock).deadline(info.id)
+    assert await ClockService(store, services, clock=clock).run_due(deadline - 20 * HOUR) == 1
     await store.close()
 
     # The bot restarts (before and after the deadline passed while it was down).
     for moment, expected in ((deadline - 19 * HOUR, 0), (deadline + 2 * HOUR, 1),
                              (deadline + 3 * HOUR, 0)):
         store = await open_store(db.url)
-        games = GameService(store, clock=clock, seeds=lambda: SEED)
-        restarted = ClockService(store, games, clock=clock)
+        services = Services(store, clock=clock, seeds=lambda: SEED)
+        restarted = ClockService(store, services, clock=clock)
         assert await restarted.run_due(moment) == expected
         await store.close()
     rows = query(db, "SELECT kind, payload FROM outbox WHERE kind = 'reminder'")
@@ -256,8 +257,8 @@ async def test_an_undo_restarts_the_turn_and_its_reminders(service, clocks, cloc
     assert await clocks.run_due(deadline - 20 * HOUR) == 1  # seat 1's turn (ply 1) reminded
     at(clock, deadline - 10 * HOUR)
     await play_first_legal(service, info, second)
-    await service.request_undo(info.id, second)
-    undone = await service.answer_undo(info.id, first, True)
+    await service.play.request_undo(info.id, second)
+    undone = await service.play.answer_undo(info.id, first, True)
     restarted = await clocks.deadline(info.id)
     assert restarted == undone.updated_at + 2 * DAY
     assert await clocks.run_due(restarted - 20 * HOUR) == 1  # a new turn: reminded again
@@ -292,12 +293,12 @@ async def test_claim_only_after_the_deadline_and_only_by_an_opponent(
     assert ended.outcome.winners == frozenset({1})
     assert ended.timed_out_seat == 0 and ended.resigned_seat is None
     assert "ran out of time" in ended.outcome.reason
-    kinds = [item.kind for item in await service.pending_outbox(1000)]
+    kinds = [item.kind for item in await service.outbox.pending_outbox(1000)]
     assert kinds[-2:] == ["timeout", "game_over"]
     timeout = (await pending(service, "timeout"))[0]
     assert timeout.payload == {"game_id": info.id, "seat": 0, "user_id": mover,
                                "claimed_by": opponent, "version": 1}
-    assert await service.replay_matches(info.id)
+    assert await service.games.replay_matches(info.id)
     assert await clocks.deadline(info.id) is None
     with pytest.raises(GameOver):
         await clocks.claim(info.id, opponent)
@@ -330,7 +331,7 @@ async def test_a_claim_that_reads_the_game_before_a_resignation_ends_it_says_gam
         row = await real_get_game(game_id)
         if not reads:
             reads.append(row)
-            await service.resign(info.id, mover)  # lands before the claim reads the clock
+            await service.play.resign(info.id, mover)  # lands before the claim reads the clock
         return row
 
     monkeypatch.setattr(store, "get_game", get_game_then_resign)
@@ -355,7 +356,7 @@ async def test_ruling_claim_with_three_players_ends_the_game_all_others_win(
     ended = await clocks.claim(info.id, 3)
     assert ended.outcome.winners == frozenset({1, 2})
     assert ended.timed_out_seat == 0
-    assert await service.replay_matches(info.id)
+    assert await service.games.replay_matches(info.id)
 
 
 async def test_ruling_a_partner_of_the_late_player_cannot_claim(service, clocks, clock, tally):
@@ -373,45 +374,45 @@ async def test_ruling_a_partner_of_the_late_player_cannot_claim(service, clocks,
 async def test_tournament_game_is_forfeited_after_the_grace_period_others_are_not(
     service, clocks, clock, graces
 ):
-    tournament = await service.create_game("alak", [1, 2], time_control="1d",
-                                           source="tournament:1")
-    casual = await service.create_game("alak", [3, 4], time_control="1d")
+    tournament = await service.challenges.create_game("alak", [1, 2], time_control="1d",
+                                                      source="tournament:1")
+    casual = await service.challenges.create_game("alak", [3, 4], time_control="1d")
     graces[tournament.id] = 12 * HOUR
     deadline = await clocks.deadline(tournament.id)
     assert await clocks.deadline(casual.id) == deadline + timedelta(seconds=1)
     await clocks.run_due(deadline + timedelta(seconds=1))  # overdue notices for both
     assert await clocks.next_due() == deadline + 12 * HOUR
     await clocks.run_due(deadline + 12 * HOUR - timedelta(seconds=1))
-    assert (await service.get_game(tournament.id)).status == "active"
+    assert (await service.games.get_game(tournament.id)).status == "active"
     at(clock, deadline + 12 * HOUR)
     assert await clocks.run_due(deadline + 12 * HOUR) == 1
-    ended = await service.get_game(tournament.id)
+    ended = await service.games.get_game(tournament.id)
     assert ended.status == "finished" and ended.timed_out_seat == 0
     assert ended.outcome.winners == frozenset({1})
     timeout = (await pending(service, "timeout"))[0]
     assert timeout.payload["claimed_by"] is None
-    assert (await service.get_game(casual.id)).status == "active"
+    assert (await service.games.get_game(casual.id)).status == "active"
     assert await clocks.next_due() is None
-    assert await service.replay_matches(tournament.id)
+    assert await service.games.replay_matches(tournament.id)
 
 
 async def test_a_move_within_the_grace_period_saves_the_tournament_game(
     service, clocks, clock, graces
 ):
-    info = await service.create_game("alak", [1, 2], time_control="1d")
+    info = await service.challenges.create_game("alak", [1, 2], time_control="1d")
     graces[info.id] = DAY
     deadline = await clocks.deadline(info.id)
     at(clock, deadline + 2 * HOUR)
     await play_first_legal(service, info)
     await clocks.run_due(deadline + DAY)
-    assert (await service.get_game(info.id)).status == "active"
+    assert (await service.games.get_game(info.id)).status == "active"
 
 
 async def test_a_game_whose_work_keeps_failing_is_retried_later_not_in_a_loop(
     service, clocks, clock, graces
 ):
-    info = await service.create_game("alak", [1, 2], time_control="1d")
-    await service.create_game("alak", [3, 4], time_control="2d")
+    info = await service.challenges.create_game("alak", [1, 2], time_control="1d")
+    await service.challenges.create_game("alak", [3, 4], time_control="2d")
     graces[info.id] = HOUR
     deadline = await clocks.deadline(info.id)
     await clocks.run_due(deadline)  # overdue notice
@@ -499,8 +500,8 @@ async def test_ruling_a_vacation_ended_after_seconds_costs_an_hour_not_a_day(
 
 async def test_ruling_a_vacation_pauses_and_announces_only_timed_games(service, clocks):
     timed = await timed_game(service, "3d", users=(1, 2))
-    challenge = await service.challenge("alak", 3, opponent_id=1)
-    untimed = await service.accept(challenge.id, 1)
+    challenge = await service.challenges.challenge("alak", 3, opponent_id=1)
+    untimed = await service.challenges.accept(challenge.id, 1)
     status = await clocks.vacation(1, 4)
     assert status.paused_games == (timed.id,)
     rows = await pending(service, "vacation")
@@ -514,8 +515,8 @@ async def test_back_from_vacation_only_clocks_that_run_again_are_said_to(service
     """Coming back resumes the clocks of one's timed games, except where another seated
     player is still away (the whole game stays paused); untimed games, or no game at all,
     resume nothing. The threads hear which."""
-    challenge = await service.challenge("alak", 3, opponent_id=1)
-    await service.accept(challenge.id, 1)  # untimed
+    challenge = await service.challenges.challenge("alak", 3, opponent_id=1)
+    await service.challenges.accept(challenge.id, 1)  # untimed
     for user in (1, 5):  # 5 plays nothing
         await clocks.vacation(user, 4)
         back = await clocks.vacation(user, 0)
@@ -579,7 +580,7 @@ async def test_scheduler_task_sends_the_reminder_once_poked_at_the_right_time(
     info = await timed_game(service, "2d")
     deadline = await clocks.deadline(info.id)
     scheduler = clocks.scheduler()
-    service.on_change = clocks.on_change = scheduler.poke
+    service.context.on_change = clocks.on_change = scheduler.poke
     scheduler.start()
     try:
         async with asyncio.timeout(5):
@@ -630,12 +631,12 @@ async def test_create_game_in_a_callers_transaction_starts_the_clock_or_leaves_n
     before = db_dump(db)
     with pytest.raises(RuntimeError):
         async with store.transaction() as tx:
-            await service.create_game_in(tx, "alak", [5, 6], time_control="2d")
+            await service.challenges.create_game_in(tx, "alak", [5, 6], time_control="2d")
             raise RuntimeError("the tournament's own write failed")
     assert db_dump(db) == before
     async with store.transaction() as tx:
-        info = await service.create_game_in(tx, "alak", [5, 6], time_control="2d",
-                                            source="tournament:9")
+        info = await service.challenges.create_game_in(tx, "alak", [5, 6], time_control="2d",
+                                                       source="tournament:9")
     assert await clocks.deadline(info.id) == info.created_at + 2 * DAY
 
 
@@ -659,7 +660,7 @@ async def test_a_move_of_an_untimed_game_has_no_deadline_to_tell_and_wakes_no_sc
     the scheduler is not poked: no deadline moved. Its last move still pokes (the game
     ends)."""
     pokes = []
-    service.on_change = lambda: pokes.append(1)
+    service.context.on_change = lambda: pokes.append(1)
     info = await timed_game(service, "untimed")
     pokes.clear()
     assert await clocks.due_info(info.id) is not None  # no move yet: read as usual
@@ -676,7 +677,7 @@ async def test_a_move_of_a_timed_game_tells_its_deadline_and_wakes_the_scheduler
     service, clocks
 ):
     pokes = []
-    service.on_change = lambda: pokes.append(1)
+    service.context.on_change = lambda: pokes.append(1)
     info = await timed_game(service, "2d")
     pokes.clear()
     await play_first_legal(service, info)

@@ -15,8 +15,8 @@ from tests.bot.store.dbutil import query
 async def test_two_moves_for_the_same_ply_one_wins(service, db):
     info = await start_game(service)
     results = await asyncio.gather(
-        service.move(info.id, 1, "a", expected_version=info.version),
-        service.move(info.id, 1, "k", expected_version=info.version),
+        service.play.move(info.id, 1, "a", expected_version=info.version),
+        service.play.move(info.id, 1, "k", expected_version=info.version),
         return_exceptions=True,
     )
     wins = [r for r in results if not isinstance(r, Exception)]
@@ -34,15 +34,15 @@ async def test_200_concurrent_conflicting_moves_on_several_games(service, db):
     for _ in range(rounds):
         attempts = []
         for info in games:
-            current = await service.get_game(info.id)
+            current = await service.games.get_game(info.id)
             if current.status != "active":
                 continue
             user = current.user_to_move()
-            legal = await service.legal_moves(info.id, user)
+            legal = await service.games.legal_moves(info.id, user)
             # 50 clicks on this board at once, for different (legal) points.
             attempts += [
-                (info.id, service.move(info.id, user, rng.choice(legal),
-                                       expected_version=current.version))
+                (info.id, service.play.move(info.id, user, rng.choice(legal),
+                                            expected_version=current.version))
                 for _ in range(200 // len(games))
             ]
         assert len(attempts) == 200
@@ -72,7 +72,7 @@ async def test_racing_clicks_without_a_version_lose_cleanly(service, db):
     that player's turn. Either way exactly one move lands."""
     info = await start_game(service)
     results = await asyncio.gather(
-        *(service.move(info.id, 1, point) for point in "abcdefghijk"), return_exceptions=True
+        *(service.play.move(info.id, 1, point) for point in "abcdefghijk"), return_exceptions=True
     )
     wins = [r for r in results if not isinstance(r, Exception)]
     assert len(wins) == 1
@@ -85,11 +85,11 @@ async def test_resign_racing_a_move_always_lands(service, db):
     over, but the board stays consistent."""
     info = await start_game(service)
     move, resigned = await asyncio.gather(
-        service.move(info.id, 1, "c"), service.resign(info.id, 2), return_exceptions=True
+        service.play.move(info.id, 1, "c"), service.play.resign(info.id, 2), return_exceptions=True
     )
     assert not isinstance(resigned, Exception)
     assert not isinstance(move, Exception) or isinstance(move, GameOver)
-    final = await service.get_game(info.id)
+    final = await service.games.get_game(info.id)
     assert final.status == "finished" and final.outcome.winners == frozenset({0})
     expected_moves = 0 if isinstance(move, Exception) else 1
     assert query(db, "SELECT COUNT(*) FROM moves") == [(expected_moves,)]
@@ -101,18 +101,18 @@ async def test_moves_cancelled_at_any_point_leave_a_consistent_game(service, db)
     COMMIT) leaves either the whole move or nothing, and the store keeps working."""
     info = await start_game(service, options={"length": 26})
     for steps in range(60):
-        current = await service.get_game(info.id)
+        current = await service.games.get_game(info.id)
         if current.status != "active":
             break
         user = current.user_to_move()
-        legal = await service.legal_moves(info.id, user)
-        task = asyncio.create_task(service.move(info.id, user, legal[steps % len(legal)]))
+        legal = await service.games.legal_moves(info.id, user)
+        task = asyncio.create_task(service.play.move(info.id, user, legal[steps % len(legal)]))
         for _ in range(steps % 20):
             await asyncio.sleep(0)
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
-        after = await service.get_game(info.id)
+        after = await service.games.get_game(info.id)
         assert after.ply in (current.ply, current.ply + 1)
         assert independent_replay_matches(db, info.id)
         moves = query(db, "SELECT COUNT(*) FROM moves WHERE game_id = ?", (info.id,))

@@ -8,10 +8,10 @@ from contextlib import asynccontextmanager
 
 import pytest
 
-from bot import i18n
-from bot.services import GameService
+from bot.core import i18n
+from bot.core.errors import TryAgain
+from bot.services import Services
 from bot.services.base import CONFLICT_ATTEMPTS
-from bot.services.errors import TryAgain
 from bot.store import TransactionConflict
 from tests.bot.services.conftest import SEED, start_game
 from tests.bot.store.dbutil import query
@@ -40,10 +40,10 @@ class ConflictingStore:
 
 
 async def test_a_move_that_loses_a_deadlock_is_played_again_unnoticed(store, clock, db):
-    info = await start_game(GameService(store, clock=clock, seeds=lambda: SEED))
+    info = await start_game(Services(store, clock=clock, seeds=lambda: SEED))
     conflicting = ConflictingStore(store, failures=CONFLICT_ATTEMPTS - 1)
-    service = GameService(conflicting, clock=clock, seeds=lambda: SEED)
-    result = await service.move(info.id, 1, "a", expected_version=info.version)
+    service = Services(conflicting, clock=clock, seeds=lambda: SEED)
+    result = await service.play.move(info.id, 1, "a", expected_version=info.version)
     assert result.game.version == info.version + 1
     assert query(db, "SELECT ply, text FROM moves") == [(1, "a")]  # once, not four times
     assert len(query(db, "SELECT id FROM outbox WHERE kind = 'move'")) == 1
@@ -51,11 +51,11 @@ async def test_a_move_that_loses_a_deadlock_is_played_again_unnoticed(store, clo
 
 
 async def test_after_the_last_attempt_the_player_is_told_to_try_again(store, clock, db):
-    info = await start_game(GameService(store, clock=clock, seeds=lambda: SEED))
-    service = GameService(ConflictingStore(store, failures=CONFLICT_ATTEMPTS), clock=clock,
+    info = await start_game(Services(store, clock=clock, seeds=lambda: SEED))
+    service = Services(ConflictingStore(store, failures=CONFLICT_ATTEMPTS), clock=clock,
                           seeds=lambda: SEED)
     with pytest.raises(TryAgain) as refused:
-        await service.move(info.id, 1, "a", expected_version=info.version)
+        await service.play.move(info.id, 1, "a", expected_version=info.version)
     assert query(db, "SELECT COUNT(*) FROM moves") == [(0,)]  # nothing half-written
     assert query(db, "SELECT COUNT(*) FROM outbox WHERE kind = 'move'") == [(0,)]
     assert (await store.get_game(info.id)).version == info.version
@@ -63,4 +63,4 @@ async def test_after_the_last_attempt_the_player_is_told_to_try_again(store, clo
         text = i18n.t(refused.value.key, language)
         assert text and text != refused.value.key
     # The next try goes through.
-    assert (await service.move(info.id, 1, "a")).game.version == info.version + 1
+    assert (await service.play.move(info.id, 1, "a")).game.version == info.version + 1

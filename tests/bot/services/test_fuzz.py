@@ -8,7 +8,7 @@ import random
 import pytest
 
 import engines
-from bot.services import GameService, ServiceError
+from bot.services import ServiceError, Services
 from bot.store import open_store
 from tests.bot.services.conftest import start_game
 from tests.bot.services.fakegame import TALLY
@@ -27,20 +27,20 @@ async def random_action(service, rng, info, users):
     roll = rng.random()
     if roll < 0.55:
         mover = info.user_to_move() if rng.random() < 0.8 else user
-        legal = await service.legal_moves(info.id, mover) if mover is not None else []
+        legal = await service.games.legal_moves(info.id, mover) if mover is not None else []
         if legal and rng.random() < 0.8:
             text = rng.choice(legal)
         else:
             text = rng.choice(["", "zz", "a", "1", "play 9 9,9 0", "pass", "??", "e5"])
         version = info.version if rng.random() < 0.9 else info.version - 1
-        return await service.move(info.id, mover, text, expected_version=version)
+        return await service.play.move(info.id, mover, text, expected_version=version)
     if roll < 0.7:
-        return await service.request_undo(info.id, user)
+        return await service.play.request_undo(info.id, user)
     if roll < 0.9:
-        return await service.answer_undo(info.id, user, rng.random() < 0.7)
+        return await service.play.answer_undo(info.id, user, rng.random() < 0.7)
     if roll < 0.93:
-        return await service.resign(info.id, user)
-    return await service.legal_moves(info.id, user)
+        return await service.play.resign(info.id, user)
+    return await service.games.legal_moves(info.id, user)
 
 
 @pytest.mark.parametrize("name,players", CASES)
@@ -49,7 +49,7 @@ async def test_random_actions_keep_the_database_consistent(db, monkeypatch, name
     store = await open_store(db.url)
     try:
         rng = random.Random(f"fuzz:{name}:{players}")
-        service = GameService(store, seeds=lambda: rng.randrange(2**63))
+        service = Services(store, seeds=lambda: rng.randrange(2**63))
         users = tuple(range(1, players + 1))
         info = await start_game(service, game=name, users=users)
         refused = accepted = 0
@@ -64,7 +64,7 @@ async def test_random_actions_keep_the_database_consistent(db, monkeypatch, name
             else:
                 accepted += 1
                 assert independent_replay_matches(db, info.id)
-            info = await service.get_game(info.id)
+            info = await service.games.get_game(info.id)
             if info.status != "active":
                 info = await start_game(service, game=name, users=users)
         assert refused and accepted  # the sequence exercised both paths

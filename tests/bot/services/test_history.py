@@ -59,13 +59,13 @@ async def test_in_a_direct_message_only_games_the_asker_played_are_listed(tsv, v
 
 async def test_unrated_and_team_games_and_aborted_ones(tsv, clock):
     history = HistoryService(tsv.store, clock=clock)
-    game = await start_game(tsv.games, "lppg", (1, 2, 3, 4))
-    await tsv.games.resign(game.id, 2)  # seats 1+3 lose: users 2 and 4
+    game = await start_game(tsv.services, "lppg", (1, 2, 3, 4))
+    await tsv.services.play.resign(game.id, 2)  # seats 1+3 lose: users 2 and 4
     page = await history.page(1, guild_id=None, asker_id=1)
     (only,) = page.games
     assert (only.result, only.partners, set(only.opponents)) == (WON, (3,), {2, 4})
     assert only.rating is None  # not rated yet
-    running = await start_game(tsv.games, "alak", (1, 2))
+    running = await start_game(tsv.services, "alak", (1, 2))
     assert running.id not in [g.game_id for g in
                               (await history.page(1, guild_id=None, asker_id=1)).games]
 

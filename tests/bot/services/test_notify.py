@@ -9,10 +9,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.core.errors import NotAPlayer
+from bot.core.sharding import Shards
 from bot.services.clocks import ClockService
-from bot.services.errors import NotAPlayer
 from bot.services.notify import NotifyError, NotifyService
-from bot.sharding import Shards
 from bot.store import open_store
 from tests.bot.services.test_clocks import at, pending, play_first_legal, timed_game
 from tests.bot.store.dbutil import other_process
@@ -87,7 +87,7 @@ async def test_the_digest_lists_the_games_where_it_is_your_turn_with_their_links
     untimed = await timed_game(service, None, users=(3, 1))  # user 3 to move
     await play_first_legal(service, untimed)  # now user 1's turn
     waiting = await timed_game(service, "1d", users=(2, 1))  # user 2 to move: not listed
-    await service.set_thread(timed.id, 555)
+    await service.games.set_thread(timed.id, 555)
     entries = await notify.digest_entries(1)
     assert [e.game_id for e in entries] == [timed.id, untimed.id]  # timed first
     first = entries[0]

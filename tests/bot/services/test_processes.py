@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.competition.ratings import Glicko, rate_two_player_game
-from bot.services.models import utcnow
+from bot.core.competition.ratings import Glicko, rate_two_player_game
+from bot.core.models import utcnow
 from tests.bot.services.conftest import start_game
 from tests.bot.services.test_replay import independent_replay_matches
 from tests.bot.services.tourney import round_games, services
@@ -103,13 +103,13 @@ def flat(results: list[list]) -> list[dict]:
 
 
 async def test_two_processes_pressing_one_games_buttons(s, racers, db):
-    info = await start_game(s.games, options={"length": 26})
+    info = await start_game(s.services, options={"length": 26})
     rng = random.Random(5)
     rounds = 12
     for number in range(rounds):
-        current = await s.games.get_game(info.id)
+        current = await s.services.games.get_game(info.id)
         user = current.user_to_move()
-        legal = await s.games.legal_moves(info.id, user)
+        legal = await s.services.games.legal_moves(info.id, user)
         # Buttons carry the board's version; /move (every other round) does not.
         version = current.version if number % 2 == 0 else None
         calls = [[["move", {"game_id": info.id, "user": user, "text": rng.choice(legal),
@@ -120,7 +120,7 @@ async def test_two_processes_pressing_one_games_buttons(s, racers, db):
     plies = [p for (p,) in query(db, "SELECT ply FROM moves WHERE game_id = ? ORDER BY ply",
                                  (info.id,))]
     assert plies == list(range(1, rounds + 1))  # none doubled, none lost
-    assert (await s.games.get_game(info.id)).version == rounds
+    assert (await s.services.games.get_game(info.id)).version == rounds
     assert independent_replay_matches(db, info.id)
 
 
@@ -129,14 +129,15 @@ async def test_the_last_two_games_of_a_round_ending_at_once_pair_the_next_round_
 ):
     for attempt in range(3):
         players = [100 * (attempt + 1) + n for n in range(4)]
-        tournament = await s.tournaments.create(1, "alak", "round_robin", guild_id=5,
-                                                channel_id=6)
+        tournament = await s.tournaments.signup.create(1, "alak", "round_robin", guild_id=5,
+                                                       channel_id=6)
         for user in players:
-            await s.tournaments.join(tournament.id, user)
-        await s.tournaments.start(tournament.id, 1)
+            await s.tournaments.signup.join(tournament.id, user)
+        await s.tournaments.signup.start(tournament.id, 1)
         first, second = await round_games(s, tournament.id)
         for game_id in (first, second):  # both games end...
-            await s.games.resign(game_id, (await s.games.get_game(game_id)).seats[1])
+            loser = (await s.services.games.get_game(game_id)).seats[1]
+            await s.services.play.resign(game_id, loser)
         # ... and both processes deliver their game_over rows at the same moment.
         answers = flat(await racers.race(*([["game_over", {"game_id": game_id}]]
                                            for game_id in (first, second))))
@@ -158,7 +159,7 @@ async def test_two_games_of_one_player_ending_at_once_keep_both_rating_updates(s
     twice, _ = rate_two_player_game(once, Glicko(), 1.0)  # the opponents are alike: any order
     for attempt in range(4):
         winner = 1000 + 10 * attempt
-        games = [await start_game(s.games, users=(winner, winner + n)) for n in (1, 2)]
+        games = [await start_game(s.services, users=(winner, winner + n)) for n in (1, 2)]
         answers = flat(await racers.race(*(
             [[["resign", {"game_id": g.id, "user": g.seats[1]}],
               ["game_over", {"game_id": g.id}]]] for g in games
@@ -176,18 +177,18 @@ async def test_an_undo_racing_a_move_is_one_or_the_other(s, racers, db):
     outcomes = set()
     for attempt in range(6):
         host, guest = 2000 + 2 * attempt, 2001 + 2 * attempt
-        info = await start_game(s.games, users=(host, guest), options={"length": 26})
-        legal = await s.games.legal_moves(info.id, host)
-        await s.games.move(info.id, host, legal[0])
-        await s.games.request_undo(info.id, host)
-        before = await s.games.get_game(info.id)
-        reply = (await s.games.legal_moves(info.id, guest))[0]
+        info = await start_game(s.services, users=(host, guest), options={"length": 26})
+        legal = await s.services.games.legal_moves(info.id, host)
+        await s.services.play.move(info.id, host, legal[0])
+        await s.services.play.request_undo(info.id, host)
+        before = await s.services.games.get_game(info.id)
+        reply = (await s.services.games.legal_moves(info.id, guest))[0]
         take_back = [["answer_undo", {"game_id": info.id, "user": guest}]]
         move = [["move", {"game_id": info.id, "user": guest, "text": reply,
                           "version": before.version}]]
         undo_answer, move_answer = flat(await racers.race(take_back, move))
         assert ("ok" in undo_answer) != ("ok" in move_answer), (undo_answer, move_answer)
-        after = await s.games.get_game(info.id)
+        after = await s.services.games.get_game(info.id)
         undone = query(db, "SELECT COUNT(*) FROM undone_moves WHERE game_id = ?", (info.id,))
         if "ok" in undo_answer:
             outcomes.add("undo")
@@ -205,9 +206,9 @@ async def test_an_undo_racing_a_move_is_one_or_the_other(s, racers, db):
 async def test_a_resignation_racing_a_claim_ends_the_game_once(s, racers, db):
     for attempt in range(6):
         host, guest = 3000 + 2 * attempt, 3001 + 2 * attempt
-        challenge = await s.games.challenge("alak", host, opponent_id=guest,
-                                            time_control="1d")
-        info = await s.games.accept(challenge.id, guest)
+        challenge = await s.services.challenges.challenge("alak", host, opponent_id=guest,
+                                                          time_control="1d")
+        info = await s.services.challenges.accept(challenge.id, guest)
         mover = info.user_to_move()
         opponent = next(u for u in info.seats if u != mover)
         resign = [["resign", {"game_id": info.id, "user": mover}]]
@@ -219,6 +220,6 @@ async def test_a_resignation_racing_a_claim_ends_the_game_once(s, racers, db):
                                      "IN ('resigned', 'timeout', 'game_over') ORDER BY id",
                                      (info.id,))]
         assert kinds == ["resigned" if "ok" in resigned else "timeout", "game_over"]
-        after = await s.games.get_game(info.id)
+        after = await s.services.games.get_game(info.id)
         assert after.status == "finished"
         assert after.version == info.version + 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.competition.ratings import (
+from bot.core.competition.ratings import (
     PROVISIONAL_GAMES,
     Glicko,
     Skill,
@@ -20,9 +20,10 @@ from tests.bot.services.tourney import processed, services
 
 
 async def verdict_game(s, first, second, verdict, guild_id=None):
-    challenge = await s.games.challenge("verdict", first, opponent_id=second, guild_id=guild_id)
-    game = await s.games.accept(challenge.id, second)
-    await s.games.move(game.id, first, verdict)
+    challenge = await s.services.challenges.challenge("verdict", first, opponent_id=second,
+                                                      guild_id=guild_id)
+    game = await s.services.challenges.accept(challenge.id, second)
+    await s.services.play.move(game.id, first, verdict)
     return game.id
 
 
@@ -53,18 +54,18 @@ async def test_draws_and_seat_order(tsv, verdict):
 
 
 async def test_unfinished_and_self_play_games_are_not_rated(tsv, verdict):
-    challenge = await tsv.games.challenge("verdict", 1, opponent_id=2)
-    running = await tsv.games.accept(challenge.id, 2)
+    challenge = await tsv.services.challenges.challenge("verdict", 1, opponent_id=2)
+    running = await tsv.services.challenges.accept(challenge.id, 2)
     assert await tsv.ratings.on_game_over(running.id) is False
-    solo = await tsv.games.create_game("verdict", (5, 5))
-    await tsv.games.move(solo.id, 5, "win")
+    solo = await tsv.services.challenges.create_game("verdict", (5, 5))
+    await tsv.services.play.move(solo.id, 5, "win")
     assert await tsv.ratings.on_game_over(solo.id) is False
     assert (await tsv.ratings.profile(5)).ratings == ()
 
 
 async def test_kolory_with_three_players_uses_openskill(tsv):
-    game = await start_game(tsv.games, "kolory", (1, 2, 3))
-    await tsv.games.resign(game.id, 3)  # 1 and 2 share the win
+    game = await start_game(tsv.services, "kolory", (1, 2, 3))
+    await tsv.services.play.resign(game.id, 3)  # 1 and 2 share the win
     assert await tsv.ratings.on_game_over(game.id)
     board = await tsv.ratings.leaderboard("kolory")
     assert board.glicko == ()
@@ -77,8 +78,8 @@ async def test_kolory_with_three_players_uses_openskill(tsv):
 
 
 async def test_team_games_rate_partners_together(tsv, tally):
-    game = await start_game(tsv.games, "tally", (1, 2, 3, 4))
-    await tsv.games.resign(game.id, 2)  # team 1+3 (seats 1, 3) loses
+    game = await start_game(tsv.services, "tally", (1, 2, 3, 4))
+    await tsv.services.play.resign(game.id, 2)  # team 1+3 (seats 1, 3) loses
     await tsv.ratings.on_game_over(game.id)
     skills = {e.user_id: e for e in (await tsv.ratings.leaderboard("tally")).skill}
     assert skills[1].value == pytest.approx(skills[3].value)
@@ -138,8 +139,8 @@ def test_skills_are_shown_on_the_glicko_scale():
 
 
 async def test_kolory_after_a_game_reads_near_1500_not_near_zero(tsv):
-    game = await start_game(tsv.games, "kolory", (1, 2, 3))
-    await tsv.games.resign(game.id, 3)
+    game = await start_game(tsv.services, "kolory", (1, 2, 3))
+    await tsv.services.play.resign(game.id, 3)
     await tsv.ratings.on_game_over(game.id)
     for entry in (await tsv.ratings.profile(1)).ratings:
         assert 1400 < entry.value < 1800 and 250 < entry.deviation <= 350
@@ -186,11 +187,11 @@ async def test_a_servers_leaderboard_lists_the_players_who_finished_a_rated_game
 
 
 async def test_games_against_oneself_or_unfinished_put_nobody_on_a_servers_board(tsv, verdict):
-    solo = await tsv.games.create_game("verdict", (8, 8), guild_id=5)
-    await tsv.games.move(solo.id, 8, "win")
+    solo = await tsv.services.challenges.create_game("verdict", (8, 8), guild_id=5)
+    await tsv.services.play.move(solo.id, 8, "win")
     await tsv.ratings.on_game_over(solo.id)
-    challenge = await tsv.games.challenge("verdict", 8, opponent_id=9, guild_id=5)
-    await tsv.games.accept(challenge.id, 9)  # still being played
+    challenge = await tsv.services.challenges.challenge("verdict", 8, opponent_id=9, guild_id=5)
+    await tsv.services.challenges.accept(challenge.id, 9)  # still being played
     await tsv.ratings.on_game_over(await verdict_game(tsv, 8, 9, "win", guild_id=7))
     assert (await tsv.ratings.leaderboard("verdict", guild_id=5)).glicko == ()
     assert {e.user_id for e in (await tsv.ratings.leaderboard("verdict", guild_id=7)).glicko
@@ -236,8 +237,8 @@ async def test_each_rated_game_writes_a_history_row_per_player_with_the_rating(t
     assert version == max(h.id for h in history)
     # Rating a game again writes nothing more; an unrated game neither.
     await tsv.ratings.on_game_over(second)
-    solo = await tsv.games.create_game("verdict", (1, 1))
-    await tsv.games.move(solo.id, 1, "win")
+    solo = await tsv.services.challenges.create_game("verdict", (1, 1))
+    await tsv.services.play.move(solo.id, 1, "win")
     await tsv.ratings.on_game_over(solo.id)
     assert await reads.rating_version(1) == version
     assert len(await reads.history_of(1, start)) == 2
@@ -246,8 +247,8 @@ async def test_each_rated_game_writes_a_history_row_per_player_with_the_rating(t
 
 
 async def test_multiplayer_games_write_skill_history(tsv):
-    game = await start_game(tsv.games, "kolory", (1, 2, 3))
-    await tsv.games.resign(game.id, 3)
+    game = await start_game(tsv.services, "kolory", (1, 2, 3))
+    await tsv.services.play.resign(game.id, 3)
     await tsv.ratings.on_game_over(game.id)
     rows = await rating_reads(tsv.store).history_of_games(3, [game.id])
     row = rows[game.id]
@@ -285,20 +286,21 @@ async def test_games_where_the_bot_is_not_are_casual_unless_asked_and_never_a_se
     """Issue 28: a game in a DM, group DM or server without the bot (``place``
     "conversation") counts only if its challenge asked ``rated``; then for everyone's
     leaderboard, not the server's where it was played without the bot."""
-    casual = await tsv.games.challenge("verdict", 1, opponent_id=2, guild_id=5,
-                                       place="conversation")
-    game = await tsv.games.accept(casual.id, 2)
-    await tsv.games.move(game.id, 1, "win")
+    casual = await tsv.services.challenges.challenge("verdict", 1, opponent_id=2, guild_id=5,
+                                                     place="conversation")
+    game = await tsv.services.challenges.accept(casual.id, 2)
+    await tsv.services.play.move(game.id, 1, "win")
     assert not await tsv.ratings.on_game_over(game.id)
-    rated = await tsv.games.challenge("verdict", 3, opponent_id=4, guild_id=5,
-                                      place="conversation", rated=True)
-    game = await tsv.games.accept(rated.id, 4)
-    await tsv.games.move(game.id, 3, "win")
+    rated = await tsv.services.challenges.challenge("verdict", 3, opponent_id=4, guild_id=5,
+                                                    place="conversation", rated=True)
+    game = await tsv.services.challenges.accept(rated.id, 4)
+    await tsv.services.play.move(game.id, 3, "win")
     assert await tsv.ratings.on_game_over(game.id)
     assert {e.user_id for e in (await tsv.ratings.leaderboard("verdict")).glicko} == {3, 4}
     assert (await tsv.ratings.leaderboard("verdict", guild_id=5)).glicko == ()
     # And a server's own game asked casual is not rated either.
-    unrated = await tsv.games.challenge("verdict", 5, opponent_id=6, guild_id=5, rated=False)
-    game = await tsv.games.accept(unrated.id, 6)
-    await tsv.games.move(game.id, 5, "win")
+    unrated = await tsv.services.challenges.challenge("verdict", 5, opponent_id=6, guild_id=5,
+                                                      rated=False)
+    game = await tsv.services.challenges.accept(unrated.id, 6)
+    await tsv.services.play.move(game.id, 5, "win")
     assert not await tsv.ratings.on_game_over(game.id)

@@ -27,14 +27,15 @@ def player_counts(name):
 
 async def random_game(service, name, players, rng, *, time_control=None, plies=MAX_PLIES):
     users = list(range(1, players + 1))
-    info = await service.create_game(name, users, time_control=time_control)
+    info = await service.challenges.create_game(name, users, time_control=time_control)
     for _ in range(plies):
-        info = await service.get_game(info.id)
+        info = await service.games.get_game(info.id)
         if info.status != "active":
             break
         user = info.user_to_move()
-        await service.move(info.id, user, rng.choice(await service.legal_moves(info.id, user)))
-    return await service.get_game(info.id)
+        moves = await service.games.legal_moves(info.id, user)
+        await service.play.move(info.id, user, rng.choice(moves))
+    return await service.games.get_game(info.id)
 
 
 def stored_snapshot(db, game_id):
@@ -45,7 +46,7 @@ def stored_snapshot(db, game_id):
 async def assert_round_trip(service, clocks, db, game_id):
     text = await clocks.record_text(game_id)
     parsed = parse_record(text)
-    info = await service.get_game(game_id)
+    info = await service.games.get_game(game_id)
     assert parsed.game == info.game and parsed.players == len(info.seats)
     assert parsed.seed == SEED
     state = replay_record(parsed)
@@ -67,7 +68,7 @@ async def test_record_of_a_resigned_game_replays_to_the_stored_state(
     for players in player_counts(name):
         info = await random_game(service, name, players, random.Random(f"{name}{players}"))
         if info.status == "active":
-            await service.resign(info.id, info.seats[-1])
+            await service.play.resign(info.id, info.seats[-1])
         text = await assert_round_trip(service, clocks, db, info.id)
         assert "[Status \"finished\"]" in text
 
@@ -78,11 +79,12 @@ async def test_record_of_a_game_lost_on_time_replays_to_the_stored_state(
 ):
     rng = random.Random(name)
     players = engines.get(name).allowed_player_counts()[-1]  # teams where a game has them
-    info = await service.create_game(name, range(1, players + 1), time_control="1d")
+    info = await service.challenges.create_game(name, range(1, players + 1), time_control="1d")
     for _ in range(3):
-        user = (await service.get_game(info.id)).user_to_move()
-        await service.move(info.id, user, rng.choice(await service.legal_moves(info.id, user)))
-    current = await service.get_game(info.id)
+        user = (await service.games.get_game(info.id)).user_to_move()
+        moves = await service.games.legal_moves(info.id, user)
+        await service.play.move(info.id, user, rng.choice(moves))
+    current = await service.games.get_game(info.id)
     late_side = next(t for t in teams_of(engines.get(name), players) if current.to_move in t)
     claimer = next(u for seat, u in enumerate(current.seats) if seat not in late_side)
     clock.now += timedelta(days=2)
@@ -102,10 +104,10 @@ async def test_record_of_a_game_played_to_its_end(service, clocks, db):
 
 
 async def test_record_text_layout(service, clocks):
-    info = await service.create_game("alak", [11, 22], time_control="3d+1d")
+    info = await service.challenges.create_game("alak", [11, 22], time_control="3d+1d")
     user = info.user_to_move()
-    move = (await service.legal_moves(info.id, user))[0]
-    await service.move(info.id, user, move)
+    move = (await service.games.legal_moves(info.id, user))[0]
+    await service.play.move(info.id, user, move)
     text = await clocks.record_text(info.id, names={11: 'Ann "the rock"'})
     lines = text.splitlines()
     assert lines[0] == '[Game "alak"]'
@@ -165,6 +167,6 @@ async def test_public_states_for_replays_hide_the_seed_and_end_on_the_stored_sta
     assert str(SEED) not in repr(states)
     assert states[-1] == info.state  # the public view the service shows
     if info.status == "active":
-        await service.resign(info.id, info.seats[0])
+        await service.play.resign(info.id, info.seats[0])
         final = await clocks.public_states(info.id)
-        assert final[-1].outcome == (await service.get_game(info.id)).outcome
+        assert final[-1].outcome == (await service.games.get_game(info.id)).outcome

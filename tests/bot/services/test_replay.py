@@ -9,7 +9,7 @@ import random
 import pytest
 
 import engines
-from bot.services import GameService
+from bot.services import Services
 from bot.services.gamestate import rebuild
 from tests.bot.services.conftest import start_game
 from tests.bot.services.fakegame import TALLY
@@ -49,7 +49,7 @@ async def test_random_games_replay_to_their_snapshot(store, db, monkeypatch, nam
                                                      players):
     monkeypatch.setitem(engines.GAMES, TALLY.name, TALLY)
     rng = random.Random(f"{name}:{players}")
-    service = GameService(store, seeds=lambda: rng.randrange(2**63))
+    service = Services(store, seeds=lambda: rng.randrange(2**63))
     users = tuple(range(100, 100 + players))
     for round_number in range(3):
         info = await start_game(service, game=name, users=users)
@@ -59,22 +59,22 @@ async def test_random_games_replay_to_their_snapshot(store, db, monkeypatch, nam
             choice = rng.random()
             if choice < 0.05 and info.ply > 0 and round_number == 1:
                 # Undo the last move: its author asks, everybody else agrees.
-                last = (await service.record(info.id)).moves[-1]
+                last = (await service.games.record(info.id)).moves[-1]
                 author = info.seats[last.seat]
-                await service.request_undo(info.id, author)
+                await service.play.request_undo(info.id, author)
                 for other in users:
                     if other != author:
-                        info = await service.answer_undo(info.id, other, True)
+                        info = await service.play.answer_undo(info.id, other, True)
                 continue
             if choice < 0.01 and round_number == 2:
-                info = await service.resign(info.id, rng.choice(users))
+                info = await service.play.resign(info.id, rng.choice(users))
                 break
-            legal = await service.legal_moves(info.id, user)
+            legal = await service.games.legal_moves(info.id, user)
             assert legal, "a running game offers its player a move"
-            info = (await service.move(info.id, user, rng.choice(legal))).game
+            info = (await service.play.move(info.id, user, rng.choice(legal))).game
             plies += 1
             if plies % 25 == 0:
-                assert await service.replay_matches(info.id)
-        assert await service.replay_matches(info.id)
+                assert await service.games.replay_matches(info.id)
+        assert await service.games.replay_matches(info.id)
         assert independent_replay_matches(db, info.id)
-        assert info == await service.get_game(info.id)
+        assert info == await service.games.get_game(info.id)

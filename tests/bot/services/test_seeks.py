@@ -23,7 +23,7 @@ async def rate(store, user_id: int, game: str, rating: float, clock) -> None:
 
 
 async def post(service, host=10, game="alak", **kwargs):
-    return await service.seek(game, host, guild_id=GUILD, channel_id=CHANNEL, **kwargs)
+    return await service.seeks.seek(game, host, guild_id=GUILD, channel_id=CHANNEL, **kwargs)
 
 
 async def test_a_seek_is_listed_and_joining_starts_the_game(service, store, clock):
@@ -31,30 +31,31 @@ async def test_a_seek_is_listed_and_joining_starts_the_game(service, store, cloc
     seek = await post(service, time_control="3d")
     assert seek.challenge.status == "open" and seek.challenge.opponent_id is None
     assert (seek.host_rating, seek.time_control, seek.rated) == (1612, "3d", True)
-    assert seek.expires_at == seek.challenge.created_at + service.seek_expiry
-    lobby = await service.lobby(GUILD)
+    assert seek.expires_at == seek.challenge.created_at + service.challenges.seek_expiry
+    lobby = await service.seeks.lobby(GUILD)
     assert [s.id for s in lobby.seeks] == [seek.id]
     assert lobby.challenges == () and lobby.tables == ()
-    assert (await service.lobby(GUILD + 1)).seeks == ()  # another server sees none
-    info = await service.accept(seek.id, 20)
+    assert (await service.seeks.lobby(GUILD + 1)).seeks == ()  # another server sees none
+    info = await service.challenges.accept(seek.id, 20)
     assert info.seats == (10, 20) and (info.guild_id, info.channel_id) == (GUILD, CHANNEL)
-    assert (await service.get_challenge(seek.id)).status == "accepted"
-    assert (await service.lobby(GUILD)).seeks == ()
-    started = [i for i in await service.pending_outbox() if i.kind == "game_started"]
+    assert (await service.challenges.get_challenge(seek.id)).status == "accepted"
+    assert (await service.seeks.lobby(GUILD)).seeks == ()
+    started = [i for i in await service.outbox.pending_outbox() if i.kind == "game_started"]
     assert [i.payload["game_id"] for i in started] == [info.id]
 
 
 async def test_the_lobby_lists_open_challenges_and_tables_apart_from_seeks(service, tally):
     seek = await post(service)
-    open_one = await service.challenge("palago", 11, guild_id=GUILD, channel_id=CHANNEL)
-    await service.challenge("alak", 12, opponent_id=13, guild_id=GUILD, channel_id=CHANNEL)
-    table = await service.challenge(tally.name, 14, players=3, guild_id=GUILD,
-                                    channel_id=CHANNEL)
-    full = await service.challenge(tally.name, 15, players=3, guild_id=GUILD,
-                                   channel_id=CHANNEL)
+    open_one = await service.challenges.challenge("palago", 11, guild_id=GUILD, channel_id=CHANNEL)
+    await service.challenges.challenge("alak", 12, opponent_id=13, guild_id=GUILD,
+                                       channel_id=CHANNEL)
+    table = await service.challenges.challenge(tally.name, 14, players=3, guild_id=GUILD,
+                                               channel_id=CHANNEL)
+    full = await service.challenges.challenge(tally.name, 15, players=3, guild_id=GUILD,
+                                              channel_id=CHANNEL)
     for user in (16, 17):
-        await service.join(full.id, user)
-    lobby = await service.lobby(GUILD)
+        await service.challenges.join(full.id, user)
+    lobby = await service.seeks.lobby(GUILD)
     assert [s.id for s in lobby.seeks] == [seek.id]
     assert [c.id for c in lobby.challenges] == [open_one.id]  # not the named one
     assert [c.id for c in lobby.tables] == [table.id]  # not the full one
@@ -64,7 +65,7 @@ async def test_you_cannot_join_your_own_seek(service, db):
     seek = await post(service)
     before = db_dump(db)
     with pytest.raises(ChallengeError) as error:
-        await service.accept(seek.id, 10)
+        await service.challenges.accept(seek.id, 10)
     assert error.value.key == "seeks.errors.own"
     assert db_dump(db) == before
 
@@ -80,14 +81,14 @@ async def test_a_joiner_outside_the_rating_range_is_refused(service, store, cloc
     seek = await post(service, min_rating=low, max_rating=high)
     before = db_dump(db)
     with pytest.raises(ChallengeError) as error:
-        await service.accept(seek.id, 20)
+        await service.challenges.accept(seek.id, 20)
     assert error.value.key == key
     assert (error.value.params["min"], error.value.params["max"]) == (low, high)
     assert error.value.params["rating"] == 1550
     assert db_dump(db) == before
     # An unrated player counts as 1500: inside 1400–1600, so the next seek admits them.
     inside = await post(service, host=11, min_rating=1400, max_rating=1600)
-    assert (await service.accept(inside.id, 30)).seats == (11, 30)
+    assert (await service.challenges.accept(inside.id, 30)).seats == (11, 30)
 
 
 async def test_a_rating_range_cannot_be_empty(service, db):
@@ -108,71 +109,73 @@ async def test_a_player_has_at_most_a_few_open_seeks(service, db):
     assert error.value.params["ids"] == ", ".join(str(s.id) for s in seeks)
     assert db_dump(db) == before
     assert (await post(service, host=11, game="polygo")).challenge.host_id == 11  # per player
-    await service.cancel(seeks[0].id, 10)  # withdrawing one frees a place
+    await service.challenges.cancel(seeks[0].id, 10)  # withdrawing one frees a place
     assert (await post(service, game="polygo")).challenge.game == "polygo"
 
 
 async def test_seeks_expire_on_their_own_setting(service, clock):
-    service.seek_expiry = timedelta(days=3)
-    service.challenge_expiry = timedelta(days=10)
+    service.challenges.seek_expiry = timedelta(days=3)
+    service.challenges.challenge_expiry = timedelta(days=10)
     seek = await post(service)
-    challenge = await service.challenge("palago", 11, guild_id=GUILD, channel_id=CHANNEL)
-    assert await service.next_challenge_expiry() == seek.expires_at
-    assert await service.expire_challenges(seek.expires_at - timedelta(seconds=1)) == []
-    expired = await service.expire_challenges(seek.expires_at)
+    challenge = await service.challenges.challenge("palago", 11, guild_id=GUILD, channel_id=CHANNEL)
+    assert await service.challenges.next_challenge_expiry() == seek.expires_at
+    assert await service.challenges.expire_challenges(seek.expires_at - timedelta(seconds=1)) == []
+    expired = await service.challenges.expire_challenges(seek.expires_at)
     assert [(c.id, c.status) for c in expired] == [(seek.id, "expired")]
-    rows = [i for i in await service.pending_outbox() if i.kind == "seek_expired"]
+    rows = [i for i in await service.outbox.pending_outbox() if i.kind == "seek_expired"]
     assert [(r.payload, r.guild_id) for r in rows] == [({"challenge_id": seek.id}, GUILD)]
-    assert (await service.get_challenge(challenge.id)).status == "open"  # its own 10 days
-    assert await service.next_challenge_expiry() == challenge.created_at + timedelta(days=10)
+    challenges = service.challenges
+    assert (await challenges.get_challenge(challenge.id)).status == "open"  # its own 10 days
+    assert await challenges.next_challenge_expiry() == challenge.created_at + timedelta(days=10)
     with pytest.raises(ChallengeError) as error:
-        await service.accept(seek.id, 20)
+        await service.challenges.accept(seek.id, 20)
     assert error.value.key == "seeks.errors.expired" and error.value.params["days"] == 3
 
 
 async def test_an_expired_seek_is_refused_before_the_scheduler_closes_it(service, clock):
-    service.seek_expiry = timedelta(days=2)
+    service.challenges.seek_expiry = timedelta(days=2)
     seek = await post(service)
     clock.now = seek.expires_at
-    assert (await service.lobby(GUILD)).seeks == ()
+    assert (await service.seeks.lobby(GUILD)).seeks == ()
     with pytest.raises(ChallengeError) as error:
-        await service.accept(seek.id, 20)
+        await service.challenges.accept(seek.id, 20)
     assert error.value.key == "seeks.errors.expired"
-    assert await service.open_seeks_of(10, GUILD) == []
+    assert await service.seeks.open_seeks_of(10, GUILD) == []
 
 
 async def test_withdrawing_seeks(service, db):
     first, second = await post(service), await post(service, game="palam")
     with pytest.raises(ChallengeError) as error:
-        await service.cancel(first.id, 20)
+        await service.challenges.cancel(first.id, 20)
     assert error.value.key == "errors.not_the_host"
-    assert (await service.cancel(first.id, 10)).status == "cancelled"
-    withdrawn = await service.withdraw_seeks(10, GUILD)
+    assert (await service.challenges.cancel(first.id, 10)).status == "cancelled"
+    withdrawn = await service.seeks.withdraw_seeks(10, GUILD)
     assert [(c.id, c.status) for c in withdrawn] == [(second.id, "cancelled")]
-    assert await service.withdraw_seeks(10, GUILD) == []
+    assert await service.seeks.withdraw_seeks(10, GUILD) == []
     with pytest.raises(ChallengeError) as error:
-        await service.accept(second.id, 20)
+        await service.challenges.accept(second.id, 20)
     assert error.value.key == "errors.challenge_closed"
 
 
 async def test_a_double_join_starts_one_game(service, db):
     seek = await post(service)
-    results = await asyncio.gather(service.accept(seek.id, 20), service.accept(seek.id, 30),
-                                   service.accept(seek.id, 20), return_exceptions=True)
+    accept = service.challenges.accept
+    results = await asyncio.gather(accept(seek.id, 20), accept(seek.id, 30), accept(seek.id, 20),
+                                   return_exceptions=True)
     games = [r for r in results if not isinstance(r, Exception)]
     refusals = [r for r in results if isinstance(r, Exception)]
     assert len(games) == 1 and len(refusals) == 2
     assert all(isinstance(r, ChallengeError) and r.key == "errors.challenge_closed"
                for r in refusals)
-    assert (await service.get_challenge(seek.id)).game_id == games[0].id
+    assert (await service.challenges.get_challenge(seek.id)).game_id == games[0].id
 
 
 async def test_an_unrated_seek_gives_an_unrated_game(service, store, clock):
     ratings = RatingService(store, clock=clock)
     for rated in (False, True):
         seek = await post(service, rated=rated)
-        info = await service.accept(seek.id, 20)
-        await service.resign(info.id, 20)
+        info = await service.challenges.accept(seek.id, 20)
+        await service.play.resign(info.id, 20)
         assert await ratings.on_game_over(info.id) is rated
     board = await ratings.leaderboard("alak")
     assert [entry.games for entry in board.glicko] == [1, 1]  # only the rated game counted
@@ -180,5 +183,5 @@ async def test_an_unrated_seek_gives_an_unrated_game(service, store, clock):
 
 async def test_seeks_are_for_servers(service, db):
     with pytest.raises(ChallengeError) as error:
-        await service.seek("alak", 10, guild_id=None, channel_id=None)
+        await service.seeks.seek("alak", 10, guild_id=None, channel_id=None)
     assert error.value.key == "seeks.errors.server_only"

@@ -14,18 +14,18 @@ ORGANISER = 100
 
 
 async def lppg_match(s, players):
-    t = await s.tournaments.create(ORGANISER, "lppg", "lppg_match")
+    t = await s.tournaments.signup.create(ORGANISER, "lppg", "lppg_match")
     for user in players:
-        await s.tournaments.join(t.id, user)
-    return await s.tournaments.start(t.id, ORGANISER)
+        await s.tournaments.signup.join(t.id, user)
+    return await s.tournaments.signup.start(t.id, ORGANISER)
 
 
 async def replayed_match(s, tournament_id, players):
     """The match rebuilt from the games' outcomes, checking each game's seating."""
     match = LppgMatch(tuple(players))
-    for boards in await s.tournaments.bracket(tournament_id):
+    for boards in await s.tournaments.reading.bracket(tournament_id):
         (board,) = boards
-        game = await s.games.get_game(board.game_id)
+        game = await s.services.games.get_game(board.game_id)
         assert game.seats == match.seating()
         match = match.record(game.outcome)
     return match
@@ -36,14 +36,14 @@ async def test_a_whole_match_to_ten_points(tsv, players):
     rng = random.Random(len(players))
     t = await lppg_match(tsv, players)
     games = 0
-    while (await tsv.tournaments.get(t.id)).status == "running":
+    while (await tsv.tournaments.reading.get(t.id)).status == "running":
         (game_id,) = await round_games(tsv, t.id)
         await play_randomly(tsv, game_id, rng)
         games += 1
         assert games < 200
     match = await replayed_match(tsv, t.id, players)
     assert match.finished and len(match.rounds) == games
-    table = await tsv.tournaments.standings(t.id)
+    table = await tsv.tournaments.reading.standings(t.id)
     points = match.points()
     assert {r.user_id: r.points for r in table.rows} == points
     assert table.rows[0].points >= 10 and table.rows[0].user_id in match.winners
@@ -54,20 +54,20 @@ async def test_a_whole_match_to_ten_points(tsv, players):
 
 
 async def test_a_match_needs_two_or_four_players(tsv):
-    t = await tsv.tournaments.create(ORGANISER, "lppg", "lppg_match")
+    t = await tsv.tournaments.signup.create(ORGANISER, "lppg", "lppg_match")
     for user in (1, 2, 3):
-        await tsv.tournaments.join(t.id, user)
+        await tsv.tournaments.signup.join(t.id, user)
     with pytest.raises(TournamentError) as error:
-        await tsv.tournaments.start(t.id, ORGANISER)
+        await tsv.tournaments.signup.start(t.id, ORGANISER)
     assert error.value.key == "errors.tournament.lppg_players"
 
 
 async def test_withdrawing_ends_the_match_for_the_other_side(tsv):
     t = await lppg_match(tsv, (1, 2))
     (game_id,) = await round_games(tsv, t.id)
-    t = (await tsv.tournaments.leave(t.id, 2)).tournament
+    t = (await tsv.tournaments.signup.leave(t.id, 2)).tournament
     assert t.status == "finished"
-    game = await tsv.games.get_game(game_id)
+    game = await tsv.services.games.get_game(game_id)
     assert game.status == "finished" and game.outcome.winners == {game.seats.index(1)}
-    table = await tsv.tournaments.standings(t.id)
+    table = await tsv.tournaments.reading.standings(t.id)
     assert [(r.user_id, r.withdrawn) for r in table.rows] == [(1, False), (2, True)]

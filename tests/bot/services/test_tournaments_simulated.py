@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 import random
 
-from bot.competition import standings as math_standings
-from bot.competition.results import Result
+from bot.core.competition import standings as math_standings
+from bot.core.competition.results import Result
 from bot.store import open_store
 from tests.bot.services.tourney import (
     decide,
@@ -23,12 +23,12 @@ ORGANISER = 100
 async def independent_results(s, tournament_id):
     """The tournament's results rebuilt from the games' own outcomes (not from its tables)."""
     results = []
-    for round_boards in await s.tournaments.bracket(tournament_id):
+    for round_boards in await s.tournaments.reading.bracket(tournament_id):
         for board in round_boards:
             if board.second_id is None:
                 results.append(Result(board.round, board.first_id, None, 1.0))
                 continue
-            game = await s.games.get_game(board.game_id)
+            game = await s.services.games.get_game(board.game_id)
             first_seat = game.seats.index(board.first_id)
             won = first_seat in game.outcome.winners
             lost = (1 - first_seat) in game.outcome.winners
@@ -40,13 +40,13 @@ async def independent_results(s, tournament_id):
 async def test_a_whole_eight_player_swiss_with_alak(tsv):
     rng = random.Random(8)
     players = list(range(11, 19))
-    t = await tsv.tournaments.create(ORGANISER, "alak", "swiss", name="Alak Swiss")
+    t = await tsv.tournaments.signup.create(ORGANISER, "alak", "swiss", name="Alak Swiss")
     for user in players:
-        await tsv.tournaments.join(t.id, user)
-    t = await tsv.tournaments.start(t.id, ORGANISER)
+        await tsv.tournaments.signup.join(t.id, user)
+    t = await tsv.tournaments.signup.start(t.id, ORGANISER)
     assert t.swiss_rounds == 3  # ⌈log2 8⌉
     played_rounds = 0
-    while (await tsv.tournaments.get(t.id)).status == "running":
+    while (await tsv.tournaments.reading.get(t.id)).status == "running":
         games = await round_games(tsv, t.id)
         assert len(games) == 4
         for game_id in games:
@@ -60,7 +60,7 @@ async def test_a_whole_eight_player_swiss_with_alak(tsv):
     for player in players:
         assert sum(player in pair for pair in met) == 3
     expected = math_standings.swiss(players, results)
-    table = await tsv.tournaments.standings(t.id)
+    table = await tsv.tournaments.reading.standings(t.id)
     assert [(r.user_id, r.points, r.tiebreaks) for r in table.rows] == [
         (s.player, s.points, s.tiebreaks) for s in expected
     ]
@@ -72,19 +72,19 @@ async def test_a_whole_eight_player_swiss_with_alak(tsv):
 async def test_a_whole_six_player_round_robin_with_alak(tsv):
     rng = random.Random(6)
     players = [21, 22, 23, 24, 25, 26]
-    t = await tsv.tournaments.create(ORGANISER, "alak", "round_robin")
+    t = await tsv.tournaments.signup.create(ORGANISER, "alak", "round_robin")
     for user in players:
-        await tsv.tournaments.join(t.id, user)
-    await tsv.tournaments.start(t.id, ORGANISER)
-    while (await tsv.tournaments.get(t.id)).status == "running":
+        await tsv.tournaments.signup.join(t.id, user)
+    await tsv.tournaments.signup.start(t.id, ORGANISER)
+    while (await tsv.tournaments.reading.get(t.id)).status == "running":
         for index, game_id in enumerate(await round_games(tsv, t.id)):
             if index == 2:  # one game per round ends by resignation of the player to move
-                info = await tsv.games.get_game(game_id)
-                await tsv.games.resign(game_id, info.user_to_move())
-                await tsv.tournaments.on_game_over(game_id)
+                info = await tsv.services.games.get_game(game_id)
+                await tsv.services.play.resign(game_id, info.user_to_move())
+                await tsv.tournaments.rounds.on_game_over(game_id)
             else:
                 await play_randomly(tsv, game_id, rng)
-    t = await tsv.tournaments.get(t.id)
+    t = await tsv.tournaments.reading.get(t.id)
     assert t.status == "finished" and t.current_round == 5
     results = await independent_results(tsv, t.id)
     assert sorted((frozenset((r.first, r.second)) for r in results), key=sorted) == sorted(
@@ -93,7 +93,7 @@ async def test_a_whole_six_player_round_robin_with_alak(tsv):
     for player in players:
         assert sum(r.first == player for r in results) in (2, 3)
     expected = math_standings.round_robin(players, results)
-    table = await tsv.tournaments.standings(t.id)
+    table = await tsv.tournaments.reading.standings(t.id)
     assert [(r.rank, r.user_id, r.points) for r in table.rows] == [
         (s.rank, s.player, s.points) for s in expected
     ]
@@ -103,32 +103,32 @@ async def test_a_whole_six_player_round_robin_with_alak(tsv):
 async def test_restart_mid_tournament_continues_and_catches_up(db, clock, verdict):
     store = await open_store(db.url)
     s = services(store, clock)
-    t = await s.tournaments.create(ORGANISER, "verdict", "swiss", swiss_rounds=3)
+    t = await s.tournaments.signup.create(ORGANISER, "verdict", "swiss", swiss_rounds=3)
     for user in (1, 2, 3, 4, 5, 6):
-        await s.tournaments.join(t.id, user)
-    await s.tournaments.start(t.id, ORGANISER)
+        await s.tournaments.signup.join(t.id, user)
+    await s.tournaments.signup.start(t.id, ORGANISER)
     games = await round_games(s, t.id)
-    await decide(s, games[0], (await s.games.get_game(games[0])).seats[0])
+    await decide(s, games[0], (await s.services.games.get_game(games[0])).seats[0])
     # Two games end while the bot is down (nobody calls on_game_over for them).
     for game_id in games[1:]:
-        await decide(s, game_id, (await s.games.get_game(game_id)).seats[1], notify=False)
+        await decide(s, game_id, (await s.services.games.get_game(game_id)).seats[1], notify=False)
     await store.close()
 
     store = await open_store(db.url)
     try:
         s = services(store, clock)
-        assert (await s.tournaments.get(t.id)).current_round == 1
-        assert await s.tournaments.sync_finished_games() == 2
-        assert await s.tournaments.sync_finished_games() == 0
-        t = await s.tournaments.get(t.id)
+        assert (await s.tournaments.reading.get(t.id)).current_round == 1
+        assert await s.tournaments.rounds.sync_finished_games() == 2
+        assert await s.tournaments.rounds.sync_finished_games() == 0
+        t = await s.tournaments.reading.get(t.id)
         assert t.current_round == 2
-        while (await s.tournaments.get(t.id)).status == "running":
+        while (await s.tournaments.reading.get(t.id)).status == "running":
             for game_id in await round_games(s, t.id):
-                await decide(s, game_id, (await s.games.get_game(game_id)).seats[0])
+                await decide(s, game_id, (await s.services.games.get_game(game_id)).seats[0])
         assert await processed(s, "tournament") == 9
-        table = await s.tournaments.standings(t.id)
+        table = await s.tournaments.reading.standings(t.id)
         assert sum(r.points for r in table.rows) == 9
-        boards = [b for r in await s.tournaments.bracket(t.id) for b in r]
+        boards = [b for r in await s.tournaments.reading.bracket(t.id) for b in r]
         assert len({frozenset((b.first_id, b.second_id)) for b in boards}) == 9
     finally:
         await store.close()
@@ -137,10 +137,10 @@ async def test_restart_mid_tournament_continues_and_catches_up(db, clock, verdic
 async def test_restart_forfeits_a_withdrawn_players_game_left_running(db, clock, verdict):
     store = await open_store(db.url)
     s = services(store, clock)
-    t = await s.tournaments.create(ORGANISER, "verdict", "round_robin")
+    t = await s.tournaments.signup.create(ORGANISER, "verdict", "round_robin")
     for user in (1, 2, 3, 4):
-        await s.tournaments.join(t.id, user)
-    await s.tournaments.start(t.id, ORGANISER)
+        await s.tournaments.signup.join(t.id, user)
+    await s.tournaments.signup.start(t.id, ORGANISER)
     # The withdrawal was written, then the bot stopped before resigning the game.
     from bot.store.tournaments import tournament_writes
 
@@ -151,11 +151,11 @@ async def test_restart_forfeits_a_withdrawn_players_game_left_running(db, clock,
     store = await open_store(db.url)
     try:
         s = services(store, clock)
-        await s.tournaments.sync_finished_games()
-        (board,) = [b for b in await s.tournaments.pairings(t.id, 1)
+        await s.tournaments.rounds.sync_finished_games()
+        (board,) = [b for b in await s.tournaments.reading.pairings(t.id, 1)
                     if 3 in (b.first_id, b.second_id)]
         assert board.decided and board.winner != 3
-        game = await s.games.get_game(board.game_id)
+        game = await s.services.games.get_game(board.game_id)
         assert game.resigned_seat == game.seats.index(3)
     finally:
         await store.close()
@@ -166,30 +166,30 @@ async def test_timed_tournament_games_are_forfeited_after_the_grace_period(tsv, 
 
     from bot.services.clocks import ClockService
 
-    clocks = ClockService(tsv.store, tsv.games, clock=clock,
-                          grace_for=tsv.tournaments.forfeit_grace)
-    t = await tsv.tournaments.create(ORGANISER, "alak", "swiss", swiss_rounds=2,
-                                     time_control="1d", forfeit_grace_hours=6)
+    clocks = ClockService(tsv.store, tsv.services, clock=clock,
+                          grace_for=tsv.tournaments.reading.forfeit_grace)
+    t = await tsv.tournaments.signup.create(ORGANISER, "alak", "swiss", swiss_rounds=2,
+                                            time_control="1d", forfeit_grace_hours=6)
     for user in (1, 2, 3, 4):
-        await tsv.tournaments.join(t.id, user)
-    await tsv.tournaments.start(t.id, ORGANISER)
+        await tsv.tournaments.signup.join(t.id, user)
+    await tsv.tournaments.signup.start(t.id, ORGANISER)
     games = await round_games(tsv, t.id)
     deadline = await clocks.deadline(games[0])
     assert deadline is not None  # the tournament's time control reached the game
-    assert await tsv.tournaments.forfeit_grace(games[0]) == timedelta(hours=6)
+    assert await tsv.tournaments.reading.forfeit_grace(games[0]) == timedelta(hours=6)
     # Past the deadline but within the grace: reminders only, the games go on.
     clock.now = deadline + timedelta(hours=5)
     await clocks.run_due(clock.now)
     for game_id in games:
-        assert (await tsv.games.get_game(game_id)).status == "active"
+        assert (await tsv.services.games.get_game(game_id)).status == "active"
     # Past deadline + grace: both games (nobody moved) are lost on time by seat 0.
     clock.now = deadline + timedelta(hours=7)
     await clocks.run_due(clock.now)
     for game_id in games:
-        assert (await tsv.games.get_game(game_id)).status == "finished"
+        assert (await tsv.services.games.get_game(game_id)).status == "finished"
     for game_id in games:
-        assert await tsv.tournaments.on_game_over(game_id)
-    table = {b.game_id: b for b in await tsv.tournaments.pairings(t.id, 1)}
+        assert await tsv.tournaments.rounds.on_game_over(game_id)
+    table = {b.game_id: b for b in await tsv.tournaments.reading.pairings(t.id, 1)}
     for game_id in games:
         assert table[game_id].first_score == 0.0  # the first player was to move
-    assert (await tsv.tournaments.get(t.id)).current_round == 2
+    assert (await tsv.tournaments.reading.get(t.id)).current_round == 2

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.services import GameService
+from bot.services import Services
 from bot.store import open_store
 from tests.bot.services.test_replay import independent_replay_matches
 from tests.bot.store.dbutil import query
@@ -53,7 +53,7 @@ async def test_sigkill_loses_no_acknowledged_move(db):
 
     store = await open_store(db.url)  # SQLite recovers its WAL; PostgreSQL freed the locks
     try:
-        service = GameService(store)
+        service = Services(store)
         if db.backend == "sqlite":
             assert query(db, "PRAGMA integrity_check") == [("ok",)]
         stored = set(query(db, "SELECT game_id, ply, text FROM moves"))
@@ -62,8 +62,8 @@ async def test_sigkill_loses_no_acknowledged_move(db):
         game_ids = [gid for (gid,) in query(db, "SELECT id FROM games")]
         for game_id in game_ids:
             assert independent_replay_matches(db, game_id)
-            assert await service.replay_matches(game_id)
-        pending = await service.pending_outbox(limit=100_000)
+            assert await service.games.replay_matches(game_id)
+        pending = await service.outbox.pending_outbox(limit=100_000)
         assert pending  # nothing was delivered: the sender will find every message on start
         pending_moves = {
             (item.payload["game_id"], item.payload["ply"], item.payload["move"])
@@ -71,10 +71,10 @@ async def test_sigkill_loses_no_acknowledged_move(db):
         }
         assert pending_moves == stored  # one outbox row per committed move, none without
         # The database keeps working after the crash.
-        active = [g for user in range(1, 13) for g in await service.games_of(user)]
+        active = [g for user in range(1, 13) for g in await service.games.games_of(user)]
         assert active
         info = active[0]
         user = info.user_to_move()
-        await service.move(info.id, user, (await service.legal_moves(info.id, user))[0])
+        await service.play.move(info.id, user, (await service.games.legal_moves(info.id, user))[0])
     finally:
         await store.close()

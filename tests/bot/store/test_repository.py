@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from bot.events import ChallengeExpired, GameEnded, MovePlayed, UndoRequested
+from bot.core.events import ChallengeExpired, GameEnded, MovePlayed, UndoRequested
 from bot.store import GameUpdate, NewGame, open_store
 from tests.bot.store.dbutil import db_dump, query
 from tests.bot.store.test_crash import ROOT

@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.events import GameEnded, TournamentRound
-from bot.sharding import SHARD_SHIFT, Shards, shard_of
+from bot.core.events import GameEnded, TournamentRound
+from bot.core.sharding import SHARD_SHIFT, Shards, shard_of
 from bot.store import NewGame
 from tests.bot.store.dbutil import other_process, query
 

@@ -1,0 +1,41 @@
+"""The action row under a board (Move…, Undo, Resign…) and the move buttons above it: within
+Discord's five rows, the move buttons give way all together, never in part."""
+
+from __future__ import annotations
+
+from bot.discord.views.actions import ROWS_MAX, action_row, with_actions
+from bot.discord.views.draws import with_abort
+from bot.discord.views.game import move_view
+
+MOVE_PREFIX = "bg:mv:"
+
+
+def move_ids(view) -> list[str]:
+    return [c["custom_id"] for row in view.to_components() for c in row["components"]
+            if c["custom_id"].startswith(MOVE_PREFIX)]
+
+
+def labels(view) -> list[str]:
+    return [c["label"] for row in view.to_components() for c in row["components"]
+            if not c["custom_id"].startswith(MOVE_PREFIX)]
+
+
+def test_the_move_buttons_and_the_action_row_share_the_board_when_they_fit():
+    moves = [chr(ord("a") + i) for i in range(20)]  # four rows of five
+    view = with_actions(move_view(7, 3, moves), action_row(7, "en"))
+    assert len(view.to_components()) == ROWS_MAX
+    assert len(move_ids(view)) == 20
+    assert labels(view) == ["Move…", "Undo", "Resign"]
+
+
+def test_when_they_do_not_fit_every_move_button_gives_way_not_some():
+    """Four rows of moves, the Abort row of a first board and the action row make six: a part
+    of the legal moves as buttons would look like all there is, so none is kept (Move… plays
+    any move)."""
+    moves = [chr(ord("a") + i) for i in range(20)]
+    board = with_abort(move_view(7, 0, moves), 7, "en")
+    view = with_actions(board, action_row(7, "en"))
+    assert len(view.to_components()) <= ROWS_MAX
+    assert move_ids(view) == []
+    assert labels(view)[-3:] == ["Move…", "Undo", "Resign"]
+    assert "Abort" in labels(view)
