@@ -25,6 +25,13 @@ Definitions (shown to players in the README and on the image):
   towards the side to move (strong on an empty Alak line) then cancels out: a first move the
   AI would not beat by ``MISTAKE_LOSS`` is no mistake. A move the AI would play too is none
   either. Such dismissed moves are not counted in the player's line.
+* **Hindsight at the end.** When another player's move ends the game, the fall to the result
+  shows on their move, which is a rise for them: nobody would be charged for it. The move
+  before it that left that ending on the board (the last one by a different seat, when the
+  game ended by a move rather than by resignation or time) is judged against its mover's
+  result instead, when that is lower than the evaluation after it: the ending proves the
+  position was no better. In a team game (four-player LPPG) the losing side's last move
+  carries the fall that the evaluation did not see coming.
 * A player's line: the moves they made, their **average loss per move** (over all their moves,
   forced ones included, as chess sites count it), and their number of mistakes.
 """
@@ -120,32 +127,52 @@ class Review:
         ended = data.get("ended")
         dismissed = tuple(int(p) for p in data.get("dismissed") or ())
         return cls(data["game"], players, tuple(data["moves"]), movers, forced, scores,
-                   mistakes, player_lines(scores, movers, forced, players, dismissed=dismissed),
+                   mistakes, player_lines(scores, movers, forced, players, dismissed=dismissed,
+                                          ends_by_move=bool(data.get("finished", True))
+                                          and ended is None),
                    bool(data.get("full_information")), bool(data.get("finished", True)),
                    None if ended is None else tuple(float(v) for v in ended), dismissed)
 
 
-def losses(scores: Sequence[Sequence[float]], movers: Sequence[int]) -> list[float]:
-    """The loss of each move (index ``k - 1`` for move ``k``): the fall of the mover's expected
-    score, 0 for a rise."""
+def scores_after(scores: Sequence[Sequence[float]], movers: Sequence[int],
+                 ends_by_move: bool = False) -> list[float]:
+    """The mover's expected score after each move (index ``k - 1`` for move ``k``), with the
+    hindsight at the end (module docstring) when ``ends_by_move``: the last position is the
+    result of a game that a move ended."""
     if len(scores) != len(movers) + 1:
         raise ValueError("a review needs one position more than moves")
-    return [max(0.0, scores[k][seat] - scores[k + 1][seat]) for k, seat in enumerate(movers)]
+    after = [scores[k + 1][seat] for k, seat in enumerate(movers)]
+    if ends_by_move and movers:
+        final_mover = movers[-1]
+        earlier = [k for k, seat in enumerate(movers) if seat != final_mover]
+        if earlier:
+            k = earlier[-1]
+            after[k] = min(after[k], scores[-1][movers[k]])
+    return after
+
+
+def losses(scores: Sequence[Sequence[float]], movers: Sequence[int],
+           ends_by_move: bool = False) -> list[float]:
+    """The loss of each move (index ``k - 1`` for move ``k``): the fall of the mover's expected
+    score, 0 for a rise."""
+    after = scores_after(scores, movers, ends_by_move)
+    return [max(0.0, scores[k][seat] - after[k]) for k, seat in enumerate(movers)]
 
 
 def mistake_candidates(
     scores: Sequence[Sequence[float]], movers: Sequence[int], moves: Sequence[str],
-    forced: Sequence[bool], threshold: float = MISTAKE_LOSS,
+    forced: Sequence[bool], threshold: float = MISTAKE_LOSS, ends_by_move: bool = False,
 ) -> dict[int, list[Mistake]]:
     """Every seat's mistakes (module docstring), the largest loss first, earlier first on a
     tie."""
     found: dict[int, list[Mistake]] = {}
-    for k, loss in enumerate(losses(scores, movers)):
+    after = scores_after(scores, movers, ends_by_move)
+    for k, loss in enumerate(losses(scores, movers, ends_by_move)):
         if loss + 1e-9 < threshold or forced[k]:
             continue
         seat = movers[k]
         found.setdefault(seat, []).append(
-            Mistake(k + 1, seat, moves[k], scores[k][seat], scores[k + 1][seat]))
+            Mistake(k + 1, seat, moves[k], scores[k][seat], after[k]))
     for seat_mistakes in found.values():
         seat_mistakes.sort(key=lambda m: (-round(m.loss, 9), m.ply))
     return found
@@ -154,10 +181,11 @@ def mistake_candidates(
 def player_lines(
     scores: Sequence[Sequence[float]], movers: Sequence[int], forced: Sequence[bool],
     players: int, threshold: float = MISTAKE_LOSS, dismissed: Sequence[int] = (),
+    ends_by_move: bool = False,
 ) -> tuple[PlayerLine, ...]:
     """A line per seat: moves made, average loss per move, number of mistakes (``dismissed``:
     move numbers the AI's own move showed were none)."""
-    per_move = losses(scores, movers)
+    per_move = losses(scores, movers, ends_by_move)
     lines = []
     for seat in range(players):
         mine = [k for k, mover in enumerate(movers) if mover == seat]
@@ -182,7 +210,8 @@ def analyse(
     less than ``MISTAKE_LOSS``, is not one (its loss came from the evaluation's noise or its
     lean towards the side to move), so it is skipped and the next largest is shown instead;
     one it beats is shown with the loss against it."""
-    candidates = mistake_candidates(scores, movers, moves, forced)
+    ends_by_move = finished and ended is None
+    candidates = mistake_candidates(scores, movers, moves, forced, ends_by_move=ends_by_move)
     chosen: list[Mistake] = []
     dismissed: list[int] = []
     for seat in sorted(candidates):
@@ -205,17 +234,18 @@ def analyse(
     rows = tuple(tuple(float(v) for v in row) for row in scores)
     return Review(game, players, tuple(moves), tuple(movers), tuple(forced), rows,
                   tuple(chosen), player_lines(rows, movers, forced, players,
-                                              dismissed=dismissed),
+                                              dismissed=dismissed, ends_by_move=ends_by_move),
                   full_information, finished,
                   None if ended is None else tuple(float(v) for v in ended),
                   tuple(sorted(dismissed)))
 
 
 def plies_to_ask(scores: Sequence[Sequence[float]], movers: Sequence[int], moves: Sequence[str],
-                 forced: Sequence[bool], per_player: int = 2 * MISTAKES_SHOWN) -> list[int]:
+                 forced: Sequence[bool], per_player: int = 2 * MISTAKES_SHOWN,
+                 ends_by_move: bool = False) -> list[int]:
     """The moves whose position the AI is asked about (its move instead): each seat's largest
     mistakes, twice as many as are shown, so that those the AI agrees with can be replaced."""
-    candidates = mistake_candidates(scores, movers, moves, forced)
+    candidates = mistake_candidates(scores, movers, moves, forced, ends_by_move=ends_by_move)
     return sorted(m.ply for seat in candidates for m in candidates[seat][:per_player])
 
 

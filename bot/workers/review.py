@@ -143,7 +143,10 @@ class ReviewWork:
         scores = [row for part in parts for row in part.scores]
         movers = [seat for part in parts for seat in part.movers]
         forced = [flag for part in parts for flag in part.forced]
-        asked = [ply for ply in plies_to_ask(scores, movers, source.moves, forced)
+        ended = source.ended()
+        ends_by_move = source.finished and ended is None
+        asked = [ply for ply in plies_to_ask(scores, movers, source.moves, forced,
+                                             ends_by_move=ends_by_move)
                  if source.may_suggest(movers[ply - 1])]
         progress.better_total = len(asked)
         better: dict[int, str] = {}
@@ -159,7 +162,7 @@ class ReviewWork:
         await _all(ask(ply) for ply in asked)
         review = analyse(source.game, source.players, source.moves, movers, forced, scores,
                          better=better, kept=kept, full_information=source.finished,
-                         finished=source.finished, ended=source.ended())
+                         finished=source.finished, ended=ended)
         await self.service.save(source, review)
         self.made += 1
         return review

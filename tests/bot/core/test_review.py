@@ -140,3 +140,36 @@ def test_a_move_is_judged_against_the_ais_own_move_like_with_like():
     assert judged.lines[0].mistakes == 1 and judged.dismissed == (1,)
     back = Review.load(judged.dump())
     assert back.lines[0].mistakes == 1 and back.dismissed == (1,)
+
+
+def test_hindsight_at_the_end_charges_the_move_that_left_the_winning_move():
+    """Four-player LPPG, teams 0+2 against 1+3: the evaluation stays hopeful for seats 0 and 2
+    until seat 3's last moves win; the fall shows on seat 3's move, a rise for it. Seat 2's
+    move before it left that ending on the board and carries the fall (it used to read
+    "0 lost per move, 0 mistakes" for everyone)."""
+    def team(value: float) -> tuple[float, float, float, float]:
+        return (value, 1.0 - value, value, 1.0 - value)
+
+    movers = [0, 1, 2, 3, 3]
+    scores = [team(0.5), team(0.55), team(0.5), team(0.78), team(0.78), team(0.0)]
+    review = analyse("lppg", 4, list("abcde"), movers, [False] * 5, scores)
+    lines = {line.seat: line for line in review.lines}
+    assert lines[2].mistakes == 1 and lines[2].average_loss == pytest.approx(0.5 / 1)
+    [mistake] = review.mistakes_of(2)
+    assert (mistake.ply, mistake.before, mistake.after) == (3, 0.5, 0.0)
+    # The winners' own moves cost them nothing; the stored review reads back the same lines.
+    assert lines[3].average_loss == 0.0 and lines[1].average_loss == 0.0
+    assert Review.load(review.dump()).lines == review.lines
+
+
+def test_no_hindsight_when_the_game_ended_without_a_move_or_is_still_running():
+    movers = [0, 1]
+    scores = two_player([0.5, 0.6, 0.6])
+    for kwargs in ({"ended": (0.0, 1.0)}, {"finished": False}):
+        review = analyse("alak", 2, ["a", "b"], movers, [False, False], scores, **kwargs)
+        assert review.lines[0].average_loss == 0.0, kwargs
+    # Ended by seat 1's move, a win: seat 0's move before it carries the fall to 0.
+    finished = analyse("alak", 2, ["a", "b"], movers, [False, False],
+                       two_player([0.5, 0.6, 0.0]))
+    assert finished.lines[0].average_loss == pytest.approx(0.5)
+    assert losses(two_player([0.5, 0.6, 0.0]), movers, ends_by_move=True)[0] == 0.5
