@@ -129,6 +129,22 @@ class Delivery:
         """Send a row's message in a channel, once: the row id is its nonce."""
         return await self.sender.send(channel_id, item, guild_id=guild_id, **kwargs)
 
+    async def post(self, game: GameInfo, item: OutboxItem, **kwargs: Any
+                   ) -> discord.Message | None:
+        """Post a feature's row where ``game`` is played: in its thread (else its channel)
+        once, with the row's nonce (``send``); where the bot is not (a DM, a group DM), as
+        the answer of the game's latest interaction, or a follow-up once it is answered,
+        since nothing else can post there. The message, or None in a conversation (the bot
+        cannot edit it there, so there is nothing to keep). A follow-up never takes the last
+        one an interaction allows, kept for the newest board."""
+        if game.in_conversation:
+            await self.conversations.follow_up(game, item, None, kwargs, final=False)
+            return None
+        where = game.thread_id or game.channel_id
+        if where is None:
+            return None
+        return await self.send(where, item, guild_id=game.guild_id, **kwargs)
+
     def language(self, game: GameInfo) -> str:
         """The language of a game's posts: its own, else the bot's default."""
         return game_language(game, self.images.default_language)

@@ -116,13 +116,19 @@ class AbortButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
         try:
-            await host.services.draws.abort_by_player(self.game_id, interaction.user.id)
+            game = await host.services.draws.abort_by_player(self.game_id, interaction.user.id)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
+        host.delivery.strip_buttons(interaction.message, interaction)
+        if game.in_conversation:
+            # Where the bot is not, the abort can only be said as this press's answer: said
+            # to everyone there, pinging the other players (the outbox row's poster).
+            await host.delivery.flush(self.game_id, interaction)
+            if interaction.response.is_done():
+                return
         await send_ephemeral(interaction, t("draws.you_aborted", interaction.locale,
                                             id=self.game_id))
-        host.delivery.strip_buttons(interaction.message)
         await host.delivery.flush(self.game_id)
 
 
