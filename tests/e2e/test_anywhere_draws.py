@@ -23,3 +23,34 @@ async def test_an_abort_in_a_dm_is_said_to_everyone_there(world, caplog):
     assert (await world.services.games.get_game(game.id)).status == "aborted"
     assert not [r for r in caplog.records if "undeliverable" in r.getMessage()
                 and r.levelno >= logging.WARNING]
+
+
+async def test_my_cards_points_a_player_without_commands_to_the_move_form(world):
+    """bob never installed the app, so he has no /move there: with too many moves for buttons,
+    My cards tells him to press Move… instead."""
+    emu = world.emu
+    bob = emu.user("bob")
+    emu.install_app("alice")
+    dm = emu.open_dm("alice", "bob")
+    offer = await (await emu.slash("alice", "play lppg", {"opponent": "bob"},
+                                   channel=dm)).reply()
+    mark = emu.mark()
+    await emu.click("bob", offer, label="Accept")
+    board = await emu.wait_for_message(lambda m: bool(m.files), channel_id=dm, since=mark)
+    game = await world.services.games.game_for_thread(dm)
+    told: dict[str, str] = {}
+    for _ in range(20):
+        mover, moves = await world.turn(game.id)
+        if len(moves) > 25 and mover.name not in told:
+            hand = await (await emu.click(mover, board, label="My cards")).reply()
+            assert hand.ephemeral and not hand.buttons()
+            told[mover.name] = hand.content
+            if len(told) == 2:
+                break
+        press = await emu.click(mover, board, label="Move…")
+        await press.acknowledged()
+        board = await (await emu.submit_modal(mover, press, {"move": moves[0]})).reply()
+    assert set(told) == {"alice", "bob"}, "both had more moves than buttons"
+    assert "/move" not in told["bob"] and "Move…" in told["bob"], told["bob"]
+    # alice installed the app: she has /move, and is told so.
+    assert "/move" in told["alice"], told["alice"]
