@@ -30,7 +30,7 @@ from bot.core.i18n import t
 from bot.core.names import player_name
 from bot.discord.cogs._common import archive_when_quiet, game_here
 from bot.discord.replies import NO_PINGS, pinging, reply_error, send_ephemeral
-from bot.discord.views.draws import draw_answer_view
+from bot.discord.views.draws import draw_answer_view, said_by_the_outbox
 from bot.services.aiseats import is_ai
 
 if TYPE_CHECKING:
@@ -153,6 +153,7 @@ class Draws(commands.Cog):
         self.bot.delivery.register(posters(self.bot))
 
     @app_commands.command(name="draw", description="Offer a draw in this thread's game")
+    # Offered wherever games are played (``bot.discord.anywhere``).
     @app_commands.guild_only()
     async def draw(self, interaction: discord.Interaction) -> None:
         game = await game_here(self.bot, interaction)
@@ -163,6 +164,8 @@ class Draws(commands.Cog):
         except ServiceError as error:
             await reply_error(interaction, error)
             return
+        if await said_by_the_outbox(self.bot, game, interaction):
+            return  # where the bot is not, the offer (or the result) is the answer
         key = "draws.agreed_private" if result.agreed else "draws.offered_private"
         await send_ephemeral(interaction, t(key, interaction.locale, id=game.id))
         await self.bot.delivery.flush(game.id)

@@ -19,7 +19,8 @@ from bot.core.i18n import t
 from bot.core.names import player_name
 from bot.discord.host import Host
 from bot.discord.replies import NO_PINGS, reply_error, send_ephemeral
-from bot.discord.views.game import ID_LIMIT, Gate, resign_view
+from bot.discord.views.draws import resign_view_with_draw
+from bot.discord.views.game import ID_LIMIT, Gate
 from bot.discord.views.hand import show_hand
 from bot.discord.views.hint import give_hint
 
@@ -160,7 +161,7 @@ class ResignAskButton(
         text = t("bot.resign.ask", locale, game=engines.get(info.game).title, id=info.id,
                  opponents=others)
         await interaction.response.send_message(
-            text, view=resign_view(info.id, info.version, user, locale), ephemeral=True,
+            text, view=resign_view_with_draw(info, user, locale), ephemeral=True,
             allowed_mentions=NO_PINGS)
 
 
