@@ -27,7 +27,7 @@ from bot.discord.delivery.compose import Composer, game_language
 from bot.discord.delivery.conversations import ConversationSender
 from bot.discord.delivery.images import BoardImages, DisplayName
 from bot.discord.delivery.policy import Failed, acquire, after_failure, left_to_handler
-from bot.discord.delivery.posting import Answering, GamePosts
+from bot.discord.delivery.posting import Answering, GamePosts, together
 from bot.discord.delivery.threads import ThreadSender
 from bot.discord.host import Acted, Action
 from bot.discord.replies import reply_error, send_ephemeral
@@ -219,9 +219,14 @@ class Delivery:
                 items = [i for i in pending if i.game_id is None]
             else:
                 items = await self.services.outbox.pending_outbox(game_id=game_id)
-            for item in items:
+            for run in await self._runs(game_id, items, written):
+                item = run[-1]
                 try:
-                    used = await self.deliver(item, answering, final=item is items[-1])
+                    if len(run) == 1:
+                        used = await self.deliver(item, answering, final=item is items[-1])
+                    else:
+                        used = await self._deliver_together(run, answering,
+                                                            final=item is items[-1])
                 except discord.HTTPException as error:
                     if after_failure(error) is Failed.RETRIED:
                         log.warning("outbox row %s (%s) failed; will retry", item.id,
@@ -230,12 +235,13 @@ class Delivery:
                     log.warning("outbox row %s (%s) undeliverable; dropped", item.id, item.kind)
                     used = False
                 answered |= used
-                log.debug("outbox row %s (%s) of game %s delivered%s", item.id, item.kind,
-                          game_id, " as the interaction's answer" if used else "")
-                with contextlib.suppress(NotFound):  # another process marked it meanwhile
-                    # Once the interaction has answered, its token leaves the other rows.
-                    await self.services.outbox.mark_delivered(
-                        item.id, answered_token=item.reply_token if used else None)
+                for each in run:
+                    log.debug("outbox row %s (%s) of game %s delivered%s", each.id, each.kind,
+                              game_id, " as the interaction's answer" if used else "")
+                    with contextlib.suppress(NotFound):  # another process marked it meanwhile
+                        # Once the interaction has answered, its token leaves the other rows.
+                        await self.services.outbox.mark_delivered(
+                            each.id, answered_token=each.reply_token if used else None)
         finally:
             lock.release()
         if deferred:
@@ -245,6 +251,29 @@ class Delivery:
                     content=t("bot.game.done", interaction.locale))
             return True
         return answered
+
+    async def _runs(self, game_id: int | None, items: list[OutboxItem],
+                    written: GameInfo | None) -> list[list[OutboxItem]]:
+        """The rows in the runs posted as one message each: where the bot is not, the moves
+        that answer no interaction go together (``together``); elsewhere one row each."""
+        if game_id is None or len(items) < 2:
+            return [[item] for item in items]
+        game = written if written is not None and written.id == game_id else (
+            await self.services.games.get_game(game_id))
+        if not game.in_conversation:
+            return [[item] for item in items]
+        return together(items)
+
+    async def _deliver_together(self, run: list[OutboxItem], answering: Answering,
+                                final: bool) -> bool:
+        """Post a run of several rows as one message (``GamePosts.post_together``), a game's
+        end told to its listeners first, as ``deliver`` does. Never an interaction's answer."""
+        for item in run:
+            if isinstance(item.event, GameEnded):
+                for listener in self._game_over:
+                    await listener(item.event.game_id)
+        await self.posts.post_together(run, answering, final)
+        return False
 
     async def deliver(self, item: OutboxItem[Any], answering: Answering | None = None,
                       final: bool = True) -> bool:
