@@ -20,6 +20,7 @@ from bot.core.errors import BoardChanged, GameOver, NotFound, ServiceError
 from bot.core.events import Event, GameEnded, OutboxItem, Unreadable
 from bot.core.i18n import t
 from bot.core.models import GameInfo, MoveResult
+from bot.core.seats import is_ai
 from bot.discord.anywhere import bot_is_here
 from bot.discord.delivery.background import BackgroundPass
 from bot.discord.delivery.buttons import StaleButtons
@@ -180,10 +181,22 @@ class Delivery:
             if left_to_handler(first, now, older_than, at_once):
                 continue
             try:
+                if older_than and await self._ai_still_moving(game_id):
+                    continue
                 await self.flush(game_id)
             except Exception:
                 # One game's trouble must not hold the others' messages back.
                 log.exception("delivering the outbox of game %s failed; will retry", game_id)
+
+    async def _ai_still_moving(self, game_id: int | None) -> bool:
+        """Whether a conversation game's AI players are still moving: the AI player posts
+        their moves together once a person is to move (``together``), so a background pass
+        leaves them to it."""
+        if game_id is None:
+            return False
+        game = await self.services.games.get_game(game_id)
+        mover = game.user_to_move()
+        return game.in_conversation and mover is not None and is_ai(mover)
 
     # ----- delivering one game's rows -----------------------------------------------------------
 
