@@ -78,8 +78,9 @@ async def answer_move_form(interaction: discord.Interaction) -> bool:
     """Answer a submitted Move… form, whoever's it is and whenever it was opened (before a
     restart too): the move typed is played for its submitter, the new board (with the next
     player's ping) being the answer, as ``/move`` does; a refusal is private. Everything
-    comes from the submission and the database. False when ``interaction`` is no Move… form
-    (someone else answers it)."""
+    comes from the submission and the database. The user its custom_id names only keeps
+    people's forms apart (Discord lets only that person submit it): the move is always the
+    submitter's own. False when ``interaction`` is no Move… form (someone else answers it)."""
     if interaction.type is not discord.InteractionType.modal_submit:
         return False
     data: dict[str, Any] = dict(interaction.data or {})
@@ -94,6 +95,7 @@ async def answer_move_form(interaction: discord.Interaction) -> bool:
         await send_ephemeral(interaction, t("bot.errors.impossible_number", interaction.locale))
         return True
     game_id, text = int(match["game"]), typed_text(list(data.get("components") or []))
+    text = text[:MOVE_TEXT_MAX + 1]  # longer than the form allows: refused as no move is
     await host.delivery.act(
         interaction, game_id,
         lambda token: host.services.play.move(game_id, interaction.user.id, text,
