@@ -20,7 +20,8 @@ from bot.store.base import CONVERSATION
 
 #: Commands usable wherever the app is installed.
 ANYWHERE = frozenset({
-    "play", "move", "board", "resign", "undo", "games", "hint", "hand", "claim", "settings",
+    "play", "move", "board", "resign", "draw", "undo", "games", "hint", "hand", "claim",
+    "settings",
     "vacation", "record", "replay", "review", "rules", "help", "profile", "history", "mute",
     "unmute",
 })

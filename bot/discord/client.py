@@ -41,7 +41,7 @@ from bot.discord.shutdown import (
     finish_in_flight,
 )
 from bot.discord.translator import CatalogTranslator
-from bot.discord.views import DYNAMIC_ITEMS
+from bot.discord.views import DYNAMIC_ITEMS, answer_move_form
 from bot.services.clocks import ClockService, GraceFor
 from bot.services.notify import NotifyService
 from bot.services.review import ReviewService
@@ -220,6 +220,10 @@ class BoardGamesBot(commands.Bot):
         self.scheduler.start()
         # Its first round plays the AI turns left waiting by an earlier run.
         self.ai_player.start()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # A Move… form has no object waiting for it (``answer_move_form`` says why).
+        await answer_move_form(interaction)
 
     async def close(self) -> None:
         """Stop cleanly, in the one order of ``bot.discord.shutdown``: turn new interactions away,

@@ -108,6 +108,13 @@ class Outbox(Answerer, Protocol):
         """Send a row's message once (the row id is its nonce)."""
         ...
 
+    async def post(self, game: GameInfo, item: OutboxItem, **kwargs: Any
+                   ) -> discord.Message | None:
+        """Post a row's message where the game is played (its thread; where the bot is not,
+        as the answer or a follow-up of the game's latest interaction): the message, or None
+        where the bot cannot edit it."""
+        ...
+
     async def board_file(self, game: GameInfo, language: str | None = None) -> discord.File:
         """The game's current public board as a PNG attachment."""
         ...

@@ -28,6 +28,9 @@ Rulings (issue 31 §1; not in RULES.md):
   (``ai.draws.accepts_draw``), in the bot's AI workers (``bot.workers.ai_player``): the pending
 offer is
   in the database, so an offer made just before a restart is answered after it.
+* **Locking.** Every write here is about one game and locks that game only, as a move does
+  (``store.transaction(games=[game_id])``): the game's row, its draw offers, its clock and
+  outbox rows; a draw or an abort never waits for another game's writes.
 * **Aborting.** Until every player has moved once, any player may abort the game: it ends with
   no result (status ``aborted``, not rated, nobody wins), as an admin's ``/admin abort`` does.
   After that only a resignation, a draw, a claim or an admin ends it early. A tournament
@@ -139,7 +142,7 @@ class DrawService:
                                           reply_token=reply_token)
         now = self._clock()
         try:
-            async with self._store.transaction() as tx:
+            async with self._store.transaction(games=[game_id]) as tx:
                 row = await game_row(tx, game_id)
                 self._check_drawable(row)
                 writes = draw_writes(tx)
@@ -178,7 +181,7 @@ class DrawService:
             if row.status != ACTIVE:
                 raise DrawError("errors.draw_not_open", game_id=game_id)
             if not accept:
-                async with self._store.transaction() as tx:
+                async with self._store.transaction(games=[game_id]) as tx:
                     if not await draw_writes(tx).close_draw_offer(offer_id, DECLINED, user_id,
                                                                   now):
                         raise DrawError("errors.draw_not_open", game_id=game_id)
@@ -194,7 +197,7 @@ class DrawService:
                       "outcome": dump_outcome(agreed_draw_outcome(len(row.seats)))}
             after, update = forced_end(game, row, state, forced, now)
             try:
-                async with self._store.transaction() as tx:
+                async with self._store.transaction(games=[game_id]) as tx:
                     writes = draw_writes(tx)
                     if not await writes.close_draw_offer(offer_id, ACCEPTED, user_id, now):
                         raise DrawError("errors.draw_not_open", game_id=game_id)
@@ -285,7 +288,7 @@ class DrawService:
         """A player aborts the game before everyone has moved once: no result, not rated.
         An ``aborted_by_player`` row {game_id, by} tells its thread."""
         now = self._clock()
-        async with self._store.transaction() as tx:
+        async with self._store.transaction(games=[game_id]) as tx:
             row = await game_row(tx, game_id)
             seat_of(row, user_id)
             if row.status != ACTIVE:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.core.errors import ChallengeError, NotFound
-from bot.core.i18n import language_code
+from bot.core.i18n import Text, language_code
 from bot.core.models import Challenge
 from bot.services.base import challenge_of, retrying, time_control_of
 from bot.services.challenges import ChallengeService, rating_of
@@ -119,7 +119,7 @@ class SeekService:
             if len(mine) >= MAX_OPEN_SEEKS:
                 raise ChallengeError(
                     "seeks.errors.too_many", count=MAX_OPEN_SEEKS,
-                    ids=", ".join(str(s.challenge_id) for s in mine))
+                    ids=tuple(Text("seeks.number", id=s.challenge_id) for s in mine))
             await tx.ensure_user(host_id, now)
             challenge_id = await tx.insert_challenge(
                 game=name, options=resolved, host_id=host_id, opponent_id=None, players=2,

@@ -16,14 +16,15 @@ from emulator import EPHEMERAL
 
 TEXTS = {
     "en": {"posted": "seeks a game of **Alak**", "lobby": "__Seeks__", "join": "Join",
-           "join_n": "Join #{id}", "started": "The game of Alak has started: <#",
+           "join_n": "Join {kind}{id}", "started": "The game of Alak has started: <#",
            "range": "rated 1700–1900 in Alak; your rating is 1500", "withdraw": "Withdraw",
            "withdrawn": "withdrew their seek", "expired": "expired (a seek stays open 2 days)",
            "too_many": f"already have {MAX_OPEN_SEEKS} open seeks", "own": "your own seek",
            "closed": "no longer open", "challenges": "__Open challenges__",
-           "tables": "__Tables waiting for players__", "unseek": "Withdrawn: #{id}."},
+           "tables": "__Tables waiting for players__", "unseek": "Withdrawn: S{id}.",
+           "seek": "S", "challenge": "C", "table": "T"},
     "fr": {"posted": "propose une partie de **Alak**", "lobby": "__Propositions__",
-           "join": "Rejoindre", "join_n": "Rejoindre n°{id}",
+           "join": "Rejoindre", "join_n": "Rejoindre {kind}{id}",
            "started": "La partie d'Alak a commencé : <#",
            "range": "classés 1700–1900 en Alak ; votre classement est 1500",
            "withdraw": "Retirer", "withdrawn": "a retiré sa proposition",
@@ -31,7 +32,7 @@ TEXTS = {
            "too_many": f"déjà {MAX_OPEN_SEEKS} propositions ouvertes",
            "own": "votre propre proposition", "closed": "n'est plus ouvert",
            "challenges": "__Défis ouverts__", "tables": "__Tables en attente de joueurs__",
-           "unseek": "Retirées : n°{id}."},
+           "unseek": "Retirées : P{id}.", "seek": "P", "challenge": "D", "table": "T"},
 }
 LOCALES = {"en": "en-US", "fr": "fr"}
 
@@ -83,11 +84,12 @@ async def test_seek_listed_in_the_lobby_and_joined_there(world, lang):
     assert text["challenges"] in content and "**Palago**" in content
     assert text["tables"] in content and "**Kolory**" in content
     labels = [b["label"] for b in listed.buttons()]
-    assert labels[0] == text["join_n"].format(id=seek_id)
+    assert labels[0] == text["join_n"].format(kind=text["seek"], id=seek_id)
     assert len(labels) == 3 and open_challenge.id != table.id
 
     mark = emu.mark()
-    joined = await emu.click("bob", listed, label=text["join_n"].format(id=seek_id),
+    joined = await emu.click("bob", listed,
+                             label=text["join_n"].format(kind=text["seek"], id=seek_id),
                              locale=LOCALES[lang])
     board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     assert board.files[0].is_png
@@ -181,14 +183,16 @@ async def test_open_challenges_and_tables_joined_from_the_lobby_after_a_restart(
     await world.restart()  # the lobby's buttons carry their ids: they still work
 
     mark = emu.mark()
-    seated = await (await emu.click("bob", listed, label=text["join_n"].format(id=_id(table)),
-                                    locale=LOCALES[lang])).reply()
+    seated = await (await emu.click(
+        "bob", listed, label=text["join_n"].format(kind=text["table"], id=_id(table)),
+        locale=LOCALES[lang])).reply()
     assert seated.flags & EPHEMERAL  # the refreshed lobby, his alone
     table_now = await edited(emu, table, "(2/3)", since=mark)
     assert emu.user("bob").mention in table_now.content
 
     mark = emu.mark()
-    await emu.click("alice", listed, label=text["join_n"].format(id=_id(offer)),
+    await emu.click("alice", listed,
+                    label=text["join_n"].format(kind=text["challenge"], id=_id(offer)),
                     locale=LOCALES[lang])
     board = await emu.wait_for_message(lambda m: bool(m.files), since=mark)
     game = await world.services.games.game_for_thread(board.channel_id)

@@ -122,6 +122,8 @@ def _shown(name: str, value: Any, language: str) -> Any:
         return say(value, language)
     if isinstance(value, Text):
         return t(value.key, language, **value.params)
+    if isinstance(value, tuple) and value and all(isinstance(v, Text) for v in value):
+        return ", ".join(t(v.key, language, **v.params) for v in value)
     if name == "count" and isinstance(value, int | float) and not isinstance(value, bool):
         return number(value, language)
     return value

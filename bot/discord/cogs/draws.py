@@ -2,7 +2,9 @@
 their outbox rows: an offer (a new message that pings the opponents, with Accept/Decline), its
 refusal (said publicly, pinging the sender), its acceptance, its lapse, and a player's abort.
 The buttons of an offer come off once it is over (their message is stored with the offer, so
-after a restart too); a button pressed on an offer that is over refuses."""
+after a restart too); a button pressed on an offer that is over refuses. Where the bot is not
+(a DM, a group DM), each is the answer, or a follow-up, of the press that caused it
+(``Delivery.post``)."""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from bot.core.i18n import t
 from bot.core.names import player_name
 from bot.discord.cogs._common import archive_when_quiet, game_here
 from bot.discord.replies import NO_PINGS, pinging, reply_error, send_ephemeral
-from bot.discord.views.draws import draw_answer_view
+from bot.discord.views.draws import draw_answer_view, said_by_the_outbox
 from bot.services.aiseats import is_ai
 
 if TYPE_CHECKING:
@@ -36,14 +38,13 @@ if TYPE_CHECKING:
     from bot.discord.delivery import Poster
     from bot.discord.host import CogHost
 
-async def _game_thread(bot: CogHost, game_id: int) -> tuple[GameInfo, int, str] | None:
-    """The game, where its posts go (its thread, else its channel) and their language; None
-    when it has nowhere to post."""
+async def _game_thread(bot: CogHost, game_id: int) -> tuple[GameInfo, str] | None:
+    """The game and the language of its posts; None when it has nowhere to post (no thread,
+    no channel, no conversation)."""
     game = await bot.services.games.get_game(game_id)
-    where = game.thread_id or game.channel_id
-    if where is None:
+    if game.thread_id is None and game.channel_id is None and not game.in_conversation:
         return None
-    return game, where, bot.delivery.language(game)
+    return game, bot.delivery.language(game)
 
 
 async def post_offer(bot: CogHost, item: OutboxItem[DrawOffered]) -> None:
@@ -53,7 +54,7 @@ async def post_offer(bot: CogHost, item: OutboxItem[DrawOffered]) -> None:
     found = await _game_thread(bot, offer.game_id)
     if found is None:
         return
-    game, where, locale = found
+    game, locale = found
     others = [uid for uid in game.seats if uid != offer.by]
     askable = [uid for uid in others if not is_ai(uid)]
     names = " ".join(player_name(uid, locale) for uid in others)
@@ -63,9 +64,11 @@ async def post_offer(bot: CogHost, item: OutboxItem[DrawOffered]) -> None:
     else:  # the AI answers on its own, at once: nothing to press
         text = t("draws.offered_to_ai", locale, player=player_name(offer.by, locale), ai=names)
         view = discord.utils.MISSING
-    message = await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
-                                      view=view, allowed_mentions=pinging(*askable))
-    if askable:
+    message = await bot.delivery.post(game, item, content=text, view=view,
+                                      allowed_mentions=pinging(*askable))
+    # Kept to take the buttons off once the offer is over; where the bot is not, it cannot
+    # edit the message (None): the buttons then refuse when pressed.
+    if askable and message is not None:
         await bot.services.draws.set_draw_offer_message(offer.offer_id, message.channel.id,
                                                   message.id)
 
@@ -78,12 +81,11 @@ async def _post_answer(bot: CogHost, item: OutboxItem[DrawDeclined | DrawAgreed]
     found = await _game_thread(bot, answer.game_id)
     if found is None:
         return
-    game, where, locale = found
+    game, locale = found
     await _strip_offer(bot, answer.offer_id)
     text = t(key, locale, player=player_name(answer.answered_by, locale),
              sender=player_name(answer.by, locale))
-    await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
-                            allowed_mentions=pinging(answer.by))
+    await bot.delivery.post(game, item, content=text, allowed_mentions=pinging(answer.by))
 
 
 async def post_declined(bot: CogHost, item: OutboxItem[DrawDeclined]) -> None:
@@ -101,11 +103,11 @@ async def post_lapsed(bot: CogHost, item: OutboxItem[DrawLapsed]) -> None:
     found = await _game_thread(bot, lapsed.game_id)
     if found is None:
         return
-    game, where, locale = found
+    game, locale = found
     await _strip_offer(bot, lapsed.offer_id)
     if lapsed.silent:
         return  # the game's end (a result, an abort) says enough
-    await bot.delivery.send(where, item, guild_id=game.guild_id,
+    await bot.delivery.post(game, item,
                             content=t("draws.lapsed", locale,
                                       sender=player_name(lapsed.by, locale)),
                             allowed_mentions=NO_PINGS)
@@ -117,13 +119,12 @@ async def post_aborted(bot: CogHost, item: OutboxItem[AbortedByPlayer]) -> None:
     found = await _game_thread(bot, item.event.game_id)
     if found is None:
         return
-    game, where, locale = found
+    game, locale = found
     others = [uid for uid in game.seats if not is_ai(uid) and uid != by]
     text = t("draws.aborted_notice", locale, game=engines.get(game.game).title, id=game.id,
              by=player_name(by, locale),
              players=" ".join(player_name(uid, locale) for uid in others))
-    await bot.delivery.send(where, item, guild_id=game.guild_id, content=text,
-                            allowed_mentions=pinging(*others))
+    await bot.delivery.post(game, item, content=text, allowed_mentions=pinging(*others))
     await archive_when_quiet(bot, game)
 
 
@@ -152,6 +153,7 @@ class Draws(commands.Cog):
         self.bot.delivery.register(posters(self.bot))
 
     @app_commands.command(name="draw", description="Offer a draw in this thread's game")
+    # Offered wherever games are played (``bot.discord.anywhere``).
     @app_commands.guild_only()
     async def draw(self, interaction: discord.Interaction) -> None:
         game = await game_here(self.bot, interaction)
@@ -162,6 +164,8 @@ class Draws(commands.Cog):
         except ServiceError as error:
             await reply_error(interaction, error)
             return
+        if await said_by_the_outbox(self.bot, game, interaction):
+            return  # where the bot is not, the offer (or the result) is the answer
         key = "draws.agreed_private" if result.agreed else "draws.offered_private"
         await send_ephemeral(interaction, t(key, interaction.locale, id=game.id))
         await self.bot.delivery.flush(game.id)

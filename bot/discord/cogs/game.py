@@ -19,9 +19,7 @@ from bot.core.names import player_name
 from bot.discord.cogs._common import archive_when_quiet, game_here, game_number, reply_token
 from bot.discord.delivery import outcome_text
 from bot.discord.replies import NO_PINGS, fit_lines, reply_error, send_ephemeral
-from bot.discord.views.draws import DrawOfferButton
-from bot.discord.views.game import resign_view
-from bot.services.draws import draw_possible
+from bot.discord.views.draws import resign_view_with_draw
 from bot.services.gamestate import ABORTED
 from render.header import move_number
 
@@ -140,9 +138,7 @@ class Game(commands.Cog):
                            if uid != user)
         text = t("bot.resign.ask", locale, game=engines.get(info.game).title, id=info.id,
                  opponents=others)
-        view = resign_view(info.id, info.version, user, locale)
-        if draw_possible(info.game, info.players):  # a draw instead, where one can be agreed
-            view.add_item(DrawOfferButton(info.id, user, t("draws.offer_button", locale)))
+        view = resign_view_with_draw(info, user, locale)  # a draw instead, where possible
         await interaction.response.send_message(
             text, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
 

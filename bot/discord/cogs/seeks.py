@@ -6,6 +6,7 @@ channel."""
 from __future__ import annotations
 
 import functools
+import string
 from typing import TYPE_CHECKING
 
 import discord
@@ -116,9 +117,13 @@ class Seeks(commands.Cog):
                          ) -> list[app_commands.Choice[int]]:
         seeks = await self.bot.services.seeks.open_seeks_of(interaction.user.id,
                                                             interaction.guild_id)
-        return [app_commands.Choice(name=f"#{s.id} {engines.get(s.challenge.game).title}",
-                                    value=s.id)
-                for s in seeks if str(s.id).startswith(str(typed or "").lstrip("#"))][:25]
+        # Typed as shown ("S7", "#7") or as a number.
+        digits = str(typed or "").strip().lstrip("#").lstrip(string.ascii_letters)
+        return [app_commands.Choice(
+                    name=f"{t('seeks.number', interaction.locale, id=s.id)} "
+                         f"{engines.get(s.challenge.game).title}",
+                    value=s.id)
+                for s in seeks if str(s.id).startswith(digits)][:25]
 
     @app_commands.command(
         name="lobby",

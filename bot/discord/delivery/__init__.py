@@ -9,7 +9,12 @@ Discord messages, exactly once and in order, then marks them delivered.
   events (a game starts, a move, a take-back, a resignation, the result) are posted here
   (``posting``, saying what ``compose`` says); every other type by the feature that owns it,
   which registers its posters (``Delivery.register``: the draws feature posts the draw events,
-  the tournaments theirs...). A row no handler posts is skipped.
+  the tournaments theirs...), posting where the game is played with ``Delivery.post``. A row no
+  handler posts is skipped.
+* **Where the bot is not** (a DM, a group DM), every post is an interaction's answer or one of
+  its five follow-ups (``conversations``): the moves no interaction answers (the AI players')
+  go out together, one board after the last, with the result when they end the game
+  (``posting.together``).
 * **Act, then deliver: one request per move, and a ping.** A command, button or form runs its
   service call through ``Delivery.act``, which then delivers the game's rows
   (``flush(game_id, interaction)``). The first row the service wrote for that interaction (the

@@ -176,6 +176,26 @@ class Composer:
                     ) -> Composed:
         played = item.event
         position = await self._position(game, played.ply, played.version, played.move)
+        text = self.move_text(played, game, position, locale)
+        return await self._with_turn(text, game, position, locale)
+
+    async def moves_together(self, items: Sequence[OutboxItem[MovePlayed]], game: GameInfo,
+                             locale: str) -> Composed:
+        """Several moves in one post (where the bot is not, the AI players' moves after a
+        person's): each move's sentence, then the board after the last one, with its turn
+        line and buttons."""
+        lines = []
+        for item in items[:-1]:
+            played = item.event
+            position = await self._position(game, played.ply, played.version, played.move)
+            lines.append(self.move_text(played, game, position, locale))
+        composed = await self.moved(items[-1], game, locale)
+        composed.content = "\n".join([*lines, composed.content])
+        return composed
+
+    def move_text(self, played: MovePlayed, game: GameInfo, position: Position, locale: str
+                  ) -> str:
+        """What a move did, naming its player (``position``: the game after it)."""
         mover = mention(game.seats[played.seat], locale, game.seats)
         # Said once: "@alice plays h and captures 2 stones", not "@alice played h: Black
         # plays h and captures 2 stones" (the engine's sentence, naming the player).
@@ -193,7 +213,7 @@ class Composer:
         if played.undo_dropped_by:
             text += "\n" + t("bot.undo.dropped", locale,
                              player=mention(played.undo_dropped_by, locale))
-        return await self._with_turn(text, game, position, locale)
+        return text
 
     async def undone(self, item: OutboxItem[UndoDone], game: GameInfo, locale: str
                      ) -> Composed:

@@ -2,7 +2,9 @@
 rows can only be answers to interactions: the row an interaction wrote is its response, the others
 (an AI's reply, a result) follow-ups of the game's latest interaction while its token lives (15
 minutes), five at most per interaction as Discord allows a user-installed app, the last one
-kept for the newest board (it pings whoever must move). Without a live token a row is dropped:
+kept for the newest board (it pings whoever must move). So that five are enough, the moves no
+interaction answers (the AI players') go out together, one board after the last of them, and a
+game they end comes with its result (``posting.together``). Without a live token a row is dropped:
 the next interaction there shows the game as it stands. The latest interaction's token is kept in
 the store too, so that a restart during an AI's turn still posts its reply (while the token
 lives)."""

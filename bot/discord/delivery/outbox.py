@@ -20,6 +20,7 @@ from bot.core.errors import BoardChanged, GameOver, NotFound, ServiceError
 from bot.core.events import Event, GameEnded, OutboxItem, Unreadable
 from bot.core.i18n import t
 from bot.core.models import GameInfo, MoveResult
+from bot.core.seats import is_ai
 from bot.discord.anywhere import bot_is_here
 from bot.discord.delivery.background import BackgroundPass
 from bot.discord.delivery.buttons import StaleButtons
@@ -27,7 +28,7 @@ from bot.discord.delivery.compose import Composer, game_language
 from bot.discord.delivery.conversations import ConversationSender
 from bot.discord.delivery.images import BoardImages, DisplayName
 from bot.discord.delivery.policy import Failed, acquire, after_failure, left_to_handler
-from bot.discord.delivery.posting import Answering, GamePosts
+from bot.discord.delivery.posting import Answering, GamePosts, together
 from bot.discord.delivery.threads import ThreadSender
 from bot.discord.host import Acted, Action
 from bot.discord.replies import reply_error, send_ephemeral
@@ -129,6 +130,22 @@ class Delivery:
         """Send a row's message in a channel, once: the row id is its nonce."""
         return await self.sender.send(channel_id, item, guild_id=guild_id, **kwargs)
 
+    async def post(self, game: GameInfo, item: OutboxItem, **kwargs: Any
+                   ) -> discord.Message | None:
+        """Post a feature's row where ``game`` is played: in its thread (else its channel)
+        once, with the row's nonce (``send``); where the bot is not (a DM, a group DM), as
+        the answer of the game's latest interaction, or a follow-up once it is answered,
+        since nothing else can post there. The message, or None in a conversation (the bot
+        cannot edit it there, so there is nothing to keep). A follow-up never takes the last
+        one an interaction allows, kept for the newest board."""
+        if game.in_conversation:
+            await self.conversations.follow_up(game, item, None, kwargs, final=False)
+            return None
+        where = game.thread_id or game.channel_id
+        if where is None:
+            return None
+        return await self.send(where, item, guild_id=game.guild_id, **kwargs)
+
     def language(self, game: GameInfo) -> str:
         """The language of a game's posts: its own, else the bot's default."""
         return game_language(game, self.images.default_language)
@@ -164,10 +181,22 @@ class Delivery:
             if left_to_handler(first, now, older_than, at_once):
                 continue
             try:
+                if older_than and await self._ai_still_moving(game_id):
+                    continue
                 await self.flush(game_id)
             except Exception:
                 # One game's trouble must not hold the others' messages back.
                 log.exception("delivering the outbox of game %s failed; will retry", game_id)
+
+    async def _ai_still_moving(self, game_id: int | None) -> bool:
+        """Whether a conversation game's AI players are still moving: the AI player posts
+        their moves together once a person is to move (``together``), so a background pass
+        leaves them to it."""
+        if game_id is None:
+            return False
+        game = await self.services.games.get_game(game_id)
+        mover = game.user_to_move()
+        return game.in_conversation and mover is not None and is_ai(mover)
 
     # ----- delivering one game's rows -----------------------------------------------------------
 
@@ -203,9 +232,14 @@ class Delivery:
                 items = [i for i in pending if i.game_id is None]
             else:
                 items = await self.services.outbox.pending_outbox(game_id=game_id)
-            for item in items:
+            for run in await self._runs(game_id, items, written):
+                item = run[-1]
                 try:
-                    used = await self.deliver(item, answering, final=item is items[-1])
+                    if len(run) == 1:
+                        used = await self.deliver(item, answering, final=item is items[-1])
+                    else:
+                        used = await self._deliver_together(run, answering,
+                                                            final=item is items[-1])
                 except discord.HTTPException as error:
                     if after_failure(error) is Failed.RETRIED:
                         log.warning("outbox row %s (%s) failed; will retry", item.id,
@@ -214,12 +248,13 @@ class Delivery:
                     log.warning("outbox row %s (%s) undeliverable; dropped", item.id, item.kind)
                     used = False
                 answered |= used
-                log.debug("outbox row %s (%s) of game %s delivered%s", item.id, item.kind,
-                          game_id, " as the interaction's answer" if used else "")
-                with contextlib.suppress(NotFound):  # another process marked it meanwhile
-                    # Once the interaction has answered, its token leaves the other rows.
-                    await self.services.outbox.mark_delivered(
-                        item.id, answered_token=item.reply_token if used else None)
+                for each in run:
+                    log.debug("outbox row %s (%s) of game %s delivered%s", each.id, each.kind,
+                              game_id, " as the interaction's answer" if used else "")
+                    with contextlib.suppress(NotFound):  # another process marked it meanwhile
+                        # Once the interaction has answered, its token leaves the other rows.
+                        await self.services.outbox.mark_delivered(
+                            each.id, answered_token=each.reply_token if used else None)
         finally:
             lock.release()
         if deferred:
@@ -229,6 +264,29 @@ class Delivery:
                     content=t("bot.game.done", interaction.locale))
             return True
         return answered
+
+    async def _runs(self, game_id: int | None, items: list[OutboxItem],
+                    written: GameInfo | None) -> list[list[OutboxItem]]:
+        """The rows in the runs posted as one message each: where the bot is not, the moves
+        that answer no interaction go together (``together``); elsewhere one row each."""
+        if game_id is None or len(items) < 2:
+            return [[item] for item in items]
+        game = written if written is not None and written.id == game_id else (
+            await self.services.games.get_game(game_id))
+        if not game.in_conversation:
+            return [[item] for item in items]
+        return together(items)
+
+    async def _deliver_together(self, run: list[OutboxItem], answering: Answering,
+                                final: bool) -> bool:
+        """Post a run of several rows as one message (``GamePosts.post_together``), a game's
+        end told to its listeners first, as ``deliver`` does. Never an interaction's answer."""
+        for item in run:
+            if isinstance(item.event, GameEnded):
+                for listener in self._game_over:
+                    await listener(item.event.game_id)
+        await self.posts.post_together(run, answering, final)
+        return False
 
     async def deliver(self, item: OutboxItem[Any], answering: Answering | None = None,
                       final: bool = True) -> bool:

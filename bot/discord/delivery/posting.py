@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.core.events import GameEvent, OutboxItem
+from bot.core.events import GameEnded, GameEvent, MovePlayed, OutboxItem
 from bot.core.models import GameInfo
 from bot.discord.delivery.buttons import StaleButtons
 from bot.discord.delivery.compose import Composed, Composer, game_language
@@ -50,6 +50,25 @@ async def message_kwargs(images: BoardImages, game: GameInfo, composed: Composed
         kwargs["file"] = await images.position_file(game, composed.position, language,
                                                     composed.clock)
     return kwargs
+
+
+def together(items: list[OutboxItem]) -> list[list[OutboxItem]]:
+    """A conversation game's pending rows in runs posted as one message each: moves that
+    answer no interaction (the AI players', which follow a person's move) go together, and a
+    game's end joins the moves just before it (its final board then comes with its result);
+    every other row is a run of its own. Where the bot is not, a person's move has an
+    answer and five follow-ups at most (``bot.discord.delivery.conversations``)."""
+    runs: list[list[OutboxItem]] = []
+    for item in items:
+        previous = runs[-1] if runs else None
+        if (previous is not None and item.reply_token is None
+                and isinstance(item.event, MovePlayed | GameEnded)
+                and all(p.reply_token is None and isinstance(p.event, MovePlayed)
+                        for p in previous)):
+            previous.append(item)
+        else:
+            runs.append([item])
+    return runs
 
 
 class GamePosts:
@@ -121,6 +140,24 @@ class GamePosts:
             pressed = interaction.message if answers and interaction is not None else None
             self.buttons.after_post(item, game, thread_id, message_id, composed, pressed)
         return answers
+
+    async def post_together(self, run: list[OutboxItem[GameEvent]], answering: Answering,
+                            final: bool) -> None:
+        """Post a run of a conversation game's rows as one message (``together``): its
+        moves' sentences and the board after the last, and when the run ends the game, its
+        result with it. Such rows answer no interaction (none holds a token): a follow-up of
+        the game's latest interaction, one of the five Discord allows."""
+        game = await self.services.games.get_game(run[0].event.game_id)
+        language = self.language(game)
+        ended = run[-1] if isinstance(run[-1].event, GameEnded) else None
+        moves = run[:-1] if ended is not None else run
+        composed = await self.composer.moves_together(moves, game, language)
+        if ended is not None:
+            result = await self.composer.compose(ended, game, language)
+            composed = Composed(composed.content + "\n" + result.content, composed.position,
+                                result.view, result.pings, composed.clock)
+        kwargs = await message_kwargs(self.images, game, composed, language)
+        await self.conversations.follow_up(game, run[-1], answering.interaction, kwargs, final)
 
     async def show_as_it_stands(self, game_id: int, interaction: discord.Interaction) -> None:
         """Answer ``interaction`` (a press in a conversation on a board the game has moved

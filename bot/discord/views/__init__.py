@@ -1,8 +1,15 @@
 """Persistent buttons: every ``custom_id`` carries the ids it acts on (``discord.ui.DynamicItem``),
-so a button keeps working after the bot restarts. They reach the bot through
+so a button keeps working after the bot restarts; so does a Move… form (``answer_move_form``,
+which the client calls for every interaction). They reach the bot through
 ``bot.discord.host``."""
 
-from bot.discord.views.actions import GameActionButton, HandButton, MoveFormButton, ResignAskButton
+from bot.discord.views.actions import (
+    GameActionButton,
+    HandButton,
+    MoveFormButton,
+    ResignAskButton,
+    answer_move_form,
+)
 from bot.discord.views.challenge import ChallengeButton
 from bot.discord.views.draws import AbortButton, DrawAnswerButton, DrawOfferButton
 from bot.discord.views.game import MoveButton, RematchButton, ResignButton, UndoButton
@@ -34,4 +41,5 @@ __all__ = [
     "ReviewButton",
     "SeekButton",
     "UndoButton",
+    "answer_move_form",
 ]

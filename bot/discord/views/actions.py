@@ -18,8 +18,9 @@ from bot.core.errors import ServiceError
 from bot.core.i18n import t
 from bot.core.names import player_name
 from bot.discord.host import Host
-from bot.discord.replies import NO_PINGS, reply_error
-from bot.discord.views.game import Gate, resign_view
+from bot.discord.replies import NO_PINGS, reply_error, send_ephemeral
+from bot.discord.views.draws import resign_view_with_draw
+from bot.discord.views.game import ID_LIMIT, Gate
 from bot.discord.views.hand import show_hand
 from bot.discord.views.hint import give_hint
 
@@ -27,29 +28,81 @@ from bot.discord.views.hint import give_hint
 MOVE_TEXT_MAX = 100
 
 
-class MoveForm(discord.ui.Modal):
-    """The form of **Move…**: one line, the move in canonical notation."""
+#: A Move… form's custom_id: its game and the person it was opened for (a form opened by an
+#: earlier version of the bot names its game only).
+FORM_ID = re.compile(r"bg:form:(?P<game>\d+)(?::(?P<user>\d+))?")
+#: The custom_id of the form's one field.
+MOVE_FIELD = "move"
 
-    def __init__(self, game_id: int, locale: Any, example: str | None) -> None:
+
+def form_custom_id(game_id: int, user_id: int) -> str:
+    return f"bg:form:{game_id}:{user_id}"
+
+
+class MoveForm(discord.ui.Modal):
+    """The form of **Move…**: one line, the move in canonical notation. Its custom_id names the
+    game and the person it is for, so that each person's form is their own; its submission is
+    answered by ``answer_move_form``, never by this object (see there)."""
+
+    def __init__(self, game_id: int, user_id: int, locale: Any, example: str | None) -> None:
         super().__init__(title=t("anywhere.form.title", locale, id=game_id)[:45],
-                         custom_id=f"bg:form:{game_id}", timeout=None)
-        self.game_id = game_id
-        self.text: discord.ui.TextInput = discord.ui.TextInput(
+                         custom_id=form_custom_id(game_id, user_id), timeout=None)
+        self.add_item(discord.ui.TextInput(
             label=t("anywhere.form.label", locale)[:45], max_length=MOVE_TEXT_MAX,
+            custom_id=MOVE_FIELD,
             placeholder=(t("anywhere.form.placeholder", locale, example=example)[:100]
                          if example else None),
-        )
-        self.add_item(self.text)
+        ))
+        # discord.py keeps a sent modal by its custom_id alone and forgets it at its first
+        # submission (or a restart), which would leave other submissions unanswered: stopped
+        # before it is sent, it is not kept at all, and every submission goes to
+        # ``answer_move_form``.
+        self.stop()
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        host: Host = interaction.client  # type: ignore[assignment]
-        # The new board, with the next player's ping, is this submission's answer.
-        await host.delivery.act(
-            interaction, self.game_id,
-            lambda token: host.services.play.move(self.game_id, interaction.user.id,
-                                             self.text.value, reply_token=token),
-            reply_token=interaction.token, done_text=t("bot.game.done", interaction.locale),
-        )
+
+def typed_text(components: list[dict[str, Any]]) -> str:
+    """The value of a submitted form's first text input (in an action row or a label)."""
+    for component in components:
+        inner = component.get("components") or (
+            [component["component"]] if component.get("component") else [])
+        if inner:
+            found = typed_text(inner)
+            if found:
+                return found
+        elif component.get("type") == discord.ComponentType.text_input.value:
+            return str(component.get("value") or "")
+    return ""
+
+
+async def answer_move_form(interaction: discord.Interaction) -> bool:
+    """Answer a submitted Move… form, whoever's it is and whenever it was opened (before a
+    restart too): the move typed is played for its submitter, the new board (with the next
+    player's ping) being the answer, as ``/move`` does; a refusal is private. Everything
+    comes from the submission and the database. The user its custom_id names only keeps
+    people's forms apart (Discord lets only that person submit it): the move is always the
+    submitter's own. False when ``interaction`` is no Move… form (someone else answers it)."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return False
+    data: dict[str, Any] = dict(interaction.data or {})
+    match = FORM_ID.fullmatch(str(data.get("custom_id", "")))
+    if match is None:
+        return False
+    host: Host = interaction.client  # type: ignore[assignment]
+    if getattr(host, "closing", False):
+        await send_ephemeral(interaction, t("bot.errors.closing", interaction.locale))
+        return True
+    if any(value is not None and int(value) >= ID_LIMIT for value in match.groups()):
+        await send_ephemeral(interaction, t("bot.errors.impossible_number", interaction.locale))
+        return True
+    game_id, text = int(match["game"]), typed_text(list(data.get("components") or []))
+    text = text[:MOVE_TEXT_MAX + 1]  # longer than the form allows: refused as no move is
+    await host.delivery.act(
+        interaction, game_id,
+        lambda token: host.services.play.move(game_id, interaction.user.id, text,
+                                              reply_token=token),
+        reply_token=interaction.token, done_text=t("bot.game.done", interaction.locale),
+    )
+    return True
 
 
 class MoveFormButton(
@@ -76,7 +129,8 @@ class MoveFormButton(
             await reply_error(interaction, error)
             return
         example = str(moves[len(moves) // 2]) if moves else None
-        await interaction.response.send_modal(MoveForm(self.game_id, interaction.locale, example))
+        await interaction.response.send_modal(
+            MoveForm(self.game_id, interaction.user.id, interaction.locale, example))
 
 
 class ResignAskButton(
@@ -109,7 +163,7 @@ class ResignAskButton(
         text = t("bot.resign.ask", locale, game=engines.get(info.game).title, id=info.id,
                  opponents=others)
         await interaction.response.send_message(
-            text, view=resign_view(info.id, info.version, user, locale), ephemeral=True,
+            text, view=resign_view_with_draw(info, user, locale), ephemeral=True,
             allowed_mentions=NO_PINGS)
 
 

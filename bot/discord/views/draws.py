@@ -1,7 +1,7 @@
 """Buttons of draw offers and aborts (``bot.services.draws``): Accept/Decline under an offer
 (they answer that offer only: pressed once it is over, they refuse), **Offer a draw** beside
-the confirmation of ``/resign``, and **Abort** under a game's first boards (until every player
-has moved once)."""
+the confirmation of ``/resign`` and of the board's **Resign**, and **Abort** under a game's
+first boards (until every player has moved once)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ import discord
 
 from bot.core.errors import ServiceError
 from bot.core.i18n import t
+from bot.core.models import GameInfo
 from bot.discord.host import Host
 from bot.discord.replies import reply_error, send_ephemeral
-from bot.discord.views.game import Gate, answer_button
+from bot.discord.views.game import Gate, answer_button, resign_view
+from bot.services.draws import draw_possible
 
 
 class DrawAnswerButton(
@@ -37,16 +39,31 @@ class DrawAnswerButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
         try:
-            await host.services.draws.answer_draw(self.game_id, interaction.user.id, self.offer_id,
-                                                  self.accept)
+            result = await host.services.draws.answer_draw(self.game_id, interaction.user.id,
+                                                           self.offer_id, self.accept)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
         # The answer is said publicly by the outbox rows (a new message that pings whom it
-        # concerns); the buttons of the offer come off there too.
+        # concerns); the buttons of the offer come off there too. Where the bot is not, that
+        # message is this press's answer (the result's board a follow-up of it).
+        if await said_by_the_outbox(host, result.game, interaction):
+            return
         key = "draws.you_accepted" if self.accept else "draws.you_declined"
         await send_ephemeral(interaction, t(key, interaction.locale, id=self.game_id))
         await host.delivery.flush(self.game_id)
+
+
+async def said_by_the_outbox(host: Host, game: GameInfo,
+                             interaction: discord.Interaction) -> bool:
+    """Where the bot is not (``game`` is played in a conversation), deliver the game's rows
+    at once with ``interaction`` as the way in (the first becomes its answer, the others its
+    follow-ups: nothing else can post there); whether that answered it. In a thread: False,
+    nothing done (the caller answers privately, then the rows go to the thread)."""
+    if not game.in_conversation:
+        return False
+    await host.delivery.flush(game.id, interaction)
+    return interaction.response.is_done()
 
 
 def draw_answer_view(game_id: int, offer_id: int, locale: Any) -> discord.ui.View:
@@ -89,7 +106,17 @@ class DrawOfferButton(
         key = "draws.agreed_private" if result.agreed else "draws.offered_private"
         await interaction.response.edit_message(
             content=t(key, interaction.locale, id=self.game_id), view=None)
-        await host.delivery.flush(self.game_id)
+        # Passed on: where the bot is not, the offer can only be a follow-up of this press.
+        await host.delivery.flush(self.game_id, interaction)
+
+
+def resign_view_with_draw(info: GameInfo, user_id: int, locale: Any) -> discord.ui.View:
+    """The confirmation of ``user_id``'s resignation (``resign_view``) and, where the game can
+    end in a draw by agreement, **Offer a draw** beside it."""
+    view = resign_view(info.id, info.version, user_id, locale)
+    if draw_possible(info.game, info.players):
+        view.add_item(DrawOfferButton(info.id, user_id, t("draws.offer_button", locale)))
+    return view
 
 
 class AbortButton(
@@ -116,13 +143,17 @@ class AbortButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         host: Host = interaction.client  # type: ignore[assignment]
         try:
-            await host.services.draws.abort_by_player(self.game_id, interaction.user.id)
+            game = await host.services.draws.abort_by_player(self.game_id, interaction.user.id)
         except ServiceError as error:
             await reply_error(interaction, error)
             return
+        host.delivery.strip_buttons(interaction.message, interaction)
+        # Where the bot is not, the abort can only be said as this press's answer: said to
+        # everyone there, pinging the other players (the outbox row's poster).
+        if await said_by_the_outbox(host, game, interaction):
+            return
         await send_ephemeral(interaction, t("draws.you_aborted", interaction.locale,
                                             id=self.game_id))
-        host.delivery.strip_buttons(interaction.message)
         await host.delivery.flush(self.game_id)
 
 

@@ -1,5 +1,7 @@
 """A player's own LPPG cards, shown only to them: an ephemeral image drawn for their seat and,
-on their turn, their moves as buttons (``/hand`` and the board's **My cards**). The public
+on their turn, their moves as buttons (``/hand`` and the board's **My cards**), or when they are
+too many, the way to type one (``/move``, or the board's **Move…** for a player without the
+app's commands there). The public
 board never carries those buttons: which placements are legal would tell the cards."""
 
 from __future__ import annotations
@@ -11,9 +13,17 @@ import discord
 from bot.core.errors import ServiceError
 from bot.core.i18n import language_code, t
 from bot.core.models import GameInfo
+from bot.discord.anywhere import bot_is_here
 from bot.discord.host import Host
 from bot.discord.replies import NO_PINGS, reply_error, send_ephemeral
 from bot.discord.views.game import move_view
+
+
+def has_commands(interaction: discord.Interaction) -> bool:
+    """Whether the presser has the bot's commands where they pressed: everyone has them in a
+    server with the bot, only whoever installed the app on their account elsewhere (the
+    interaction's user install is theirs)."""
+    return bot_is_here(interaction) or interaction.is_user_integration()
 
 
 async def show_hand(bot: Host, interaction: discord.Interaction, game: GameInfo) -> None:
@@ -44,8 +54,12 @@ async def show_hand(bot: Host, interaction: discord.Interaction, game: GameInfo)
     buttons = move_view(game.id, game.version, moves) if moves else None
     if buttons is not None:
         text += "\n" + t("bot.hand.your_moves", locale)
-    elif moves:
+    elif moves and has_commands(interaction):
         text += "\n" + t("bot.hand.many_moves", locale, count=len(moves))
+    elif moves:  # no /move here: the board's Move… form plays any move
+        button = t("anywhere.button.move", bot.delivery.language(game))
+        text += "\n" + t("bot.hand.many_moves_form", locale, count=len(moves),
+                         button=f"**{button}**")
     # One ephemeral answer: only this user ever sees it (the file name tells nothing).
     kwargs = {"view": buttons} if buttons is not None else {}
     await interaction.response.send_message(

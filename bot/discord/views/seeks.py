@@ -110,32 +110,36 @@ CONTENT_MAX = 2000
 def lobby_message(lobby: Lobby, language: str) -> tuple[str, discord.ui.View | None]:
     """The lobby: a section per kind, a line and a Join button per entry, as many entries as
     fit in one message (the rest counted in a last line)."""
-    sections: list[tuple[str, list[tuple[int, str]]]] = []
+    # Each entry: its challenge id, its number as shown (apart from games' "#9"), its line.
+    sections: list[tuple[str, list[tuple[int, str, str]]]] = []
     if lobby.seeks:
-        sections.append((t("seeks.lobby.seeks", language), [
-            (seek.id, t("seeks.lobby.seek_line", language, id=seek.id,
-                        game=engines.get(seek.challenge.game).title,
-                        host=f"<@{seek.challenge.host_id}>", rating=seek.host_rating,
-                        details=seek_details(seek, language),
-                        age=stamp(seek.challenge.created_at, "R")))
-            for seek in lobby.seeks]))
+        entries = []
+        for seek in lobby.seeks:
+            number = t("seeks.number", language, id=seek.id)
+            entries.append((seek.id, number, t(
+                "seeks.lobby.seek_line", language, number=number,
+                game=engines.get(seek.challenge.game).title,
+                host=f"<@{seek.challenge.host_id}>", rating=seek.host_rating,
+                details=seek_details(seek, language), age=stamp(seek.challenge.created_at, "R"))))
+        sections.append((t("seeks.lobby.seeks", language), entries))
     for key, challenges in (("challenges", lobby.challenges), ("tables", lobby.tables)):
         entries = []
         for challenge in challenges:
             title = engines.get(challenge.game).title + options_text(
                 challenge.game, challenge.options, language)
-            common = {"id": challenge.id, "game": title, "host": f"<@{challenge.host_id}>",
+            kind = "challenge" if key == "challenges" else "table"
+            number = t(f"seeks.{kind}_number", language, id=challenge.id)
+            common = {"number": number, "game": title, "host": f"<@{challenge.host_id}>",
                       "age": stamp(challenge.created_at, "R")}
             if key == "challenges":
                 control = lobby.time_controls.get(challenge.id)
                 details = (t("seeks.untimed", language) if control in (None, "untimed")
                            else control_text(control, language))
-                entries.append((challenge.id, t("seeks.lobby.challenge_line", language,
-                                                **common, details=details)))
+                line = t("seeks.lobby.challenge_line", language, **common, details=details)
             else:
-                entries.append((challenge.id, t(
-                    "seeks.lobby.table_line", language, **common,
-                    count=len(challenge.joined), players=challenge.players)))
+                line = t("seeks.lobby.table_line", language, **common,
+                         count=len(challenge.joined), players=challenge.players)
+            entries.append((challenge.id, number, line))
         if entries:
             sections.append((t(f"seeks.lobby.{key}", language), entries))
     if not sections:
@@ -146,14 +150,14 @@ def lobby_message(lobby: Lobby, language: str) -> tuple[str, discord.ui.View | N
     view = discord.ui.View(timeout=None)
     shown = 0
     for heading, entries in sections:
-        for index, (challenge_id, line) in enumerate(entries):
+        for index, (challenge_id, number, line) in enumerate(entries):
             added = ([heading] if index == 0 else []) + [line]
             if (len("\n".join([*lines, *added])) > room
                     or len(view.children) >= MAX_BUTTONS):
                 break
             lines.extend(added)
             view.add_item(LobbyButton(challenge_id, t("seeks.button.join_numbered", language,
-                                                      id=challenge_id)))
+                                                      number=number)))
             shown += 1
     if shown < total:
         lines.append(t("seeks.lobby.more", language, count=total - shown))

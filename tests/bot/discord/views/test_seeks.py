@@ -48,7 +48,7 @@ def test_a_long_lobby_lists_what_fits_and_counts_the_rest(language):
     assert len(content) <= CONTENT_MAX
     buttons = view.children
     assert 0 < len(buttons) <= MAX_BUTTONS
-    listed = [int(m) for m in re.findall(r"`(?:#|n°)(\d+)`", content)]
+    listed = [int(m) for m in re.findall(r"`[SCPDT](\d+)`", content)]  # seeks, challenges, tables
     assert listed == [b.challenge_id for b in buttons]  # a Join for each line, in order
     assert str(30 - len(listed)) in content.splitlines()[-1]  # the rest is counted
     for button in buttons:
