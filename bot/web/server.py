@@ -1,0 +1,454 @@
+"""The web board's server (aiohttp): sign-in with Discord, the game pages and their API.
+
+Routes (all under ``web_public_url``):
+
+* ``GET /``: the visitor's games; ``GET /games/<id>``: a game's page (static HTML, drawn by
+  ``static/game.js`` from the API). Both send an unsigned visitor to sign in first.
+* ``GET /auth/login?next=…`` → Discord's authorize page (``state`` in a signed cookie) →
+  ``GET /auth/callback`` (the state checked, the code exchanged) → the page asked for, signed
+  in (an HttpOnly, SameSite=Lax signed cookie). ``POST /auth/logout``.
+* ``POST /api/token`` ``{code}``: an Activity's code for a session token (``Authorization:
+  Bearer …`` on the API; ``?token=`` on the live socket, which carries no header).
+* ``GET /api/games/<id>``: the page's state for the visitor (``bot.web.board``).
+* ``POST /api/games/<id>/move`` ``{move, ply}`` and ``/resign`` ``{ply}``: through the same
+  service calls as ``/move`` and ``/resign``, then delivered to Discord like them (the board,
+  the ping). A ``ply`` that is not the game's is refused as stale; refusals are in the
+  visitor's language (``Accept-Language``).
+* ``GET /api/games/<id>/live``: a WebSocket that says ``{"changed": id}`` when the game
+  changes (``bot.web.live``).
+
+Only the players of a game open its page: the web cannot tell which servers a visitor shares
+with a game, so spectators watch in Discord. Games played where the bot is not a member are
+refused too: their posts can only answer an interaction there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import quote
+
+import orjson
+from aiohttp import WSMsgType, web
+
+from bot.core.errors import BoardChanged, NotAPlayer, ServiceError
+from bot.core.i18n import t
+from bot.core.models import GameInfo
+from bot.services.wiring import Services
+from bot.web import pages
+from bot.web.board import page_state
+from bot.web.live import LiveGames
+from bot.web.oauth import DiscordOAuth, SignInFailed
+from bot.web.sessions import COOKIE, STATE_COOKIE, STATE_SECONDS, Sessions, Visitor
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).with_name("static")
+#: How long a stop waits for the requests in flight.
+SHUTDOWN_SECONDS = 3.0
+#: The largest request body the API reads (a move, a code).
+MAX_BODY = 16 * 1024
+#: Headers on every answer: nothing from elsewhere runs in the pages.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+                               "object-src 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+
+class WebHost(Protocol):
+    """What the web board needs from the bot."""
+
+    services: Services
+
+    async def display_name(self, user_id: int) -> str: ...
+
+    async def deliver(self, game_id: int, written: GameInfo) -> None:
+        """Post what a change wrote to the outbox (the board, the ping), as after ``/move``."""
+
+
+def language(request: web.Request) -> str:
+    """"fr" when the browser prefers French to English, else "en"."""
+    for part in request.headers.get("Accept-Language", "").split(","):
+        tag = part.split(";")[0].strip().lower()
+        if tag.startswith("fr"):
+            return "fr"
+        if tag.startswith("en"):
+            return "en"
+    return "en"
+
+
+def refusal(error: ServiceError, lang: str) -> str:
+    try:
+        return t(error.key, lang, **error.params)
+    except (KeyError, IndexError):
+        return t("errors.unknown", lang)
+
+
+#: HTTP status of each kind of refusal (the text says the rest).
+STATUS = {"NotFound": 404, "NotAPlayer": 403, "NotYourTurn": 409, "BoardChanged": 409,
+          "GameOver": 409, "IllegalMoveError": 422}
+
+
+class WebBoard:
+    """The web board of one bot process: ``await start()``, ``await stop()``."""
+
+    def __init__(
+        self,
+        host: WebHost,
+        *,
+        public_url: str,
+        client_id: Callable[[], str],
+        client_secret: str,
+        api_base: str = "",
+        bind: str = "127.0.0.1",
+        port: int = 0,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        self.host = host
+        self.services = host.services
+        self.public_url = public_url.rstrip("/")
+        self.bind = bind
+        self.port = port
+        self.sessions = (Sessions(client_secret) if clock is None
+                         else Sessions(client_secret, clock=clock))
+        self._client_id = client_id
+        self._client_secret = client_secret
+        self._api_base = api_base
+        self.secure_cookies = self.public_url.startswith("https://")
+        self.live = LiveGames(self.services.store.events)
+        self._sockets: set[web.WebSocketResponse] = set()
+        self._runner: web.AppRunner | None = None
+        self.app = self._application()
+
+    # ----- the process ------------------------------------------------------------------------
+
+    def _application(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._headers])
+        app.router.add_get("/", self._home)
+        app.router.add_get("/games/{id:\\d+}", self._game_page)
+        app.router.add_get("/auth/login", self._login)
+        app.router.add_get("/auth/callback", self._callback)
+        app.router.add_post("/auth/logout", self._logout)
+        app.router.add_post("/api/token", self._token)
+        app.router.add_get("/api/games/{id:\\d+}", self._state)
+        app.router.add_post("/api/games/{id:\\d+}/move", self._move)
+        app.router.add_post("/api/games/{id:\\d+}/resign", self._resign)
+        app.router.add_get("/api/games/{id:\\d+}/live", self._live)
+        app.router.add_static("/static/", STATIC)
+        app.on_shutdown.append(self._close_sockets)
+        return app
+
+    async def start(self) -> None:
+        """Listen on ``bind``:``port`` (0: a free port, then ``self.port``)."""
+        runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=SHUTDOWN_SECONDS)
+        await runner.setup()
+        site = web.TCPSite(runner, self.bind, self.port)
+        try:
+            await site.start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        sockets = site._server.sockets if site._server is not None else ()
+        if sockets:
+            self.port = sockets[0].getsockname()[1]
+        log.info("web board listening on %s:%d, open at %s", self.bind, self.port,
+                 self.public_url)
+
+    async def stop(self) -> None:
+        """Stop listening, close the live sockets, let the requests in flight finish (for
+        ``SHUTDOWN_SECONDS`` at most)."""
+        self.live.close()
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await runner.cleanup()
+
+    async def _close_sockets(self, app: web.Application) -> None:
+        for socket in list(self._sockets):
+            with contextlib.suppress(Exception):
+                await socket.close(code=1001, message=b"server stopping")
+
+    def game_url(self, game_id: int) -> str:
+        return f"{self.public_url}/games/{game_id}"
+
+    @web.middleware
+    async def _headers(self, request: web.Request,
+                       handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                       ) -> web.StreamResponse:
+        response = await handler(request)
+        if not isinstance(response, web.WebSocketResponse) and not response.prepared:
+            response.headers.update(SECURITY_HEADERS)
+        return response
+
+    # ----- who is asking ----------------------------------------------------------------------
+
+    def visitor(self, request: web.Request) -> Visitor | None:
+        """The signed-in visitor: a session cookie, or an Activity's bearer token."""
+        authorization = request.headers.get("Authorization", "")
+        if authorization.startswith("Bearer "):
+            return self.sessions.from_token(authorization.removeprefix("Bearer ").strip())
+        return self.sessions.from_cookie(request.cookies.get(COOKIE))
+
+    def _redirect_uri(self) -> str:
+        return f"{self.public_url}/auth/callback"
+
+    def _oauth(self) -> DiscordOAuth:
+        return DiscordOAuth(api_base=self._api_base, client_id=self._client_id(),
+                            client_secret=self._client_secret,
+                            redirect_uri=self._redirect_uri())
+
+    def _sign_in_first(self, request: web.Request) -> web.Response:
+        return web.HTTPFound(f"/auth/login?next={quote(request.path_qs, safe='')}")
+
+    def _page_error(self, request: web.Request, status: int, text: str) -> web.Response:
+        return web.Response(status=status, content_type="text/html",
+                            text=pages.message(text, language(request)))
+
+    # ----- signing in -------------------------------------------------------------------------
+
+    async def _login(self, request: web.Request) -> web.StreamResponse:
+        after = request.query.get("next", "/")
+        if not after.startswith("/") or after.startswith("//"):
+            after = "/"  # only pages of this site: never an open redirect
+        nonce = secrets.token_urlsafe(24)
+        response = web.HTTPFound(self._oauth().authorize_url(nonce))
+        response.set_cookie(STATE_COOKIE, self.sessions.state(nonce, after),
+                            max_age=STATE_SECONDS, httponly=True, samesite="Lax",
+                            secure=self.secure_cookies, path="/auth/")
+        return response
+
+    async def _callback(self, request: web.Request) -> web.StreamResponse:
+        lang = language(request)
+        saved = self.sessions.read_state(request.cookies.get(STATE_COOKIE))
+        state = request.query.get("state", "")
+        if saved is None or not secrets.compare_digest(saved[0].encode(), state.encode()):
+            return self._page_error(request, 400, t("web.sign_in_state", lang))
+        if request.query.get("error"):
+            return self._page_error(request, 400, t("web.sign_in_cancelled", lang))
+        code = request.query.get("code", "")
+        try:
+            visitor = await self._oauth().visitor(code)
+        except SignInFailed as failed:
+            log.info("web sign-in failed: %s", failed)
+            return self._page_error(request, 400,
+                                    t("web.sign_in_failed", lang, reason=str(failed)))
+        response = web.HTTPFound(saved[1])
+        response.del_cookie(STATE_COOKIE, path="/auth/")
+        response.set_cookie(COOKIE, self.sessions.cookie(visitor),
+                            max_age=self.sessions.lifetime, httponly=True, samesite="Lax",
+                            secure=self.secure_cookies, path="/")
+        return response
+
+    async def _logout(self, request: web.Request) -> web.StreamResponse:
+        response = web.HTTPSeeOther("/")
+        response.del_cookie(COOKIE, path="/")
+        return response
+
+    async def _token(self, request: web.Request) -> web.Response:
+        """An Activity's sign-in: the Embedded App SDK's code for a session token."""
+        body = await self._json(request)
+        code = body.get("code") if isinstance(body, dict) else None
+        if not isinstance(code, str) or not code:
+            return web.json_response({"error": "a code is needed"}, status=400)
+        try:
+            visitor = await self._oauth().visitor(code, with_redirect=False)
+        except SignInFailed as failed:
+            return web.json_response({"error": str(failed)}, status=400)
+        return web.json_response({"access_token": self.sessions.token(visitor),
+                                  "token_type": "Bearer",
+                                  "expires_in": self.sessions.lifetime})
+
+    # ----- pages ------------------------------------------------------------------------------
+
+    async def _home(self, request: web.Request) -> web.StreamResponse:
+        visitor = self.visitor(request)
+        if visitor is None:
+            return self._sign_in_first(request)
+        lang = language(request)
+        games = await self.services.games.games_of(visitor.user_id)
+        listed = [(g.id, g.game, g.user_to_move() == visitor.user_id) for g in games
+                  if not g.in_conversation]
+        return web.Response(content_type="text/html",
+                            text=pages.home(visitor, listed, lang))
+
+    async def _game_page(self, request: web.Request) -> web.StreamResponse:
+        visitor = self.visitor(request)
+        if visitor is None:
+            return self._sign_in_first(request)
+        game_id = int(request.match_info["id"])
+        lang = language(request)
+        try:
+            await self._playable(game_id, visitor, lang)
+        except _Refused as refused:
+            return self._page_error(request, refused.status, refused.text)
+        return web.Response(content_type="text/html",
+                            text=pages.game(game_id, visitor, lang))
+
+    # ----- the API ----------------------------------------------------------------------------
+
+    async def _json(self, request: web.Request) -> Any:
+        # A JSON body only: a form posted from another site cannot be one without asking.
+        if request.content_type != "application/json":
+            raise web.HTTPUnsupportedMediaType(text="application/json expected")
+        try:
+            return await request.json()
+        except ValueError:
+            raise web.HTTPBadRequest(text="the body is not JSON") from None
+
+    def _api_visitor(self, request: web.Request) -> Visitor:
+        visitor = self.visitor(request)
+        if visitor is None:
+            text = t("web.not_signed_in", language(request))
+            raise web.HTTPUnauthorized(text=_error_json(text), content_type="application/json")
+        return visitor
+
+    async def _playable(self, game_id: int, visitor: Visitor, lang: str) -> GameInfo:
+        """The game, if the visitor plays in it and it is played where the bot posts."""
+        try:
+            info = await self.services.games.get_game(game_id)
+        except ServiceError as error:
+            raise _Refused(STATUS.get(type(error).__name__, 400), refusal(error, lang)
+                           ) from None
+        if visitor.user_id not in info.seats:
+            raise _Refused(403, t("web.not_a_player", lang, id=game_id))
+        if info.in_conversation:
+            raise _Refused(403, t("web.conversation", lang, id=game_id))
+        return info
+
+    async def _state(self, request: web.Request) -> web.Response:
+        visitor = self._api_visitor(request)
+        game_id = int(request.match_info["id"])
+        lang = language(request)
+        theme = "light" if request.query.get("theme") == "light" else "dark"
+        try:
+            await self._playable(game_id, visitor, lang)
+            seen = await self.services.games.seen_by(game_id, visitor.user_id)
+            record = await self.services.games.record(game_id)
+        except _Refused as refused:
+            return web.json_response({"error": refused.text}, status=refused.status)
+        except ServiceError as error:
+            return _refused(error, lang)
+        names = [await self.host.display_name(uid) for uid in seen.game.seats]
+        moves = [m.text for m in record.moves]
+        state = await page_state(seen, names, moves, lang, theme)
+        state["words"] = pages.words(lang, game_id)
+        return web.json_response(state, headers={"Cache-Control": "no-store"})
+
+    async def _move(self, request: web.Request) -> web.Response:
+        visitor = self._api_visitor(request)
+        game_id = int(request.match_info["id"])
+        lang = language(request)
+        body = await self._json(request)
+        move, ply = (body.get("move"), body.get("ply")) if isinstance(body, dict) else (0, 0)
+        if not isinstance(move, str) or not move.strip() or not isinstance(ply, int):
+            return web.json_response({"error": "move (text) and ply (number) expected"},
+                                     status=400)
+        try:
+            info = await self._playable(game_id, visitor, lang)
+            if info.ply != ply:
+                raise BoardChanged("web.stale")
+            # The same call as /move; the version read with the ply makes a move landing
+            # meanwhile refuse this one instead of playing it on a board nobody saw.
+            result = await self.services.play.move(game_id, visitor.user_id, move,
+                                                   expected_version=info.version)
+        except _Refused as refused:
+            return web.json_response({"error": refused.text}, status=refused.status)
+        except ServiceError as error:
+            return _refused(error, lang)
+        await self._deliver(game_id, result.game)
+        return web.json_response({"move": result.move, "ply": result.game.ply,
+                                  "version": result.game.version})
+
+    async def _resign(self, request: web.Request) -> web.Response:
+        visitor = self._api_visitor(request)
+        game_id = int(request.match_info["id"])
+        lang = language(request)
+        body = await self._json(request)
+        ply = body.get("ply") if isinstance(body, dict) else None
+        if not isinstance(ply, int):
+            return web.json_response({"error": "ply (number) expected"}, status=400)
+        try:
+            info = await self._playable(game_id, visitor, lang)
+            if info.ply != ply:
+                raise BoardChanged("web.stale")
+            written = await self.services.play.resign(game_id, visitor.user_id,
+                                                      expected_version=info.version)
+        except _Refused as refused:
+            return web.json_response({"error": refused.text}, status=refused.status)
+        except ServiceError as error:
+            return _refused(error, lang)
+        await self._deliver(game_id, written)
+        return web.json_response({"status": written.status, "version": written.version})
+
+    async def _deliver(self, game_id: int, written: GameInfo) -> None:
+        """Post the change to Discord now; should that fail, the outbox keeps the rows and
+        the delivery loop retries them, as after a move typed in Discord."""
+        try:
+            await self.host.deliver(game_id, written)
+        except Exception:
+            log.warning("delivering game %s's change from the web failed; the outbox retries",
+                        game_id, exc_info=True)
+
+    async def _live(self, request: web.Request) -> web.StreamResponse:
+        visitor = self.visitor(request) or self.sessions.from_token(request.query.get("token"))
+        if visitor is None:
+            raise web.HTTPUnauthorized(text="sign in first")
+        game_id = int(request.match_info["id"])
+        try:
+            await self._playable(game_id, visitor, language(request))
+        except _Refused as refused:
+            raise web.HTTPForbidden(text=refused.text) from None
+        socket = web.WebSocketResponse(heartbeat=30)
+        await socket.prepare(request)
+        self._sockets.add(socket)
+        watch = self.live.watch(game_id)
+        reading = asyncio.ensure_future(socket.receive())
+        try:
+            while not socket.closed:
+                changed = asyncio.ensure_future(watch.changed.wait())
+                done, _ = await asyncio.wait({reading, changed},
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if changed in done:
+                    watch.changed.clear()
+                    await socket.send_json({"changed": game_id})
+                else:
+                    changed.cancel()
+                if reading in done:
+                    message = reading.result()
+                    if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED,
+                                        WSMsgType.ERROR):
+                        break
+                    reading = asyncio.ensure_future(socket.receive())
+        finally:
+            reading.cancel()
+            self.live.forget(watch)
+            self._sockets.discard(socket)
+            await socket.close()
+        return socket
+
+
+class _Refused(Exception):
+    """A request the visitor may not make, with its status and text."""
+
+    def __init__(self, status: int, text: str) -> None:
+        super().__init__(text)
+        self.status = status
+        self.text = text
+
+
+def _error_json(text: str) -> str:
+    return orjson.dumps({"error": text}).decode()
+
+
+def _refused(error: ServiceError, lang: str) -> web.Response:
+    status = STATUS.get(type(error).__name__, 400)
+    if isinstance(error, NotAPlayer):
+        status = 403
+    return web.json_response({"error": refusal(error, lang), "reason": error.key},
+                             status=status)
