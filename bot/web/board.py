@@ -9,9 +9,8 @@ same read of the game as the view: the picks offered always match the board show
 
 from __future__ import annotations
 
-import asyncio
 import base64
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import orjson
@@ -22,28 +21,37 @@ from bot.core.i18n import listed, say, t
 from bot.core.models import GameInfo
 from bot.services.games import SeenGame
 
+#: ``await draw(fn, *args)``: ``fn(*args)`` off the event loop, with the bot's boards (its
+#: board workers: one cache of pieces and palettes, the pictures of a game all alike).
+Draw = Callable[..., Awaitable[Any]]
 
-def _picture(drawn: tuple[bytes, render.HitMap] | None) -> dict[str, Any] | None:
+
+def draw_pictures(game_name: str, view: dict[str, Any], seat: int | None, names: list[str],
+                  lang: str, theme: str, last_move: str | None
+                  ) -> dict[str, tuple[bytes, str] | None]:
+    """The pictures of a seat's view (``engine.dump`` of it: plain data a worker process
+    receives): the board, the seat's hand and the marker choices, each as (PNG, hit map
+    JSON), or None where the game has no such picture now."""
+    state = engines.get(game_name).load(view)
+    board = render.board_with_hits(game_name, state, viewer=seat, players=names, theme=theme,
+                                   lang=lang, last_move=last_move)
+    hand = None
+    if seat is not None and render.has_hands(game_name):
+        hand = render.hand_with_hits(game_name, state, seat, players=names, theme=theme,
+                                     lang=lang)
+    choices = render.choices(game_name, state, seat, theme=theme, lang=lang)
+    return {name: None if drawn is None else (drawn[0], drawn[1].to_json())
+            for name, drawn in (("board", board), ("hand", hand), ("choices", choices))}
+
+
+def _picture(drawn: tuple[bytes, str] | None) -> dict[str, Any] | None:
     """An image as a data URL with its hit map: one answer holds both, so the regions laid
     over an image are always that image's."""
     if drawn is None:
         return None
     png, hits = drawn
     return {"image": "data:image/png;base64," + base64.b64encode(png).decode(),
-            "hits": orjson.loads(hits.to_json())}
-
-
-def draw(seen: SeenGame, names: Sequence[str], lang: str, theme: str) -> dict[str, Any]:
-    """The pictures of ``seen`` (work for a thread: Pillow, a few tens of milliseconds)."""
-    info, seat, view = seen.game, seen.seat, seen.view
-    board = render.board_with_hits(info.game, view, viewer=seat, players=names, theme=theme,
-                                   lang=lang, last_move=info.last_move)
-    hand = None
-    if seat is not None and render.has_hands(info.game):
-        hand = render.hand_with_hits(info.game, view, seat, players=names, theme=theme,
-                                     lang=lang)
-    choices = render.choices(info.game, view, seat, theme=theme, lang=lang)
-    return {"board": _picture(board), "hand": _picture(hand), "choices": _picture(choices)}
+            "hits": orjson.loads(hits)}
 
 
 def status_text(info: GameInfo, seat: int | None, names: Sequence[str], lang: str) -> str:
@@ -71,10 +79,13 @@ def seen_turn(info: GameInfo, seat: int) -> bool:
 
 
 async def page_state(seen: SeenGame, names: Sequence[str], moves: Sequence[str], lang: str,
-                     theme: str) -> dict[str, Any]:
+                     theme: str, draw: Draw) -> dict[str, Any]:
     """The JSON a game's page is drawn from (see the module)."""
     info = seen.game
-    pictures = await asyncio.to_thread(draw, seen, names, lang, theme)
+    engine = engines.get(info.game)
+    drawn = await draw(draw_pictures, info.game, engine.dump(seen.view), seen.seat, list(names),
+                       lang, theme, info.last_move)
+    pictures = {name: _picture(picture) for name, picture in drawn.items()}
     title = engines.get(info.game).title
     seat_names = engines.get(info.game).seat_names
     return {

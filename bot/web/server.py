@@ -45,6 +45,8 @@ from bot.web.board import page_state
 from bot.web.live import LiveGames
 from bot.web.oauth import DiscordOAuth, SignInFailed
 from bot.web.sessions import COOKIE, STATE_COOKIE, STATE_SECONDS, Sessions, Visitor
+from bot.workers.board_process import WorkerGone
+from bot.workers.boards import BoardDrawer
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +67,8 @@ class WebHost(Protocol):
     """What the web board needs from the bot."""
 
     services: Services
+    #: The bot's board workers: the pages' pictures are drawn there, like the posted ones.
+    boards: BoardDrawer
 
     async def display_name(self, user_id: int) -> str: ...
 
@@ -203,7 +207,7 @@ class WebBoard:
                             client_secret=self._client_secret,
                             redirect_uri=self._redirect_uri())
 
-    def _sign_in_first(self, request: web.Request) -> web.Response:
+    def _sign_in_first(self, request: web.Request) -> web.HTTPFound:
         return web.HTTPFound(f"/auth/login?next={quote(request.path_qs, safe='')}")
 
     def _page_error(self, request: web.Request, status: int, text: str) -> web.Response:
@@ -221,7 +225,7 @@ class WebBoard:
         response.set_cookie(STATE_COOKIE, self.sessions.state(nonce, after),
                             max_age=STATE_SECONDS, httponly=True, samesite="Lax",
                             secure=self.secure_cookies, path="/auth/")
-        return response
+        raise response
 
     async def _callback(self, request: web.Request) -> web.StreamResponse:
         lang = language(request)
@@ -243,12 +247,12 @@ class WebBoard:
         response.set_cookie(COOKIE, self.sessions.cookie(visitor),
                             max_age=self.sessions.lifetime, httponly=True, samesite="Lax",
                             secure=self.secure_cookies, path="/")
-        return response
+        raise response
 
     async def _logout(self, request: web.Request) -> web.StreamResponse:
         response = web.HTTPSeeOther("/")
         response.del_cookie(COOKIE, path="/")
-        return response
+        raise response
 
     async def _token(self, request: web.Request) -> web.Response:
         """An Activity's sign-in: the Embedded App SDK's code for a session token."""
@@ -269,7 +273,7 @@ class WebBoard:
     async def _home(self, request: web.Request) -> web.StreamResponse:
         visitor = self.visitor(request)
         if visitor is None:
-            return self._sign_in_first(request)
+            raise self._sign_in_first(request)
         lang = language(request)
         games = await self.services.games.games_of(visitor.user_id)
         listed = [(g.id, g.game, g.user_to_move() == visitor.user_id) for g in games
@@ -280,7 +284,7 @@ class WebBoard:
     async def _game_page(self, request: web.Request) -> web.StreamResponse:
         visitor = self.visitor(request)
         if visitor is None:
-            return self._sign_in_first(request)
+            raise self._sign_in_first(request)
         game_id = int(request.match_info["id"])
         lang = language(request)
         try:
@@ -336,7 +340,7 @@ class WebBoard:
             return _refused(error, lang)
         names = [await self.host.display_name(uid) for uid in seen.game.seats]
         moves = [m.text for m in record.moves]
-        state = await page_state(seen, names, moves, lang, theme)
+        state = await page_state(seen, names, moves, lang, theme, self._draw)
         state["words"] = pages.words(lang, game_id)
         return web.json_response(state, headers={"Cache-Control": "no-store"})
 
@@ -385,6 +389,12 @@ class WebBoard:
             return _refused(error, lang)
         await self._deliver(game_id, written)
         return web.json_response({"status": written.status, "version": written.version})
+
+    async def _draw(self, fn: Callable[..., Any], /, *args: Any) -> Any:
+        try:
+            return await self.host.boards.run(fn, *args)
+        except (WorkerGone, OSError):  # the worker died under it: a thread draws it
+            return await asyncio.to_thread(fn, *args)
 
     async def _deliver(self, game_id: int, written: GameInfo) -> None:
         """Post the change to Discord now; should that fail, the outbox keeps the rows and

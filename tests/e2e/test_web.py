@@ -1,0 +1,270 @@
+"""The web board of the real bot against the emulator: signing in with Discord's OAuth2, what a
+page may see, moves and resignations through the web posted in Discord as if typed there, and
+the live socket that tells open pages their game changed."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import logging
+import time
+from urllib.parse import parse_qs, urlsplit
+
+import aiohttp
+import pytest
+
+import engines
+import render
+from bot.runtime.endpoints import use_endpoints
+from bot.web.sessions import COOKIE, Sessions, Visitor
+from emulator.oauth2 import AuthorizationRequest
+from tests.e2e.conftest import TOKEN, World
+from tests.e2e.web import WebClient, free_port, web_config, web_emulator
+
+
+@pytest.fixture
+async def web_world(tmp_path, caplog, e2e_database):
+    """The bot with its web board on, against a fresh emulator that registered the board's
+    redirect; every log line is checked for the token and the client secret."""
+    caplog.set_level(logging.DEBUG)
+    port = free_port()
+    emu = web_emulator(port)
+    await emu.start()
+    world = World(emu, web_config(emu, tmp_path, port, e2e_database))
+    clients: list[WebClient] = []
+    world.client = lambda user: clients.append(WebClient(world, user)) or clients[-1]
+    try:
+        await world.start()
+        yield world
+    finally:
+        for client in clients:
+            await client.close()
+        await world.stop()
+        await emu.close()
+        use_endpoints(None, None)
+        for record in caplog.records:
+            assert TOKEN not in record.getMessage()
+            assert emu.client_secret not in record.getMessage()
+    if not world.refusals_expected:
+        assert emu.refusals == []
+
+
+async def signed_in(world, *users: str) -> list[WebClient]:
+    clients = [world.client(user) for user in users]
+    for client in clients:
+        await client.sign_in()
+    return clients
+
+
+async def alak(world, host: str = "alice", guest: str = "bob") -> tuple[int, int]:
+    board = await world.start_game(host, "alak", guest, {"length": 7})
+    game = await world.services.games.game_for_thread(board.channel_id)
+    return game.id, board.channel_id
+
+
+# ----- signing in ------------------------------------------------------------------------------
+
+
+async def test_an_unsigned_visitor_is_sent_to_discord_and_comes_back_signed_in(web_world):
+    world = web_world
+    game_id, _ = await alak(world)
+    alice = world.client("alice")
+    async with alice.session.get(f"{alice.base}/games/{game_id}",
+                                 allow_redirects=False) as answer:
+        assert answer.status == 302
+        where = urlsplit(answer.headers["Location"])
+        assert where.path == "/auth/login"
+        assert parse_qs(where.query) == {"next": [f"/games/{game_id}"]}
+    await alice.sign_in(after=f"/games/{game_id}")
+    status, state = await alice.state(game_id)
+    assert status == 200, state
+    assert state["seat"] == 0 and state["your_turn"] and state["players"][0]["you"]
+    async with alice.session.get(f"{alice.base}/games/{game_id}") as page:
+        assert page.status == 200
+        text = await page.text()
+    assert f'data-game="{game_id}"' in text and "/static/game.js" in text
+    assert world.emu.client_secret not in text
+
+
+async def test_a_state_that_is_not_the_one_sent_is_refused(web_world):
+    world = web_world
+    world.refusals_expected = True  # the reused code below is refused by Discord
+    alice, mallory = world.client("alice"), world.client("bob")
+    state = await alice.start_sign_in()
+    await mallory.start_sign_in()
+    # Bob's browser is led back with a code and a state Alice's sign-in asked for.
+    back = world.emu.authorize("alice", redirect_uri=f"{alice.base}/auth/callback",
+                               state=state)
+    answer = await mallory.callback(back)
+    assert answer.status == 400 and mallory.cookie is None
+    # Without any sign-in started, no state is accepted either.
+    stranger = world.client("carol")
+    answer = await stranger.callback(back)
+    assert answer.status == 400 and stranger.cookie is None
+
+
+async def test_a_code_is_exchanged_once(web_world):
+    world = web_world
+    world.refusals_expected = True
+    alice = world.client("alice")
+    state = await alice.start_sign_in()
+    back = world.emu.authorize("alice", redirect_uri=f"{alice.base}/auth/callback",
+                               state=state)
+    first = await alice.callback(back)
+    assert first.status == 302 and alice.cookie is not None
+    again = world.client("alice")
+    state = await again.start_sign_in()
+    replayed = back.replace(back.split("state=")[1], state)
+    answer = await again.callback(replayed)
+    assert answer.status == 400 and again.cookie is None
+    assert [r.body.get("error") for r in world.emu.refusals] == ["invalid_grant"]
+
+
+async def test_an_expired_or_forged_session_is_nobody(web_world):
+    world = web_world
+    game_id, _ = await alak(world)
+    alice_id = world.emu.user("alice").id
+    secret = world.config.client_secret
+    week_ago = Sessions(secret, clock=lambda: time.time() - 8 * 24 * 3600)
+    forged_key = Sessions("another-secret")
+    genuine = Sessions(secret).cookie(Visitor(alice_id, "alice"))
+    tampered = genuine[:-2] + ("AA" if not genuine.endswith("AA") else "BB")
+    for value in (week_ago.cookie(Visitor(alice_id, "alice")),
+                  forged_key.cookie(Visitor(alice_id, "alice")), tampered,
+                  # A bearer token is not a cookie: each is signed for its own use.
+                  Sessions(secret).token(Visitor(alice_id, "alice"))):
+        assert await status_with_cookie(world, game_id, value) == 401
+    assert await status_with_cookie(world, game_id, genuine) == 200
+
+
+async def status_with_cookie(world, game_id: int, cookie: str) -> int:
+    url = f"{world.config.web_public_url}/api/games/{game_id}"
+    async with (aiohttp.ClientSession(cookies={COOKIE: cookie}) as session,
+                session.get(url) as answer):
+        return answer.status
+
+
+async def test_an_activity_trades_its_code_for_a_bearer_token(web_world):
+    world = web_world
+    game_id, _ = await alak(world)
+    # The Embedded App SDK's authorize gives a code without a redirect URI.
+    code = world.emu.issue_code("bob", AuthorizationRequest(
+        world.emu.client_id, ("identify",), None, None, None))
+    base = world.config.web_public_url
+    async with aiohttp.ClientSession() as session:
+        async with session.post(f"{base}/api/token", json={"code": code}) as answer:
+            assert answer.status == 200
+            token = (await answer.json())["access_token"]
+        headers = {"Authorization": f"Bearer {token}"}
+        async with session.get(f"{base}/api/games/{game_id}", headers=headers) as answer:
+            state = await answer.json()
+    assert state["seat"] == 1 and not state["your_turn"]
+
+
+# ----- what a page sees ------------------------------------------------------------------------
+
+
+async def test_a_hidden_hand_reaches_its_owner_only(web_world):
+    world = web_world
+    board = await world.start_game("alice", "lppg", "bob")
+    game = await world.services.games.game_for_thread(board.channel_id)
+    alice, bob = await signed_in(world, "alice", "bob")
+    full = engines.get("lppg").load((await world.services.store.get_game(game.id)).snapshot)
+    assert full.to_move == 0
+    _, mine = await alice.state(game.id)
+    _, theirs = await bob.state(game.id)
+    own = {0: render.hand("lppg", full, 0), 1: render.hand("lppg", full, 1)}
+    assert own[0] != own[1]
+    def png(picture):
+        return base64.b64decode(picture["image"].split(",", 1)[1])
+
+    # Each sees their own cards (themes aside, the very image ``/hand`` shows them)...
+    names = [p["name"] for p in mine["players"]]
+    assert png(mine["hand"]) == render.hand("lppg", full, 0, players=names)
+    assert png(theirs["hand"]) == render.hand("lppg", full, 1, players=names)
+    # ...and nothing of the other's: the boards are drawn from each seat's own view, and
+    # the hand's clickable cards go to the seat to move only.
+    assert png(theirs["board"]) == render.board("lppg", full, viewer=1, players=names,
+                                                last_move=game.last_move)
+    assert theirs["legal"] == [] and theirs["hand"]["hits"]["regions"] == []
+    assert any(parts[0].startswith("play ") for parts in mine["legal"])
+    assert render.hand("lppg", full, 0, players=names) not in (png(theirs["hand"]),
+                                                               png(theirs["board"]))
+
+
+async def test_only_the_players_open_a_game(web_world):
+    world = web_world
+    game_id, _ = await alak(world)
+    (carol,) = await signed_in(world, "carol")
+    status, answer = await carol.state(game_id)
+    assert status == 403
+    assert answer["error"] == f"Only the players of game #{game_id} can open its board here."
+    status, answer = await carol.move(game_id, "a", 0)
+    assert status == 403
+    assert (await world.services.games.get_game(game_id)).ply == 0
+
+
+# ----- moves -----------------------------------------------------------------------------------
+
+
+async def test_a_move_on_the_web_is_posted_in_discord_like_one_typed_there(web_world):
+    world = web_world
+    emu = world.emu
+    game_id, thread = await alak(world)
+    alice, bob = await signed_in(world, "alice", "bob")
+    _, state = await alice.state(game_id)
+    move = state["legal"][0][0]
+    # Out of turn: refused in the player's words, nothing played.
+    status, refused = await bob.move(game_id, move, 0)
+    assert status == 409 and refused["error"] == "It is not your turn yet."
+    mark = emu.mark()
+    status, played = await alice.move(game_id, move, 0)
+    assert status == 200 and played == {"move": move, "ply": 1, "version": state["version"] + 1}
+    posted = await emu.wait_for_message(lambda m: bool(m.files), channel_id=thread, since=mark)
+    assert emu.user("bob").mention in posted.content
+    assert move in posted.content
+    links = [b for b in posted.buttons() if b.get("style") == 5]
+    assert [(b["label"], b["url"]) for b in links] == [
+        ("Open board", f"{world.config.web_public_url}/games/{game_id}")]
+    # The board's buttons stay within Discord's limits.
+    rows = posted.data["components"]
+    assert len(rows) <= 5 and all(len(row["components"]) <= 5 for row in rows)
+    # A page that loaded before that move is stale: refused, the board unchanged.
+    status, stale = await alice.move(game_id, state["legal"][1][0], 0)
+    assert status == 409 and "board changed" in stale["error"]
+    assert (await world.services.games.get_game(game_id)).ply == 1
+    # An illegal move is refused with the engine's reason.
+    _, now = await bob.state(game_id)
+    status, illegal = await bob.move(game_id, move, 1)
+    assert status == 422 and illegal["error"].startswith("That move is not allowed")
+    assert now["your_turn"] and now["moves"] == [move]
+
+
+async def test_resigning_on_the_web(web_world):
+    world = web_world
+    emu = world.emu
+    game_id, thread = await alak(world)
+    (bob,) = await signed_in(world, "bob")
+    mark = emu.mark()
+    status, done = await bob.post(f"/api/games/{game_id}/resign", {"ply": 0})
+    assert status == 200 and done["status"] == "finished"
+    await emu.wait_for_message(lambda m: "resigned." in m.content, channel_id=thread, since=mark)
+    _, state = await bob.state(game_id)
+    assert state["status"] == "finished" and state["legal"] == []
+    assert "alice won" in state["turn_text"].lower() or "won" in state["turn_text"]
+
+
+async def test_open_pages_hear_of_each_change(web_world):
+    world = web_world
+    game_id, thread = await alak(world)
+    alice, bob = await signed_in(world, "alice", "bob")
+    base = world.config.web_public_url.replace("http", "ws")
+    async with bob.session.ws_connect(f"{base}/api/games/{game_id}/live") as live:
+        _, state = await alice.state(game_id)
+        await alice.move(game_id, state["legal"][0][0], 0)
+        assert await asyncio.wait_for(live.receive_json(), 30) == {"changed": game_id}
+        # A move typed in Discord too.
+        _, mine = await bob.state(game_id)
+        await (await world.emu.slash("bob", "move", {"text": mine["legal"][0][0]},
+                                     channel=thread)).reply()
+        assert await asyncio.wait_for(live.receive_json(), 30) == {"changed": game_id}
