@@ -161,3 +161,7 @@ async def world(request, tmp_path, caplog, e2e_database):
     # Nothing the bot sent would have been refused by Discord (limits, permissions, timing).
     if not world.refusals_expected:
         assert emu.refusals == []
+
+
+# The world with the web board on (``tests/e2e/web.py``), for the tests of the web board.
+from tests.e2e.web import web_world  # noqa: E402, F401

@@ -6,47 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import logging
 import time
 from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
-import pytest
 
 import engines
 import render
-from bot.runtime.endpoints import use_endpoints
 from bot.web.sessions import COOKIE, Sessions, Visitor
 from emulator.oauth2 import AuthorizationRequest
-from tests.e2e.conftest import TOKEN, World
-from tests.e2e.web import WebClient, free_port, web_config, web_emulator
-
-
-@pytest.fixture
-async def web_world(tmp_path, caplog, e2e_database):
-    """The bot with its web board on, against a fresh emulator that registered the board's
-    redirect; every log line is checked for the token and the client secret."""
-    caplog.set_level(logging.DEBUG)
-    port = free_port()
-    emu = web_emulator(port)
-    await emu.start()
-    world = World(emu, web_config(emu, tmp_path, port, e2e_database))
-    clients: list[WebClient] = []
-    world.client = lambda user: clients.append(WebClient(world, user)) or clients[-1]
-    try:
-        await world.start()
-        yield world
-    finally:
-        for client in clients:
-            await client.close()
-        await world.stop()
-        await emu.close()
-        use_endpoints(None, None)
-        for record in caplog.records:
-            assert TOKEN not in record.getMessage()
-            assert emu.client_secret not in record.getMessage()
-    if not world.refusals_expected:
-        assert emu.refusals == []
+from tests.e2e.web import WebClient
 
 
 async def signed_in(world, *users: str) -> list[WebClient]:
