@@ -40,7 +40,7 @@ async def browser():
             await chromium.close()
 
 
-async def open_board(browser, world, user: str, game_id: int):
+async def open_board(browser, world, user: str, game_id: int, title: str = "Alak"):
     """``user``'s own browser opens the game's link: signed in to Discord (the emulator's
     link), the board sends them to the authorize page, where they press Authorize."""
     context = await browser.new_context(locale="en-GB")
@@ -50,7 +50,7 @@ async def open_board(browser, world, user: str, game_id: int):
     await page.get_by_role("button", name="Authorize").click()
     await page.wait_for_url(board)
     await playwright.expect(page.get_by_role("heading", level=1)).to_have_text(
-        f"Game #{game_id}: Alak", timeout=PATIENCE_MS)
+        f"Game #{game_id}: {title}", timeout=PATIENCE_MS)
     return page
 
 
@@ -116,3 +116,40 @@ async def test_resigning_asks_first(web_world, browser):
     await bob.get_by_role("dialog").get_by_role("button", name="Yes, resign").click()
     await playwright.expect(bob.get_by_text("Game over.")).to_be_visible(timeout=PATIENCE_MS)
     assert (await world.services.games.get_game(game_id)).status == "finished"
+
+
+async def test_a_move_of_several_picks_is_narrowed_pick_by_pick(web_world, browser):
+    """Palago: cell, orientation, cell, orientation. After each pick only what can follow
+    is offered; Back takes a pick back; Play waits for a whole move."""
+    world = web_world
+    emu = world.emu
+    board = await world.start_game("alice", "palago", "bob")
+    thread = board.channel_id
+    game_id = (await world.services.games.game_for_thread(thread)).id
+    _, moves = await world.turn(game_id)
+    alice = await open_board(browser, world, "alice", game_id, title="Palago")
+    play = alice.get_by_role("button", name="Play", exact=True)
+    regions = alice.locator(".picture [role=button]")
+    first = render.split_move("palago", moves[0])
+    cells = {render.split_move("palago", m)[0] for m in moves}
+    assert await regions.count() == len(cells)
+    await alice.get_by_role("button", name=first[0], exact=True).click()
+    orientations = {render.split_move("palago", m)[1] for m in moves
+                    if m.startswith(first[0] + "/")}
+    await playwright.expect(regions).to_have_count(len(orientations))
+    assert {await r.get_attribute("aria-label") for r in await regions.all()} == orientations
+    await playwright.expect(play).to_be_disabled()
+    await alice.get_by_role("button", name="Back", exact=True).click()
+    await playwright.expect(regions).to_have_count(len(cells))
+    for part in first:
+        await playwright.expect(play).to_be_disabled()
+        await alice.get_by_role("button", name=part, exact=True).click()
+    await playwright.expect(alice.locator(".picks output")).to_have_text(moves[0])
+    mark = emu.mark()
+    await play.click()
+    posted = await emu.wait_for_message(lambda m: bool(m.files), channel_id=thread, since=mark)
+    assert emu.user("bob").mention in posted.content
+    record = await world.services.games.record(game_id)
+    assert [m.text for m in record.moves] == [moves[0]]
+    await moves_shown(alice, 1)
+    await playwright.expect(alice.get_by_text("bob to move.")).to_be_visible()
