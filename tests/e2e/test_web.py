@@ -238,3 +238,36 @@ async def test_open_pages_hear_of_each_change(web_world):
         await (await world.emu.slash("bob", "move", {"text": mine["legal"][0][0]},
                                      channel=thread)).reply()
         assert await asyncio.wait_for(live.receive_json(), 30) == {"changed": game_id}
+
+
+async def test_the_home_page_lists_the_visitors_games_and_speaks_their_language(web_world):
+    world = web_world
+    game_id, _ = await alak(world)
+    alice, carol = await signed_in(world, "alice", "carol")
+    async with alice.session.get(f"{alice.base}/") as page:
+        text = await page.text()
+    assert f'href="/games/{game_id}"' in text and "Your turn." in text
+    async with carol.session.get(f"{carol.base}/") as page:
+        assert "You have no game going on." in await page.text()
+    headers = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
+    async with alice.session.get(f"{alice.base}/api/games/{game_id}", headers=headers) as got:
+        state = await got.json()
+    assert state["words"]["play"] == "Jouer" and state["turn_text"] == "À vous de jouer."
+
+
+async def test_the_api_wants_a_signed_in_visitor_and_json(web_world):
+    world = web_world
+    game_id, _ = await alak(world)
+    (alice,) = await signed_in(world, "alice")
+    base = world.config.web_public_url
+    async with aiohttp.ClientSession() as nobody:
+        async with nobody.get(f"{base}/api/games/{game_id}") as answer:
+            assert answer.status == 401
+            assert "session has ended" in (await answer.json())["error"]
+        async with nobody.get(f"{base}/api/games/{game_id}/live") as answer:
+            assert answer.status == 401
+    # A form another site could post with the visitor's cookie is not a move.
+    async with alice.session.post(f"{base}/api/games/{game_id}/move",
+                                  data={"move": "a", "ply": "0"}) as answer:
+        assert answer.status == 415
+    assert (await world.services.games.get_game(game_id)).ply == 0
