@@ -40,10 +40,11 @@ async def browser():
             await chromium.close()
 
 
-async def open_board(browser, world, user: str, game_id: int, title: str = "Alak"):
+async def open_board(browser, world, user: str, game_id: int, title: str = "Alak",
+                     **context_options):
     """``user``'s own browser opens the game's link: signed in to Discord (the emulator's
     link), the board sends them to the authorize page, where they press Authorize."""
-    context = await browser.new_context(locale="en-GB")
+    context = await browser.new_context(locale="en-GB", **context_options)
     page = await context.new_page()
     board = f"{world.config.web_public_url}/games/{game_id}"
     await page.goto(world.emu.sign_in_url(user, board))
@@ -127,7 +128,12 @@ async def test_a_move_of_several_picks_is_narrowed_pick_by_pick(web_world, brows
     thread = board.channel_id
     game_id = (await world.services.games.game_for_thread(thread)).id
     _, moves = await world.turn(game_id)
-    alice = await open_board(browser, world, "alice", game_id, title="Palago")
+    # A phone, in dark mode.
+    alice = await open_board(browser, world, "alice", game_id, title="Palago",
+                             viewport={"width": 390, "height": 844}, color_scheme="dark")
+    assert await alice.evaluate("document.documentElement.scrollWidth") <= 390
+    assert await alice.evaluate("getComputedStyle(document.body).backgroundColor") == (
+        "rgb(30, 31, 34)")
     play = alice.get_by_role("button", name="Play", exact=True)
     regions = alice.locator(".picture [role=button]")
     first = render.split_move("palago", moves[0])
@@ -141,7 +147,11 @@ async def test_a_move_of_several_picks_is_narrowed_pick_by_pick(web_world, brows
     await playwright.expect(play).to_be_disabled()
     await alice.get_by_role("button", name="Back", exact=True).click()
     await playwright.expect(regions).to_have_count(len(cells))
-    for part in first:
+    # The keyboard picks too: a region takes the focus, Enter picks it.
+    await alice.get_by_role("button", name=first[0], exact=True).focus()
+    await alice.keyboard.press("Enter")
+    await playwright.expect(regions).to_have_count(len(orientations))
+    for part in first[1:]:
         await playwright.expect(play).to_be_disabled()
         await alice.get_by_role("button", name=part, exact=True).click()
     await playwright.expect(alice.locator(".picks output")).to_have_text(moves[0])
