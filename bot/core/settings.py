@@ -179,10 +179,12 @@ def setting(default: Any, at: str, read: Reader, help: str, env: str = "", *,
 
 
 def web_origin(value: Any, name: str) -> str:
-    """An http(s) origin, with an optional path prefix, without its trailing slash."""
+    """An http(s) origin (scheme, host, port: the board is served at the root of its host),
+    without a trailing slash."""
     url = str(value).strip().rstrip("/")
-    if url and not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", url):
-        raise _ShowingTheValue(f"{name} must be an http:// or https:// address", value)
+    if url and not re.fullmatch(r"https?://[^/\s?#@]+", url):
+        raise _ShowingTheValue(f"{name} must be an http:// or https:// origin, with no path",
+                               value)
     return url
 
 
@@ -309,7 +311,8 @@ class Config:
         host, 0.0.0.0 in a container.""")
     web_public_url: str = setting(
         "", "web.public_url", web_origin, env="BOT_WEB_PUBLIC_URL", help="""
-        The address players open the web board at (https://boards.example.org): its links
+        The origin players open the web board at (https://boards.example.org, served at its
+        root: no path): its links
         in Discord and the sign-in's redirect, <public_url>/auth/callback, which must be
         registered in the developer portal (OAuth2 > Redirects).""")
     # [correspondence]

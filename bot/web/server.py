@@ -36,7 +36,15 @@ from urllib.parse import quote
 import orjson
 from aiohttp import WSMsgType, web
 
-from bot.core.errors import BoardChanged, NotAPlayer, ServiceError
+from bot.core.errors import (
+    BoardChanged,
+    GameOver,
+    IllegalMoveError,
+    NotAPlayer,
+    NotFound,
+    NotYourTurn,
+    ServiceError,
+)
 from bot.core.i18n import t
 from bot.core.models import GameInfo
 from bot.services.wiring import Services
@@ -94,9 +102,15 @@ def refusal(error: ServiceError, lang: str) -> str:
         return t("errors.unknown", lang)
 
 
-#: HTTP status of each kind of refusal (the text says the rest).
-STATUS = {"NotFound": 404, "NotAPlayer": 403, "NotYourTurn": 409, "BoardChanged": 409,
-          "GameOver": 409, "IllegalMoveError": 422}
+#: HTTP status of each kind of refusal (the text says the rest); any other is 400.
+STATUS: dict[type[ServiceError], int] = {
+    NotFound: 404, NotAPlayer: 403, NotYourTurn: 409, BoardChanged: 409, GameOver: 409,
+    IllegalMoveError: 422,
+}
+
+
+def status_of(error: ServiceError) -> int:
+    return next((code for kind, code in STATUS.items() if isinstance(error, kind)), 400)
 
 
 class WebBoard:
@@ -112,15 +126,13 @@ class WebBoard:
         api_base: str = "",
         bind: str = "127.0.0.1",
         port: int = 0,
-        clock: Callable[[], float] | None = None,
     ) -> None:
         self.host = host
         self.services = host.services
         self.public_url = public_url.rstrip("/")
         self.bind = bind
         self.port = port
-        self.sessions = (Sessions(client_secret) if clock is None
-                         else Sessions(client_secret, clock=clock))
+        self.sessions = Sessions(client_secret)
         self._client_id = client_id
         self._client_secret = client_secret
         self._api_base = api_base
@@ -317,8 +329,7 @@ class WebBoard:
         try:
             info = await self.services.games.get_game(game_id)
         except ServiceError as error:
-            raise _Refused(STATUS.get(type(error).__name__, 400), refusal(error, lang)
-                           ) from None
+            raise _Refused(status_of(error), refusal(error, lang)) from None
         if visitor.user_id not in info.seats:
             raise _Refused(403, t("web.not_a_player", lang, id=game_id))
         if info.in_conversation:
@@ -457,8 +468,5 @@ def _error_json(text: str) -> str:
 
 
 def _refused(error: ServiceError, lang: str) -> web.Response:
-    status = STATUS.get(type(error).__name__, 400)
-    if isinstance(error, NotAPlayer):
-        status = 403
     return web.json_response({"error": refusal(error, lang), "reason": error.key},
-                             status=status)
+                             status=status_of(error))

@@ -11,6 +11,7 @@ const light = window.matchMedia("(prefers-color-scheme: light)");
 let state = null;
 let picks = [];
 let notice = "";
+let asked = 0; // the newest state asked for: an older answer arriving late is dropped
 
 const el = (tag, props = {}, ...children) => {
   const node = Object.assign(document.createElement(tag), props);
@@ -20,8 +21,10 @@ const el = (tag, props = {}, ...children) => {
 
 async function load() {
   const theme = light.matches ? "light" : "dark";
+  const ask = ++asked;
   const answer = await fetch(`${api}?theme=${theme}`, { headers: { Accept: "application/json" } });
   const body = await answer.json();
+  if (ask !== asked) return;
   if (!answer.ok) {
     state = null;
     main.replaceChildren(el("p", { role: "alert", textContent: body.error }));

@@ -41,4 +41,6 @@ def test_the_client_secret_is_never_read_from_the_file(tmp_path):
 def test_a_public_address_is_an_http_one(tmp_path):
     with pytest.raises(ConfigError, match="web_public_url"):
         load_config(tmp_path / "none", env={"BOT_WEB_PUBLIC_URL": "boards.example.org"})
+    with pytest.raises(ConfigError, match="no path"):
+        load_config(tmp_path / "none", env={"BOT_WEB_PUBLIC_URL": "https://x.org/board"})
     assert Config().web_public_url == ""
