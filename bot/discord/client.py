@@ -204,12 +204,12 @@ class BoardGamesBot(commands.Bot):
 
         def woken(game_id: int | None) -> None:
             self.delivery.background.woken(game_id)
-            if self.web is not None:  # pages open here on a game another process changed
-                self.web.live.wake(game_id)
             self.scheduler.poke()
             self.ai_player.poke()
 
         claim.on_wake = woken
+        if self.web is not None:  # pages open here on a game another process changed
+            claim.on_any_wake = self.web.live.wake
 
     async def setup_hook(self) -> None:
         # Command names, descriptions and choices are localised from the i18n catalogs.

@@ -2,7 +2,8 @@
 committed transaction in this process (``Store.events``); every event of a game wakes the
 pages watching it, which then fetch their state again (what changed is never sent: each
 viewer sees only what their seat may see). Other processes' commits reach this one through
-``wake`` (the database's wake-ups), when the bot passes them on.
+``wake``: the bot passes on the database's wake-ups (PostgreSQL's LISTEN/NOTIFY,
+``ShardClaim.on_any_wake``).
 """
 
 from __future__ import annotations

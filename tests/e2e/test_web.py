@@ -10,9 +10,12 @@ import time
 from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
+import pytest
 
 import engines
 import render
+from bot.services import Services
+from bot.store import open_store
 from bot.web.sessions import COOKIE, Sessions, Visitor
 from emulator.oauth2 import AuthorizationRequest
 from tests.e2e.web import WebClient
@@ -271,3 +274,21 @@ async def test_the_api_wants_a_signed_in_visitor_and_json(web_world):
                                   data={"move": "a", "ply": "0"}) as answer:
         assert answer.status == 415
     assert (await world.services.games.get_game(game_id)).ply == 0
+
+
+@pytest.mark.parametrize("backend", ["postgres"])
+async def test_open_pages_hear_of_a_move_another_process_made(web_world):
+    """PostgreSQL: a move committed by another process (another store on the same database)
+    reaches this process's open pages through the database's wake-ups."""
+    world = web_world
+    game_id, _ = await alak(world)
+    (bob,) = await signed_in(world, "bob")
+    base = world.config.web_public_url.replace("http", "ws")
+    other = await open_store(world.config.database)
+    try:
+        async with bob.session.ws_connect(f"{base}/api/games/{game_id}/live") as live:
+            move = (await world.services.games.legal_moves(game_id, world.emu.user("alice").id))[0]
+            await Services(other).play.move(game_id, world.emu.user("alice").id, move)
+            assert await asyncio.wait_for(live.receive_json(), 30) == {"changed": game_id}
+    finally:
+        await other.close()
