@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import logging
 import time
 from urllib.parse import parse_qs, urlsplit
 
@@ -292,3 +293,22 @@ async def test_open_pages_hear_of_a_move_another_process_made(web_world):
             assert await asyncio.wait_for(live.receive_json(), 30) == {"changed": game_id}
     finally:
         await other.close()
+
+
+async def test_the_bot_stops_its_web_board_first_and_cleanly(web_world, caplog):
+    """A page still open when the bot stops is told the server is going away (1001); nothing
+    fails on the way out (the board stops before the pools and the database)."""
+    world = web_world
+    game_id, _ = await alak(world)
+    (bob,) = await signed_in(world, "bob")
+    base = world.config.web_public_url
+    order = [name for _, name in world.bot.stop_order.names()]
+    assert order.index("web board") < order.index("board workers")
+    async with bob.session.ws_connect(f"{base.replace('http', 'ws')}/api/games/{game_id}/live"
+                                      ) as live:
+        await world.stop()
+        message = await asyncio.wait_for(live.receive(), 10)
+        assert message.type == aiohttp.WSMsgType.CLOSE and message.data == 1001
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    with pytest.raises(aiohttp.ClientConnectionError):
+        await bob.state(game_id)
