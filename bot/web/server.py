@@ -230,8 +230,10 @@ class WebBoard:
 
     async def _login(self, request: web.Request) -> web.StreamResponse:
         after = request.query.get("next", "/")
-        if not after.startswith("/") or after.startswith("//"):
-            after = "/"  # only pages of this site: never an open redirect
+        # Only pages of this site: never an open redirect ("//host" and "/\\host" are
+        # other hosts to a browser).
+        if not after.startswith("/") or after[1:2] in ("/", "\\"):
+            after = "/"
         nonce = secrets.token_urlsafe(24)
         response = web.HTTPFound(self._oauth().authorize_url(nonce))
         response.set_cookie(STATE_COOKIE, self.sessions.state(nonce, after),

@@ -312,3 +312,14 @@ async def test_the_bot_stops_its_web_board_first_and_cleanly(web_world, caplog):
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
     with pytest.raises(aiohttp.ClientConnectionError):
         await bob.state(game_id)
+
+
+@pytest.mark.parametrize("after", ["https://evil.example/", "//evil.example/", "/\\evil.example/",
+                                   "games/1"])
+async def test_signing_in_never_leads_to_another_site(web_world, after):
+    world = web_world
+    alice = world.client("alice")
+    state = await alice.start_sign_in(after)
+    back = world.emu.authorize("alice", redirect_uri=f"{alice.base}/auth/callback", state=state)
+    answer = await alice.callback(back)
+    assert answer.status == 302 and answer.headers["Location"] == "/"

@@ -87,6 +87,7 @@ function draw() {
   const w = s.words;
   const next = nextParts(s.legal, picks);
   const done = complete(s.legal, picks);
+  document.title = s.title;
   const parts = [el("h1", { textContent: s.title }),
                  el("p", { className: "turn", textContent: s.turn_text })];
   if (notice) parts.push(el("p", { role: "alert", className: "notice", textContent: notice }));
