@@ -163,5 +163,31 @@ async def world(request, tmp_path, caplog, e2e_database):
         assert emu.refusals == []
 
 
-# The world with the web board on (``tests/e2e/web.py``), for the tests of the web board.
-from tests.e2e.web import web_world  # noqa: E402, F401
+@pytest.fixture
+async def web_world(tmp_path, caplog, e2e_database):
+    """The bot with its web board on, against a fresh emulator that registered the board's
+    redirect; every log line is checked for the token and the client secret."""
+    # Here, not at the top: those helpers build on this module's World.
+    from tests.e2e.web import WebClient, free_port, web_config, web_emulator
+
+    caplog.set_level(logging.DEBUG)
+    port = free_port()
+    emu = web_emulator(port)
+    await emu.start()
+    world = World(emu, web_config(emu, tmp_path, port, e2e_database))
+    clients: list[WebClient] = []
+    world.client = lambda user: clients.append(WebClient(world, user)) or clients[-1]
+    try:
+        await world.start()
+        yield world
+    finally:
+        for client in clients:
+            await client.close()
+        await world.stop()
+        await emu.close()
+        use_endpoints(None, None)
+        for record in caplog.records:
+            assert TOKEN not in record.getMessage()
+            assert emu.client_secret not in record.getMessage()
+    if not world.refusals_expected:
+        assert emu.refusals == []

@@ -4,15 +4,12 @@ the browser (a cookie jar), signed in through the emulator's OAuth2 like a perso
 
 from __future__ import annotations
 
-import logging
 import socket
 from dataclasses import replace
 from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
-import pytest
 
-from bot.runtime.endpoints import use_endpoints
 from bot.web.sessions import COOKIE
 from emulator import Emulator
 from tests.e2e.conftest import TOKEN, World, make_config
@@ -92,30 +89,3 @@ class WebClient:
 
     async def move(self, game_id: int, move: str, ply: int) -> tuple[int, dict]:
         return await self.post(f"/api/games/{game_id}/move", {"move": move, "ply": ply})
-
-
-@pytest.fixture
-async def web_world(tmp_path, caplog, e2e_database):
-    """The bot with its web board on, against a fresh emulator that registered the board's
-    redirect; every log line is checked for the token and the client secret."""
-    caplog.set_level(logging.DEBUG)
-    port = free_port()
-    emu = web_emulator(port)
-    await emu.start()
-    world = World(emu, web_config(emu, tmp_path, port, e2e_database))
-    clients: list[WebClient] = []
-    world.client = lambda user: clients.append(WebClient(world, user)) or clients[-1]
-    try:
-        await world.start()
-        yield world
-    finally:
-        for client in clients:
-            await client.close()
-        await world.stop()
-        await emu.close()
-        use_endpoints(None, None)
-        for record in caplog.records:
-            assert TOKEN not in record.getMessage()
-            assert emu.client_secret not in record.getMessage()
-    if not world.refusals_expected:
-        assert emu.refusals == []
