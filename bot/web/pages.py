@@ -12,7 +12,8 @@ from bot.web.sessions import Visitor
 
 #: The words ``game.js`` shows, sent with each state (its language is the visitor's).
 PAGE_WORDS = ("play", "back", "clear", "resign", "resign_confirm", "cancel", "moves",
-              "no_moves_yet", "pick_hint", "your_cards", "choices", "live_lost")
+              "no_moves_yet", "pick_hint", "your_cards", "choices", "live_lost", "due",
+              "paused")
 
 
 def _page(title: str, body: str, lang: str, *, script: str = "") -> str:
@@ -60,6 +61,8 @@ def message(text: str, lang: str) -> str:
 
 
 def words(lang: str, game_id: int) -> dict[str, str]:
-    found = {key: t(f"web.{key}", lang) for key in PAGE_WORDS}
+    # The page fills in the due time itself, in the visitor's time zone.
+    found = {key: t(f"web.{key}", lang, when="{when}", control="{control}")
+             for key in PAGE_WORDS}
     found["resign_question"] = t("web.resign_question", lang, id=game_id)
     return found

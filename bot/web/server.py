@@ -36,6 +36,7 @@ from urllib.parse import quote
 import orjson
 from aiohttp import WSMsgType, web
 
+from bot.core.correspondence.texts import control_text
 from bot.core.errors import (
     BoardChanged,
     GameOver,
@@ -47,6 +48,7 @@ from bot.core.errors import (
 )
 from bot.core.i18n import t
 from bot.core.models import GameInfo
+from bot.services.clocks import ClockService
 from bot.services.wiring import Services
 from bot.web import pages
 from bot.web.board import page_state
@@ -77,6 +79,8 @@ class WebHost(Protocol):
     services: Services
     #: The bot's board workers: the pages' pictures are drawn there, like the posted ones.
     boards: BoardDrawer
+    #: The games' clocks (correspondence play): the page shows when the move is due.
+    clocks: ClockService
 
     async def display_name(self, user_id: int) -> str: ...
 
@@ -354,6 +358,7 @@ class WebBoard:
         names = [await self.host.display_name(uid) for uid in seen.game.seats]
         moves = [m.text for m in record.moves]
         state = await page_state(seen, names, moves, lang, theme, self._draw)
+        state["clock"] = await self._clock(game_id, lang)
         state["words"] = pages.words(lang, game_id)
         return web.json_response(state, headers={"Cache-Control": "no-store"})
 
@@ -402,6 +407,16 @@ class WebBoard:
             return _refused(error, lang)
         await self._deliver(game_id, written)
         return web.json_response({"status": written.status, "version": written.version})
+
+    async def _clock(self, game_id: int, lang: str) -> dict[str, Any] | None:
+        """When the move is due (None: no deadline): the page writes the time in the
+        visitor's own time zone."""
+        info = await self.host.clocks.due_info(game_id)
+        if info is None or info.deadline is None:
+            return None
+        return {"deadline": info.deadline.isoformat(),
+                "control": control_text(info.time_control, lang),
+                "paused": bool(info.paused_by)}
 
     async def _draw(self, fn: Callable[..., Any], /, *args: Any) -> Any:
         try:

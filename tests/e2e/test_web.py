@@ -323,3 +323,18 @@ async def test_signing_in_never_leads_to_another_site(web_world, after):
     back = world.emu.authorize("alice", redirect_uri=f"{alice.base}/auth/callback", state=state)
     answer = await alice.callback(back)
     assert answer.status == 302 and answer.headers["Location"] == "/"
+
+
+async def test_a_timed_game_says_when_the_move_is_due(web_world):
+    world = web_world
+    board = await world.start_game("alice", "alak", "bob", {"time_control": "3d"})
+    game_id = (await world.services.games.game_for_thread(board.channel_id)).id
+    untimed, _ = await alak(world)
+    (alice,) = await signed_in(world, "alice")
+    _, state = await alice.state(game_id)
+    deadline = (await world.bot.clocks.clock_info(game_id)).deadline
+    assert state["clock"] == {"deadline": deadline.isoformat(), "control": "3 days per move",
+                              "paused": False}
+    assert state["words"]["due"] == "Move due {when} ({control})."
+    _, state = await alice.state(untimed)
+    assert state["clock"] is None

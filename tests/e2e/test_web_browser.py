@@ -105,9 +105,12 @@ async def test_a_whole_game_of_alak_played_by_clicks(web_world, browser):
 
 async def test_resigning_asks_first(web_world, browser):
     world = web_world
-    board = await world.start_game("alice", "alak", "bob", {"length": 7})
+    board = await world.start_game("alice", "alak", "bob", {"length": 7, "time_control": "3d"})
     game_id = (await world.services.games.game_for_thread(board.channel_id)).id
     bob = await open_board(browser, world, "bob", game_id)
+    # A timed game: when the move is due, in the visitor's time zone.
+    await playwright.expect(bob.locator(".clock")).to_contain_text("Move due ")
+    await playwright.expect(bob.locator(".clock")).to_contain_text("(3 days per move).")
     await bob.get_by_role("button", name="Resign", exact=True).click()
     dialog = bob.get_by_role("dialog")
     await playwright.expect(dialog).to_contain_text(f"Resign game #{game_id}?")

@@ -90,6 +90,11 @@ function draw() {
   document.title = s.title;
   const parts = [el("h1", { textContent: s.title }),
                  el("p", { className: "turn", textContent: s.turn_text })];
+  if (s.clock) {
+    const when = new Date(s.clock.deadline).toLocaleString(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" });
+    const text = s.clock.paused ? w.paused : w.due.replace("{when}", when).replace("{control}", s.clock.control);
+    parts.push(el("p", { className: "clock", textContent: text }));
+  }
   if (notice) parts.push(el("p", { role: "alert", className: "notice", textContent: notice }));
   parts.push(picture(s.board, s.title, next));
   if (s.hand) parts.push(el("h2", { textContent: w.your_cards }), picture(s.hand, w.your_cards, next));
