@@ -4,7 +4,7 @@ Routes (all under ``web_public_url``):
 
 * ``GET /``: the visitor's games; ``GET /games/<id>``: a game's page (static HTML, drawn by
   ``static/game.js`` from the API). Both send an unsigned visitor to sign in first.
-* ``GET /auth/login?next=…`` → Discord's authorize page (``state`` in a signed cookie) →
+* (``bot.web.signin``) ``GET /auth/login?next=…`` → Discord's authorize page (``state`` in a signed cookie) →
   ``GET /auth/callback`` (the state checked, the code exchanged) → the page asked for, signed
   in (an HttpOnly, SameSite=Lax signed cookie). ``POST /auth/logout``.
 * ``POST /api/token`` ``{code}``: an Activity's code for a session token (``Authorization:
@@ -27,34 +27,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
-from urllib.parse import quote
 
-import orjson
 from aiohttp import WSMsgType, web
 
 from bot.core.correspondence.texts import control_text
-from bot.core.errors import (
-    BoardChanged,
-    GameOver,
-    IllegalMoveError,
-    NotAPlayer,
-    NotFound,
-    NotYourTurn,
-    ServiceError,
-)
+from bot.core.errors import BoardChanged, ServiceError
 from bot.core.i18n import t
 from bot.core.models import GameInfo
 from bot.services.clocks import ClockService
 from bot.services.wiring import Services
 from bot.web import pages
+from bot.web.answers import (
+    Refused,
+    error_json,
+    json_body,
+    language,
+    page_error,
+    refusal,
+    refused,
+    status_of,
+)
 from bot.web.board import page_state
 from bot.web.live import LiveGames
-from bot.web.oauth import DiscordOAuth, SignInFailed
-from bot.web.sessions import COOKIE, STATE_COOKIE, STATE_SECONDS, Sessions, Visitor
+from bot.web.sessions import Visitor
+from bot.web.signin import SignIn
 from bot.workers.board_process import WorkerGone
 from bot.workers.boards import BoardDrawer
 
@@ -88,35 +87,6 @@ class WebHost(Protocol):
         """Post what a change wrote to the outbox (the board, the ping), as after ``/move``."""
 
 
-def language(request: web.Request) -> str:
-    """"fr" when the browser prefers French to English, else "en"."""
-    for part in request.headers.get("Accept-Language", "").split(","):
-        tag = part.split(";")[0].strip().lower()
-        if tag.startswith("fr"):
-            return "fr"
-        if tag.startswith("en"):
-            return "en"
-    return "en"
-
-
-def refusal(error: ServiceError, lang: str) -> str:
-    try:
-        return t(error.key, lang, **error.params)
-    except (KeyError, IndexError):
-        return t("errors.unknown", lang)
-
-
-#: HTTP status of each kind of refusal (the text says the rest); any other is 400.
-STATUS: dict[type[ServiceError], int] = {
-    NotFound: 404, NotAPlayer: 403, NotYourTurn: 409, BoardChanged: 409, GameOver: 409,
-    IllegalMoveError: 422,
-}
-
-
-def status_of(error: ServiceError) -> int:
-    return next((code for kind, code in STATUS.items() if isinstance(error, kind)), 400)
-
-
 class WebBoard:
     """The web board of one bot process: ``await start()``, ``await stop()``."""
 
@@ -136,11 +106,8 @@ class WebBoard:
         self.public_url = public_url.rstrip("/")
         self.bind = bind
         self.port = port
-        self.sessions = Sessions(client_secret)
-        self._client_id = client_id
-        self._client_secret = client_secret
-        self._api_base = api_base
-        self.secure_cookies = self.public_url.startswith("https://")
+        self.signin = SignIn(public_url=self.public_url, api_base=api_base,
+                             client_id=client_id, client_secret=client_secret)
         self.live = LiveGames(self.services.store.events)
         self._sockets: set[web.WebSocketResponse] = set()
         self._runner: web.AppRunner | None = None
@@ -152,10 +119,7 @@ class WebBoard:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._headers])
         app.router.add_get("/", self._home)
         app.router.add_get("/games/{id:\\d+}", self._game_page)
-        app.router.add_get("/auth/login", self._login)
-        app.router.add_get("/auth/callback", self._callback)
-        app.router.add_post("/auth/logout", self._logout)
-        app.router.add_post("/api/token", self._token)
+        self.signin.add_routes(app)
         app.router.add_get("/api/games/{id:\\d+}", self._state)
         app.router.add_post("/api/games/{id:\\d+}/move", self._move)
         app.router.add_post("/api/games/{id:\\d+}/resign", self._resign)
@@ -206,92 +170,12 @@ class WebBoard:
             response.headers.update(SECURITY_HEADERS)
         return response
 
-    # ----- who is asking ----------------------------------------------------------------------
-
-    def visitor(self, request: web.Request) -> Visitor | None:
-        """The signed-in visitor: a session cookie, or an Activity's bearer token."""
-        authorization = request.headers.get("Authorization", "")
-        if authorization.startswith("Bearer "):
-            return self.sessions.from_token(authorization.removeprefix("Bearer ").strip())
-        return self.sessions.from_cookie(request.cookies.get(COOKIE))
-
-    def _redirect_uri(self) -> str:
-        return f"{self.public_url}/auth/callback"
-
-    def _oauth(self) -> DiscordOAuth:
-        return DiscordOAuth(api_base=self._api_base, client_id=self._client_id(),
-                            client_secret=self._client_secret,
-                            redirect_uri=self._redirect_uri())
-
-    def _sign_in_first(self, request: web.Request) -> web.HTTPFound:
-        return web.HTTPFound(f"/auth/login?next={quote(request.path_qs, safe='')}")
-
-    def _page_error(self, request: web.Request, status: int, text: str) -> web.Response:
-        return web.Response(status=status, content_type="text/html",
-                            text=pages.message(text, language(request)))
-
-    # ----- signing in -------------------------------------------------------------------------
-
-    async def _login(self, request: web.Request) -> web.StreamResponse:
-        after = request.query.get("next", "/")
-        # Only pages of this site: never an open redirect ("//host" and "/\\host" are
-        # other hosts to a browser).
-        if not after.startswith("/") or after[1:2] in ("/", "\\"):
-            after = "/"
-        nonce = secrets.token_urlsafe(24)
-        response = web.HTTPFound(self._oauth().authorize_url(nonce))
-        response.set_cookie(STATE_COOKIE, self.sessions.state(nonce, after),
-                            max_age=STATE_SECONDS, httponly=True, samesite="Lax",
-                            secure=self.secure_cookies, path="/auth/")
-        raise response
-
-    async def _callback(self, request: web.Request) -> web.StreamResponse:
-        lang = language(request)
-        saved = self.sessions.read_state(request.cookies.get(STATE_COOKIE))
-        state = request.query.get("state", "")
-        if saved is None or not secrets.compare_digest(saved[0].encode(), state.encode()):
-            return self._page_error(request, 400, t("web.sign_in_state", lang))
-        if request.query.get("error"):
-            return self._page_error(request, 400, t("web.sign_in_cancelled", lang))
-        code = request.query.get("code", "")
-        try:
-            visitor = await self._oauth().visitor(code)
-        except SignInFailed as failed:
-            log.info("web sign-in failed: %s", failed)
-            return self._page_error(request, 400,
-                                    t("web.sign_in_failed", lang, reason=str(failed)))
-        response = web.HTTPFound(saved[1])
-        response.del_cookie(STATE_COOKIE, path="/auth/")
-        response.set_cookie(COOKIE, self.sessions.cookie(visitor),
-                            max_age=self.sessions.lifetime, httponly=True, samesite="Lax",
-                            secure=self.secure_cookies, path="/")
-        raise response
-
-    async def _logout(self, request: web.Request) -> web.StreamResponse:
-        response = web.HTTPSeeOther("/")
-        response.del_cookie(COOKIE, path="/")
-        raise response
-
-    async def _token(self, request: web.Request) -> web.Response:
-        """An Activity's sign-in: the Embedded App SDK's code for a session token."""
-        body = await self._json(request)
-        code = body.get("code") if isinstance(body, dict) else None
-        if not isinstance(code, str) or not code:
-            return web.json_response({"error": "a code is needed"}, status=400)
-        try:
-            visitor = await self._oauth().visitor(code, with_redirect=False)
-        except SignInFailed as failed:
-            return web.json_response({"error": str(failed)}, status=400)
-        return web.json_response({"access_token": self.sessions.token(visitor),
-                                  "token_type": "Bearer",
-                                  "expires_in": self.sessions.lifetime})
-
     # ----- pages ------------------------------------------------------------------------------
 
     async def _home(self, request: web.Request) -> web.StreamResponse:
-        visitor = self.visitor(request)
+        visitor = self.signin.visitor(request)
         if visitor is None:
-            raise self._sign_in_first(request)
+            raise self.signin.sign_in_first(request)
         lang = language(request)
         games = await self.services.games.games_of(visitor.user_id)
         listed = [(g.id, g.game, g.user_to_move() == visitor.user_id) for g in games
@@ -300,34 +184,25 @@ class WebBoard:
                             text=pages.home(visitor, listed, lang))
 
     async def _game_page(self, request: web.Request) -> web.StreamResponse:
-        visitor = self.visitor(request)
+        visitor = self.signin.visitor(request)
         if visitor is None:
-            raise self._sign_in_first(request)
+            raise self.signin.sign_in_first(request)
         game_id = int(request.match_info["id"])
         lang = language(request)
         try:
             await self._playable(game_id, visitor, lang)
-        except _Refused as refused:
-            return self._page_error(request, refused.status, refused.text)
+        except Refused as denied:
+            return page_error(request, denied.status, denied.text)
         return web.Response(content_type="text/html",
                             text=pages.game(game_id, visitor, lang))
 
     # ----- the API ----------------------------------------------------------------------------
 
-    async def _json(self, request: web.Request) -> Any:
-        # A JSON body only: a form posted from another site cannot be one without asking.
-        if request.content_type != "application/json":
-            raise web.HTTPUnsupportedMediaType(text="application/json expected")
-        try:
-            return await request.json()
-        except ValueError:
-            raise web.HTTPBadRequest(text="the body is not JSON") from None
-
     def _api_visitor(self, request: web.Request) -> Visitor:
-        visitor = self.visitor(request)
+        visitor = self.signin.visitor(request)
         if visitor is None:
             text = t("web.not_signed_in", language(request))
-            raise web.HTTPUnauthorized(text=_error_json(text), content_type="application/json")
+            raise web.HTTPUnauthorized(text=error_json(text), content_type="application/json")
         return visitor
 
     async def _playable(self, game_id: int, visitor: Visitor, lang: str) -> GameInfo:
@@ -335,11 +210,11 @@ class WebBoard:
         try:
             info = await self.services.games.get_game(game_id)
         except ServiceError as error:
-            raise _Refused(status_of(error), refusal(error, lang)) from None
+            raise Refused(status_of(error), refusal(error, lang)) from None
         if visitor.user_id not in info.seats:
-            raise _Refused(403, t("web.not_a_player", lang, id=game_id))
+            raise Refused(403, t("web.not_a_player", lang, id=game_id))
         if info.in_conversation:
-            raise _Refused(403, t("web.conversation", lang, id=game_id))
+            raise Refused(403, t("web.conversation", lang, id=game_id))
         return info
 
     async def _state(self, request: web.Request) -> web.Response:
@@ -351,10 +226,10 @@ class WebBoard:
             await self._playable(game_id, visitor, lang)
             seen = await self.services.games.seen_by(game_id, visitor.user_id)
             record = await self.services.games.record(game_id)
-        except _Refused as refused:
-            return web.json_response({"error": refused.text}, status=refused.status)
+        except Refused as denied:
+            return web.json_response({"error": denied.text}, status=denied.status)
         except ServiceError as error:
-            return _refused(error, lang)
+            return refused(error, lang)
         names = [await self.host.display_name(uid) for uid in seen.game.seats]
         moves = [m.text for m in record.moves]
         state = await page_state(seen, names, moves, lang, theme, self._draw)
@@ -366,7 +241,7 @@ class WebBoard:
         visitor = self._api_visitor(request)
         game_id = int(request.match_info["id"])
         lang = language(request)
-        body = await self._json(request)
+        body = await json_body(request)
         move, ply = (body.get("move"), body.get("ply")) if isinstance(body, dict) else (0, 0)
         if not isinstance(move, str) or not move.strip() or not isinstance(ply, int):
             return web.json_response({"error": "move (text) and ply (number) expected"},
@@ -379,10 +254,10 @@ class WebBoard:
             # meanwhile refuse this one instead of playing it on a board nobody saw.
             result = await self.services.play.move(game_id, visitor.user_id, move,
                                                    expected_version=info.version)
-        except _Refused as refused:
-            return web.json_response({"error": refused.text}, status=refused.status)
+        except Refused as denied:
+            return web.json_response({"error": denied.text}, status=denied.status)
         except ServiceError as error:
-            return _refused(error, lang)
+            return refused(error, lang)
         await self._deliver(game_id, result.game)
         return web.json_response({"move": result.move, "ply": result.game.ply,
                                   "version": result.game.version})
@@ -391,7 +266,7 @@ class WebBoard:
         visitor = self._api_visitor(request)
         game_id = int(request.match_info["id"])
         lang = language(request)
-        body = await self._json(request)
+        body = await json_body(request)
         ply = body.get("ply") if isinstance(body, dict) else None
         if not isinstance(ply, int):
             return web.json_response({"error": "ply (number) expected"}, status=400)
@@ -401,10 +276,10 @@ class WebBoard:
                 raise BoardChanged("web.stale")
             written = await self.services.play.resign(game_id, visitor.user_id,
                                                       expected_version=info.version)
-        except _Refused as refused:
-            return web.json_response({"error": refused.text}, status=refused.status)
+        except Refused as denied:
+            return web.json_response({"error": denied.text}, status=denied.status)
         except ServiceError as error:
-            return _refused(error, lang)
+            return refused(error, lang)
         await self._deliver(game_id, written)
         return web.json_response({"status": written.status, "version": written.version})
 
@@ -434,14 +309,14 @@ class WebBoard:
                         game_id, exc_info=True)
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
-        visitor = self.visitor(request) or self.sessions.from_token(request.query.get("token"))
+        visitor = self.signin.visitor(request) or self.signin.from_token(request.query.get("token"))
         if visitor is None:
             raise web.HTTPUnauthorized(text="sign in first")
         game_id = int(request.match_info["id"])
         try:
             await self._playable(game_id, visitor, language(request))
-        except _Refused as refused:
-            raise web.HTTPForbidden(text=refused.text) from None
+        except Refused as denied:
+            raise web.HTTPForbidden(text=denied.text) from None
         socket = web.WebSocketResponse(heartbeat=30)
         await socket.prepare(request)
         self._sockets.add(socket)
@@ -469,21 +344,3 @@ class WebBoard:
             self._sockets.discard(socket)
             await socket.close()
         return socket
-
-
-class _Refused(Exception):
-    """A request the visitor may not make, with its status and text."""
-
-    def __init__(self, status: int, text: str) -> None:
-        super().__init__(text)
-        self.status = status
-        self.text = text
-
-
-def _error_json(text: str) -> str:
-    return orjson.dumps({"error": text}).decode()
-
-
-def _refused(error: ServiceError, lang: str) -> web.Response:
-    return web.json_response({"error": refusal(error, lang), "reason": error.key},
-                             status=status_of(error))
