@@ -5,8 +5,8 @@ Routes (all under ``web_public_url``):
 * ``GET /``: the visitor's games; ``GET /games/<id>``: a game's page (static HTML, drawn by
   ``static/game.js`` from the API). Both send an unsigned visitor to sign in first.
 * ``GET /auth/login?next=…`` → Discord's authorize page (``state`` in a signed cookie) →
-  ``GET /auth/callback`` (``bot.web.signin``) (the state checked, the code exchanged) → the page asked for, signed
-  in (an HttpOnly, SameSite=Lax signed cookie). ``POST /auth/logout``.
+  ``GET /auth/callback`` (the state checked, the code exchanged) → the page asked for, signed
+  in (an HttpOnly, SameSite=Lax signed cookie). ``POST /auth/logout``. (``bot.web.signin``)
 * ``POST /api/token`` ``{code}``: an Activity's code for a session token (``Authorization:
   Bearer …`` on the API; ``?token=`` on the live socket, which carries no header).
 * ``GET /api/games/<id>``: the page's state for the visitor (``bot.web.board``).
