@@ -16,14 +16,16 @@ from bot.core.errors import (
     NotFound,
     NotYourTurn,
     ServiceError,
+    UndoError,
 )
 from bot.core.i18n import t
+from bot.services.draws import DrawError
 from bot.web import pages
 
 #: HTTP status of each kind of refusal (the text says the rest); any other is 400.
 STATUS: dict[type[ServiceError], int] = {
     NotFound: 404, NotAPlayer: 403, NotYourTurn: 409, BoardChanged: 409, GameOver: 409,
-    IllegalMoveError: 422,
+    IllegalMoveError: 422, DrawError: 409, UndoError: 409,
 }
 
 

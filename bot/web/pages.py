@@ -13,7 +13,8 @@ from bot.web.sessions import Visitor
 #: The words ``game.js`` shows, sent with each state (its language is the visitor's).
 PAGE_WORDS = ("play", "back", "clear", "resign", "resign_confirm", "cancel", "moves",
               "no_moves_yet", "pick_hint", "your_cards", "choices", "live_lost", "due",
-              "paused")
+              "paused", "offer_draw", "accept_draw", "decline_draw", "ask_undo",
+              "accept_undo", "decline_undo")
 
 
 def _page(title: str, body: str, lang: str, *, script: str = "") -> str:

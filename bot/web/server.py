@@ -14,6 +14,8 @@ Routes (all under ``web_public_url``):
   service calls as ``/move`` and ``/resign``, then delivered to Discord like them (the board,
   the ping). A ``ply`` that is not the game's is refused as stale; refusals are in the
   visitor's language (``Accept-Language``).
+* ``POST /api/games/<id>/offers`` ``{action, ply}``: draw offers and take-backs, asked or
+  answered (``bot.web.offers``).
 * ``GET /api/games/<id>/live``: a WebSocket that says ``{"changed": id}`` when the game
   changes (``bot.web.live``).
 
@@ -52,6 +54,7 @@ from bot.web.answers import (
 )
 from bot.web.board import page_state
 from bot.web.live import LiveGames
+from bot.web.offers import ACTIONS, act, offers_state
 from bot.web.sessions import Visitor
 from bot.web.signin import SignIn
 from bot.workers.board_process import WorkerGone
@@ -123,6 +126,7 @@ class WebBoard:
         app.router.add_get("/api/games/{id:\\d+}", self._state)
         app.router.add_post("/api/games/{id:\\d+}/move", self._move)
         app.router.add_post("/api/games/{id:\\d+}/resign", self._resign)
+        app.router.add_post("/api/games/{id:\\d+}/offers", self._offers)
         app.router.add_get("/api/games/{id:\\d+}/live", self._live)
         app.router.add_static("/static/", STATIC)
         app.on_shutdown.append(self._close_sockets)
@@ -234,6 +238,7 @@ class WebBoard:
         moves = [m.text for m in record.moves]
         state = await page_state(seen, names, moves, lang, theme, self._draw)
         state["clock"] = await self._clock(game_id, lang)
+        state["offers"] = await offers_state(self.services, seen.game, seen.seat, names, lang)
         state["words"] = pages.words(lang, game_id)
         return web.json_response(state, headers={"Cache-Control": "no-store"})
 
@@ -276,6 +281,28 @@ class WebBoard:
                 raise BoardChanged("web.stale")
             written = await self.services.play.resign(game_id, visitor.user_id,
                                                       expected_version=info.version)
+        except Refused as denied:
+            return web.json_response({"error": denied.text}, status=denied.status)
+        except ServiceError as error:
+            return refused(error, lang)
+        await self._deliver(game_id, written)
+        return web.json_response({"status": written.status, "version": written.version})
+
+    async def _offers(self, request: web.Request) -> web.Response:
+        """A draw offer or a take-back, asked or answered: ``{action, ply}``."""
+        visitor = self._api_visitor(request)
+        game_id = int(request.match_info["id"])
+        lang = language(request)
+        body = await json_body(request)
+        action, ply = (body.get("action"), body.get("ply")) if isinstance(body, dict) else (0, 0)
+        if action not in ACTIONS or not isinstance(ply, int):
+            return web.json_response({"error": f"action (one of {', '.join(ACTIONS)}) and ply "
+                                      "(number) expected"}, status=400)
+        try:
+            info = await self._playable(game_id, visitor, lang)
+            if info.ply != ply:
+                raise BoardChanged("web.stale")
+            written = await act(self.services, game_id, visitor.user_id, action)
         except Refused as denied:
             return web.json_response({"error": denied.text}, status=denied.status)
         except ServiceError as error:

@@ -338,3 +338,64 @@ async def test_a_timed_game_says_when_the_move_is_due(web_world):
     assert state["words"]["due"] == "Move due {when} ({control})."
     _, state = await alice.state(untimed)
     assert state["clock"] is None
+
+
+async def test_a_draw_offered_and_accepted_on_the_web_is_said_in_discord(web_world):
+    world = web_world
+    emu = world.emu
+    game_id, thread = await alak(world)
+    alice, bob = await signed_in(world, "alice", "bob")
+    _, state = await alice.state(game_id)
+    assert "offer_draw" in state["offers"]["actions"]
+    mark = emu.mark()
+    status, _ = await alice.post(f"/api/games/{game_id}/offers",
+                                 {"action": "offer_draw", "ply": 0})
+    assert status == 200
+    await emu.wait_for_message(lambda m: "offers a draw" in m.content, channel_id=thread,
+                               since=mark)
+    _, mine = await alice.state(game_id)
+    _, theirs = await bob.state(game_id)
+    assert mine["offers"] == {"text": "You offered a draw.", "actions": []}
+    assert theirs["offers"]["text"] == f"{theirs['players'][0]['name']} offers a draw."
+    assert theirs["offers"]["actions"][:2] == ["accept_draw", "decline_draw"]
+    # Alice cannot answer her own offer.
+    status, refused = await alice.post(f"/api/games/{game_id}/offers",
+                                       {"action": "accept_draw", "ply": 0})
+    assert status == 409 and refused["error"].startswith("That draw offer is over")
+    assert (await world.services.games.get_game(game_id)).status == "active"
+    status, done = await bob.post(f"/api/games/{game_id}/offers",
+                                  {"action": "accept_draw", "ply": 0})
+    assert status == 200 and done["status"] == "finished"
+    game = await world.services.games.get_game(game_id)
+    assert game.outcome is not None and game.outcome.winners == frozenset()
+    _, over = await bob.state(game_id)
+    assert over["offers"] == {"text": "", "actions": []} and over["turn_text"].startswith(
+        "Game over. Draw.")
+
+
+async def test_a_take_back_asked_and_allowed_on_the_web(web_world):
+    world = web_world
+    emu = world.emu
+    game_id, thread = await alak(world)
+    alice, bob = await signed_in(world, "alice", "bob")
+    _, state = await alice.state(game_id)
+    assert "ask_undo" not in state["offers"]["actions"]  # nothing to take back yet
+    await alice.move(game_id, state["legal"][0][0], 0)
+    mark = emu.mark()
+    status, _ = await alice.post(f"/api/games/{game_id}/offers", {"action": "ask_undo",
+                                                                  "ply": 1})
+    assert status == 200
+    await emu.wait_for_message(lambda m: "asks to take back" in m.content, channel_id=thread,
+                               since=mark)
+    _, theirs = await bob.state(game_id)
+    assert theirs["offers"]["actions"] == ["offer_draw", "accept_undo", "decline_undo"]
+    assert "asks to take back their last move." in theirs["offers"]["text"]
+    mark = emu.mark()
+    status, _ = await bob.post(f"/api/games/{game_id}/offers", {"action": "accept_undo",
+                                                                "ply": 1})
+    assert status == 200
+    await emu.wait_for_message(lambda m: "taken back" in m.content, channel_id=thread,
+                               since=mark)
+    assert (await world.services.games.get_game(game_id)).ply == 0
+    _, again = await alice.state(game_id)
+    assert again["your_turn"] and again["moves"] == []

@@ -166,3 +166,19 @@ async def test_a_move_of_several_picks_is_narrowed_pick_by_pick(web_world, brows
     assert [m.text for m in record.moves] == [moves[0]]
     await moves_shown(alice, 1)
     await playwright.expect(alice.get_by_text("bob to move.")).to_be_visible()
+
+
+async def test_a_draw_offered_and_accepted_by_clicks(web_world, browser):
+    world = web_world
+    board = await world.start_game("alice", "alak", "bob", {"length": 7})
+    game_id = (await world.services.games.game_for_thread(board.channel_id)).id
+    alice = await open_board(browser, world, "alice", game_id)
+    bob = await open_board(browser, world, "bob", game_id)
+    await alice.get_by_role("button", name="Offer a draw").click()
+    await playwright.expect(alice.get_by_text("You offered a draw.")).to_be_visible()
+    # Bob's open page hears of it.
+    await bob.get_by_role("button", name="Accept the draw").click(timeout=PATIENCE_MS)
+    for page in (alice, bob):
+        await playwright.expect(page.get_by_text("Game over. Draw.")).to_be_visible(
+            timeout=PATIENCE_MS)
+    assert (await world.services.games.get_game(game_id)).status == "finished"

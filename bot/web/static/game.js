@@ -114,19 +114,23 @@ function draw() {
   const list = el("ol", { className: "moves" });
   for (const move of s.moves) list.append(el("li", { textContent: move }));
   parts.push(el("h2", { textContent: w.moves }), s.moves.length ? list : el("p", { textContent: w.no_moves_yet }));
-  if (s.status === "active") parts.push(resignControls(w));
+  if (s.offers.text) parts.push(el("p", { className: "offers", textContent: s.offers.text }));
+  if (s.status === "active") parts.push(resignControls(w, s.offers.actions));
   const focused = document.activeElement?.getAttribute?.("aria-label");
   main.replaceChildren(...parts);
   if (focused) main.querySelector(`[aria-label="${CSS.escape(focused)}"]`)?.focus();
 }
 
-function resignControls(w) {
+function resignControls(w, actions) {
   const dialog = el("dialog", {},
     el("p", { textContent: w.resign_question }),
     el("button", { type: "button", textContent: w.resign_confirm, onclick: () => { dialog.close(); resign(); } }),
     el("button", { type: "button", textContent: w.cancel, onclick: () => dialog.close() }));
   const open = el("button", { type: "button", className: "resign", textContent: w.resign, onclick: () => dialog.showModal() });
-  return el("div", { className: "actions" }, open, dialog);
+  // Draw offers and take-backs: each a button named by what it does.
+  const offers = actions.map((action) => el("button", { type: "button", textContent: w[action],
+    onclick: () => post(`${api}/offers`, { action, ply: state.ply }) }));
+  return el("div", { className: "actions" }, ...offers, open, dialog);
 }
 
 async function post(path, body) {
