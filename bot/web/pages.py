@@ -57,8 +57,9 @@ def game(game_id: int, visitor: Visitor, lang: str) -> str:
 
 def message(text: str, lang: str) -> str:
     """A page saying one thing (a refusal, a failed sign-in)."""
+    back = escape(t("web.your_games", lang))
     return _page(text, f'<main><p role="alert">{escape(text)}</p>'
-                       '<p><a href="/">⟵</a></p></main>', lang)
+                       f'<p><a href="/">{back}</a></p></main>', lang)
 
 
 def words(lang: str, game_id: int) -> dict[str, str]:
