@@ -49,7 +49,7 @@ from bot.services.review import ReviewService
 from bot.services.scheduler import Scheduler
 from bot.services.wiring import Services
 from bot.store.base import ShardClaim
-from bot.web import WebBoard
+from bot.web.server import WebBoard
 from bot.workers.ai_player import AI_WORKERS, AiPlayer
 from bot.workers.boards import BoardDrawer
 from bot.workers.heavy import HeavyWork

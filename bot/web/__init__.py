@@ -6,9 +6,8 @@ modules in ``static/``.
 
 It sits above the services and the workers and below ``bot.discord``: it calls the same
 services as the commands, and the bot gives it what only Discord's side has (names, posting a
-change: ``WebHost``). It starts with the bot when ``web_port`` is set.
+change: ``WebHost``). It starts with the bot when ``web_port`` is set (``bot.web.server.WebBoard``).
+
+Nothing is imported here: the board workers load ``bot.web.board`` to draw the pages'
+pictures, and need none of the server for it.
 """
-
-from bot.web.server import WebBoard, WebHost
-
-__all__ = ["WebBoard", "WebHost"]

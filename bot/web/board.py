@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -19,7 +19,9 @@ import engines
 import render
 from bot.core.i18n import listed, say, t
 from bot.core.models import GameInfo
-from bot.services.games import SeenGame
+
+if TYPE_CHECKING:
+    from bot.services.games import SeenGame
 
 #: ``await draw(fn, *args)``: ``fn(*args)`` off the event loop, with the bot's boards (its
 #: board workers: one cache of pieces and palettes, the pictures of a game all alike).

@@ -164,9 +164,10 @@ async def world(request, tmp_path, caplog, e2e_database):
 
 
 @pytest.fixture
-async def web_world(tmp_path, caplog, e2e_database):
+async def web_world(request, tmp_path, caplog, e2e_database):
     """The bot with its web board on, against a fresh emulator that registered the board's
-    redirect; every log line is checked for the token and the client secret."""
+    redirect (``@pytest.mark.bot_config(...)`` as for ``world``); every log line is checked
+    for the token and the client secret."""
     # Here, not at the top: those helpers build on this module's World.
     from tests.e2e.web import WebClient, free_port, web_config, web_emulator
 
@@ -174,7 +175,11 @@ async def web_world(tmp_path, caplog, e2e_database):
     port = free_port()
     emu = web_emulator(port)
     await emu.start()
-    world = World(emu, web_config(emu, tmp_path, port, e2e_database))
+    config = web_config(emu, tmp_path, port, e2e_database)
+    settings = request.node.get_closest_marker("bot_config")
+    if settings:
+        config = replace(config, **settings.kwargs)
+    world = World(emu, config)
     clients: list[WebClient] = []
     world.client = lambda user: clients.append(WebClient(world, user)) or clients[-1]
     try:

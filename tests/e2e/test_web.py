@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import logging
+import os
 import time
 from urllib.parse import parse_qs, urlsplit
 
@@ -19,6 +20,7 @@ from bot.services import Services
 from bot.store import open_store
 from bot.web.sessions import COOKIE, Sessions, Visitor
 from emulator.oauth2 import AuthorizationRequest
+from tests.e2e.loaded import loaded
 from tests.e2e.web import WebClient
 
 
@@ -399,3 +401,26 @@ async def test_a_take_back_asked_and_allowed_on_the_web(web_world):
     assert (await world.services.games.get_game(game_id)).ply == 0
     _, again = await alice.state(game_id)
     assert again["your_turn"] and again["moves"] == []
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+@pytest.mark.bot_config(board_pool="process")
+async def test_the_pages_pictures_are_drawn_by_the_board_worker_process(web_world):
+    """As the bot runs by default: the board workers are processes, which load the drawing
+    function of the web board (not its server) and draw the same pictures as a thread."""
+    world = web_world
+    game_id, _ = await alak(world)
+    (alice,) = await signed_in(world, "alice")
+    boards = world.bot.boards
+    assert boards.kind == "process"
+    status, state = await alice.state(game_id)
+    assert status == 200
+    full = engines.get("alak").load((await world.services.store.get_game(game_id)).snapshot)
+    names = [p["name"] for p in state["players"]]
+    png = base64.b64decode(state["board"]["image"].split(",", 1)[1])
+    assert png == render.board("alak", full, viewer=0, players=names)
+    assert [r[1] for r in state["board"]["hits"]["regions"]] == list("abcdefg")
+    worker = await boards.run(os.getpid)
+    assert worker != os.getpid()
+    assert await boards.run(loaded, "bot.web.board")
+    assert not await boards.run(loaded, "bot.web.server")
