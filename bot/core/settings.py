@@ -164,15 +164,28 @@ class Setting:
     variable_example: str = ""
     #: The value may be a secret: kept out of ``repr``, and worker processes drop its variable.
     secret: bool = False
+    #: Read from the environment only: the file may not hold it (a secret that must never be
+    #: committed with a config file).
+    env_only: bool = False
 
 
 def setting(default: Any, at: str, read: Reader, help: str, env: str = "", *,
-            example: str = "", secret: bool = False) -> Any:
+            example: str = "", secret: bool = False, env_only: bool = False) -> Any:
     """A field of ``Config``: its ``default``, its place ``at`` in the file ("table.key"), how a
     value is ``read``, its ``help`` text and its ``env``ironment variable."""
     section, _, key = at.partition(".")
     return field(default=default, repr=not secret, metadata={"setting": Setting(
-        section, key, env, read, " ".join(help.split()), example, secret)})
+        section, key, env, read, " ".join(help.split()), example, secret, env_only)})
+
+
+def web_origin(value: Any, name: str) -> str:
+    """An http(s) origin (scheme, host, port: the board is served at the root of its host),
+    without a trailing slash."""
+    url = str(value).strip().rstrip("/")
+    if url and not re.fullmatch(r"https?://[^/\s?#@]+", url):
+        raise _ShowingTheValue(f"{name} must be an http:// or https:// origin, with no path",
+                               value)
+    return url
 
 
 @dataclass(frozen=True)
@@ -213,6 +226,16 @@ class Config:
         (), "discord.shard_ids", ids, env="BOT_SHARD_IDS", example='e.g. "0,1"', help="""
         The shards this process runs, numbers from 0 to shard_count - 1 (empty: all of
         them).""")
+    client_id: str = setting(
+        "", "discord.client_id", text, env="DISCORD_CLIENT_ID", help="""
+        The application's OAuth2 client id, for the web board's sign-in. Empty: the
+        application id Discord gives the bot when it logs in.""")
+    client_secret: str = setting(
+        "", "discord.client_secret", text, env="DISCORD_CLIENT_SECRET", secret=True,
+        env_only=True, help="""
+        The application's OAuth2 client secret (OAuth2 > Reset Secret), which the web board
+        needs to sign players in; it also signs the board's session cookies. Read from the
+        environment only, never from this file.""")
     # [database]
     database: str = setting(
         "data/boardgames.db", "database.path", database, env="BOT_DATABASE", secret=True,
@@ -277,6 +300,21 @@ class Config:
         1, "bot.ai_hints_per_user", whole_number(1, 100), env="BOT_AI_HINTS_PER_USER", help="""
         How many of one person's /hint requests are thought at once (one more is told to wait
         a moment).""")
+    # [web]
+    web_port: int = setting(
+        0, "web.port", whole_number(0, 65535), env="BOT_WEB_PORT", help="""
+        The port the web board listens on; 0: no web board. It needs public_url and
+        DISCORD_CLIENT_SECRET.""")
+    web_host: str = setting(
+        "127.0.0.1", "web.host", text, env="BOT_WEB_HOST", help="""
+        The address the web board listens on: 127.0.0.1 behind a reverse proxy on the same
+        host, 0.0.0.0 in a container.""")
+    web_public_url: str = setting(
+        "", "web.public_url", web_origin, env="BOT_WEB_PUBLIC_URL", help="""
+        The origin players open the web board at (https://boards.example.org, served at its
+        root: no path): its links
+        in Discord and the sign-in's redirect, <public_url>/auth/callback, which must be
+        registered in the developer portal (OAuth2 > Redirects).""")
     # [correspondence]
     vacation_days_per_year: int = setting(
         30, "correspondence.vacation_days_per_year", whole_number(0, 366),
@@ -314,8 +352,15 @@ class Config:
 
     @property
     def secrets(self) -> tuple[str, ...]:
-        """What the logs must never show: the token and the database password."""
-        return tuple(s for s in (self.token, password_of(self.database)) if s)
+        """What the logs must never show: the token, the client secret and the database
+        password."""
+        return tuple(s for s in (self.token, self.client_secret, password_of(self.database))
+                     if s)
+
+    @property
+    def web_enabled(self) -> bool:
+        """Whether the web board runs (``web_port`` set; ``load_config`` checks the rest)."""
+        return self.web_port != 0
 
 
 #: What each table of the file is for, written above it in ``config.example.toml``.
@@ -323,6 +368,7 @@ SECTIONS = {
     "discord": "",
     "database": "",
     "bot": "",
+    "web": "The web board: play by clicking on the board, in a browser or a Discord Activity.",
     "correspondence": "Correspondence play (games over days, each move on a clock).",
     "emulator": "Only used without a token (the local console).",
 }
@@ -358,6 +404,17 @@ def _check_shards(values: dict[str, Any]) -> None:
     values["shard_ids"] = tuple(sorted(chosen))
 
 
+def _check_web(values: dict[str, Any]) -> None:
+    if not values["web_port"]:
+        return
+    if not values["web_public_url"]:
+        raise ConfigError("web_port needs web_public_url ([web] public_url), the address "
+                          "players open the board at")
+    if not values["client_secret"]:
+        raise ConfigError("web_port needs the application's client secret in the environment "
+                          "variable DISCORD_CLIENT_SECRET")
+
+
 def load_config(
     path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None
 ) -> Config:
@@ -374,8 +431,11 @@ def load_config(
         if declared.variable and env.get(declared.variable):
             given[each.name] = env[declared.variable]
         elif declared.key in data.get(declared.section, {}):
+            if declared.env_only:
+                raise ConfigError(f"{_named(each, declared)} is read from the environment only "
+                                  f"({declared.variable}): remove it from {path}")
             given[each.name] = data[declared.section][declared.key]
-    secrets = (str(given.get("token", "")),)
+    secrets = (str(given.get("token", "")), str(given.get("client_secret", "")))
     values = {each.name: each.default for each, _ in settings()}
     for each, declared in settings():
         if each.name not in given:
@@ -385,6 +445,7 @@ def load_config(
         except _ShowingTheValue as refused:
             raise ConfigError(f"{refused}, not {shown(refused.value, secrets)}") from None
     _check_shards(values)
+    _check_web(values)
     return Config(**values)
 
 
@@ -426,6 +487,8 @@ def example_file() -> str:
             help += f" [{variable}]"
         lines += textwrap.wrap(help, 98, initial_indent="# ", subsequent_indent="# ",
                                break_on_hyphens=False, break_long_words=False)
+        if declared.env_only:
+            continue
         lines.append(f"{declared.key} = {_toml(each.default)}")
     return "\n".join(lines) + "\n"
 

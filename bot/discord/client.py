@@ -25,6 +25,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.core.models import GameInfo
 from bot.core.names import player_name
 from bot.core.seats import is_ai
 from bot.core.settings import Config
@@ -48,6 +49,7 @@ from bot.services.review import ReviewService
 from bot.services.scheduler import Scheduler
 from bot.services.wiring import Services
 from bot.store.base import ShardClaim
+from bot.web.server import WebBoard
 from bot.workers.ai_player import AI_WORKERS, AiPlayer
 from bot.workers.boards import BoardDrawer
 from bot.workers.heavy import HeavyWork
@@ -122,10 +124,19 @@ class BoardGamesBot(commands.Bot):
         # time so that tests moving one move both.
         self.notify = NotifyService(services.store, clock=self.clocks.now,
                                     shards=self.own_shards)
+        #: The web board (``bot.web``), when ``web_port`` is set: it starts with the bot.
+        self.web: WebBoard | None = None
+        if config.web_enabled:
+            self.web = WebBoard(
+                self, public_url=config.web_public_url, client_id=self._client_id,
+                client_secret=config.client_secret, api_base=config.api_base,
+                bind=config.web_host, port=config.web_port,
+            )
         self.delivery = Delivery(
             client=self, services=services, clocks=self.clocks, notify=self.notify,
             boards=self.boards, display_name=self.display_name,
             default_language=config.default_language, shards=self.own_shards,
+            board_url=self.web.game_url if self.web is not None else None,
         )
         #: What the scheduler does when it wakes: reminders, forfeits, digests, pruning.
         self.due_work = DueWork(
@@ -148,6 +159,9 @@ class BoardGamesBot(commands.Bot):
     def _order_stops(self) -> None:
         order = self.stop_order
         order.add("refuse", "new interactions", self._refuse)
+        if self.web is not None:
+            # Before everything its requests use: the services, the pools, the database.
+            order.add("producers", "web board", self.web.stop)
         order.add("producers", "correspondence scheduler", self.scheduler.stop)
         order.add("producers", "AI player", self.ai_player.stop)
         order.add("in flight", "interactions and their background work", finish_in_flight)
@@ -194,6 +208,8 @@ class BoardGamesBot(commands.Bot):
             self.ai_player.poke()
 
         claim.on_wake = woken
+        if self.web is not None:  # pages open here on a game another process changed
+            claim.on_any_wake = self.web.live.wake
 
     async def setup_hook(self) -> None:
         # Command names, descriptions and choices are localised from the i18n catalogs.
@@ -205,6 +221,16 @@ class BoardGamesBot(commands.Bot):
         self.tree.on_error = answer_command_error
         if self.config.sync_on_start != "off":
             await self.sync_commands(self.config.sync_on_start)
+        if self.web is not None and not self.closing:
+            await self.web.start()
+
+    def _client_id(self) -> str:
+        """The OAuth2 client id: the configured one, else the application's own id."""
+        return self.config.client_id or str(self.application_id or "")
+
+    async def deliver(self, game_id: int, written: GameInfo) -> None:
+        """Post what a change made outside Discord (the web board) wrote to the outbox."""
+        await self.delivery.flush(game_id, written=written)
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d guild(s)", self.user, len(self.guilds))

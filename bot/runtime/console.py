@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 from dataclasses import replace
@@ -38,17 +39,31 @@ async def run_console(config: Config) -> None:
             shutil.rmtree(folder, ignore_errors=True)
 
 
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port nobody listens on now, for the local web board."""
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]
+
+
 async def play(config: Config, images_dir: Path, database: Path) -> None:
-    emu = Emulator(users=config.emulator_users)
+    # The web board runs too, on this host: the emulator signs its visitors in (its
+    # authorize page) and knows its redirect; /web prints a link signed in as a local user.
+    port = config.web_port or free_port()
+    web = f"http://127.0.0.1:{port}"
+    emu = Emulator(users=config.emulator_users, redirect_uris=[f"{web}/auth/callback"],
+                   activity_url=web, activities=False)
     await emu.start()
     try:
         local = replace(
             config, token=emu.token, api_base=emu.api_base, gateway_url=emu.gateway_url,
             database=str(database), sync_on_start="global", owner_ids=(emu.owner.id,),
+            web_port=port, web_host="127.0.0.1", web_public_url=web,
+            client_secret=emu.client_secret, client_id="",
         )
         running = await launch(local, guild_ready_timeout=0.1)
         try:
-            await converse(emu, images_dir)
+            await converse(emu, images_dir, web)
         finally:
             print("\nStopping.", file=sys.stderr)
             await running.stop()
@@ -56,7 +71,7 @@ async def play(config: Config, images_dir: Path, database: Path) -> None:
         await emu.close()
 
 
-async def converse(emu: Emulator, images_dir: Path) -> None:
+async def converse(emu: Emulator, images_dir: Path, web: str) -> None:
     """Typed lines to the console, and what happens printed as it happens (the prompt does not
     wait for it), until the user or a signal stops it."""
     console = Console(emu, images_dir)
@@ -67,6 +82,7 @@ async def converse(emu: Emulator, images_dir: Path) -> None:
                  "this host.")
     screen.print(f"Users: {', '.join(emu.users)}. Images go to {images_dir.resolve()}/. "
                  "Type /help.")
+    screen.print(f"Web board at {web}/ (/web [user]: a link signed in as a user).")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

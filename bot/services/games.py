@@ -9,6 +9,7 @@ elsewhere (``play``, ``draws``, ``admin``; ``challenges`` creates games).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -21,11 +22,25 @@ from bot.services.base import game_info, game_row, row_info, seat_of
 from bot.services.context import ServiceContext
 from bot.services.gamestate import ACTIVE, FINISHED, normal_json, rebuild
 
-__all__ = ["ACTIVE", "FINISHED", "GameReads", "OutboxService"]
+__all__ = ["ACTIVE", "FINISHED", "GameReads", "OutboxService", "SeenGame"]
 
 _RECORD_ATTEMPTS = 5
 #: Delivered outbox rows deleted per transaction (short transactions keep the write lock free).
 OUTBOX_PRUNE_BATCH = 500
+
+
+@dataclass(frozen=True)
+class SeenGame:
+    """A game as one user may see it, from one read of its row (``GameReads.seen_by``)."""
+
+    #: The game, with its public view.
+    game: GameInfo
+    #: The user's seat, None for someone who does not play in it.
+    seat: int | None
+    #: What that seat (or a spectator) may see: ``engine.view(state, seat)``.
+    view: Any
+    #: The user's legal moves in canonical text; empty unless it is their turn.
+    moves: tuple[str, ...]
 
 
 class GameReads:
@@ -126,6 +141,21 @@ class GameReads:
         if state.to_move is None or row.seats[state.to_move] != user_id:
             return []
         return [str(move) for move in game.legal_moves(state)]
+
+    async def seen_by(self, game_id: int, user_id: int) -> SeenGame:
+        """The game as ``user_id`` may see it, and their legal moves, all from one read (so a
+        picture of the view and the moves offered on it always agree)."""
+        row = await game_row(self._store, game_id)
+        game = self._ctx.engine(row.game)
+        state = game.load(row.snapshot)
+        seat = row.seats.index(user_id) if user_id in row.seats else None
+        to_play = (row.status == ACTIVE and seat is not None and state.to_move is not None
+                   and row.seats[state.to_move] == user_id)
+        # A player seated twice (a test against oneself) sees from the seat to move.
+        if to_play:
+            seat = state.to_move
+        moves = tuple(str(move) for move in game.legal_moves(state)) if to_play else ()
+        return SeenGame(game_info(row, game, state), seat, game.view(state, seat), moves)
 
     # ----- records and views ----------------------------------------------------------------
 

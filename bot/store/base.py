@@ -394,6 +394,9 @@ class ShardClaim(abc.ABC):
     def __init__(self, shards: Shards) -> None:
         self.shards = shards
         self.on_wake: Callable[[int | None], None] | None = None
+        #: Called with every wake-up, whichever server's it is (the web board's open pages
+        #: follow games of any server).
+        self.on_any_wake: Callable[[int | None], None] | None = None
         self.on_lost: Callable[[], None] | None = None
 
     async def acquire(self, *, retry_seconds: float | None = None) -> None:
@@ -418,7 +421,10 @@ class ShardClaim(abc.ABC):
     async def release(self) -> None: ...
 
     def _woken(self, guild_id: int | None, game_id: int | None) -> None:
-        """Rows of ``guild_id`` (``game_id``'s) were written: call ``on_wake`` if ours."""
+        """Rows of ``guild_id`` (``game_id``'s) were written: call ``on_wake`` if ours (and
+        ``on_any_wake`` whoever's)."""
+        if self.held and self.on_any_wake is not None:
+            self.on_any_wake(game_id)
         if self.held and self.shards.owns(guild_id) and self.on_wake is not None:
             self.on_wake(game_id)
 

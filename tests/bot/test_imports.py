@@ -24,6 +24,9 @@ FLOORS = (
     # Work away from the event loop: worker pools, boards and heavy drawing, reviews being
     # made, the AI player.
     "workers",
+    # The web board: sign-in with Discord, game pages played by clicks, their API; calls
+    # the services as the commands do, and gets names and posting from the bot above it.
+    "web",
     # discord.py's side: the client, cogs, buttons, the outbox delivery, replies.
     "discord",
     # The process: start, event loop, logs, the local console.
@@ -161,6 +164,18 @@ def test_the_floors_below_discord_know_nothing_of_it(floor):
         if name.split(".")[1:2] == [floor]:
             tops = {target.split(".")[0] for target in imported(path)}
             assert not tops & {"discord", "aiohttp"}, (name, tops & {"discord", "aiohttp"})
+
+
+def test_the_web_board_speaks_http_not_discord_py():
+    """The web board serves pages with aiohttp; Discord's side (discord.py, the cogs,
+    delivery) is given to it by the bot, never imported."""
+    found = False
+    for name, path in modules_of("bot").items():
+        if name.split(".")[1:2] == ["web"]:
+            found = True
+            tops = {target.split(".")[0] for target in imported(path)}
+            assert "discord" not in tops, name
+    assert found
 
 
 def test_the_core_is_pure():

@@ -161,3 +161,38 @@ async def world(request, tmp_path, caplog, e2e_database):
     # Nothing the bot sent would have been refused by Discord (limits, permissions, timing).
     if not world.refusals_expected:
         assert emu.refusals == []
+
+
+@pytest.fixture
+async def web_world(request, tmp_path, caplog, e2e_database):
+    """The bot with its web board on, against a fresh emulator that registered the board's
+    redirect (``@pytest.mark.bot_config(...)`` as for ``world``); every log line is checked
+    for the token and the client secret."""
+    # Here, not at the top: those helpers build on this module's World.
+    from tests.e2e.web import WebClient, free_port, web_config, web_emulator
+
+    caplog.set_level(logging.DEBUG)
+    port = free_port()
+    emu = web_emulator(port)
+    await emu.start()
+    config = web_config(emu, tmp_path, port, e2e_database)
+    settings = request.node.get_closest_marker("bot_config")
+    if settings:
+        config = replace(config, **settings.kwargs)
+    world = World(emu, config)
+    clients: list[WebClient] = []
+    world.client = lambda user: clients.append(WebClient(world, user)) or clients[-1]
+    try:
+        await world.start()
+        yield world
+    finally:
+        for client in clients:
+            await client.close()
+        await world.stop()
+        await emu.close()
+        use_endpoints(None, None)
+        for record in caplog.records:
+            assert TOKEN not in record.getMessage()
+            assert emu.client_secret not in record.getMessage()
+    if not world.refusals_expected:
+        assert emu.refusals == []

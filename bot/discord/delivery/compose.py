@@ -31,7 +31,7 @@ from bot.core.models import GameInfo, Position
 from bot.core.names import naming_player, player_name
 from bot.core.seats import is_ai
 from bot.discord.replies import NO_PINGS, pinging
-from bot.discord.views.actions import action_row, with_actions
+from bot.discord.views.actions import ActionRows, action_row, link_button, with_actions
 from bot.discord.views.draws import with_abort
 from bot.discord.views.game import move_view, rematch_view, undo_view
 from bot.discord.views.review import add_review_button
@@ -132,11 +132,14 @@ class Composer:
     """What the game's own posts say (``posts``: one method per event type, the board or the
     result in the game's thread), from the services they read."""
 
-    def __init__(self, services: Services, clocks: ClockService, notify: NotifyService
-                 ) -> None:
+    def __init__(self, services: Services, clocks: ClockService, notify: NotifyService,
+                 board_url: Callable[[int], str] | None = None) -> None:
         self.services = services
         self.clocks = clocks
         self.notify = notify
+        #: A game's page on the web board (None: no web board): running games' boards link
+        #: to it.
+        self.board_url = board_url
         #: The event types posted in the game's thread as the game delivery's own, and what
         #: each says.
         self.posts: dict[type[Event], Compose] = {
@@ -280,8 +283,11 @@ class Composer:
             due = due_text(clock, locale) if clock is not None else None
             if due:
                 text += " " + due
+        link = self._board_link(game, locale)
         if ai_turn:  # nobody to ping and nothing to press: the AI answers on its own
-            return Composed(text, position, None, NO_PINGS, clock)
+            view = None if link is None else ActionRows([
+                {"type": discord.ComponentType.action_row.value, "components": [link]}])
+            return Composed(text, position, view, NO_PINGS, clock)
         shown = public_buttons(game.game, position)
         view = move_view(game.id, position.version, shown) if shown else None
         if (position.current and position.ply < ABORT_BUTTON_PLIES * len(game.seats)
@@ -292,10 +298,17 @@ class Composer:
         view = with_actions(view, action_row(
             game.id, locale, hands=render.has_hands(game.game),
             timed=clock is not None and clock.deadline is not None,
-            against_ai=any(is_ai(uid) for uid in game.seats)))
+            against_ai=any(is_ai(uid) for uid in game.seats)), link)
         # Quiet mode (``/mute``): the player is named, not pinged.
         pings = pinging(user) if await self.notify.turn_pings(user, game.id) else NO_PINGS
         return Composed(text, position, view, pings, clock)
+
+    def _board_link(self, game: GameInfo, locale: str) -> dict[str, Any] | None:
+        """The web board's **Open board** link button, where the web board runs and can play
+        the game (not in a conversation, where posts answer interactions only)."""
+        if self.board_url is None or game.in_conversation:
+            return None
+        return link_button(t("web.open_board", locale), self.board_url(game.id))
 
     def _result(self, game: GameInfo, locale: str) -> str:
         outcome = game.outcome

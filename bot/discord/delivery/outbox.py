@@ -76,11 +76,12 @@ class Delivery:
         display_name: DisplayName,
         default_language: str,
         shards: Shards,
+        board_url: Callable[[int], str] | None = None,
     ) -> None:
         self.services = services
         self.shards = shards
         self.images = BoardImages(boards, clocks, display_name, default_language)
-        self.composer = Composer(services, clocks, notify)
+        self.composer = Composer(services, clocks, notify, board_url)
         self.sender = ThreadSender(client, services, self.images)
         self.buttons = StaleButtons(client.http)
         self.conversations = ConversationSender(client, services)

@@ -20,7 +20,7 @@ from bot.core.names import player_name
 from bot.discord.host import Host
 from bot.discord.replies import NO_PINGS, reply_error, send_ephemeral
 from bot.discord.views.draws import resign_view_with_draw
-from bot.discord.views.game import ID_LIMIT, Gate
+from bot.discord.views.game import BUTTONS_PER_ROW, ID_LIMIT, Gate
 from bot.discord.views.hand import show_hand
 from bot.discord.views.hint import give_hint
 
@@ -224,6 +224,22 @@ class GameActionButton(Gate, discord.ui.DynamicItem[discord.ui.Button],
                                 reply_token=interaction.token, done_text=done)
 
 
+def link_button(label: str, url: str) -> dict[str, Any]:
+    """A link button's payload (style 5: it opens ``url``; no custom id, no interaction)."""
+    return {"type": discord.ComponentType.button.value,
+            "style": discord.ButtonStyle.link.value, "label": label, "url": url}
+
+
+def board_link_rows(row: dict[str, Any], link: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The action row with the web board's link button at its end, or on a row of its own
+    when the action row is full (five buttons)."""
+    if link is None:
+        return [row]
+    if len(row["components"]) < BUTTONS_PER_ROW:
+        return [{**row, "components": [*row["components"], link]}]
+    return [row, {"type": discord.ComponentType.action_row.value, "components": [link]}]
+
+
 def action_row(game_id: int, locale: Any, *, hands: bool = False, timed: bool = False,
                against_ai: bool = False) -> dict[str, Any]:
     """The row of command buttons under a board, as a component payload (five at most, as
@@ -260,11 +276,13 @@ class ActionRows(discord.ui.View):
         return self.rows
 
 
-def with_actions(view: discord.ui.View | None, row: dict[str, Any]) -> discord.ui.View:
-    """A board's buttons with the action row below them; beyond Discord's five rows, the move
-    buttons give way, all of them (Move… plays any move): a part of the legal moves as buttons
-    would look like all there is."""
-    rows = [*(view.to_components() if view is not None else []), row]
+def with_actions(view: discord.ui.View | None, row: dict[str, Any],
+                 link: dict[str, Any] | None = None) -> discord.ui.View:
+    """A board's buttons with the action row below them (and the web board's ``link``,
+    ``board_link_rows``); beyond Discord's five rows, the move buttons give way, all of them
+    (Move… plays any move): a part of the legal moves as buttons would look like all there
+    is."""
+    rows = [*(view.to_components() if view is not None else []), *board_link_rows(row, link)]
     if len(rows) > ROWS_MAX:
         rows = [r for r in rows if not any(
             str(c.get("custom_id", "")).startswith("bg:mv:") for c in r["components"])]

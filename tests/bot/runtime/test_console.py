@@ -5,9 +5,11 @@ directory, removed at exit unless the user keeps it (``[emulator] keep_database`
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -26,6 +28,7 @@ def run_console(tmp_path: Path, typed: str, **settings: str) -> tuple[Path, str]
     )
     assert done.returncode == 0, done.stderr
     assert "alice #games>" in done.stdout
+    (work / "out.txt").write_text(done.stdout, encoding="utf-8")
     return temp, done.stderr
 
 
@@ -40,3 +43,17 @@ def test_a_run_keeps_its_database_when_asked(tmp_path):
     kept = list(temp.glob("boardgames-local-*"))
     assert len(kept) == 1 and (kept[0] / "local.db").is_file()
     assert f"kept in {kept[0]}" in stderr
+
+
+def test_the_console_runs_the_web_board_and_links_to_it(tmp_path):
+    work = tmp_path / "work"
+    _, stderr = run_console(tmp_path, "/web bob\n/quit\n")
+    out = (work / "out.txt").read_text(encoding="utf-8")
+    board = re.search(r"Web board at (http://127\.0\.0\.1:\d+)/", out)
+    assert board is not None, out
+    link = re.search(r"Open the board as bob: (\S+)", out)
+    assert link is not None, out
+    query = parse_qs(urlsplit(link.group(1)).query)
+    assert query == {"user": ["bob"], "next": [board.group(1)]}
+    # Stopped before the database closed: nothing failed on the way out.
+    assert "Traceback" not in stderr and "Error" not in stderr

@@ -3,7 +3,7 @@ Discord's five rows, the move buttons give way all together, never in part."""
 
 from __future__ import annotations
 
-from bot.discord.views.actions import ROWS_MAX, action_row, with_actions
+from bot.discord.views.actions import ROWS_MAX, action_row, link_button, with_actions
 from bot.discord.views.draws import with_abort
 from bot.discord.views.game import move_view
 
@@ -12,12 +12,12 @@ MOVE_PREFIX = "bg:mv:"
 
 def move_ids(view) -> list[str]:
     return [c["custom_id"] for row in view.to_components() for c in row["components"]
-            if c["custom_id"].startswith(MOVE_PREFIX)]
+            if c.get("custom_id", "").startswith(MOVE_PREFIX)]
 
 
 def labels(view) -> list[str]:
     return [c["label"] for row in view.to_components() for c in row["components"]
-            if not c["custom_id"].startswith(MOVE_PREFIX)]
+            if not c.get("custom_id", "").startswith(MOVE_PREFIX)]
 
 
 def test_the_move_buttons_and_the_action_row_share_the_board_when_they_fit():
@@ -39,3 +39,27 @@ def test_when_they_do_not_fit_every_move_button_gives_way_not_some():
     assert move_ids(view) == []
     assert labels(view)[-3:] == ["Move…", "Undo", "Resign"]
     assert "Abort" in labels(view)
+
+
+LINK = link_button("Open board", "https://boards.example.org/games/7")
+
+
+def test_the_web_boards_link_ends_the_action_row_when_there_is_room():
+    view = with_actions(move_view(7, 3, ["a", "b"]), action_row(7, "en"), LINK)
+    rows = view.to_components()
+    assert rows[-1]["components"][-1] == {"type": 2, "style": 5, "label": "Open board",
+                                          "url": "https://boards.example.org/games/7"}
+    assert len(rows) == 2 and len(rows[-1]["components"]) == 4
+
+
+def test_a_full_action_row_leaves_the_link_a_row_of_its_own_within_five_rows():
+    full = action_row(7, "en", hands=True, against_ai=True)
+    assert len(full["components"]) == 5
+    moves = [chr(ord("a") + i) for i in range(15)]  # three rows of five
+    view = with_actions(move_view(7, 3, moves), full, LINK)
+    rows = view.to_components()
+    assert len(rows) == ROWS_MAX and rows[-1]["components"] == [LINK]
+    assert len(move_ids(view)) == 15
+    # One more row of moves would make six: the moves give way, the link stays.
+    more = with_actions(move_view(7, 3, [*moves, "p"]), full, LINK)
+    assert move_ids(more) == [] and more.to_components()[-1]["components"] == [LINK]

@@ -1,0 +1,373 @@
+"""The web board's server (aiohttp): sign-in with Discord, the game pages and their API.
+
+Routes (all under ``web_public_url``):
+
+* ``GET /``: the visitor's games; ``GET /games/<id>``: a game's page (static HTML, drawn by
+  ``static/game.js`` from the API). Both send an unsigned visitor to sign in first.
+* ``GET /auth/login?next=…`` → Discord's authorize page (``state`` in a signed cookie) →
+  ``GET /auth/callback`` (the state checked, the code exchanged) → the page asked for, signed
+  in (an HttpOnly, SameSite=Lax signed cookie). ``POST /auth/logout``. (``bot.web.signin``)
+* ``POST /api/token`` ``{code}``: an Activity's code for a session token (``Authorization:
+  Bearer …`` on the API; ``?token=`` on the live socket, which carries no header).
+* ``GET /api/games/<id>``: the page's state for the visitor (``bot.web.board``).
+* ``POST /api/games/<id>/move`` ``{move, ply}`` and ``/resign`` ``{ply}``: through the same
+  service calls as ``/move`` and ``/resign``, then delivered to Discord like them (the board,
+  the ping). A ``ply`` that is not the game's is refused as stale; refusals are in the
+  visitor's language (``Accept-Language``).
+* ``POST /api/games/<id>/offers`` ``{action, ply}``: draw offers and take-backs, asked or
+  answered (``bot.web.offers``).
+* ``GET /api/games/<id>/live``: a WebSocket that says ``{"changed": id}`` when the game
+  changes (``bot.web.live``).
+
+Only the players of a game open its page: the web cannot tell which servers a visitor shares
+with a game, so spectators watch in Discord. Games played where the bot is not a member are
+refused too: their posts can only answer an interaction there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from aiohttp import WSMsgType, web
+
+from bot.core.correspondence.texts import control_text
+from bot.core.errors import BoardChanged, ServiceError
+from bot.core.i18n import t
+from bot.core.models import GameInfo
+from bot.services.clocks import ClockService
+from bot.services.wiring import Services
+from bot.web import pages
+from bot.web.answers import (
+    Refused,
+    error_json,
+    json_body,
+    language,
+    page_error,
+    refusal,
+    refused,
+    status_of,
+)
+from bot.web.board import page_state
+from bot.web.live import LiveGames
+from bot.web.offers import ACTIONS, act, offers_state
+from bot.web.sessions import Visitor
+from bot.web.signin import SignIn
+from bot.workers.board_process import WorkerGone
+from bot.workers.boards import BoardDrawer
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).with_name("static")
+#: How long a stop waits for the requests in flight.
+SHUTDOWN_SECONDS = 3.0
+#: The largest request body the API reads (a move, a code).
+MAX_BODY = 16 * 1024
+#: Headers on every answer: nothing from elsewhere runs in the pages.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+                               "object-src 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+
+class WebHost(Protocol):
+    """What the web board needs from the bot."""
+
+    services: Services
+    #: The bot's board workers: the pages' pictures are drawn there, like the posted ones.
+    boards: BoardDrawer
+    #: The games' clocks (correspondence play): the page shows when the move is due.
+    clocks: ClockService
+
+    async def display_name(self, user_id: int) -> str: ...
+
+    async def deliver(self, game_id: int, written: GameInfo) -> None:
+        """Post what a change wrote to the outbox (the board, the ping), as after ``/move``."""
+
+
+class WebBoard:
+    """The web board of one bot process: ``await start()``, ``await stop()``."""
+
+    def __init__(
+        self,
+        host: WebHost,
+        *,
+        public_url: str,
+        client_id: Callable[[], str],
+        client_secret: str,
+        api_base: str = "",
+        bind: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
+        self.host = host
+        self.services = host.services
+        self.public_url = public_url.rstrip("/")
+        self.bind = bind
+        self.port = port
+        self.signin = SignIn(public_url=self.public_url, api_base=api_base,
+                             client_id=client_id, client_secret=client_secret)
+        self.live = LiveGames(self.services.store.events)
+        self._sockets: set[web.WebSocketResponse] = set()
+        self._runner: web.AppRunner | None = None
+        self.app = self._application()
+
+    # ----- the process ------------------------------------------------------------------------
+
+    def _application(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._headers])
+        app.router.add_get("/", self._home)
+        app.router.add_get("/games/{id:\\d+}", self._game_page)
+        self.signin.add_routes(app)
+        app.router.add_get("/api/games/{id:\\d+}", self._state)
+        app.router.add_post("/api/games/{id:\\d+}/move", self._move)
+        app.router.add_post("/api/games/{id:\\d+}/resign", self._resign)
+        app.router.add_post("/api/games/{id:\\d+}/offers", self._offers)
+        app.router.add_get("/api/games/{id:\\d+}/live", self._live)
+        app.router.add_static("/static/", STATIC)
+        app.on_shutdown.append(self._close_sockets)
+        return app
+
+    async def start(self) -> None:
+        """Listen on ``bind``:``port`` (0: a free port, then ``self.port``)."""
+        runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=SHUTDOWN_SECONDS)
+        await runner.setup()
+        site = web.TCPSite(runner, self.bind, self.port)
+        try:
+            await site.start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        sockets = site._server.sockets if site._server is not None else ()
+        if sockets:
+            self.port = sockets[0].getsockname()[1]
+        log.info("web board listening on %s:%d, open at %s", self.bind, self.port,
+                 self.public_url)
+
+    async def stop(self) -> None:
+        """Stop listening, close the live sockets, let the requests in flight finish (for
+        ``SHUTDOWN_SECONDS`` at most)."""
+        self.live.close()
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await runner.cleanup()
+
+    async def _close_sockets(self, app: web.Application) -> None:
+        for socket in list(self._sockets):
+            with contextlib.suppress(Exception):
+                await socket.close(code=1001, message=b"server stopping")
+
+    def game_url(self, game_id: int) -> str:
+        return f"{self.public_url}/games/{game_id}"
+
+    @web.middleware
+    async def _headers(self, request: web.Request,
+                       handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                       ) -> web.StreamResponse:
+        response = await handler(request)
+        if not isinstance(response, web.WebSocketResponse) and not response.prepared:
+            response.headers.update(SECURITY_HEADERS)
+        return response
+
+    # ----- pages ------------------------------------------------------------------------------
+
+    async def _home(self, request: web.Request) -> web.StreamResponse:
+        visitor = self.signin.visitor(request)
+        if visitor is None:
+            raise self.signin.sign_in_first(request)
+        lang = language(request)
+        games = await self.services.games.games_of(visitor.user_id)
+        listed = [(g.id, g.game, g.user_to_move() == visitor.user_id) for g in games
+                  if not g.in_conversation]
+        return web.Response(content_type="text/html",
+                            text=pages.home(visitor, listed, lang))
+
+    async def _game_page(self, request: web.Request) -> web.StreamResponse:
+        visitor = self.signin.visitor(request)
+        if visitor is None:
+            raise self.signin.sign_in_first(request)
+        game_id = int(request.match_info["id"])
+        lang = language(request)
+        try:
+            await self._playable(game_id, visitor, lang)
+        except Refused as denied:
+            return page_error(request, denied.status, denied.text)
+        return web.Response(content_type="text/html",
+                            text=pages.game(game_id, visitor, lang))
+
+    # ----- the API ----------------------------------------------------------------------------
+
+    def _api_visitor(self, request: web.Request) -> Visitor:
+        visitor = self.signin.visitor(request)
+        if visitor is None:
+            text = t("web.not_signed_in", language(request))
+            raise web.HTTPUnauthorized(text=error_json(text), content_type="application/json")
+        return visitor
+
+    async def _playable(self, game_id: int, visitor: Visitor, lang: str) -> GameInfo:
+        """The game, if the visitor plays in it and it is played where the bot posts."""
+        try:
+            info = await self.services.games.get_game(game_id)
+        except ServiceError as error:
+            raise Refused(status_of(error), refusal(error, lang)) from None
+        if visitor.user_id not in info.seats:
+            raise Refused(403, t("web.not_a_player", lang, id=game_id))
+        if info.in_conversation:
+            raise Refused(403, t("web.conversation", lang, id=game_id))
+        return info
+
+    async def _state(self, request: web.Request) -> web.Response:
+        visitor = self._api_visitor(request)
+        game_id = int(request.match_info["id"])
+        lang = language(request)
+        theme = "light" if request.query.get("theme") == "light" else "dark"
+        try:
+            await self._playable(game_id, visitor, lang)
+            seen = await self.services.games.seen_by(game_id, visitor.user_id)
+            record = await self.services.games.record(game_id)
+        except Refused as denied:
+            return web.json_response({"error": denied.text}, status=denied.status)
+        except ServiceError as error:
+            return refused(error, lang)
+        names = [await self.host.display_name(uid) for uid in seen.game.seats]
+        moves = [m.text for m in record.moves]
+        state = await page_state(seen, names, moves, lang, theme, self._draw)
+        state["clock"] = await self._clock(game_id, lang)
+        state["offers"] = await offers_state(self.services, seen.game, seen.seat, names, lang)
+        state["words"] = pages.words(lang, game_id)
+        return web.json_response(state, headers={"Cache-Control": "no-store"})
+
+    async def _move(self, request: web.Request) -> web.Response:
+        visitor = self._api_visitor(request)
+        game_id = int(request.match_info["id"])
+        lang = language(request)
+        body = await json_body(request)
+        move, ply = (body.get("move"), body.get("ply")) if isinstance(body, dict) else (0, 0)
+        if not isinstance(move, str) or not move.strip() or not isinstance(ply, int):
+            return web.json_response({"error": "move (text) and ply (number) expected"},
+                                     status=400)
+        try:
+            info = await self._playable(game_id, visitor, lang)
+            if info.ply != ply:
+                raise BoardChanged("web.stale")
+            # The same call as /move; the version read with the ply makes a move landing
+            # meanwhile refuse this one instead of playing it on a board nobody saw.
+            result = await self.services.play.move(game_id, visitor.user_id, move,
+                                                   expected_version=info.version)
+        except Refused as denied:
+            return web.json_response({"error": denied.text}, status=denied.status)
+        except ServiceError as error:
+            return refused(error, lang)
+        await self._deliver(game_id, result.game)
+        return web.json_response({"move": result.move, "ply": result.game.ply,
+                                  "version": result.game.version})
+
+    async def _resign(self, request: web.Request) -> web.Response:
+        visitor = self._api_visitor(request)
+        game_id = int(request.match_info["id"])
+        lang = language(request)
+        body = await json_body(request)
+        ply = body.get("ply") if isinstance(body, dict) else None
+        if not isinstance(ply, int):
+            return web.json_response({"error": "ply (number) expected"}, status=400)
+        try:
+            info = await self._playable(game_id, visitor, lang)
+            if info.ply != ply:
+                raise BoardChanged("web.stale")
+            written = await self.services.play.resign(game_id, visitor.user_id,
+                                                      expected_version=info.version)
+        except Refused as denied:
+            return web.json_response({"error": denied.text}, status=denied.status)
+        except ServiceError as error:
+            return refused(error, lang)
+        await self._deliver(game_id, written)
+        return web.json_response({"status": written.status, "version": written.version})
+
+    async def _offers(self, request: web.Request) -> web.Response:
+        """A draw offer or a take-back, asked or answered: ``{action, ply}``."""
+        visitor = self._api_visitor(request)
+        game_id = int(request.match_info["id"])
+        lang = language(request)
+        body = await json_body(request)
+        action, ply = (body.get("action"), body.get("ply")) if isinstance(body, dict) else (0, 0)
+        if action not in ACTIONS or not isinstance(ply, int):
+            return web.json_response({"error": f"action (one of {', '.join(ACTIONS)}) and ply "
+                                      "(number) expected"}, status=400)
+        try:
+            info = await self._playable(game_id, visitor, lang)
+            if info.ply != ply:
+                raise BoardChanged("web.stale")
+            written = await act(self.services, game_id, visitor.user_id, action)
+        except Refused as denied:
+            return web.json_response({"error": denied.text}, status=denied.status)
+        except ServiceError as error:
+            return refused(error, lang)
+        await self._deliver(game_id, written)
+        return web.json_response({"status": written.status, "version": written.version})
+
+    async def _clock(self, game_id: int, lang: str) -> dict[str, Any] | None:
+        """When the move is due (None: no deadline): the page writes the time in the
+        visitor's own time zone."""
+        info = await self.host.clocks.due_info(game_id)
+        if info is None or info.deadline is None:
+            return None
+        return {"deadline": info.deadline.isoformat(),
+                "control": control_text(info.time_control, lang),
+                "paused": bool(info.paused_by)}
+
+    async def _draw(self, fn: Callable[..., Any], /, *args: Any) -> Any:
+        try:
+            return await self.host.boards.run(fn, *args)
+        except (WorkerGone, OSError):  # the worker died under it: a thread draws it
+            return await asyncio.to_thread(fn, *args)
+
+    async def _deliver(self, game_id: int, written: GameInfo) -> None:
+        """Post the change to Discord now; should that fail, the outbox keeps the rows and
+        the delivery loop retries them, as after a move typed in Discord."""
+        try:
+            await self.host.deliver(game_id, written)
+        except Exception:
+            log.warning("delivering game %s's change from the web failed; the outbox retries",
+                        game_id, exc_info=True)
+
+    async def _live(self, request: web.Request) -> web.StreamResponse:
+        visitor = self.signin.visitor(request) or self.signin.from_token(request.query.get("token"))
+        if visitor is None:
+            raise web.HTTPUnauthorized(text="sign in first")
+        game_id = int(request.match_info["id"])
+        try:
+            await self._playable(game_id, visitor, language(request))
+        except Refused as denied:
+            raise web.HTTPForbidden(text=denied.text) from None
+        socket = web.WebSocketResponse(heartbeat=30)
+        await socket.prepare(request)
+        self._sockets.add(socket)
+        watch = self.live.watch(game_id)
+        reading = asyncio.ensure_future(socket.receive())
+        try:
+            while not socket.closed:
+                changed = asyncio.ensure_future(watch.changed.wait())
+                done, _ = await asyncio.wait({reading, changed},
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if changed in done:
+                    watch.changed.clear()
+                    await socket.send_json({"changed": game_id})
+                else:
+                    changed.cancel()
+                if reading in done:
+                    message = reading.result()
+                    if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED,
+                                        WSMsgType.ERROR):
+                        break
+                    reading = asyncio.ensure_future(socket.receive())
+        finally:
+            reading.cancel()
+            self.live.forget(watch)
+            self._sockets.discard(socket)
+            await socket.close()
+        return socket
