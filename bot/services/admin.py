@@ -73,6 +73,7 @@ class AdminService:
             return row_info(written(row, update))
         raise BoardChanged("errors.board_changed", game_id=game_id)
 
+    @retrying
     async def update_server_settings(
         self, guild_id: int, *, language: str | None = None, time_control: str | None = None
     ) -> tuple[str | None, dict[str, Any]]:

@@ -136,6 +136,7 @@ class AiSeatService:
         if running >= self.ai_games_per_user:
             raise AiGamesLimit(count=self.ai_games_per_user)
 
+    @retrying
     async def play_ai(
         self,
         game: str,

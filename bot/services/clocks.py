@@ -451,6 +451,7 @@ class ClockService:
             held_games=held,
         )
 
+    @retrying
     async def vacation(self, user_id: int, days: int) -> VacationInfo:
         """Start a vacation of ``days`` days now (0 ends the current one): the clocks of all
         the user's games stop meanwhile, and their opponents are told (``vacation`` rows)."""
@@ -508,6 +509,7 @@ class ClockService:
         """Does the user want reminders by direct message too (``/settings``)? Off by default."""
         return await clock_reads(self._store).dm_reminders(user_id)
 
+    @retrying
     async def set_dm_reminders(self, user_id: int, enabled: bool) -> None:
         now = self.clock()
         async with self._store.transaction(players=[user_id]) as tx:
