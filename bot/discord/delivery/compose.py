@@ -179,7 +179,8 @@ class Composer:
         mover = mention(game.seats[played.seat], locale, game.seats)
         # Said once: "@alice plays h and captures 2 stones", not "@alice played h: Black
         # plays h and captures 2 stones" (the engine's sentence, naming the player).
-        seat = engines.get(game.game).seat_phrase(position.state, played.seat)
+        seat = played.mover_named or engines.get(game.game).seat_phrase(position.state,
+                                                                        played.seat)
         said = description_text(played.description, played.move, locale, (seat, mover))
         description = "" if said else description_text(played.description, played.move,
                                                         locale)
