@@ -44,7 +44,7 @@ class MovePlayed(GameEvent):
     undo_dropped_by: int | None = optional(None)
     #: How ``description`` names the mover when the move itself changed their seat's name
     #: (Palam's camp choice: "Player 1" takes Isis); None: by their name after the move.
-    mover_named: Phrase | None = optional(None)
+    mover_named: Phrase | None = optional(None)  # noqa: RUF009 (a dataclasses.field)
 
 
 @dataclass(frozen=True, kw_only=True)
