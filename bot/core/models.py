@@ -80,6 +80,10 @@ class GameInfo:
     #: group DM or server without the bot, where every public message answers an interaction
     #: (``thread_id`` is then the conversation's channel).
     place: str | None = None
+    #: Who aborted the game (a player before everyone had moved, or a server admin), and
+    #: whether as an admin; None for a game not aborted, or aborted before this was kept.
+    aborted_by: int | None = None
+    aborted_as_admin: bool = False
 
     @property
     def in_conversation(self) -> bool:

@@ -47,7 +47,13 @@ from bot.services import clockstate
 from bot.services.base import game_info, game_row, retrying, row_info, seat_of, written
 from bot.services.context import ServiceContext
 from bot.services.drawstate import close_draw_offers
-from bot.services.gamestate import ABORTED, ACTIVE, forced_end, write_forced_end
+from bot.services.gamestate import (
+    ABORTED,
+    ACTIVE,
+    aborted,
+    forced_end,
+    write_forced_end,
+)
 from bot.store import GameRow, GameUpdate
 from bot.store.draws import (
     ACCEPTED,
@@ -296,7 +302,8 @@ class DrawService:
             if all_have_moved(row.seats, moved):
                 raise DrawError("errors.abort_too_late", game_id=game_id)
             update = GameUpdate(snapshot=row.snapshot, ply=row.ply, to_move=None,
-                                status=ABORTED, last_move=row.last_move, forced_outcome=None,
+                                status=ABORTED, last_move=row.last_move,
+                                forced_outcome=aborted(user_id, admin=False),
                                 updated_at=now)
             if not await tx.update_game(game_id, row.version, update):
                 raise BoardChanged("errors.board_changed", game_id=game_id)

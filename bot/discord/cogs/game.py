@@ -114,7 +114,13 @@ class Game(commands.Cog):
             if due:
                 text += " " + due
         elif info.status == ABORTED:
-            text = t("bot.board.aborted", language, game=title, id=info.id)
+            if info.aborted_by is None:  # aborted before the bot kept who did it
+                text = t("bot.board.aborted_earlier", language, game=title, id=info.id)
+            elif info.aborted_as_admin:
+                text = t("bot.board.aborted", language, game=title, id=info.id)
+            else:
+                text = t("bot.board.aborted_by_player", language, game=title, id=info.id,
+                         player=player_name(info.aborted_by, language, info.seats))
         else:
             text = t("bot.board.finished", language, game=title, id=info.id,
                      reason=outcome_text(info.outcome, language) if info.outcome else "")
