@@ -146,3 +146,21 @@ async def test_an_ai_player_entered_by_the_organiser_plays_at_once(world):
     ratings = world.bot.get_cog("Tournaments").ratings
     assert (await ratings.glicko_of("alak", [alice.id]))[alice.id].games == 0
     assert_no_ai_reached(emu)
+
+
+async def test_standings_and_pairings_without_a_number_show_the_last_finished(world):
+    """With no tournament open here, ``standings`` and ``pairings`` without a number show the
+    tournament that finished last (the one their suggestions list first); once one opens,
+    that one."""
+    emu = world.emu
+    tournament, _, ids = await play_cup(world)
+    table = await (await emu.slash("bob", "tournament standings", {})).reply()
+    assert not table.flags & EPHEMERAL, table.content
+    assert f"**Cup** (#{tournament.id})" in table.content
+    assert f"<@{ids['alice']}> — 2 pts" in table.content and table.files
+    pairings = await (await emu.slash("bob", "tournament pairings", {})).reply()
+    assert not pairings.flags & EPHEMERAL and f"<@{ids['carol']}>" in pairings.content
+    await (await emu.slash("alice", "tournament create", {
+        "game": "alak", "format": "round_robin", "name": "Spring"})).reply()
+    table = await (await emu.slash("bob", "tournament standings", {})).reply()
+    assert "**Spring**" in table.content and "Cup" not in table.content
