@@ -164,3 +164,31 @@ async def test_standings_and_pairings_without_a_number_show_the_last_finished(wo
         "game": "alak", "format": "round_robin", "name": "Spring"})).reply()
     table = await (await emu.slash("bob", "tournament standings", {})).reply()
     assert "**Spring**" in table.content and "Cup" not in table.content
+
+
+async def test_two_ai_entrants_of_one_level_have_distinct_names(world):
+    """Two AI players of one level entered in a tournament are "AI 1 (easy)" and "AI 2
+    (easy)" everywhere the tournament names them (as their game's thread does), and the list
+    of players is separated by commas."""
+    emu = world.emu
+    alice = emu.user("alice").mention
+    await (await emu.slash("alice", "tournament create", {
+        "game": "alak", "format": "round_robin", "name": "Robots"})).reply()
+    await (await emu.slash("alice", "tournament join", {})).reply()
+    await (await emu.slash("alice", "tournament add-ai", {"level": "easy"})).reply()
+    second = await (await emu.slash("alice", "tournament add-ai", {"level": "easy"})).reply()
+    assert "entered AI 2 (easy)" in second.content
+    (tournament,) = await tournaments(world).reading.tournaments(emu.guild_id)
+    mark = emu.mark()
+    await (await emu.slash("alice", "tournament start", {})).reply()
+    await emu.wait_for_message(lambda m: "round 1" in m.content, channel_id=emu.channel_id,
+                               since=mark)
+    pairings = await (await emu.slash("bob", "tournament pairings", {})).reply()
+    # Round 1 of three: one game, one bye; each AI named is named with its number.
+    assert pairings.content.count("AI 1 (easy)") + pairings.content.count("AI 2 (easy)") >= 1
+    assert "AI (easy)" not in pairings.content, pairings.content
+    table = await (await emu.slash("bob", "tournament standings", {})).reply()
+    assert f"Players (3): {alice}, AI 1 (easy), AI 2 (easy)" in table.content, table.content
+    assert "AI (easy)" not in table.content
+    # The summary and a standings line each.
+    assert table.content.count("AI 1 (easy)") == 2 and table.content.count("AI 2 (easy)") == 2

@@ -152,7 +152,8 @@ async def bracket_png(
     guild = bot.get_guild(tournament.guild_id) if tournament.guild_id else None
     names: dict[int, str] = {}
     for user_id in tournament.players:
-        names[user_id] = await bot.display_name(user_id, guild)
+        names[user_id] = (player_name(user_id, locale, tournament.players) if is_ai(user_id)
+                          else await bot.display_name(user_id, guild))
     matches = []
     for boards in rounds:
         column = []
@@ -200,7 +201,7 @@ async def standings_file(bot: CogHost, table: Standings, locale: Any) -> discord
                 *(t(f"tournaments.tiebreak.{name}", locale) for name in table.tiebreaks)]
     rows = []
     for row in table.rows[:MAX_ROWS]:
-        name = (player_name(row.user_id, locale) if row.user_id < 0
+        name = (player_name(row.user_id, locale, tournament.players) if row.user_id < 0
                 else await bot.display_name(row.user_id, guild))
         rows.append((
             "–" if row.rank is None else f"{row.rank}.", name, number(row.points, locale),
@@ -532,7 +533,8 @@ class Tournaments(commands.Cog):
         locale = await self._public(interaction)
         await self._answer(interaction, t(
             "tournaments.history.ai_added", locale, by=mention(interaction.user.id),
-            player=player_name(ai_id, locale), name=shown_name(info.name), id=info.id,
+            player=player_name(ai_id, locale, info.players), name=shown_name(info.name),
+            id=info.id,
             players=t("tournaments.count.players", locale, count=len(info.players))))
 
     @group.command(name="leave", description="Leave a tournament (withdraw once it runs)")
@@ -681,8 +683,9 @@ class Tournaments(commands.Cog):
                 champions = [row.user_id for row in table.rows if row.rank == 1]
                 if champions:
                     line += " — " + t("tournaments.history.won_by", locale,
-                                      players=", ".join(player_name(uid, locale)
-                                                        for uid in champions))
+                                      players=", ".join(
+                                          player_name(uid, locale, tournament.players)
+                                          for uid in champions))
             lines.append(line)
         if more:
             lines.append(t("tournaments.list.more", locale, count=more))

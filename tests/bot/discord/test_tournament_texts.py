@@ -133,7 +133,7 @@ def test_names_show_their_markdown_as_typed():
 
 def test_the_summary_counts_the_players_still_in_and_lists_who_left():
     text = format_tournament(tournament(players=(1, 2, 3)), "en")
-    assert "Players (2): <@1> <@2>" in text and "Left: <@3>" in text
+    assert "Players (2): <@1>, <@2>" in text and "Left: <@3>" in text
 
 
 # ----- plurals --------------------------------------------------------------------------------
