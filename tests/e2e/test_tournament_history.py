@@ -178,7 +178,6 @@ async def test_two_ai_entrants_of_one_level_have_distinct_names(world):
     await (await emu.slash("alice", "tournament add-ai", {"level": "easy"})).reply()
     second = await (await emu.slash("alice", "tournament add-ai", {"level": "easy"})).reply()
     assert "entered AI 2 (easy)" in second.content
-    (tournament,) = await tournaments(world).reading.tournaments(emu.guild_id)
     mark = emu.mark()
     await (await emu.slash("alice", "tournament start", {})).reply()
     await emu.wait_for_message(lambda m: "round 1" in m.content, channel_id=emu.channel_id,
