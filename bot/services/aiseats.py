@@ -278,9 +278,10 @@ class AiSeatService:
     # ----- records --------------------------------------------------------------------------
 
     async def ai_record(self, user_id: int) -> list[Record]:
-        """The user's won/drawn/lost games against each AI level they met (a game with
-        several AI levels counts for each). A win shared with an AI partner (LPPG teams) is a
-        win; a game that nobody (or every seat) won is a draw."""
+        """The user's won/drawn/lost games against each AI level they met as an opponent (a
+        game with several AI levels among the opponents counts for each; an AI partner, in
+        LPPG's teams, is no opponent). A win shared with an AI partner is a win; a game that
+        nobody (or every seat) won is a draw."""
         rows = await ai_seat_reads(self._store).finished_against(
             user_id, LOWEST_AI_ID, HIGHEST_AI_ID, RECORD_GAMES)
         counts: dict[str, list[int]] = {}
@@ -295,6 +296,7 @@ class AiSeatService:
                 result = 1
             else:
                 result = 0 if seat in outcome.winners else 2
-            for level in {ai_level(uid) for uid in row.seats} - {None}:
+            against = ai.opponents(row.game, len(row.seats), seat)
+            for level in {ai_level(row.seats[other]) for other in against} - {None}:
                 counts.setdefault(level, [0, 0, 0])[result] += 1  # type: ignore[index]
         return [Record(level, *counts[level]) for level in ai.LEVELS if level in counts]
