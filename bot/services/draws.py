@@ -278,6 +278,8 @@ class DrawService:
             status, seats = game.status, game.seats
         if status != ACTIVE:
             return False
+        if await tournament_reads(self._store).tournament_game(game_id) is not None:
+            return False  # never: a tournament game's result decides the pairings
         if ply == 0:
             return True  # nobody has moved
         moves = await self._store.moves(game_id)

@@ -5,6 +5,7 @@ would only refuse (Hint, Abort)."""
 from __future__ import annotations
 
 from emulator import EPHEMERAL, Message
+from tests.e2e.buttons import action_labels, board_buttons
 from tests.e2e.test_ai import until_human_turn
 from tests.e2e.test_tournament import thread_of, tournaments
 
@@ -42,3 +43,12 @@ async def test_no_hint_in_a_tournament_game_against_an_ai_entrant(world):
     assert french.content.replace("\u00a0", " ") == (
         "Pas de conseil dans une partie de tournoi : l'aide de l'IA pèserait sur une partie "
         "qui décide du classement.")
+
+
+async def test_a_tournament_board_against_an_ai_entrant_offers_neither_hint_nor_abort(world):
+    """A tournament game is never aborted and gives no hint: its boards have no Abort and no
+    Hint (nor Undo: the AI takes nothing back), though nobody has moved twice yet."""
+    _, thread = await alice_against_an_ai_entrant(world)
+    board = last_board(world, thread)
+    assert action_labels(board) == ["Move…", "Resign"]
+    assert "Abort" not in [b["label"] for b in board_buttons(board)]

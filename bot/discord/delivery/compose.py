@@ -270,10 +270,13 @@ class Composer:
             view = with_abort(view, game.id, locale)  # until every player has moved once
         # Buttons stand for the commands (where the bot is not, only the app's installer has
         # them), the same in server threads so that both places work the same way.
+        # Only buttons that may do something: no Undo against the AI (it refuses every
+        # take-back), Hint only where the player to move may have one.
+        against_ai = any(is_ai(uid) for uid in game.seats)
         view = with_actions(view, action_row(
             game.id, locale, hands=render.has_hands(game.game),
-            timed=clock is not None and clock.deadline is not None,
-            against_ai=any(is_ai(uid) for uid in game.seats)))
+            timed=clock is not None and clock.deadline is not None, against_ai=against_ai,
+            hint=against_ai and await self.services.aiseats.hint_offered(game, user)))
         # Quiet mode (``/mute``): the player is named, not pinged.
         pings = pinging(user) if await self.notify.turn_pings(user, game.id) else NO_PINGS
         return Composed(text, position, view, pings, clock)
