@@ -290,4 +290,6 @@ class Composer:
         if winners:
             return t("bot.game.won", locale, winners=listed(winners, locale),
                      count=len(winners), reason=reason)
+        if not reason:
+            return t("bot.game.drawn_plain", locale)
         return t("bot.game.drawn", locale, reason=reason)
