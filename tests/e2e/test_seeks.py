@@ -21,7 +21,7 @@ TEXTS = {
            "withdrawn": "withdrew their seek", "expired": "expired (a seek stays open 2 days)",
            "too_many": f"already have {MAX_OPEN_SEEKS} open seeks", "own": "your own seek",
            "closed": "no longer open", "challenges": "__Open challenges__",
-           "tables": "__Tables waiting for players__", "unseek": "Withdrawn: #{id}."},
+           "tables": "__Tables waiting for players__", "unseek": "Seek withdrawn: #{id}."},
     "fr": {"posted": "propose une partie de **Alak**", "lobby": "__Propositions__",
            "join": "Rejoindre", "join_n": "Rejoindre n°{id}",
            "started": "La partie d'Alak a commencé : <#",
@@ -31,7 +31,7 @@ TEXTS = {
            "too_many": f"déjà {MAX_OPEN_SEEKS} propositions ouvertes",
            "own": "votre propre proposition", "closed": "n'est plus ouvert",
            "challenges": "__Défis ouverts__", "tables": "__Tables en attente de joueurs__",
-           "unseek": "Retirées : n°{id}."},
+           "unseek": "Proposition retirée : n°{id}."},
 }
 LOCALES = {"en": "en-US", "fr": "fr"}
 

@@ -106,7 +106,7 @@ class Seeks(commands.Cog):
             return
         numbers = ", ".join(t("seeks.number", interaction.locale, id=c.id) for c in withdrawn)
         await send_ephemeral(interaction, t("seeks.withdrawn_list", interaction.locale,
-                                            ids=numbers))
+                                            count=len(withdrawn), ids=numbers))
         for challenge in withdrawn:
             content, _ = await render_seek(self.bot, await services.seeks.get_seek(challenge.id))
             await edit_posted(self.bot, challenge, content)
