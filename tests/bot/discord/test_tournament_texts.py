@@ -106,7 +106,7 @@ def test_standings_list_tiebreaks_and_withdrawals_in_order():
     assert "(withdrew)" in format_standings(Standings(tournament(), (left,), ()), "en")
     final = format_standings(Standings(tournament("finished"), rows, ()), "fr")
     assert "classement final" in final.splitlines()[0]
-    assert "(exclu par l’organisation)" in final and "SB" not in final
+    assert "(exclu par l'organisation)" in final and "SB" not in final
 
 
 def test_french_standings_write_numbers_the_french_way():
