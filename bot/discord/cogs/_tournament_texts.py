@@ -197,7 +197,8 @@ def withdrawal_text(withdrawal: Withdrawal, by: int, locale: Any) -> str:
     text = t(f"tournaments.{key}", locale, **params)
     if withdrawal.forfeited:
         text += " " + t("tournaments.forfeited", locale,
-                        games=", ".join(f"#{g}" for g in withdrawal.forfeited))
+                        games=", ".join(t("bot.game.number", locale, id=g)
+                                        for g in withdrawal.forfeited))
     return text
 
 

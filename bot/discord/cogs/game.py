@@ -174,7 +174,8 @@ class Game(commands.Cog):
             turn = (t("bot.games.your_turn", locale) if to_move == user
                     else t("bot.games.their_turn", locale,
                            player=player_name(to_move, locale, info.seats)))
-            where = f"<#{info.thread_id}>" if info.thread_id else f"#{info.id}"
+            where = (f"<#{info.thread_id}>" if info.thread_id
+                     else t("bot.game.number", locale, id=info.id))
             line = t("bot.games.line", locale, game=engines.get(info.game).title,
                      id=info.id, opponents=", ".join(others), turn=turn, where=where)
             deadline = games_clock_text(clocks.get(info.id), now, locale)

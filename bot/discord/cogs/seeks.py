@@ -116,9 +116,13 @@ class Seeks(commands.Cog):
                          ) -> list[app_commands.Choice[int]]:
         seeks = await self.bot.services.seeks.open_seeks_of(interaction.user.id,
                                                             interaction.guild_id)
-        return [app_commands.Choice(name=f"#{s.id} {engines.get(s.challenge.game).title}",
+        locale = interaction.locale
+        # A number as typed: "12", "#12" or "n°12".
+        number = str(typed or "").strip().removeprefix("n°").lstrip("#")
+        return [app_commands.Choice(name=t("seeks.number", locale, id=s.id) + " "
+                                    + engines.get(s.challenge.game).title,
                                     value=s.id)
-                for s in seeks if str(s.id).startswith(str(typed or "").lstrip("#"))][:25]
+                for s in seeks if str(s.id).startswith(number)][:25]
 
     @app_commands.command(
         name="lobby",

@@ -176,6 +176,9 @@ def test_a_removal_is_said_as_a_removal_with_the_game_it_cost():
     assert "resign" not in removed
     withdrew = withdrawal_text(Withdrawal(running, 3, False, ()), 3, "fr")
     assert "se retire" in withdrew and "forfait" not in withdrew
+    # In French the game's number is written as French writes numbers: n°41, never #41.
+    french = withdrawal_text(Withdrawal(running, 3, True, (41,)), 9, "fr")
+    assert "(n°41)" in french and "#" not in french, french
     sign_up = withdrawal_text(Withdrawal(tournament("signup"), 3, True, ()), 9, "en")
     assert sign_up == "<@9> took <@3> off the sign-up of **Winter Cup** (#7)."
 
