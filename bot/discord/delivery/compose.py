@@ -264,7 +264,7 @@ class Composer:
         if ai_turn:  # nobody to ping and nothing to press: the AI answers on its own
             return Composed(text, position, None, NO_PINGS, clock)
         shown = public_buttons(game.game, position)
-        view = move_view(game.id, position.version, shown) if shown else None
+        view = move_view(game.id, position.version, shown, locale) if shown else None
         if (position.current and position.ply < ABORT_BUTTON_PLIES * len(game.seats)
                 and await self.services.draws.abort_open(game.id, position.ply, game=game)):
             view = with_abort(view, game.id, locale)  # until every player has moved once
