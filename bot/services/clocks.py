@@ -491,8 +491,8 @@ class ClockService:
                 games = await tx.games_of(user_id, active_only=True, limit=1000)
                 clocks = await writes.clocks([game.id for game in games])
                 if not any(_timed(clocks.get(game.id)) for game in games):
-                    return replace(status, running_games=len(games),
-                                               not_started=True)
+                    # Nothing to pause: no vacation, no day spent.
+                    return replace(status, running_games=len(games), not_started=True)
                 await tx.ensure_user(user_id, now)
                 until = now + days * DAY
                 await writes.insert_vacation(user_id, now, until, now)
