@@ -80,6 +80,10 @@ class GameInfo:
     #: group DM or server without the bot, where every public message answers an interaction
     #: (``thread_id`` is then the conversation's channel).
     place: str | None = None
+    #: Who aborted the game (a player before everyone had moved, or a server admin), and
+    #: whether as an admin; None for a game not aborted, or aborted before this was kept.
+    aborted_by: int | None = None
+    aborted_as_admin: bool = False
 
     @property
     def in_conversation(self) -> bool:
@@ -119,8 +123,10 @@ class Position:
     state: object
     to_move: int | None  # seat
     last_move: str | None
-    #: The player to move sees more than the public (their own cards): their moves depend on
-    #: it, so they are offered privately, never on a public message.
+    #: The player to move sees more than the public (their own cards) and their moves may
+    #: depend on it, so they are offered privately, never on a public message. False when
+    #: their choice is the public view's all the same (LPPG's second draw: pile a or b,
+    #: whatever the first card drawn).
     private_moves: bool
     #: Still the game's newest position (a later change makes it history).
     current: bool

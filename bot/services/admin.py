@@ -27,7 +27,7 @@ from bot.services import clockstate
 from bot.services.base import retrying, row_info, time_control_of, written
 from bot.services.context import ServiceContext
 from bot.services.drawstate import close_draw_offers
-from bot.services.gamestate import ABORTED, ACTIVE, normal_json
+from bot.services.gamestate import ABORTED, ACTIVE, aborted, normal_json
 from bot.store import GameUpdate
 from bot.store.tournaments import tournament_reads
 
@@ -60,7 +60,8 @@ class AdminService:
                                tournament_id=held.tournament_id)
             now = self._clock()
             update = GameUpdate(snapshot=row.snapshot, ply=row.ply, to_move=None,
-                                status=ABORTED, last_move=row.last_move, forced_outcome=None,
+                                status=ABORTED, last_move=row.last_move,
+                                forced_outcome=aborted(by, admin=True),
                                 updated_at=now)
             async with self._store.transaction(games=[game_id]) as tx:
                 # A move landing meanwhile: the admin's request still holds, on the new board.
@@ -73,6 +74,7 @@ class AdminService:
             return row_info(written(row, update))
         raise BoardChanged("errors.board_changed", game_id=game_id)
 
+    @retrying
     async def update_server_settings(
         self, guild_id: int, *, language: str | None = None, time_control: str | None = None
     ) -> tuple[str | None, dict[str, Any]]:

@@ -31,8 +31,9 @@ Rulings (not in RULES.md):
   challenge twice") neither apply to it nor are touched by it; it takes the server's default
   time control like any ``/play``.
 * ``hint`` suggests the ``hard`` level's move, only to a player of a game with at least one AI
-  seat (a hint in a game between people would be help from outside the game), and only when it
-  is their turn.
+  seat (a hint in a game between people would be help from outside the game) whose opponents
+  are all AI players, never in a tournament game (the AI's help would weigh on a result that
+  decides the standings), and only when it is their turn.
 * The AI's decision is seeded by the game and its ply, so a retried turn (a restart, a second
   process) chooses the same move.
 * A person plays at most ``ai_games_per_user`` games against the AI at once (the setting of
@@ -67,6 +68,7 @@ from bot.services.gamestate import ACTIVE
 from bot.services.settings import SettingsService
 from bot.store import ChallengeRow, Reads, Writes
 from bot.store.aiseats import AiTurn, ai_seat_reads
+from bot.store.tournaments import tournament_reads
 
 #: How many finished games against the AI a profile counts (the newest).
 RECORD_GAMES = 1000
@@ -136,6 +138,7 @@ class AiSeatService:
         if running >= self.ai_games_per_user:
             raise AiGamesLimit(count=self.ai_games_per_user)
 
+    @retrying
     async def play_ai(
         self,
         game: str,
@@ -245,19 +248,38 @@ class AiSeatService:
             seed=f"{game_id}:{row.ply}:{row.seed}",
         )
 
-    async def hint_job(self, game_id: int, user_id: int) -> AiJob:
-        """What ``ai.hint`` needs to suggest a move to ``user_id`` (a player of a game with an
-        AI seat, whose turn it is); refuses otherwise, changing nothing."""
-        row = await game_row(self._store, game_id)
-        if user_id not in row.seats or not has_ai(row.seats):
+    async def _check_hint_allowed(self, game: str, seats: tuple[int, ...], game_id: int,
+                                  user_id: int) -> None:
+        """Refuse (``HintRefused``) a hint to ``user_id`` in this game whatever its position:
+        not a player, no AI seat, a person among their opponents, a tournament game."""
+        if user_id not in seats or not has_ai(seats):
             raise HintRefused("errors.hint_people")
         # A hint would help one person against another: only when every opponent is an AI
         # (LPPG's partner, a person or not, is no opponent).
-        people = [other for other in ai.opponents(row.game, len(row.seats),
-                                                  row.seats.index(user_id))
-                  if not is_ai(row.seats[other])]
+        people = [other for other in ai.opponents(game, len(seats), seats.index(user_id))
+                  if not is_ai(seats[other])]
         if people:
             raise HintRefused("errors.hint.person_opponent", count=len(people))
+        if await tournament_reads(self._store).tournament_game(game_id) is not None:
+            raise HintRefused("errors.hint.tournament")
+
+    async def hint_offered(self, game: GameInfo, user_id: int | None) -> bool:
+        """Whether a hint to ``user_id`` (the player to move) may be given in ``game`` at all:
+        the board's Hint button is shown only then."""
+        if user_id is None:
+            return False
+        try:
+            await self._check_hint_allowed(game.game, game.seats, game.id, user_id)
+        except HintRefused:
+            return False
+        return True
+
+    async def hint_job(self, game_id: int, user_id: int) -> AiJob:
+        """What ``ai.hint`` needs to suggest a move to ``user_id`` (a player of a game with an
+        AI seat, every opponent an AI, not a tournament's game, whose turn it is); refuses
+        otherwise, changing nothing."""
+        row = await game_row(self._store, game_id)
+        await self._check_hint_allowed(row.game, row.seats, game_id, user_id)
         if row.status != ACTIVE:
             raise GameOver("errors.game_over", game_id=game_id)
         seat = row.to_move
@@ -277,9 +299,10 @@ class AiSeatService:
     # ----- records --------------------------------------------------------------------------
 
     async def ai_record(self, user_id: int) -> list[Record]:
-        """The user's won/drawn/lost games against each AI level they met (a game with
-        several AI levels counts for each). A win shared with an AI partner (LPPG teams) is a
-        win; a game that nobody (or every seat) won is a draw."""
+        """The user's won/drawn/lost games against each AI level they met as an opponent (a
+        game with several AI levels among the opponents counts for each; an AI partner, in
+        LPPG's teams, is no opponent). A win shared with an AI partner is a win; a game that
+        nobody (or every seat) won is a draw."""
         rows = await ai_seat_reads(self._store).finished_against(
             user_id, LOWEST_AI_ID, HIGHEST_AI_ID, RECORD_GAMES)
         counts: dict[str, list[int]] = {}
@@ -294,6 +317,7 @@ class AiSeatService:
                 result = 1
             else:
                 result = 0 if seat in outcome.winners else 2
-            for level in {ai_level(uid) for uid in row.seats} - {None}:
+            against = ai.opponents(row.game, len(row.seats), seat)
+            for level in {ai_level(row.seats[other]) for other in against} - {None}:
                 counts.setdefault(level, [0, 0, 0])[result] += 1  # type: ignore[index]
         return [Record(level, *counts[level]) for level in ai.LEVELS if level in counts]

@@ -19,7 +19,7 @@ from bot.core.correspondence.timecontrol import TimeControl
 from bot.core.errors import ChallengeError, NotAPlayer, NotFound, TryAgain
 from bot.core.models import Challenge, GameInfo
 from bot.services import clockstate
-from bot.services.gamestate import normal_json
+from bot.services.gamestate import ABORT, ABORTED, apply_forced_outcome, normal_json
 from bot.store import (
     ChallengeRow,
     GameRow,
@@ -87,6 +87,10 @@ def seat_of(row: GameRow, user_id: int) -> int:
 def game_info(row: GameRow, game: Game, state: Any) -> GameInfo:
     """The public description of a game (``state`` is the full state of ``row``)."""
     forced = row.forced_outcome
+    if row.status == ABORTED:
+        # An aborted game has nobody to move, whatever its last position said (rows aborted
+        # before the abort was kept in ``forced_outcome`` still hold it).
+        state = apply_forced_outcome(state, forced or {"kind": ABORT})
     return GameInfo(
         id=row.id,
         game=row.game,
@@ -112,6 +116,8 @@ def game_info(row: GameRow, game: Game, state: Any) -> GameInfo:
         else None,
         locale=row.locale,
         place=row.place,
+        aborted_by=forced.get("by") if forced and forced.get("kind") == ABORT else None,
+        aborted_as_admin=bool(forced and forced.get("kind") == ABORT and forced.get("admin")),
     )
 
 

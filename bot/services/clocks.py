@@ -55,7 +55,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -451,9 +451,12 @@ class ClockService:
             held_games=held,
         )
 
+    @retrying
     async def vacation(self, user_id: int, days: int) -> VacationInfo:
         """Start a vacation of ``days`` days now (0 ends the current one): the clocks of all
-        the user's games stop meanwhile, and their opponents are told (``vacation`` rows)."""
+        the user's games stop meanwhile, and their opponents are told (``vacation`` rows).
+        With no timed game in progress there is nothing to pause: no vacation starts and no
+        day of the allowance is spent (``VacationInfo.not_started``)."""
         if days < 0 or days > self.vacation_days_per_year:
             raise ClockError("errors.vacation_days", count=self.vacation_days_per_year,
                              allowance=self.vacation_days_per_year)
@@ -485,6 +488,11 @@ class ClockService:
                         allowance=self.vacation_days_per_year,
                         days_left=days_left_text(status.left_days, self.vacation_days_per_year),
                     )
+                games = await tx.games_of(user_id, active_only=True, limit=1000)
+                clocks = await writes.clocks([game.id for game in games])
+                if not any(_timed(clocks.get(game.id)) for game in games):
+                    # Nothing to pause: no vacation, no day spent.
+                    return replace(status, running_games=len(games), not_started=True)
                 await tx.ensure_user(user_id, now)
                 until = now + days * DAY
                 await writes.insert_vacation(user_id, now, until, now)
@@ -508,6 +516,7 @@ class ClockService:
         """Does the user want reminders by direct message too (``/settings``)? Off by default."""
         return await clock_reads(self._store).dm_reminders(user_id)
 
+    @retrying
     async def set_dm_reminders(self, user_id: int, enabled: bool) -> None:
         now = self.clock()
         async with self._store.transaction(players=[user_id]) as tx:

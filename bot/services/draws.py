@@ -50,7 +50,13 @@ from bot.services import clockstate
 from bot.services.base import game_info, game_row, retrying, row_info, seat_of, written
 from bot.services.context import ServiceContext
 from bot.services.drawstate import close_draw_offers
-from bot.services.gamestate import ABORTED, ACTIVE, forced_end, write_forced_end
+from bot.services.gamestate import (
+    ABORTED,
+    ACTIVE,
+    aborted,
+    forced_end,
+    write_forced_end,
+)
 from bot.store import GameRow, GameUpdate
 from bot.store.draws import (
     ACCEPTED,
@@ -275,6 +281,8 @@ class DrawService:
             status, seats = game.status, game.seats
         if status != ACTIVE:
             return False
+        if await tournament_reads(self._store).tournament_game(game_id) is not None:
+            return False  # never: a tournament game's result decides the pairings
         if ply == 0:
             return True  # nobody has moved
         moves = await self._store.moves(game_id)
@@ -299,7 +307,8 @@ class DrawService:
             if all_have_moved(row.seats, moved):
                 raise DrawError("errors.abort_too_late", game_id=game_id)
             update = GameUpdate(snapshot=row.snapshot, ply=row.ply, to_move=None,
-                                status=ABORTED, last_move=row.last_move, forced_outcome=None,
+                                status=ABORTED, last_move=row.last_move,
+                                forced_outcome=aborted(user_id, admin=False),
                                 updated_at=now)
             if not await tx.update_game(game_id, row.version, update):
                 raise BoardChanged("errors.board_changed", game_id=game_id)

@@ -224,11 +224,19 @@ class GameReads:
     def _position_of(self, game_name: str, state: Any, *, game_id: int, ply: int,
                      version: int, last_move: str | None, current: bool) -> Position:
         """A position as it may leave the service: the public view of ``state``, and whether
-        the player to move sees more than the public."""
+        the moves of the player to move depend on what only they see."""
         game = self._ctx.engine(game_name)
         public = game.view(state, None)
         mover = state.to_move
-        private = mover is not None and public != game.view(state, mover)
+        private = False
+        if mover is not None and public != game.view(state, mover):
+            # The mover sees more than the public: their moves may be shown publicly only if
+            # they are the public view's (LPPG's second draw: pile a or b, whatever the first
+            # card drawn) and leave a choice: a single forced move (LPPG's pass, where the
+            # public view cannot place cards it does not see) would tell that the mover's
+            # cards fit nowhere.
+            mine = [str(m) for m in game.legal_moves(game.view(state, mover))]
+            private = len(mine) < 2 or mine != [str(m) for m in game.legal_moves(public)]
         return Position(
             game_id=game_id, ply=ply, version=version, state=public, to_move=mover,
             last_move=last_move, private_moves=private, current=current,

@@ -32,6 +32,8 @@ ACTIVE = "active"
 FINISHED = "finished"
 #: Ended by an admin with no result (``bot.services.admin``).
 ABORTED = "aborted"
+#: ``forced_outcome["kind"]`` of an aborted game.
+ABORT = "abort"
 
 #: Teams for games whose engine does not declare ``teams(players)`` (RULES.md §5: LPPG with 4
 #: players is seats 0+2 against 1+3).
@@ -67,10 +69,19 @@ def resignation_outcome(game: Game, state: Any, seat: int) -> Outcome:
     )
 
 
+def aborted(by: int, *, admin: bool) -> dict[str, Any]:
+    """The ``forced_outcome`` of an aborted game: who aborted it, and whether as a server
+    admin. It ends the game with no outcome: nobody is to move."""
+    return {"kind": ABORT, "by": by, "admin": admin}
+
+
 def apply_forced_outcome(state: Any, forced: Mapping[str, Any] | None) -> Any:
-    """The state with a stored resignation applied (nothing to do for a played-out game)."""
+    """The state with a stored resignation applied (nothing to do for a played-out game);
+    an abort leaves it with nobody to move and no outcome."""
     if not forced:
         return state
+    if forced.get("kind") == ABORT:
+        return dataclasses.replace(state, to_move=None)
     return dataclasses.replace(state, to_move=None, outcome=load_outcome(forced["outcome"]))
 
 

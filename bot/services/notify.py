@@ -89,6 +89,7 @@ class NotifyService:
     async def settings(self, user_id: int) -> NotifySettings:
         return await notify_reads(self._store).settings(user_id)
 
+    @retrying
     async def set_dm_reminders(self, user_id: int, enabled: bool) -> NotifySettings:
         """Reminders by DM on or off; trying DMs again after a refusal."""
         now = self.clock()
@@ -98,6 +99,7 @@ class NotifyService:
             await notify_writes(tx).clear_dm_refused(user_id)
         return await self.settings(user_id)
 
+    @retrying
     async def set_digest(self, user_id: int, *, enabled: bool | None = None,
                          hour: int | None = None, time_zone: str | None = None
                          ) -> NotifySettings:
@@ -134,6 +136,7 @@ class NotifyService:
 
     # ----- quiet mode ----------------------------------------------------------------------
 
+    @retrying
     async def mute(self, user_id: int, game_id: int, muted: bool = True) -> bool:
         """Mute (or unmute) a game for one of its players; False when it already was so."""
         game = await self._store.get_game(game_id)

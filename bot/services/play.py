@@ -100,6 +100,10 @@ class PlayService:
             raise IllegalMoveError("errors.illegal_move", reason=error.phrase) from None
         canonical = str(move)
         explanation = game.explain(state, move)
+        # The engine names the mover as they were before the move; a post names them by their
+        # seat's name after it, unless the move changed that name.
+        named_before = game.seat_phrase(state, seat)
+        renamed = named_before != game.seat_phrase(after, seat)
         finished = after.outcome is not None
         now = self._clock()
         ply = row.ply + 1
@@ -127,6 +131,7 @@ class PlayService:
                 # What the move did, as a phrase: each post says it in its own language.
                 description=explanation, seat=seat, user_id=user_id,
                 undo_dropped_by=None if row.undo_seat is None else row.seats[row.undo_seat],
+                mover_named=named_before if renamed else None,
             )
             await tx.insert_outbox(played, now, reply_token)
             await lapse_draw_offers(tx, row, seat, finished, now)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.i18n import language_of
+from bot.services.base import retrying
 from bot.services.context import ServiceContext
 from bot.services.gamestate import normal_json
 from bot.store import Reads
@@ -26,6 +27,7 @@ class SettingsService:
         found = await self._store.guild_settings(guild_id)
         return found if found is not None else (None, {})
 
+    @retrying
     async def set_guild_settings(
         self, guild_id: int, *, locale: str | None = None, settings: dict | None = None
     ) -> None:
@@ -61,6 +63,7 @@ class SettingsService:
         """The language a user chose for the bot (None: follow their Discord language)."""
         return await self._store.user_locale(user_id)
 
+    @retrying
     async def set_user_locale(self, user_id: int, locale: str | None) -> None:
         """Save (or, with None, forget) the language a user chose for the bot."""
         async with self._store.single_write() as tx:  # one statement

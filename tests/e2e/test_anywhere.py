@@ -416,7 +416,7 @@ async def test_hint_against_the_ai_in_a_dm(world):
     dm = emu.open_dm("alice", "bob")
     start = await emu.slash("alice", "play alak", {"level": "easy"}, channel=dm)
     board = await start.reply(lambda m: bool(m.buttons()))
-    assert [b["label"] for b in board.buttons()][-4:] == ["Move…", "Undo", "Resign", "Hint"]
+    assert [b["label"] for b in board.buttons()][-3:] == ["Move…", "Resign", "Hint"]
     hint = await (await emu.click("alice", board, label="Hint")).reply()
     assert hint.ephemeral and hint.content
 

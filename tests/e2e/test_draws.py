@@ -54,7 +54,8 @@ async def test_an_accepted_draw_ends_the_game_drawn_and_rated_as_one(world):
     assert said.notified == {alice.id}, "the one who offered learns the answer"
     result = await emu.wait_for_message(lambda m: "draw agreed" in m.content,
                                         channel_id=thread, since=mark)
-    assert "a draw" in result.content
+    # Said once: not "a draw (draw agreed)".
+    assert result.content.startswith("Game over: draw agreed."), result.content
     await emu.wait_for(lambda e: e.kind == "edit" and e.data.id == posted.id
                        and not e.data.buttons(), since=mark)
     after = await world.services.games.get_game(game.id)

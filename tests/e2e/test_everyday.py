@@ -251,18 +251,32 @@ async def test_rematch_after_a_game_and_the_thread_archives_itself_when_quiet(wo
                        and not e.data.buttons(), since=mark)
 
 
-async def test_a_vacation_says_nothing_in_untimed_games_and_a_short_one_costs_an_hour(world):
+async def test_a_vacation_with_nothing_to_pause_spends_nothing_and_a_short_one_costs_an_hour(
+    world,
+):
     emu = world.emu
     first = await world.start_game("alice", "alak", "bob")  # no time control
     thread = first.channel_id
     mark = emu.mark()
     on = await (await emu.slash("bob", "vacation", {"days": 3})).reply()
-    assert on.flags & EPHEMERAL and "nothing is paused and nobody is told" in on.content
+    assert on.flags & EPHEMERAL
+    assert on.content == ("None of your games in progress has a clock, so there is nothing to "
+                          "pause: your vacation does not start and no day is spent. 30 vacation "
+                          "days left of 30 this year.")
+    nobody = await (await emu.slash("carol", "vacation", {"days": 3}, locale="fr")).reply()
+    assert nobody.content.replace("\u00a0", " ").startswith(
+        "Vous n'avez pas de partie en cours, il n'y a donc rien à arrêter : vos vacances ne "
+        "commencent pas et aucun jour n'est décompté.")
     off = await (await emu.slash("bob", "vacation", {"days": 0})).reply()
-    # Seconds of vacation cost one started hour, said as such (not "29.9 days").
-    assert "29 days and 23 hours of vacation left of 30 days" in off.content, off.content
-    # No clock was paused, so none runs again.
-    assert off.content.startswith("Welcome back.") and "clock" not in off.content
+    assert off.content == "You are not on vacation."
     await world.bot.delivery.flush(None)
     assert [m for m in emu.channel_messages(thread) if "vacation" in m.content.lower()] == []
     assert emu.pings("alice", since=mark) == []
+    # With a clock to pause, a vacation starts; ended after seconds it costs one started
+    # hour, said as such (not "29.9 days").
+    timed = await world.challenge("alice", "alak", {"opponent": "bob", "time_control": "3d"})
+    await world.accept("bob", timed)
+    on = await (await emu.slash("bob", "vacation", {"days": 3})).reply()
+    assert "the clocks of your 1 game are paused" in on.content, on.content
+    off = await (await emu.slash("bob", "vacation", {"days": 0})).reply()
+    assert "29 days and 23 hours of vacation left of 30 days" in off.content, off.content

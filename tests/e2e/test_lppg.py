@@ -171,15 +171,17 @@ async def test_hand_offers_the_players_own_moves_privately(world):
     """When the player to move holds cards, their moves come as buttons on their /hand answer
     (when they fit), never on the public board; pressing one plays it publicly."""
     emu = world.emu
+    world.services.context.seeds = lambda: SEED  # a deal that comes to a few placements
     first = await world.start_game("alice", "lppg", "bob")
     thread = first.channel_id
     game = await world.services.games.game_for_thread(thread)
-    for _ in range(60):
+    for _ in range(MAX_PLIES):
         mover, moves = await world.turn(game.id)
         latest = [m for m in emu.channel_messages(thread) if m.files][-1]
         if len(moves) <= 25 and not board_buttons(latest):
             break
-        await (await emu.slash(mover, "move", {"text": moves[0]}, channel=thread)).reply()
+        await (await emu.slash(mover, "move", {"text": moves[len(moves) // 2]},
+                                   channel=thread)).reply()
     else:
         raise AssertionError("no private decision with few moves came up")
     shown = await (await emu.slash(mover, "hand", channel=thread)).reply()

@@ -119,10 +119,11 @@ async def test_clock_texts_read_well(world, monkeypatch):
     assert re.fullmatch(r"The clock of game #\d+ has not run out yet: it runs out <t:\d+:R>\.",
                         early.content), early.content
     early = await (await emu.slash("bob", "claim", {}, channel=thread, locale="fr")).reply()
-    assert re.search(r"n’est pas encore écoulée\u00a0: le temps sera écoulé <t:\d+:R>\.$",
+    assert re.search(r"n'est pas encore écoulée\u00a0: le temps sera écoulé <t:\d+:R>\.$",
                      early.content), early.content
-    # Seconds of vacation cost a started hour, said in days and hours, not "29.9 days".
-    await (await emu.slash("carol", "vacation", {"days": 3})).reply()
-    back = await (await emu.slash("carol", "vacation", {"days": 0}, locale="fr")).reply()
+    # Seconds of vacation cost a started hour, said in days and hours, not "29.9 days" (a
+    # player of a timed game: with no clock to pause, no vacation starts).
+    await (await emu.slash("bob", "vacation", {"days": 3})).reply()
+    back = await (await emu.slash("bob", "vacation", {"days": 0}, locale="fr")).reply()
     assert "Il vous reste 29 jours et 23 heures de vacances sur 30 jours" in back.content, (
         back.content)

@@ -22,11 +22,11 @@ SAYS = {
               "bad_zone": "is not a time zone I know", "muted": "is muted",
               "unmuted": "pings you again", "refused": "I could not send you a direct message",
               "on_hold": "Discord refused my last direct message"},
-    "fr": {"digest": "Votre résumé quotidien : c’est à vous de jouer dans 2 parties.",
+    "fr": {"digest": "Votre résumé quotidien : c'est à vous de jouer dans 2 parties.",
            "digest_setting": "chaque jour à 9 h (Europe/Paris)",
-           "bad_zone": "n’est pas un fuseau horaire que je connais",
+           "bad_zone": "n'est pas un fuseau horaire que je connais",
            "muted": "est en mode silencieux", "unmuted": "vous mentionne de nouveau",
-           "refused": "Je n’ai pas pu vous envoyer de message privé",
+           "refused": "Je n'ai pas pu vous envoyer de message privé",
            "on_hold": "Discord a refusé mon dernier message privé"},
 }
 

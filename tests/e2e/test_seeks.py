@@ -21,7 +21,7 @@ TEXTS = {
            "withdrawn": "withdrew their seek", "expired": "expired (a seek stays open 2 days)",
            "too_many": f"already have {MAX_OPEN_SEEKS} open seeks", "own": "your own seek",
            "closed": "no longer open", "challenges": "__Open challenges__",
-           "tables": "__Tables waiting for players__", "unseek": "Withdrawn: S{id}.",
+           "tables": "__Tables waiting for players__", "unseek": "Seek withdrawn: S{id}.",
            "seek": "S", "challenge": "C", "table": "T"},
     "fr": {"posted": "propose une partie de **Alak**", "lobby": "__Propositions__",
            "join": "Rejoindre", "join_n": "Rejoindre {kind}{id}",
@@ -32,7 +32,7 @@ TEXTS = {
            "too_many": f"déjà {MAX_OPEN_SEEKS} propositions ouvertes",
            "own": "votre propre proposition", "closed": "n'est plus ouvert",
            "challenges": "__Défis ouverts__", "tables": "__Tables en attente de joueurs__",
-           "unseek": "Retirées : P{id}.", "seek": "P", "challenge": "D", "table": "T"},
+           "unseek": "Proposition retirée : P{id}.", "seek": "P", "challenge": "D", "table": "T"},
 }
 LOCALES = {"en": "en-US", "fr": "fr"}
 

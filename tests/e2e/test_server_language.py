@@ -25,7 +25,7 @@ async def test_public_answers_follow_the_servers_language_not_the_users(world):
     joined = []
     for name in ("alice", "bob", "carol", "dave"):
         joined.append(await (await emu.slash(name, "tournament join", {})).reply())
-    assert all("s’inscrit à **Alak cup**" in j.content for j in joined), joined[-1].content
+    assert all("s'inscrit à **Alak cup**" in j.content for j in joined), joined[-1].content
     kicked = await (await emu.slash("alice", "tournament kick", {"player": "dave"})).reply()
     assert not kicked.flags & EPHEMERAL
     assert "a retiré" in kicked.content and "des inscrits à **Alak cup**" in kicked.content, (
@@ -40,7 +40,7 @@ async def test_public_answers_follow_the_servers_language_not_the_users(world):
     assert "Classements de" in profile.content, profile.content
     board = await (await emu.slash("bob", "leaderboard", {"game": "alak"})).reply()
     assert not board.flags & EPHEMERAL
-    assert "Personne n’a encore fini de partie classée" in board.content, board.content
+    assert "Personne n'a encore fini de partie classée" in board.content, board.content
     rules = await (await emu.slash("bob", "rules", {"game": "alak"})).reply(
         lambda m: bool(m.data.get("embeds")))
     assert "Aperçu" in str(rules.data["embeds"]), rules.data["embeds"]

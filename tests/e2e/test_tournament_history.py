@@ -146,3 +146,48 @@ async def test_an_ai_player_entered_by_the_organiser_plays_at_once(world):
     ratings = world.bot.get_cog("Tournaments").ratings
     assert (await ratings.glicko_of("alak", [alice.id]))[alice.id].games == 0
     assert_no_ai_reached(emu)
+
+
+async def test_standings_and_pairings_without_a_number_show_the_last_finished(world):
+    """With no tournament open here, ``standings`` and ``pairings`` without a number show the
+    tournament that finished last (the one their suggestions list first); once one opens,
+    that one."""
+    emu = world.emu
+    tournament, _, ids = await play_cup(world)
+    table = await (await emu.slash("bob", "tournament standings", {})).reply()
+    assert not table.flags & EPHEMERAL, table.content
+    assert f"**Cup** (#{tournament.id})" in table.content
+    assert f"<@{ids['alice']}> — 2 pts" in table.content and table.files
+    pairings = await (await emu.slash("bob", "tournament pairings", {})).reply()
+    assert not pairings.flags & EPHEMERAL and f"<@{ids['carol']}>" in pairings.content
+    await (await emu.slash("alice", "tournament create", {
+        "game": "alak", "format": "round_robin", "name": "Spring"})).reply()
+    table = await (await emu.slash("bob", "tournament standings", {})).reply()
+    assert "**Spring**" in table.content and "Cup" not in table.content
+
+
+async def test_two_ai_entrants_of_one_level_have_distinct_names(world):
+    """Two AI players of one level entered in a tournament are "AI 1 (easy)" and "AI 2
+    (easy)" everywhere the tournament names them (as their game's thread does), and the list
+    of players is separated by commas."""
+    emu = world.emu
+    alice = emu.user("alice").mention
+    await (await emu.slash("alice", "tournament create", {
+        "game": "alak", "format": "round_robin", "name": "Robots"})).reply()
+    await (await emu.slash("alice", "tournament join", {})).reply()
+    await (await emu.slash("alice", "tournament add-ai", {"level": "easy"})).reply()
+    second = await (await emu.slash("alice", "tournament add-ai", {"level": "easy"})).reply()
+    assert "entered AI 2 (easy)" in second.content
+    mark = emu.mark()
+    await (await emu.slash("alice", "tournament start", {})).reply()
+    await emu.wait_for_message(lambda m: "round 1" in m.content, channel_id=emu.channel_id,
+                               since=mark)
+    pairings = await (await emu.slash("bob", "tournament pairings", {})).reply()
+    # Round 1 of three: one game, one bye; each AI named is named with its number.
+    assert pairings.content.count("AI 1 (easy)") + pairings.content.count("AI 2 (easy)") >= 1
+    assert "AI (easy)" not in pairings.content, pairings.content
+    table = await (await emu.slash("bob", "tournament standings", {})).reply()
+    assert f"Players (3): {alice}, AI 1 (easy), AI 2 (easy)" in table.content, table.content
+    assert "AI (easy)" not in table.content
+    # The summary and a standings line each.
+    assert table.content.count("AI 1 (easy)") == 2 and table.content.count("AI 2 (easy)") == 2

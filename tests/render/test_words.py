@@ -49,6 +49,16 @@ def test_plural_rules():
     assert en.count("lppg.cards", 1) == "1 card"
 
 
+def test_the_counted_words_of_the_score_and_hand_lines_agree_with_one():
+    """Kolory's cards left and Polygo's score line, as their boards write them."""
+    fr, en = words("fr"), words("en")
+    assert en.count("kolory.cards_left", 1) == "1 card left"
+    assert fr.count("kolory.cards_left", 1) == "1 carte en main"
+    assert en("polygo.score", points=en.count("polygo.points", -1), territory=0,
+              prisoners=en.count("polygo.prisoners", 1)) == "-1 point: 0 territory − 1 prisoner"
+    assert fr.count("polygo.prisoners", 1) == "1 prisonnier"
+
+
 def test_seat_names_translate_and_unknown_names_pass_through():
     fr = Words("fr")
     assert fr.seat("Black") == "Noir"

@@ -104,3 +104,15 @@ def test_every_english_phrase_is_in_the_catalog():
     english = phrase_templates("en")
     missing = [key for key in registered if key not in english and not key.startswith("test.")]
     assert missing == []
+
+
+def test_french_writes_one_apostrophe():
+    """French texts write the typewriter apostrophe (as most of them did, and as the elision
+    of "de Alak" into "d'Alak" does), never a mix of ' and ’: catalogs and rule texts."""
+    files = [*sorted((LOCALES / "fr").glob("*.toml")),
+             *sorted((LOCALES.parent / "rules" / "fr").glob("*.toml"))]
+    assert len(files) > 20
+    curly = [f"{path.name}:{number}" for path in files
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if "\u2019" in line]
+    assert curly == []

@@ -48,6 +48,9 @@ class VacationInfo:
     #: still paused by another seated player's vacation (``held_games``).
     resumed_games: tuple[int, ...] = ()
     held_games: tuple[int, ...] = ()
+    #: A vacation asked for while no game in progress had a clock: none was started (nothing
+    #: to pause), and no day was spent.
+    not_started: bool = False
 
     @property
     def used_days(self) -> float:

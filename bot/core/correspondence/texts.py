@@ -156,6 +156,9 @@ def vacation_status_text(status: VacationInfo, locale: Any) -> str:
     have no clock to pause), and the days left. At its end, which clocks run again: none when
     no timed game is in progress, and not those of games where another player is away."""
     days_left = days_left_text(status.left_days, status.allowance_days)
+    if status.not_started:
+        key = "vacation_not_started" if status.running_games else "vacation_not_started_no_games"
+        return t(f"clocks.{key}", locale, days_left=days_left)
     if status.until is None:
         held = len(status.held_games)
         if held and status.resumed_games:

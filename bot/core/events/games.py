@@ -42,6 +42,9 @@ class MovePlayed(GameEvent):
     user_id: int
     #: The player whose take-back request the move dropped.
     undo_dropped_by: int | None = optional(None)
+    #: How ``description`` names the mover when the move itself changed their seat's name
+    #: (Palam's camp choice: "Player 1" takes Isis); None: by their name after the move.
+    mover_named: Phrase | None = optional(None)  # noqa: RUF009 (a dataclasses.field)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -26,12 +26,14 @@ from bot.services.tournaments.models import LPPG_TARGET, Withdrawal
 MAX_LINES = 40  # keep posts under Discord's 2000 characters
 
 
-def mention(user_id: int | None, locale: Any = None) -> str:
+def mention(user_id: int | None, locale: Any = None, entrants: tuple[int, ...] = ()) -> str:
     """A player as a post names them: a person's mention, an AI entrant's name ("AI (hard)",
-    in ``locale``), which is never a mention."""
+    in ``locale``), which is never a mention; among ``entrants`` (the tournament's), an AI
+    that shares its level with another entrant gets its number ("AI 2 (easy)"), as at a
+    table of both."""
     if user_id is None:
         return "-"
-    return player_name(user_id, locale) if is_ai(user_id) else f"<@{user_id}>"
+    return player_name(user_id, locale, entrants) if is_ai(user_id) else f"<@{user_id}>"
 
 
 def shown_name(name: str) -> str:
@@ -46,15 +48,17 @@ def game_title(name: str) -> str:
 # ----- tournaments ------------------------------------------------------------------------------
 
 
-def format_board(board: Board, locale: Any) -> str:
+def format_board(board: Board, locale: Any, entrants: tuple[int, ...] = ()) -> str:
+    """One board of a round; ``entrants``: the tournament's, which number its AI players."""
     if board.seats and board.first_id is None:  # a game of an LPPG match
-        players = ", ".join(mention(u, locale) for u in board.seats)
+        players = ", ".join(mention(u, locale, entrants) for u in board.seats)
         return t("tournaments.post.match_game", locale, round=board.round, players=players,
                  game=board.game_id)
     if board.second_id is None:
         return t("tournaments.post.bye", locale, board=board.board + 1,
-                 player=mention(board.first_id, locale))
-    first, second = mention(board.first_id, locale), mention(board.second_id, locale)
+                 player=mention(board.first_id, locale, entrants))
+    first = mention(board.first_id, locale, entrants)
+    second = mention(board.second_id, locale, entrants)
     if board.decided:
         score = {1.0: "1–0", 0.0: "0–1"}.get(board.first_score, "½–½")
         key = "tournaments.post.forfeit" if board.method == "forfeit" else "tournaments.post.result"
@@ -69,7 +73,8 @@ def format_pairings(tournament: Tournament, round_number: int, boards: list[Boar
     params = {"name": shown_name(tournament.name), "id": tournament.id, "round": round_number}
     header = (t("tournaments.post.round_open", locale, **params) if total is None
               else t("tournaments.post.round", locale, total=total, **params))
-    lines = [header, *(format_board(b, locale) for b in boards[:MAX_LINES])]
+    lines = [header, *(format_board(b, locale, tournament.players)
+                       for b in boards[:MAX_LINES])]
     if not boards:
         lines.append(t("tournaments.post.no_pairings", locale))
     return "\n".join(lines)
@@ -103,7 +108,8 @@ def format_standings(standings: Standings, locale: Any) -> str:
         breaks = ", ".join(f"{n} {number(v, locale)}"
                            for n, v in zip(names, row.tiebreaks, strict=False))
         params = {"rank": "–" if row.rank is None else f"{row.rank}.",
-                  "player": mention(row.user_id, locale), "wins": row.wins, "draws": row.draws,
+                  "player": mention(row.user_id, locale, tournament.players),
+                  "wins": row.wins, "draws": row.draws,
                   "losses": row.losses}
         if match:
             line = t("tournaments.post.standing_match", locale, points=number(row.points, locale),
@@ -126,7 +132,8 @@ def format_tournament(tournament: Tournament, locale: Any) -> str:
     """One paragraph: name, game, format, status, time control, organiser, players (and
     those who left)."""
     active = tournament.active_players
-    players = " ".join(mention(u, locale) for u in active) or t("tournaments.post.nobody", locale)
+    players = ", ".join(mention(u, locale, tournament.players)
+                        for u in active) or t("tournaments.post.nobody", locale)
     text = t("tournaments.post.summary", locale, name=shown_name(tournament.name),
              id=tournament.id, game=game_title(tournament.game),
              format=t(f"tournaments.format.{tournament.format}", locale),
@@ -137,7 +144,8 @@ def format_tournament(tournament: Tournament, locale: Any) -> str:
     gone = [e.user_id for e in tournament.entrants if e.withdrawn]
     if gone:
         text += "\n" + t("tournaments.post.summary_left", locale,
-                         players=" ".join(mention(u, locale) for u in gone))
+                         players=", ".join(mention(u, locale, tournament.players)
+                                           for u in gone))
     return text
 
 
@@ -180,7 +188,7 @@ def withdrawal_text(withdrawal: Withdrawal, by: int, locale: Any) -> str:
     """What a ``leave`` or ``kick`` did, said as it happened: left the sign-up, withdrew, or
     was removed by ``by``; and the game it cost, if one was running."""
     info = withdrawal.tournament
-    params = {"player": mention(withdrawal.user_id), "by": mention(by),
+    params = {"player": mention(withdrawal.user_id, locale, info.players), "by": mention(by),
               "name": shown_name(info.name), "id": info.id}
     if info.status == "signup":
         key = "kicked" if withdrawal.removed else "left"
@@ -189,7 +197,8 @@ def withdrawal_text(withdrawal: Withdrawal, by: int, locale: Any) -> str:
     text = t(f"tournaments.{key}", locale, **params)
     if withdrawal.forfeited:
         text += " " + t("tournaments.forfeited", locale,
-                        games=", ".join(f"#{g}" for g in withdrawal.forfeited))
+                        games=", ".join(t("bot.game.number", locale, id=g)
+                                        for g in withdrawal.forfeited))
     return text
 
 
@@ -200,7 +209,8 @@ def forfeit_post(forfeit: TournamentForfeit, tournament: Tournament, locale: Any
         key = "withdrew"
     else:
         key = "removed" if removed_by is not None else "removed_unknown"
-    return t(f"tournaments.forfeit.{key}", locale, player=mention(forfeit.user_id),
+    return t(f"tournaments.forfeit.{key}", locale,
+             player=mention(forfeit.user_id, locale, tournament.players),
              by=mention(removed_by), name=shown_name(tournament.name), id=tournament.id)
 
 

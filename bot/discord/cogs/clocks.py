@@ -193,14 +193,15 @@ class Clocks(commands.Cog):
             if digest is not None or digest_hour is not None or time_zone is not None:
                 await notify.set_digest(user, enabled=digest, hour=digest_hour,
                                         time_zone=time_zone)
+            if dm_reminders is not None:
+                await notify.set_dm_reminders(user, dm_reminders)
+            if dm_reminders or digest:
+                # Direct messages are theirs alone: in the language of the client they asked
+                # with.
+                await self.bot.services.settings.set_user_locale(user, language_code(locale))
         except ServiceError as error:
             await reply_error(interaction, error)
             return
-        if dm_reminders is not None:
-            await notify.set_dm_reminders(user, dm_reminders)
-        if dm_reminders or digest:
-            # Direct messages are theirs alone: in the language of the client they asked with.
-            await self.bot.services.settings.set_user_locale(user, language_code(locale))
         saved = await notify.settings(user)
         state = t("clocks.settings_on" if saved.dm_reminders else "clocks.settings_off", locale)
         lines = [t("clocks.settings_saved", locale, state=state)]

@@ -112,7 +112,13 @@ class Game(commands.Cog):
             if due:
                 text += " " + due
         elif info.status == ABORTED:
-            text = t("bot.board.aborted", language, game=title, id=info.id)
+            if info.aborted_by is None:  # aborted before the bot kept who did it
+                text = t("bot.board.aborted_earlier", language, game=title, id=info.id)
+            elif info.aborted_as_admin:
+                text = t("bot.board.aborted", language, game=title, id=info.id)
+            else:
+                text = t("bot.board.aborted_by_player", language, game=title, id=info.id,
+                         player=player_name(info.aborted_by, language, info.seats))
         else:
             text = t("bot.board.finished", language, game=title, id=info.id,
                      reason=outcome_text(info.outcome, language) if info.outcome else "")
@@ -164,7 +170,8 @@ class Game(commands.Cog):
             turn = (t("bot.games.your_turn", locale) if to_move == user
                     else t("bot.games.their_turn", locale,
                            player=player_name(to_move, locale, info.seats)))
-            where = f"<#{info.thread_id}>" if info.thread_id else f"#{info.id}"
+            where = (f"<#{info.thread_id}>" if info.thread_id
+                     else t("bot.game.number", locale, id=info.id))
             line = t("bot.games.line", locale, game=engines.get(info.game).title,
                      id=info.id, opponents=", ".join(others), turn=turn, where=where)
             deadline = games_clock_text(clocks.get(info.id), now, locale)

@@ -265,7 +265,8 @@ class Play(commands.Cog):
             await self.bot.delivery.flush(game.id, interaction)
             return
         await interaction.response.send_message(
-            t("bot.challenge.started", language, game=title, thread=f"#{game.id}"),
+            t("bot.challenge.started", language, game=title,
+              thread=t("bot.game.number", language, id=game.id)),
             allowed_mentions=NO_PINGS,
         )
         await self.bot.delivery.flush(game.id, interaction)

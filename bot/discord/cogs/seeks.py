@@ -107,7 +107,7 @@ class Seeks(commands.Cog):
             return
         numbers = ", ".join(t("seeks.number", interaction.locale, id=c.id) for c in withdrawn)
         await send_ephemeral(interaction, t("seeks.withdrawn_list", interaction.locale,
-                                            ids=numbers))
+                                            count=len(withdrawn), ids=numbers))
         for challenge in withdrawn:
             content, _ = await render_seek(self.bot, await services.seeks.get_seek(challenge.id))
             await edit_posted(self.bot, challenge, content)
@@ -117,12 +117,13 @@ class Seeks(commands.Cog):
                          ) -> list[app_commands.Choice[int]]:
         seeks = await self.bot.services.seeks.open_seeks_of(interaction.user.id,
                                                             interaction.guild_id)
-        # Typed as shown ("S7", "#7") or as a number.
-        digits = str(typed or "").strip().lstrip("#").lstrip(string.ascii_letters)
-        return [app_commands.Choice(
-                    name=f"{t('seeks.number', interaction.locale, id=s.id)} "
-                         f"{engines.get(s.challenge.game).title}",
-                    value=s.id)
+        locale = interaction.locale
+        # Typed as shown ("S7", "P7", "#7", "n°7") or as a number.
+        typed_text = str(typed or "").strip().removeprefix("n°").lstrip("#")
+        digits = typed_text.lstrip(string.ascii_letters)
+        return [app_commands.Choice(name=t("seeks.number", locale, id=s.id) + " "
+                                    + engines.get(s.challenge.game).title,
+                                    value=s.id)
                 for s in seeks if str(s.id).startswith(digits)][:25]
 
     @app_commands.command(

@@ -152,7 +152,8 @@ async def bracket_png(
     guild = bot.get_guild(tournament.guild_id) if tournament.guild_id else None
     names: dict[int, str] = {}
     for user_id in tournament.players:
-        names[user_id] = await bot.display_name(user_id, guild)
+        names[user_id] = (player_name(user_id, locale, tournament.players) if is_ai(user_id)
+                          else await bot.display_name(user_id, guild))
     matches = []
     for boards in rounds:
         column = []
@@ -200,7 +201,7 @@ async def standings_file(bot: CogHost, table: Standings, locale: Any) -> discord
                 *(t(f"tournaments.tiebreak.{name}", locale) for name in table.tiebreaks)]
     rows = []
     for row in table.rows[:MAX_ROWS]:
-        name = (player_name(row.user_id, locale) if row.user_id < 0
+        name = (player_name(row.user_id, locale, tournament.players) if row.user_id < 0
                 else await bot.display_name(row.user_id, guild))
         rows.append((
             "–" if row.rank is None else f"{row.rank}.", name, number(row.points, locale),
@@ -389,12 +390,20 @@ class Tournaments(commands.Cog):
         keep: Callable[[Tournament], bool] | None = None,
     ) -> int | None:
         """The tournament named; else the only one of this server ``action`` can apply to
-        (and ``keep`` keeps). None, after telling the user, when there is none or several."""
+        (and ``keep`` keeps); for ``history`` (standings, pairings), the only one in sign-up or
+        running, else the one that finished last. None, after telling the user, when there is
+        none or several."""
         if tournament is not None:
             return tournament
-        found = [x for x in await self.tournaments.reading.open_tournaments(
-                     interaction.guild_id, interaction.user.id, action)
+        reading = self.tournaments.reading
+        found = [x for x in await reading.open_tournaments(
+                     interaction.guild_id, interaction.user.id,
+                     "read" if action == "history" else action)
                  if keep is None or keep(x)]
+        if not found and action == "history":
+            finished = await reading.tournaments(interaction.guild_id, statuses=("finished",))
+            found = sorted(finished, key=lambda x: (x.finished_at is not None,
+                                                    x.finished_at, x.id))[-1:]
         if not found and action == "join":
             # Already in every one in sign-up: the service says so about the only one.
             found = await self.tournaments.reading.open_tournaments(
@@ -403,7 +412,7 @@ class Tournaments(commands.Cog):
             return found[0].id
         locale = interaction.locale
         if not found:
-            key = "tournaments.none_here" if action in ("read", "manage") else (
+            key = "tournaments.none_here" if action in ("read", "manage", "history") else (
                 f"tournaments.none_for.{action}")
             await send_ephemeral(interaction, t(key, locale))
             return None
@@ -524,7 +533,8 @@ class Tournaments(commands.Cog):
         locale = await self._public(interaction)
         await self._answer(interaction, t(
             "tournaments.history.ai_added", locale, by=mention(interaction.user.id),
-            player=player_name(ai_id, locale), name=shown_name(info.name), id=info.id,
+            player=player_name(ai_id, locale, info.players), name=shown_name(info.name),
+            id=info.id,
             players=t("tournaments.count.players", locale, count=len(info.players))))
 
     @group.command(name="leave", description="Leave a tournament (withdraw once it runs)")
@@ -590,10 +600,11 @@ class Tournaments(commands.Cog):
                                           name=shown_name(info.name), id=info.id))
 
     @group.command(name="standings", description="A tournament's standings")
-    @app_commands.describe(tournament="Tournament number (default: the one open here)")
+    @app_commands.describe(
+        tournament="Tournament number (default: the one open here, else the last finished)")
     async def standings(self, interaction: discord.Interaction,
                         tournament: number_of("history") = None) -> None:
-        table = await self._call(interaction, tournament, "read",
+        table = await self._call(interaction, tournament, "history",
                                  lambda tid: self.tournaments.reading.standings(
                                      tid, guild_id=interaction.guild_id))
         if table is None:
@@ -618,8 +629,9 @@ class Tournaments(commands.Cog):
         await self._answer(interaction, text, file=file)
 
     @group.command(name="pairings", description="A round's pairings")
-    @app_commands.describe(tournament="Tournament number (default: the one open here)",
-                           round="Round number (default: the current round)")
+    @app_commands.describe(
+        tournament="Tournament number (default: the one open here, else the last finished)",
+        round="Round number (default: the current round)")
     async def pairings(self, interaction: discord.Interaction,
                        tournament: number_of("history") = None,
                        round: app_commands.Range[int, 1, LARGEST] | None = None) -> None:
@@ -631,7 +643,7 @@ class Tournaments(commands.Cog):
             return info, number, await self.tournaments.reading.pairings(
                 tid, round, guild_id=interaction.guild_id)
 
-        found = await self._call(interaction, tournament, "read", read)
+        found = await self._call(interaction, tournament, "history", read)
         if found is None:
             return
         info, number, boards = found
@@ -671,8 +683,9 @@ class Tournaments(commands.Cog):
                 champions = [row.user_id for row in table.rows if row.rank == 1]
                 if champions:
                     line += " — " + t("tournaments.history.won_by", locale,
-                                      players=", ".join(player_name(uid, locale)
-                                                        for uid in champions))
+                                      players=", ".join(
+                                          player_name(uid, locale, tournament.players)
+                                          for uid in champions))
             lines.append(line)
         if more:
             lines.append(t("tournaments.list.more", locale, count=more))

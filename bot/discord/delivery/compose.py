@@ -202,7 +202,8 @@ class Composer:
         mover = mention(game.seats[played.seat], locale, game.seats)
         # Said once: "@alice plays h and captures 2 stones", not "@alice played h: Black
         # plays h and captures 2 stones" (the engine's sentence, naming the player).
-        seat = engines.get(game.game).seat_phrase(position.state, played.seat)
+        seat = played.mover_named or engines.get(game.game).seat_phrase(position.state,
+                                                                        played.seat)
         said = description_text(played.description, played.move, locale, (seat, mover))
         description = "" if said else description_text(played.description, played.move,
                                                         locale)
@@ -289,16 +290,19 @@ class Composer:
                 {"type": discord.ComponentType.action_row.value, "components": [link]}])
             return Composed(text, position, view, NO_PINGS, clock)
         shown = public_buttons(game.game, position)
-        view = move_view(game.id, position.version, shown) if shown else None
+        view = move_view(game.id, position.version, shown, locale) if shown else None
         if (position.current and position.ply < ABORT_BUTTON_PLIES * len(game.seats)
                 and await self.services.draws.abort_open(game.id, position.ply, game=game)):
             view = with_abort(view, game.id, locale)  # until every player has moved once
         # Buttons stand for the commands (where the bot is not, only the app's installer has
         # them), the same in server threads so that both places work the same way.
+        # Only buttons that may do something: no Undo against the AI (it refuses every
+        # take-back), Hint only where the player to move may have one.
+        against_ai = any(is_ai(uid) for uid in game.seats)
         view = with_actions(view, action_row(
             game.id, locale, hands=render.has_hands(game.game),
-            timed=clock is not None and clock.deadline is not None,
-            against_ai=any(is_ai(uid) for uid in game.seats)), link)
+            timed=clock is not None and clock.deadline is not None, against_ai=against_ai,
+            hint=against_ai and await self.services.aiseats.hint_offered(game, user)), link)
         # Quiet mode (``/mute``): the player is named, not pinged.
         pings = pinging(user) if await self.notify.turn_pings(user, game.id) else NO_PINGS
         return Composed(text, position, view, pings, clock)
@@ -319,4 +323,6 @@ class Composer:
         if winners:
             return t("bot.game.won", locale, winners=listed(winners, locale),
                      count=len(winners), reason=reason)
+        if not reason:
+            return t("bot.game.drawn_plain", locale)
         return t("bot.game.drawn", locale, reason=reason)

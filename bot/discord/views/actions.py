@@ -241,21 +241,23 @@ def board_link_rows(row: dict[str, Any], link: dict[str, Any] | None) -> list[di
 
 
 def action_row(game_id: int, locale: Any, *, hands: bool = False, timed: bool = False,
-               against_ai: bool = False) -> dict[str, Any]:
+               against_ai: bool = False, hint: bool = False) -> dict[str, Any]:
     """The row of command buttons under a board, as a component payload (five at most, as
     Discord allows): **My cards** when the game hides the players' cards (``hands``),
-    **Move…**, **Undo**, **Resign**, then **Hint** against the AI, else **Claim** in a timed
-    game."""
+    **Move…**, **Undo** (not ``against_ai``: the AI takes nothing back), **Resign**, then
+    **Hint** where the player to move may have one (``hint``), else **Claim** in a timed game
+    between people. A button that could only refuse is not shown."""
     buttons: list[discord.ui.DynamicItem[discord.ui.Button]] = [
         MoveFormButton(game_id, t("anywhere.button.move", locale)),
-        GameActionButton(game_id, "undo", t("anywhere.button.undo", locale)),
         ResignAskButton(game_id, t("anywhere.button.resign", locale)),
     ]
+    if not against_ai:
+        buttons.insert(1, GameActionButton(game_id, "undo", t("anywhere.button.undo", locale)))
     if hands:
         buttons.insert(0, HandButton(game_id, t("anywhere.button.hand", locale)))
-    if against_ai:
+    if hint:
         buttons.append(GameActionButton(game_id, "hint", t("anywhere.button.hint", locale)))
-    elif timed:
+    elif timed and not against_ai:
         buttons.append(GameActionButton(game_id, "claim", t("anywhere.button.claim", locale)))
     return {"type": discord.ComponentType.action_row.value,
             "components": [b.item.to_component_dict() for b in buttons]}

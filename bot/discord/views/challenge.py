@@ -258,7 +258,8 @@ async def announce_start(bot: Host, interaction: discord.Interaction, game: Game
         await bot.delivery.flush(game.id, interaction)
         return
     here = interaction.message is not None and interaction.channel_id == game.channel_id
-    where = f"<#{interaction.message.id}>" if here else f"#{game.id}"
+    where = (f"<#{interaction.message.id}>" if here
+             else t("bot.game.number", language, id=game.id))
     await interaction.response.edit_message(
         content=t("bot.challenge.started", language, game=title, thread=where), view=None)
     await bot.delivery.flush(game.id, interaction)

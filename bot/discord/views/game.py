@@ -20,6 +20,7 @@ from bot.core.i18n import t
 from bot.core.names import player_name
 from bot.discord.host import Host
 from bot.discord.replies import NO_PINGS, pinging, reply_error, send_ephemeral
+from bot.discord.views.move_labels import move_label
 
 #: Discord's limits: a custom_id, a label, buttons per row and rows per message.
 CUSTOM_ID_MAX = 100
@@ -116,14 +117,17 @@ class MoveButtons(discord.ui.View):
     than the rest of posting the board's message does on the bot's side. A press is dispatched
     by ``MoveButton``'s template like that of any move button, whichever view sent it."""
 
-    def __init__(self, game_id: int, version: int, texts: Sequence[str]) -> None:
+    def __init__(self, game_id: int, version: int, texts: Sequence[str],
+                 labels: Sequence[str] | None = None) -> None:
         super().__init__(timeout=None)
+        shown = list(texts if labels is None else labels)
         self.rows = [
             {"type": discord.ComponentType.action_row.value, "components": [
                 {"type": discord.ComponentType.button.value,
                  "style": discord.ButtonStyle.secondary.value, "disabled": False,
-                 "label": text, "custom_id": move_custom_id(game_id, version, text)}
-                for text in texts[start:start + BUTTONS_PER_ROW]
+                 "label": label, "custom_id": move_custom_id(game_id, version, text)}
+                for text, label in zip(texts[start:start + BUTTONS_PER_ROW],
+                                       shown[start:start + BUTTONS_PER_ROW], strict=True)
             ]}
             for start in range(0, len(texts), BUTTONS_PER_ROW)
         ]
@@ -132,12 +136,15 @@ class MoveButtons(discord.ui.View):
         return self.rows
 
 
-def move_view(game_id: int, version: int, moves: Sequence[Any]) -> MoveButtons | None:
-    """A row of buttons per five moves, or None when they do not fit on a message."""
+def move_view(game_id: int, version: int, moves: Sequence[Any],
+              language: object | None = None) -> MoveButtons | None:
+    """A row of buttons per five moves, or None when they do not fit on a message; their
+    labels in ``language`` (``move_label``), the moves they play as the engines write them."""
     texts = list(dict.fromkeys(str(m) for m in moves))  # a custom_id is unique per message
     if not texts or not fits(game_id, version, texts):
         return None
-    return MoveButtons(game_id, version, texts)
+    return MoveButtons(game_id, version, texts,
+                       [move_label(text, language)[:LABEL_MAX] for text in texts])
 
 
 def answer_button(kind: str, game_id: int, asked: int, accept: bool,

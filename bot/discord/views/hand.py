@@ -51,7 +51,7 @@ async def show_hand(bot: Host, interaction: discord.Interaction, game: GameInfo)
         return
     text = t("bot.hand.yours", locale)
     moves = await services.games.legal_moves(game.id, user)
-    buttons = move_view(game.id, game.version, moves) if moves else None
+    buttons = move_view(game.id, game.version, moves, locale) if moves else None
     if buttons is not None:
         text += "\n" + t("bot.hand.your_moves", locale)
     elif moves and has_commands(interaction):

@@ -251,11 +251,13 @@ class LobbyButton(
         title = engines.get(game.game).title
         mine = interaction.locale.value
         await interaction.response.edit_message(
-            content=t("bot.challenge.started", mine, game=title, thread=f"#{game.id}"),
+            content=t("bot.challenge.started", mine, game=title,
+                      thread=t("bot.game.number", mine, id=game.id)),
             view=None)
         await bot.delivery.flush(game.id, interaction)
         thread = (await bot.services.games.get_game(game.id)).thread_id
-        where = f"<#{thread}>" if thread is not None else f"#{game.id}"
+        where = (f"<#{thread}>" if thread is not None
+                 else t("bot.game.number", mine, id=game.id))
         await interaction.edit_original_response(
             content=t("bot.challenge.started", mine, game=title, thread=where))
         await edit_posted(bot, challenge, t("bot.challenge.started", bot.delivery.language(game),

@@ -55,7 +55,7 @@ def test_captions_say_the_move_the_loss_and_the_ais_move():
     english = captions(review, ["Ann", "Bo"], "en")
     assert english[0] == ["Move 1 · Ann", "played a (−0.3)", "the AI: z"]
     assert english[1] == ["Move 4 · Bo", "played d (−0.3)", "the AI was not asked"]
-    assert captions(review, ["Ann", "Bo"], "fr")[0][2] == f"l’IA{NBSP}: z"
+    assert captions(review, ["Ann", "Bo"], "fr")[0][2] == f"l'IA{NBSP}: z"
 
 
 def test_what_the_picture_says_about_hidden_cards_and_running_games():

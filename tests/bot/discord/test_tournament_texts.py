@@ -106,7 +106,7 @@ def test_standings_list_tiebreaks_and_withdrawals_in_order():
     assert "(withdrew)" in format_standings(Standings(tournament(), (left,), ()), "en")
     final = format_standings(Standings(tournament("finished"), rows, ()), "fr")
     assert "classement final" in final.splitlines()[0]
-    assert "(exclu par l’organisation)" in final and "SB" not in final
+    assert "(exclu par l'organisation)" in final and "SB" not in final
 
 
 def test_french_standings_write_numbers_the_french_way():
@@ -133,7 +133,7 @@ def test_names_show_their_markdown_as_typed():
 
 def test_the_summary_counts_the_players_still_in_and_lists_who_left():
     text = format_tournament(tournament(players=(1, 2, 3)), "en")
-    assert "Players (2): <@1> <@2>" in text and "Left: <@3>" in text
+    assert "Players (2): <@1>, <@2>" in text and "Left: <@3>" in text
 
 
 # ----- plurals --------------------------------------------------------------------------------
@@ -176,6 +176,9 @@ def test_a_removal_is_said_as_a_removal_with_the_game_it_cost():
     assert "resign" not in removed
     withdrew = withdrawal_text(Withdrawal(running, 3, False, ()), 3, "fr")
     assert "se retire" in withdrew and "forfait" not in withdrew
+    # In French the game's number is written as French writes numbers: n°41, never #41.
+    french = withdrawal_text(Withdrawal(running, 3, True, (41,)), 9, "fr")
+    assert "(n°41)" in french and "#" not in french, french
     sign_up = withdrawal_text(Withdrawal(tournament("signup"), 3, True, ()), 9, "en")
     assert sign_up == "<@9> took <@3> off the sign-up of **Winter Cup** (#7)."
 

@@ -27,7 +27,7 @@ async def test_a_person_plays_at_most_the_limit_of_games_against_the_ai(service)
         "You already have 3 games against the AI going: finish or resign one before you start "
         "another.")
     assert t(refused.value.key, "fr", count=1).startswith(
-        "Vous avez déjà 1 partie contre l’IA en cours\u00a0: terminez-la")
+        "Vous avez déjà 1 partie contre l'IA en cours\u00a0: terminez-la")
     # A game that ends frees its place.
     await service.play.resign(games[0].id, 7)
     again = await service.aiseats.play_ai("polygo", 7, "hard")

@@ -259,6 +259,22 @@ async def test_games_against_the_ai_are_not_rated_and_counted_per_level(tsv, ver
     assert await services.aiseats.ai_record(4) == []
 
 
+async def test_the_record_against_the_ai_counts_ai_opponents_only(service):
+    """In LPPG for four, an AI partner is no opponent: the game counts against the level of
+    the AI on the other team only."""
+    lobby = await service.challenges.challenge("lppg", 1, players=4)
+    await service.aiseats.add_ai(lobby.id, 1, "easy")  # seat 1: against person 1
+    await service.aiseats.add_ai(lobby.id, 1, "hard")  # seat 2: person 1's partner
+    await service.challenges.join(lobby.id, 2)  # seat 3: the easy AI's partner
+    info = await service.challenges.start(lobby.id, 1)
+    assert info.seats[0] == 1 and info.seats[3] == 2
+    await service.play.resign(info.id, 1)  # person 1's team loses
+    records = {r.level: (r.won, r.drawn, r.lost) for r in await service.aiseats.ai_record(1)}
+    assert records == {"easy": (0, 0, 1)}
+    records = {r.level: (r.won, r.drawn, r.lost) for r in await service.aiseats.ai_record(2)}
+    assert records == {"hard": (1, 0, 0)}
+
+
 @pytest.mark.parametrize("game", sorted(engines.GAMES))
 async def test_every_game_is_played_against_the_ai_through_its_jobs(service, game):
     """The worker's job (a seat's dumped view) is enough for the AI in every game, hidden

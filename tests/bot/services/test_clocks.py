@@ -513,15 +513,7 @@ async def test_ruling_a_vacation_pauses_and_announces_only_timed_games(service, 
 
 async def test_back_from_vacation_only_clocks_that_run_again_are_said_to(service, clocks):
     """Coming back resumes the clocks of one's timed games, except where another seated
-    player is still away (the whole game stays paused); untimed games, or no game at all,
-    resume nothing. The threads hear which."""
-    challenge = await service.challenges.challenge("alak", 3, opponent_id=1)
-    await service.challenges.accept(challenge.id, 1)  # untimed
-    for user in (1, 5):  # 5 plays nothing
-        await clocks.vacation(user, 4)
-        back = await clocks.vacation(user, 0)
-        assert (back.until, back.resumed_games, back.held_games) == (None, (), ())
-
+    player is still away (the whole game stays paused). The threads hear which."""
     timed = await timed_game(service, "3d", users=(1, 2))
     shared = await timed_game(service, "3d", users=(4, 1))
     await clocks.vacation(1, 4)
@@ -540,10 +532,33 @@ async def test_back_from_vacation_only_clocks_that_run_again_are_said_to(service
 
 async def test_the_allowance_is_per_calendar_year(service, clocks, clock):
     clock.now = datetime(2026, 12, 1, tzinfo=UTC)
+    await timed_game(service, "14d", users=(1, 2))
     await clocks.vacation(1, 30)
     clock.now = datetime(2027, 1, 2, tzinfo=UTC)
     status = await clocks.vacation(1, 10)
     assert status.used_days == 10
+
+
+async def test_with_no_clock_to_pause_no_vacation_starts_and_no_day_is_spent(service, clocks):
+    """A vacation pauses clocks: with no timed game in progress (untimed ones only, or none)
+    there is nothing to pause, so none starts and the allowance is untouched; once a timed
+    game is in progress, it starts."""
+    challenge = await service.challenges.challenge("alak", 3, opponent_id=1)
+    untimed = await service.challenges.accept(challenge.id, 1)
+    for user, running in ((1, 1), (5, 0)):  # 5 plays nothing
+        status = await clocks.vacation(user, 3)
+        assert status.not_started and status.until is None
+        assert status.running_games == running and status.used_days == 0
+        assert (await clocks.vacation_status(user)).until is None
+        with pytest.raises(ClockError) as error:
+            await clocks.vacation(user, 0)
+        assert error.value.key == "errors.vacation_none"
+    assert await pending(service, "vacation") == []
+    assert (await clocks.clock_info(untimed.id)).deadline is None
+    timed = await timed_game(service, "3d", users=(1, 2))
+    status = await clocks.vacation(1, 3)
+    assert not status.not_started and status.paused_games == (timed.id,)
+    assert status.used_days == 3
 
 
 async def test_ending_a_vacation_when_not_on_one_is_refused(clocks):
@@ -565,6 +580,7 @@ async def test_fischer_time_spent_on_vacation_is_not_charged(service, clocks, cl
 async def test_a_game_started_during_a_vacation_is_paused_from_the_start(
     service, clocks, clock
 ):
+    await timed_game(service, "3d", users=(2, 3))  # a clock to pause: the vacation starts
     await clocks.vacation(2, 4)
     info = await timed_game(service, "1d", users=(1, 2))
     vacation_end = (await clocks.vacation_status(2)).until

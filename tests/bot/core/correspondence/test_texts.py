@@ -87,8 +87,8 @@ def vacation(used: timedelta, paused=(), running=0, on=True, resumed=(), held=()
             "you have no game in progress",
             "29 days and 23 hours of vacation left of 30 days this year",
             "1 vacation day left of 30")),
-    ("fr", ("les pendules de vos 2 parties sont arrêtées", "rien n’est arrêté et personne",
-            "vous n’avez pas de partie en cours",
+    ("fr", ("les pendules de vos 2 parties sont arrêtées", "rien n'est arrêté et personne",
+            "vous n'avez pas de partie en cours",
             "Il vous reste 29 jours et 23 heures de vacances sur 30 jours cette année",
             "Il vous reste 1 jour de vacances sur 30")),
 ])
@@ -113,8 +113,8 @@ def test_vacation_answers_say_what_is_paused_and_the_days_left_by_the_hour(local
             "Your 2 games with a clock stay paused while another of their players")),
     ("fr", ("Bon retour. Il vous reste 30 jours", "Bon retour : vos pendules repartent.",
             "sauf dans 1 partie où un autre joueur est encore en vacances",
-            "Votre partie avec pendule reste arrêtée tant qu’un autre de ses joueurs",
-            "Vos 2 parties avec pendule restent arrêtées tant qu’un autre de leurs joueurs")),
+            "Votre partie avec pendule reste arrêtée tant qu'un autre de ses joueurs",
+            "Vos 2 parties avec pendule restent arrêtées tant qu'un autre de leurs joueurs")),
 ])
 def test_back_from_vacation_says_only_what_runs_again(locale, expected):
     """Without a timed game in progress nothing "runs again"; a game where another player is
