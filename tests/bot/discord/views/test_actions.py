@@ -45,7 +45,7 @@ LINK = link_button("Open board", "https://boards.example.org/games/7")
 
 
 def test_the_web_boards_link_ends_the_action_row_when_there_is_room():
-    view = with_actions(move_view(7, 3, ["a", "b"]), action_row(7, "en"), LINK)
+    view = with_actions(move_view(7, 3, ["a", "b"]), action_row(7, "en"), [LINK])
     rows = view.to_components()
     assert rows[-1]["components"][-1] == {"type": 2, "style": 5, "label": "Open board",
                                           "url": "https://boards.example.org/games/7"}
@@ -56,10 +56,10 @@ def test_a_full_action_row_leaves_the_link_a_row_of_its_own_within_five_rows():
     full = action_row(7, "en", hands=True, against_ai=True)
     assert len(full["components"]) == 5
     moves = [chr(ord("a") + i) for i in range(15)]  # three rows of five
-    view = with_actions(move_view(7, 3, moves), full, LINK)
+    view = with_actions(move_view(7, 3, moves), full, [LINK])
     rows = view.to_components()
     assert len(rows) == ROWS_MAX and rows[-1]["components"] == [LINK]
     assert len(move_ids(view)) == 15
     # One more row of moves would make six: the moves give way, the link stays.
-    more = with_actions(move_view(7, 3, [*moves, "p"]), full, LINK)
+    more = with_actions(move_view(7, 3, [*moves, "p"]), full, [LINK])
     assert move_ids(more) == [] and more.to_components()[-1]["components"] == [LINK]
