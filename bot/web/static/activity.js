@@ -29,7 +29,8 @@ async function signIn(DiscordSDK) {
   });
   const session = await answer.json();
   if (!answer.ok) throw new Error(session.error);
-  await sdk.commands.authenticate({ access_token: session.access_token });
+  // Discord's client checks Discord's token; the board's own signs our requests.
+  await sdk.commands.authenticate({ access_token: session.discord_access_token });
   return { sdk, token: session.access_token };
 }
 
