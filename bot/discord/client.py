@@ -33,7 +33,7 @@ from bot.core.sharding import Shards
 from bot.discord.anywhere import register_installs
 from bot.discord.command_errors import answer_command_error
 from bot.discord.delivery import Delivery
-from bot.discord.entry_point import EMBEDDED, sync_global
+from bot.discord.entry_point import EMBEDDED, entry_points, sync_global
 from bot.discord.housekeeping import DueWork
 from bot.discord.shutdown import (
     GameTree,
@@ -237,11 +237,15 @@ class BoardGamesBot(commands.Bot):
         sets on an app with an Activity), or the Entry Point command a global sync found."""
         try:
             info = await self.application_info()
+            self.has_activities = bool(info.flags.value & EMBEDDED) or self.has_entry_point
+            if not self.has_activities and self.application_id is not None:
+                # The flag is documented as not always public: the Entry Point command, which
+                # Discord creates when Activities are turned on, says it too.
+                commands = await self.http.get_global_commands(self.application_id)
+                self.has_activities = bool(entry_points(commands))
         except discord.HTTPException:
-            log.warning("the application's flags could not be read: Activities assumed off",
+            log.warning("whether the app has Activities could not be read: assumed not",
                         exc_info=True)
-            return
-        self.has_activities = bool(info.flags.value & EMBEDDED) or self.has_entry_point
 
     def launches_activity(self) -> bool:
         """Whether boards' **Open board** launches the Activity (else it is a link only)."""

@@ -44,14 +44,14 @@ async def browser():
 
 async def open_activity(browser, world, user: str, thread: int):
     """``user``'s Discord client opens the Activity in ``thread`` and they press Authorize in
-    Discord's OAuth modal: the client's page, and the Activity's frame in it."""
+    Discord's OAuth modal: the client, and the Activity's frame in the client's page."""
     emu = world.emu
     client = emu.open_activity(user, channel=thread)
     context = await browser.new_context(locale="en-GB")
     page = await context.new_page()
     await page.goto(emu.activity_page_url(client))
     await page.locator("#authorize").click(timeout=PATIENCE_MS)
-    return client, page, page.frame_locator("#activity")
+    return client, page.frame_locator("#activity")
 
 
 async def test_a_whole_game_of_alak_played_in_the_activity(web_world, browser):
@@ -62,7 +62,7 @@ async def test_a_whole_game_of_alak_played_in_the_activity(web_world, browser):
     game_id = (await world.services.games.game_for_thread(thread)).id
     # Alice presses Open board: Discord launches the Activity in the thread.
     await emu.click("alice", board, f"bg:board:{game_id}")
-    client, page, activity = await open_activity(browser, world, "alice", thread)
+    client, activity = await open_activity(browser, world, "alice", thread)
     await playwright.expect(activity.get_by_role("heading", level=1)).to_have_text(
         f"Game #{game_id}: Alak", timeout=PATIENCE_MS)
     assert emu.user("alice").id in client.instance.users
@@ -109,12 +109,11 @@ async def test_a_whole_game_of_alak_played_in_the_activity(web_world, browser):
 
 async def test_a_non_player_in_the_activity_cannot_move(web_world, browser):
     world = web_world
-    emu = world.emu
     board = await world.start_game("alice", "alak", "bob", {"length": 7})
     thread = board.channel_id
     game_id = (await world.services.games.game_for_thread(thread)).id
     # Carol opens the Activity from the App Launcher in the game's thread.
-    _, page, activity = await open_activity(browser, world, "carol", thread)
+    _, activity = await open_activity(browser, world, "carol", thread)
     await playwright.expect(activity.get_by_role("alert")).to_have_text(
         f"Only the players of game #{game_id} can open its board here.", timeout=PATIENCE_MS)
     assert await activity.get_by_role("button", name="Play", exact=True).count() == 0
