@@ -121,3 +121,36 @@ async def test_a_non_player_in_the_activity_cannot_move(web_world, browser):
     await activity.get_by_role("button", name="Your games").click()
     await playwright.expect(activity.get_by_text("You have no game going on.")).to_be_visible()
     assert (await world.services.games.get_game(game_id)).ply == 0
+
+
+async def test_the_activity_in_a_group_dm_lists_the_games_and_plays_one(web_world, browser):
+    """From the App Launcher of a group DM (the app installed to the user's account), the
+    Activity has no game of its channel: it lists the player's games, and a move played in
+    one is posted in the game's thread."""
+    world = web_world
+    emu = world.emu
+    board = await world.start_game("alice", "alak", "bob", {"length": 7})
+    thread = board.channel_id
+    game_id = (await world.services.games.game_for_thread(thread)).id
+    emu.install_app("alice")
+    group = emu.open_group_dm("alice", "bob", "carol")
+    instance = await emu.launch("alice", channel=group)  # Discord launches it, and says so
+    assert instance.channel_id == group and instance.guild_id is None
+    _, activity = await open_activity(browser, world, "alice", group)
+    await playwright.expect(activity.get_by_role("heading", level=1)).to_have_text(
+        "Your games", timeout=PATIENCE_MS)
+    title = f"Game #{game_id}: Alak"
+    await playwright.expect(activity.get_by_role("listitem")).to_have_text(
+        f"{title} — Your turn.")
+    await activity.get_by_role("button", name=title).click()
+    await playwright.expect(activity.get_by_role("heading", level=1)).to_have_text(title)
+    _, moves = await world.turn(game_id)
+    move = moves[0]
+    for part in render.split_move("alak", move):
+        await activity.get_by_role("button", name=part, exact=True).click()
+    mark = emu.mark()
+    await activity.get_by_role("button", name="Play", exact=True).click()
+    posted = await emu.wait_for_message(lambda m: bool(m.files), channel_id=thread, since=mark)
+    assert move in posted.content and emu.user("bob").mention in posted.content
+    await playwright.expect(activity.locator(".moves li")).to_have_text([move])
+    assert emu.refusals == []
