@@ -1,6 +1,12 @@
 # The bot in a slim image: non-root, the database on a volume, the same entry point as make run.
 #   docker build -t boardgames-bot .
 #   docker run -d --name boardgames -e DISCORD_TOKEN=... -v boardgames-data:/data boardgames-bot
+# Discord's Embedded App SDK for the web board's Activity page (package.json pins it).
+FROM node:20-slim AS sdk
+WORKDIR /sdk
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -20,6 +26,8 @@ RUN pip install . \
     && chown bot:bot /data /app
 
 WORKDIR /app
+# The web board serves the SDK from the working directory's node_modules.
+COPY --from=sdk /sdk/node_modules /app/node_modules
 USER bot
 # Settings come from the environment (see config.example.toml); mount a config.toml at
 # /app/config.toml to use a file instead.

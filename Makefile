@@ -14,7 +14,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	@touch $(STAMP)
 
-run: $(STAMP)
+# The Embedded App SDK the web board's Activity loads (package.json), where npm exists.
+node_modules/.package-lock.json: package.json package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund; \
+	else echo "npm not found: the Activity page will say the Embedded App SDK is missing"; fi
+
+run: $(STAMP) node_modules/.package-lock.json
 	$(PY) -m bot
 
 test: $(STAMP)

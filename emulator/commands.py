@@ -296,11 +296,18 @@ class Commands:
         self._check_contexts(commands)
         self._check_entry_points(guild_id, commands)  # ``emulator.activities``
         stored = []
+        # A command that exists already (the same id given, or the same type and name) keeps
+        # its id, as on Discord: only new commands are created.
+        before = self.commands.get(guild_id, [])
+        by_id = {c["id"]: c for c in before}
+        by_name = {(c.get("type", 1), c["name"]): c for c in before}
         for command in commands:
+            existing = (by_id.get(str(command.get("id")))
+                        or by_name.get((command.get("type", 1), command.get("name"))))
             stored.append(
                 {
                     **without_contexts_below(command),
-                    "id": str(self._next_id()),
+                    "id": existing["id"] if existing else str(self._next_id()),
                     "application_id": str(self.application_id),
                     "version": str(self._next_id()),
                     "type": command.get("type", 1),

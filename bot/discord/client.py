@@ -33,6 +33,7 @@ from bot.core.sharding import Shards
 from bot.discord.anywhere import register_installs
 from bot.discord.command_errors import answer_command_error
 from bot.discord.delivery import Delivery
+from bot.discord.entry_point import EMBEDDED, entry_points, sync_global
 from bot.discord.housekeeping import DueWork
 from bot.discord.shutdown import (
     GameTree,
@@ -124,6 +125,11 @@ class BoardGamesBot(commands.Bot):
         # time so that tests moving one move both.
         self.notify = NotifyService(services.store, clock=self.clocks.now,
                                     shards=self.own_shards)
+        #: Whether the app has Activities (learnt at start: the application's ``EMBEDDED``
+        #: flag, or an Entry Point command found by the global sync): then the web board is
+        #: also the app's Activity, and boards' **Open board** launches it.
+        self.has_activities = False
+        self.has_entry_point = False
         #: The web board (``bot.web``), when ``web_port`` is set: it starts with the bot.
         self.web: WebBoard | None = None
         if config.web_enabled:
@@ -137,6 +143,7 @@ class BoardGamesBot(commands.Bot):
             boards=self.boards, display_name=self.display_name,
             default_language=config.default_language, shards=self.own_shards,
             board_url=self.web.game_url if self.web is not None else None,
+            launches_activity=self.launches_activity,
         )
         #: What the scheduler does when it wakes: reminders, forfeits, digests, pruning.
         self.due_work = DueWork(
@@ -222,7 +229,27 @@ class BoardGamesBot(commands.Bot):
         if self.config.sync_on_start != "off":
             await self.sync_commands(self.config.sync_on_start)
         if self.web is not None and not self.closing:
+            await self._learn_activities()
             await self.web.start()
+
+    async def _learn_activities(self) -> None:
+        """Whether the app has Activities: the application's flags (``EMBEDDED``, which Discord
+        sets on an app with an Activity), or the Entry Point command a global sync found."""
+        try:
+            info = await self.application_info()
+            self.has_activities = bool(info.flags.value & EMBEDDED) or self.has_entry_point
+            if not self.has_activities and self.application_id is not None:
+                # The flag is documented as not always public: the Entry Point command, which
+                # Discord creates when Activities are turned on, says it too.
+                commands = await self.http.get_global_commands(self.application_id)
+                self.has_activities = bool(entry_points(commands))
+        except discord.HTTPException:
+            log.warning("whether the app has Activities could not be read: assumed not",
+                        exc_info=True)
+
+    def launches_activity(self) -> bool:
+        """Whether boards' **Open board** launches the Activity (else it is a link only)."""
+        return self.web is not None and (self.has_activities or self.has_entry_point)
 
     def _client_id(self) -> str:
         """The OAuth2 client id: the configured one, else the application's own id."""
@@ -269,7 +296,7 @@ class BoardGamesBot(commands.Bot):
                 await self.tree.sync(guild=guild)
                 done.append(str(guild_id))
             return done
-        await self.tree.sync()
+        _, self.has_entry_point = await sync_global(self.tree)
         return ["global"]
 
     async def display_name(self, user_id: int, guild: discord.Guild | None = None) -> str:

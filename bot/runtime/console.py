@@ -49,10 +49,12 @@ def free_port(host: str = "127.0.0.1") -> int:
 async def play(config: Config, images_dir: Path, database: Path) -> None:
     # The web board runs too, on this host: the emulator signs its visitors in (its
     # authorize page) and knows its redirect; /web prints a link signed in as a local user.
+    # It is also the app's Activity (the URL mapping's target): /activity opens it in the
+    # emulated Discord client, and boards' Open board launches it.
     port = config.web_port or free_port()
     web = f"http://127.0.0.1:{port}"
     emu = Emulator(users=config.emulator_users, redirect_uris=[f"{web}/auth/callback"],
-                   activity_url=web, activities=False)
+                   activity_url=web, activities=True)
     await emu.start()
     try:
         local = replace(
@@ -82,7 +84,8 @@ async def converse(emu: Emulator, images_dir: Path, web: str) -> None:
                  "this host.")
     screen.print(f"Users: {', '.join(emu.users)}. Images go to {images_dir.resolve()}/. "
                  "Type /help.")
-    screen.print(f"Web board at {web}/ (/web [user]: a link signed in as a user).")
+    screen.print(f"Web board at {web}/ (/web [user]: a link signed in as a user; "
+                 "/activity [user]: the board as a Discord Activity).")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -51,6 +51,11 @@ class DiscordOAuth:
     async def visitor(self, code: str, *, with_redirect: bool = True) -> Visitor:
         """Who consented: the code exchanged for a token, and the token for the user.
         ``with_redirect``: False for an Activity's code, which was issued without one."""
+        return (await self.sign_in(code, with_redirect=with_redirect))[0]
+
+    async def sign_in(self, code: str, *, with_redirect: bool = True) -> tuple[Visitor, str]:
+        """``visitor``, and Discord's access token (an Activity hands it to Discord's client
+        with the SDK's ``authenticate``)."""
         form = {"grant_type": "authorization_code", "code": code,
                 "client_id": self.client_id, "client_secret": self._client_secret}
         if with_redirect:
@@ -70,4 +75,4 @@ class DiscordOAuth:
         except (aiohttp.ClientError, TimeoutError, KeyError, ValueError) as error:
             raise SignInFailed(f"Discord could not be asked ({type(error).__name__})") from None
         name = user.get("global_name") or user.get("username") or str(user["id"])
-        return Visitor(int(user["id"]), str(name))
+        return Visitor(int(user["id"]), str(name)), token

@@ -3,6 +3,7 @@ game's page is an empty frame that ``static/game.js`` fills from the API."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from html import escape
 
@@ -53,6 +54,21 @@ def game(game_id: int, visitor: Visitor, lang: str) -> str:
     body = (_signed_in(visitor, lang)
             + f'<main id="game" data-game="{game_id}" aria-live="polite"></main>')
     return _page(t("web.title", lang, id=game_id, game=""), body, lang, script="game.js")
+
+
+#: The words ``activity.js`` shows (its list of games, its sign-in's steps).
+ACTIVITY_WORDS = ("your_games", "no_games", "your_turn", "activity_connecting",
+                  "activity_no_sdk", "activity_failed")
+
+
+def activity(client_id: str, lang: str) -> str:
+    """The Activity's page: ``activity.js`` signs in through Discord's client (the Embedded
+    App SDK), then shows the player's games with ``game.js``."""
+    words = {key: t(f"web.{key}", lang, reason="{reason}") for key in ACTIVITY_WORDS}
+    body = (f'<main id="activity" data-client="{escape(client_id)}" '
+            f'data-words="{escape(json.dumps(words))}" aria-live="polite">'
+            f'<p role="status">{escape(words["activity_connecting"])}</p></main>')
+    return _page(t("web.your_games", lang), body, lang, script="activity.js")
 
 
 def message(text: str, lang: str) -> str:

@@ -18,6 +18,11 @@ Routes (all under ``web_public_url``):
   answered (``bot.web.offers``).
 * ``GET /api/games/<id>/live``: a WebSocket that says ``{"changed": id}`` when the game
   changes (``bot.web.live``).
+* The Discord Activity (the URL mapping's root is this board): ``GET /activity``, or ``GET /``
+  with the ``frame_id`` and ``instance_id`` Discord adds, is its page (``static/activity.js``
+  signs in through the Embedded App SDK, served from ``node_modules`` under ``/sdk/``, and
+  ``POST /api/token``); ``GET /api/games?channel_id=…`` lists the visitor's games and names the
+  one to open (``bot.web.launches``).
 
 Only the players of a game open its page: the web cannot tell which servers a visitor shares
 with a game, so spectators watch in Discord. Games played where the bot is not a member are
@@ -35,6 +40,7 @@ from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
+import engines
 from bot.core.correspondence.texts import control_text
 from bot.core.errors import BoardChanged, ServiceError
 from bot.core.i18n import t
@@ -53,6 +59,7 @@ from bot.web.answers import (
     status_of,
 )
 from bot.web.board import page_state
+from bot.web.launches import Launches
 from bot.web.live import LiveGames
 from bot.web.offers import ACTIONS, act, offers_state
 from bot.web.sessions import Visitor
@@ -63,6 +70,15 @@ from bot.workers.boards import BoardDrawer
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
+#: Where ``npm ci`` puts the Embedded App SDK's browser build: the bot's folder (the working
+#: directory, as in the container image), else beside the source tree.
+SDK_PACKAGE = Path("node_modules", "@discord", "embedded-app-sdk", "output")
+SDK_PLACES = (Path.cwd() / SDK_PACKAGE, Path(__file__).parents[2] / SDK_PACKAGE)
+
+
+def sdk_folder() -> Path | None:
+    """The Embedded App SDK's ES modules, if installed."""
+    return next((p for p in SDK_PLACES if (p / "index.mjs").is_file()), None)
 #: How long a stop waits for the requests in flight.
 SHUTDOWN_SECONDS = 3.0
 #: The largest request body the API reads (a move, a code).
@@ -112,6 +128,9 @@ class WebBoard:
         self.signin = SignIn(public_url=self.public_url, api_base=api_base,
                              client_id=client_id, client_secret=client_secret)
         self.live = LiveGames(self.services.store.events)
+        #: The game each **Open board** press launched the Activity for.
+        self.launches = Launches()
+        self._client_id = client_id
         self._sockets: set[web.WebSocketResponse] = set()
         self._runner: web.AppRunner | None = None
         self.app = self._application()
@@ -122,13 +141,18 @@ class WebBoard:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._headers])
         app.router.add_get("/", self._home)
         app.router.add_get("/games/{id:\\d+}", self._game_page)
+        app.router.add_get("/activity", self._activity_page)
         self.signin.add_routes(app)
+        app.router.add_get("/api/games", self._games)
         app.router.add_get("/api/games/{id:\\d+}", self._state)
         app.router.add_post("/api/games/{id:\\d+}/move", self._move)
         app.router.add_post("/api/games/{id:\\d+}/resign", self._resign)
         app.router.add_post("/api/games/{id:\\d+}/offers", self._offers)
         app.router.add_get("/api/games/{id:\\d+}/live", self._live)
         app.router.add_static("/static/", STATIC)
+        sdk = sdk_folder()
+        if sdk is not None:
+            app.router.add_static("/sdk/", sdk)
         app.on_shutdown.append(self._close_sockets)
         return app
 
@@ -177,6 +201,8 @@ class WebBoard:
     # ----- pages ------------------------------------------------------------------------------
 
     async def _home(self, request: web.Request) -> web.StreamResponse:
+        if "frame_id" in request.query and "instance_id" in request.query:
+            return await self._activity_page(request)  # Discord opens the Activity here
         visitor = self.signin.visitor(request)
         if visitor is None:
             raise self.signin.sign_in_first(request)
@@ -200,7 +226,31 @@ class WebBoard:
         return web.Response(content_type="text/html",
                             text=pages.game(game_id, visitor, lang))
 
+    async def _activity_page(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(content_type="text/html",
+                            text=pages.activity(self._client_id(), language(request)))
+
     # ----- the API ----------------------------------------------------------------------------
+
+    async def _games(self, request: web.Request) -> web.Response:
+        """The visitor's games, and the one the Activity opens: the game of the **Open board**
+        they pressed in the channel, else the game played in the channel (``channel_id``)."""
+        visitor = self._api_visitor(request)
+        lang = language(request)
+        games = await self.services.games.games_of(visitor.user_id)
+        listed = [{"id": g.id, "title": t("web.title", lang, id=g.id,
+                                          game=engines.get(g.game).title),
+                   "your_turn": g.user_to_move() == visitor.user_id}
+                  for g in games if not g.in_conversation]
+        opened: int | None = None
+        channel = request.query.get("channel_id", "")
+        if channel.isdigit():
+            opened = self.launches.game(visitor.user_id, int(channel))
+            if opened is None:
+                found = await self.services.games.game_for_thread(int(channel))
+                opened = found.id if found is not None else None
+        return web.json_response({"games": listed, "open": opened},
+                                 headers={"Cache-Control": "no-store"})
 
     def _api_visitor(self, request: web.Request) -> Visitor:
         visitor = self.signin.visitor(request)

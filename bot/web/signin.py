@@ -97,15 +97,19 @@ class SignIn:
         raise response
 
     async def _token(self, request: web.Request) -> web.Response:
-        """An Activity's sign-in: the Embedded App SDK's code for a session token."""
+        """An Activity's sign-in: the Embedded App SDK's code for a session token (and for
+        Discord's access token, which the Activity gives back to Discord's client)."""
         body = await json_body(request)
         code = body.get("code") if isinstance(body, dict) else None
         if not isinstance(code, str) or not code:
             return web.json_response({"error": "a code is needed"}, status=400)
         try:
-            visitor = await self._oauth().visitor(code, with_redirect=False)
+            visitor, discord_token = await self._oauth().sign_in(code, with_redirect=False)
         except SignInFailed as failed:
             return web.json_response({"error": str(failed)}, status=400)
+        # Ours signs the board's requests; Discord's is for the SDK's ``authenticate``.
         return web.json_response({"access_token": self.sessions.token(visitor),
                                   "token_type": "Bearer",
-                                  "expires_in": self.sessions.lifetime})
+                                  "expires_in": self.sessions.lifetime,
+                                  "discord_access_token": discord_token},
+                                 headers={"Cache-Control": "no-store"})

@@ -173,7 +173,8 @@ async def web_world(request, tmp_path, caplog, e2e_database):
 
     caplog.set_level(logging.DEBUG)
     port = free_port()
-    emu = web_emulator(port)
+    options = request.node.get_closest_marker("emulator")
+    emu = web_emulator(port, **(options.kwargs if options else {}))
     await emu.start()
     config = web_config(emu, tmp_path, port, e2e_database)
     settings = request.node.get_closest_marker("bot_config")

@@ -21,11 +21,12 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def web_emulator(port: int) -> Emulator:
+def web_emulator(port: int, **options) -> Emulator:
+    """The emulator of a web world: Activities off unless ``options`` turn them on (the
+    board is then also the Activity, at the root of the URL mapping)."""
     public = f"http://127.0.0.1:{port}"
-    # No Activity yet: the board is a web page (an Entry Point command would need syncing).
     return Emulator(token=TOKEN, redirect_uris=[f"{public}/auth/callback"], activity_url=public,
-                    activities=False)
+                    **{"activities": False, **options})
 
 
 def web_config(emu: Emulator, tmp_path, port: int, database: str | None):

@@ -31,7 +31,13 @@ from bot.core.models import GameInfo, Position
 from bot.core.names import naming_player, player_name
 from bot.core.seats import is_ai
 from bot.discord.replies import NO_PINGS, pinging
-from bot.discord.views.actions import ActionRows, action_row, link_button, with_actions
+from bot.discord.views.actions import (
+    ActionRows,
+    ActivityButton,
+    action_row,
+    link_button,
+    with_actions,
+)
 from bot.discord.views.draws import with_abort
 from bot.discord.views.game import move_view, rematch_view, undo_view
 from bot.discord.views.review import add_review_button
@@ -133,13 +139,17 @@ class Composer:
     result in the game's thread), from the services they read."""
 
     def __init__(self, services: Services, clocks: ClockService, notify: NotifyService,
-                 board_url: Callable[[int], str] | None = None) -> None:
+                 board_url: Callable[[int], str] | None = None,
+                 launches_activity: Callable[[], bool] | None = None) -> None:
         self.services = services
         self.clocks = clocks
         self.notify = notify
         #: A game's page on the web board (None: no web board): running games' boards link
         #: to it.
         self.board_url = board_url
+        #: Whether the app has Activities (the web board is its Activity): then boards also
+        #: get **Open board**, which launches it.
+        self.launches_activity = launches_activity or (lambda: False)
         #: The event types posted in the game's thread as the game delivery's own, and what
         #: each says.
         self.posts: dict[type[Event], Compose] = {
@@ -284,10 +294,10 @@ class Composer:
             due = due_text(clock, locale) if clock is not None else None
             if due:
                 text += " " + due
-        link = self._board_link(game, locale)
+        link = self._board_links(game, locale)
         if ai_turn:  # nobody to ping and nothing to press: the AI answers on its own
-            view = None if link is None else ActionRows([
-                {"type": discord.ComponentType.action_row.value, "components": [link]}])
+            view = None if not link else ActionRows([
+                {"type": discord.ComponentType.action_row.value, "components": link}])
             return Composed(text, position, view, NO_PINGS, clock)
         shown = public_buttons(game.game, position)
         view = move_view(game.id, position.version, shown, locale) if shown else None
@@ -307,12 +317,18 @@ class Composer:
         pings = pinging(user) if await self.notify.turn_pings(user, game.id) else NO_PINGS
         return Composed(text, position, view, pings, clock)
 
-    def _board_link(self, game: GameInfo, locale: str) -> dict[str, Any] | None:
-        """The web board's **Open board** link button, where the web board runs and can play
-        the game (not in a conversation, where posts answer interactions only)."""
+    def _board_links(self, game: GameInfo, locale: str) -> list[dict[str, Any]]:
+        """The web board's buttons, where the web board runs and can play the game (not in a
+        conversation, where posts answer interactions only): its **Open board** link, and
+        where the app has Activities **Open board** launching it as the Activity, the link
+        then named **In a browser**."""
         if self.board_url is None or game.in_conversation:
-            return None
-        return link_button(t("web.open_board", locale), self.board_url(game.id))
+            return []
+        url = self.board_url(game.id)
+        if not self.launches_activity():
+            return [link_button(t("web.open_board", locale), url)]
+        return [ActivityButton(game.id, t("web.open_board", locale)).item.to_component_dict(),
+                link_button(t("web.in_browser", locale), url)]
 
     def _result(self, game: GameInfo, locale: str) -> str:
         outcome = game.outcome

@@ -77,11 +77,12 @@ class Delivery:
         default_language: str,
         shards: Shards,
         board_url: Callable[[int], str] | None = None,
+        launches_activity: Callable[[], bool] | None = None,
     ) -> None:
         self.services = services
         self.shards = shards
         self.images = BoardImages(boards, clocks, display_name, default_language)
-        self.composer = Composer(services, clocks, notify, board_url)
+        self.composer = Composer(services, clocks, notify, board_url, launches_activity)
         self.sender = ThreadSender(client, services, self.images)
         self.buttons = StaleButtons(client.http)
         self.conversations = ConversationSender(client, services)

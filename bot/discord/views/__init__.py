@@ -4,6 +4,7 @@ which the client calls for every interaction). They reach the bot through
 ``bot.discord.host``."""
 
 from bot.discord.views.actions import (
+    ActivityButton,
     GameActionButton,
     HandButton,
     MoveFormButton,
@@ -21,11 +22,12 @@ from bot.discord.views.seeks import LobbyButton, SeekButton
 DYNAMIC_ITEMS = (ChallengeButton, MoveButton, UndoButton, ResignButton, RematchButton,
                  ReviewButton, SeekButton, LobbyButton, HistoryButton, DrawAnswerButton,
                  DrawOfferButton, AbortButton, MoveFormButton, ResignAskButton, HandButton,
-                 GameActionButton)
+                 GameActionButton, ActivityButton)
 
 __all__ = [
     "DYNAMIC_ITEMS",
     "AbortButton",
+    "ActivityButton",
     "ChallengeButton",
     "DrawAnswerButton",
     "DrawOfferButton",

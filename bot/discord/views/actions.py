@@ -224,20 +224,47 @@ class GameActionButton(Gate, discord.ui.DynamicItem[discord.ui.Button],
                                 reply_token=interaction.token, done_text=done)
 
 
+class ActivityButton(Gate, discord.ui.DynamicItem[discord.ui.Button],
+                     template=r"bg:board:(?P<game>\d+)"):
+    """**Open board** where the app has Activities: launches the web board as the Activity in
+    the channel (callback ``LAUNCH_ACTIVITY``), which opens this game for whoever pressed it.
+    """
+
+    def __init__(self, game_id: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=label or "Open board",
+                                           custom_id=f"bg:board:{game_id}",
+                                           style=discord.ButtonStyle.primary))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> ActivityButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        # The Activity learns which game to open from the web board (``bot.web.launches``):
+        # Discord tells it the channel, not the button.
+        web = getattr(interaction.client, "web", None)
+        if web is not None and interaction.channel_id is not None:
+            web.launches.note(interaction.user.id, interaction.channel_id, self.game_id)
+        await interaction.response.launch_activity()
+
+
 def link_button(label: str, url: str) -> dict[str, Any]:
     """A link button's payload (style 5: it opens ``url``; no custom id, no interaction)."""
     return {"type": discord.ComponentType.button.value,
             "style": discord.ButtonStyle.link.value, "label": label, "url": url}
 
 
-def board_link_rows(row: dict[str, Any], link: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """The action row with the web board's link button at its end, or on a row of its own
-    when the action row is full (five buttons)."""
-    if link is None:
+def board_link_rows(row: dict[str, Any], links: list[dict[str, Any]] | None
+                    ) -> list[dict[str, Any]]:
+    """The action row with the web board's buttons at its end, or on a row of their own when
+    they do not fit (five buttons a row)."""
+    if not links:
         return [row]
-    if len(row["components"]) < BUTTONS_PER_ROW:
-        return [{**row, "components": [*row["components"], link]}]
-    return [row, {"type": discord.ComponentType.action_row.value, "components": [link]}]
+    if len(row["components"]) + len(links) <= BUTTONS_PER_ROW:
+        return [{**row, "components": [*row["components"], *links]}]
+    return [row, {"type": discord.ComponentType.action_row.value, "components": links}]
 
 
 def action_row(game_id: int, locale: Any, *, hands: bool = False, timed: bool = False,
@@ -279,8 +306,8 @@ class ActionRows(discord.ui.View):
 
 
 def with_actions(view: discord.ui.View | None, row: dict[str, Any],
-                 link: dict[str, Any] | None = None) -> discord.ui.View:
-    """A board's buttons with the action row below them (and the web board's ``link``,
+                 link: list[dict[str, Any]] | None = None) -> discord.ui.View:
+    """A board's buttons with the action row below them (and the web board's buttons,
     ``board_link_rows``); beyond Discord's five rows, the move buttons give way, all of them
     (Move… plays any move): a part of the legal moves as buttons would look like all there
     is."""

@@ -1,17 +1,12 @@
 // A game's page: the bot's own board image with its clickable regions laid over it (an SVG
 // of the hit map's polygons), the picks that build a move, Play, the move list, Resign, and a
-// live socket that says when to look again. Drawn from GET /api/games/<id>.
+// live socket that says when to look again. Drawn from GET /api/games/<id>: by the web
+// board's game page (signed in by cookie), or by the Activity (``activity.js``: its API is
+// under Discord's /.proxy/ prefix and it signs in with a bearer token).
 import { candidates, complete, joinMove, nextParts } from "./picks.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const main = document.getElementById("game");
-const gameId = main.dataset.game;
-const api = `/api/games/${gameId}`;
 const light = window.matchMedia("(prefers-color-scheme: light)");
-let state = null;
-let picks = [];
-let notice = "";
-let asked = 0; // the newest state asked for: an older answer arriving late is dropped
 
 const el = (tag, props = {}, ...children) => {
   const node = Object.assign(document.createElement(tag), props);
@@ -19,143 +14,170 @@ const el = (tag, props = {}, ...children) => {
   return node;
 };
 
-async function load() {
-  const theme = light.matches ? "light" : "dark";
-  const ask = ++asked;
-  const answer = await fetch(`${api}?theme=${theme}`, { headers: { Accept: "application/json" } });
-  const body = await answer.json();
-  if (ask !== asked) return;
-  if (!answer.ok) {
-    state = null;
-    main.replaceChildren(el("p", { role: "alert", textContent: body.error }));
-    return;
-  }
-  if (state && state.version !== body.version) picks = [];
-  state = body;
-  if (!candidates(state.legal, picks).length) picks = [];
-  draw();
-}
+/**
+ * Show game `gameId` in `main`, and keep it up to date. `root` prefixes the API's paths;
+ * `token`, when given, is sent as the bearer session (header, and query of the live socket,
+ * which takes no headers). Returns a function that stops following the game.
+ */
+export async function showGame(main, gameId, { root = "", token = null } = {}) {
+  const api = `${root}/api/games/${gameId}`;
+  const auth = token ? { Authorization: `Bearer ${token}` } : {};
+  let state = null;
+  let picks = [];
+  let notice = "";
+  let asked = 0; // the newest state asked for: an older answer arriving late is dropped
+  let stopped = false;
+  let socket = null;
 
-function pick(part) {
-  picks = [...picks, part];
-  notice = "";
-  draw();
-}
-
-/** One clickable region: a focusable polygon named by the notation part it adds. */
-function region(part, points, picked) {
-  const shape = document.createElementNS(SVG, "polygon");
-  shape.setAttribute("points", points.map(([x, y]) => `${x},${y}`).join(" "));
-  shape.setAttribute("class", picked ? "region picked" : "region");
-  if (picked) return shape;
-  shape.setAttribute("role", "button");
-  shape.setAttribute("tabindex", "0");
-  shape.setAttribute("aria-label", part);
-  const title = document.createElementNS(SVG, "title");
-  title.textContent = part;
-  shape.append(title);
-  shape.addEventListener("click", () => pick(part));
-  shape.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      pick(part);
+  async function load() {
+    const theme = light.matches ? "light" : "dark";
+    const ask = ++asked;
+    const answer = await fetch(`${api}?theme=${theme}`, { headers: { Accept: "application/json", ...auth } });
+    const body = await answer.json();
+    if (ask !== asked || stopped) return;
+    if (!answer.ok) {
+      state = null;
+      main.replaceChildren(el("p", { role: "alert", textContent: body.error }));
+      return;
     }
-  });
-  return shape;
-}
-
-/** An image with the regions of its hit map that may come next (and the ones picked). */
-function picture(drawn, label, next) {
-  const { width, height, fields, regions } = drawn.hits;
-  const at = Object.fromEntries(fields.map((name, i) => [name, i]));
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("preserveAspectRatio", "none");
-  for (const values of regions) {
-    const part = values[at.part];
-    const after = values[at.after];
-    if (after && !picks.includes(after)) continue;
-    const picked = picks.includes(part) && !next.has(part);
-    if (next.has(part) || picked) svg.append(region(part, values[at.polygon], picked));
+    if (state && state.version !== body.version) picks = [];
+    state = body;
+    if (!candidates(state.legal, picks).length) picks = [];
+    draw();
   }
-  const image = el("img", { src: drawn.image, alt: label, width, height });
-  return el("div", { className: "picture" }, image, svg);
-}
 
-function draw() {
-  const s = state;
-  const w = s.words;
-  const next = nextParts(s.legal, picks);
-  const done = complete(s.legal, picks);
-  document.title = s.title;
-  const parts = [el("h1", { textContent: s.title }),
-                 el("p", { className: "turn", textContent: s.turn_text })];
-  if (s.clock) {
-    const when = new Date(s.clock.deadline).toLocaleString(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" });
-    const text = s.clock.paused ? w.paused : w.due.replace("{when}", when).replace("{control}", s.clock.control);
-    parts.push(el("p", { className: "clock", textContent: text }));
+  function pick(part) {
+    picks = [...picks, part];
+    notice = "";
+    draw();
   }
-  if (notice) parts.push(el("p", { role: "alert", className: "notice", textContent: notice }));
-  parts.push(picture(s.board, s.title, next));
-  if (s.hand) parts.push(el("h2", { textContent: w.your_cards }), picture(s.hand, w.your_cards, next));
-  if (s.choices) parts.push(el("h2", { textContent: w.choices }), picture(s.choices, w.choices, next));
-  if (s.your_turn) {
-    const bar = el("div", { className: "picks" });
-    bar.append(el("output", { textContent: picks.length ? joinMove(picks) : w.pick_hint }));
-    for (const word of s.buttons) {
-      if (next.has(word)) bar.append(el("button", { type: "button", textContent: word, onclick: () => pick(word) }));
+
+  /** One clickable region: a focusable polygon named by the notation part it adds. */
+  function region(part, points, picked) {
+    const shape = document.createElementNS(SVG, "polygon");
+    shape.setAttribute("points", points.map(([x, y]) => `${x},${y}`).join(" "));
+    shape.setAttribute("class", picked ? "region picked" : "region");
+    if (picked) return shape;
+    shape.setAttribute("role", "button");
+    shape.setAttribute("tabindex", "0");
+    shape.setAttribute("aria-label", part);
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = part;
+    shape.append(title);
+    shape.addEventListener("click", () => pick(part));
+    shape.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        pick(part);
+      }
+    });
+    return shape;
+  }
+
+  /** An image with the regions of its hit map that may come next (and the ones picked). */
+  function picture(drawn, label, next) {
+    const { width, height, fields, regions } = drawn.hits;
+    const at = Object.fromEntries(fields.map((name, i) => [name, i]));
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg.setAttribute("preserveAspectRatio", "none");
+    for (const values of regions) {
+      const part = values[at.part];
+      const after = values[at.after];
+      if (after && !picks.includes(after)) continue;
+      const picked = picks.includes(part) && !next.has(part);
+      if (next.has(part) || picked) svg.append(region(part, values[at.polygon], picked));
     }
-    const play = el("button", { type: "button", className: "play", textContent: w.play, disabled: !done, onclick: () => send(done) });
-    const back = el("button", { type: "button", textContent: w.back, disabled: !picks.length,
-                                onclick: () => { picks = picks.slice(0, -1); draw(); } });
-    bar.append(play, back);
-    parts.push(bar);
+    const image = el("img", { src: drawn.image, alt: label, width, height });
+    return el("div", { className: "picture" }, image, svg);
   }
-  const list = el("ol", { className: "moves" });
-  for (const move of s.moves) list.append(el("li", { textContent: move }));
-  parts.push(el("h2", { textContent: w.moves }), s.moves.length ? list : el("p", { textContent: w.no_moves_yet }));
-  if (s.offers.text) parts.push(el("p", { className: "offers", textContent: s.offers.text }));
-  if (s.status === "active") parts.push(resignControls(w, s.offers.actions));
-  const focused = document.activeElement?.getAttribute?.("aria-label");
-  main.replaceChildren(...parts);
-  if (focused) main.querySelector(`[aria-label="${CSS.escape(focused)}"]`)?.focus();
-}
 
-function resignControls(w, actions) {
-  const dialog = el("dialog", {},
-    el("p", { textContent: w.resign_question }),
-    el("button", { type: "button", textContent: w.resign_confirm, onclick: () => { dialog.close(); resign(); } }),
-    el("button", { type: "button", textContent: w.cancel, onclick: () => dialog.close() }));
-  const open = el("button", { type: "button", className: "resign", textContent: w.resign, onclick: () => dialog.showModal() });
-  // Draw offers and take-backs: each a button named by what it does.
-  const offers = actions.map((action) => el("button", { type: "button", textContent: w[action],
-    onclick: () => post(`${api}/offers`, { action, ply: state.ply }) }));
-  return el("div", { className: "actions" }, ...offers, open, dialog);
-}
+  function draw() {
+    const s = state;
+    const w = s.words;
+    const next = nextParts(s.legal, picks);
+    const done = complete(s.legal, picks);
+    document.title = s.title;
+    const parts = [el("h1", { textContent: s.title }),
+                   el("p", { className: "turn", textContent: s.turn_text })];
+    if (s.clock) {
+      const when = new Date(s.clock.deadline).toLocaleString(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" });
+      const text = s.clock.paused ? w.paused : w.due.replace("{when}", when).replace("{control}", s.clock.control);
+      parts.push(el("p", { className: "clock", textContent: text }));
+    }
+    if (notice) parts.push(el("p", { role: "alert", className: "notice", textContent: notice }));
+    parts.push(picture(s.board, s.title, next));
+    if (s.hand) parts.push(el("h2", { textContent: w.your_cards }), picture(s.hand, w.your_cards, next));
+    if (s.choices) parts.push(el("h2", { textContent: w.choices }), picture(s.choices, w.choices, next));
+    if (s.your_turn) {
+      const bar = el("div", { className: "picks" });
+      bar.append(el("output", { textContent: picks.length ? joinMove(picks) : w.pick_hint }));
+      for (const word of s.buttons) {
+        if (next.has(word)) bar.append(el("button", { type: "button", textContent: word, onclick: () => pick(word) }));
+      }
+      const play = el("button", { type: "button", className: "play", textContent: w.play, disabled: !done, onclick: () => send(done) });
+      const back = el("button", { type: "button", textContent: w.back, disabled: !picks.length,
+                                  onclick: () => { picks = picks.slice(0, -1); draw(); } });
+      bar.append(play, back);
+      parts.push(bar);
+    }
+    const list = el("ol", { className: "moves" });
+    for (const move of s.moves) list.append(el("li", { textContent: move }));
+    parts.push(el("h2", { textContent: w.moves }), s.moves.length ? list : el("p", { textContent: w.no_moves_yet }));
+    if (s.offers.text) parts.push(el("p", { className: "offers", textContent: s.offers.text }));
+    if (s.status === "active") parts.push(resignControls(w, s.offers.actions));
+    const focused = document.activeElement?.getAttribute?.("aria-label");
+    main.replaceChildren(...parts);
+    if (focused) main.querySelector(`[aria-label="${CSS.escape(focused)}"]`)?.focus();
+  }
 
-async function post(path, body) {
-  const answer = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  const result = await answer.json();
-  notice = answer.ok ? "" : result.error;
-  picks = [];
+  function resignControls(w, actions) {
+    const dialog = el("dialog", {},
+      el("p", { textContent: w.resign_question }),
+      el("button", { type: "button", textContent: w.resign_confirm, onclick: () => { dialog.close(); resign(); } }),
+      el("button", { type: "button", textContent: w.cancel, onclick: () => dialog.close() }));
+    const open = el("button", { type: "button", className: "resign", textContent: w.resign, onclick: () => dialog.showModal() });
+    // Draw offers and take-backs: each a button named by what it does.
+    const offers = actions.map((action) => el("button", { type: "button", textContent: w[action],
+      onclick: () => post(`${api}/offers`, { action, ply: state.ply }) }));
+    return el("div", { className: "actions" }, ...offers, open, dialog);
+  }
+
+  async function post(path, body) {
+    const answer = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", ...auth }, body: JSON.stringify(body) });
+    const result = await answer.json();
+    notice = answer.ok ? "" : result.error;
+    picks = [];
+    await load();
+  }
+
+  const send = (parts) => post(`${api}/move`, { move: joinMove(parts), ply: state.ply });
+  const resign = () => post(`${api}/resign`, { ply: state.ply });
+
+  function listen() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = token ? `?token=${encodeURIComponent(token)}` : "";
+    socket = new WebSocket(`${scheme}://${location.host}${api}/live${query}`);
+    socket.addEventListener("message", () => load());
+    socket.addEventListener("close", () => {
+      if (state && !stopped) {
+        notice = state.words.live_lost;
+        draw();
+      }
+    });
+  }
+
+  const reload = () => load();
+  light.addEventListener("change", reload);
   await load();
+  listen();
+  return () => {
+    stopped = true;
+    light.removeEventListener("change", reload);
+    socket?.close();
+  };
 }
 
-const send = (parts) => post(`${api}/move`, { move: joinMove(parts), ply: state.ply });
-const resign = () => post(`${api}/resign`, { ply: state.ply });
-
-function listen() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}${api}/live`);
-  socket.addEventListener("message", () => load());
-  socket.addEventListener("close", () => {
-    if (state) {
-      notice = state.words.live_lost;
-      draw();
-    }
-  });
-}
-
-light.addEventListener("change", () => load());
-await load();
-listen();
+// The web board's game page names its game; the Activity's page calls showGame itself.
+const page = document.getElementById("game");
+if (page?.dataset.game) showGame(page, page.dataset.game);

@@ -57,3 +57,15 @@ def test_the_console_runs_the_web_board_and_links_to_it(tmp_path):
     assert query == {"user": ["bob"], "next": [board.group(1)]}
     # Stopped before the database closed: nothing failed on the way out.
     assert "Traceback" not in stderr and "Error" not in stderr
+
+
+def test_the_console_runs_the_board_as_the_apps_activity(tmp_path):
+    """Activities are on in the console: the global sync keeps the Entry Point command (the
+    bot starts), and /activity opens the board in the emulated Discord client."""
+    work = tmp_path / "work"
+    _, stderr = run_console(tmp_path, "/activity bob\n/quit\n")
+    out = (work / "out.txt").read_text(encoding="utf-8")
+    link = re.search(r"Open the Activity in \S+ as bob: (http://127\.0\.0\.1:\d+/\.emulator/"
+                     r"client/\S+)", out)
+    assert link is not None, out
+    assert "Traceback" not in stderr and "Error" not in stderr

@@ -1,0 +1,156 @@
+"""The web board as a Discord Activity, in a real browser (Debian's Chromium, driven by
+Playwright): the emulated Discord client page frames the board through the Activity's proxy;
+the board's page signs in with Discord's Embedded App SDK (ready, authorize, our /api/token,
+authenticate), opens the game of the thread it was launched from, and a whole game is played
+by clicks against an opponent typing /move in Discord, every board and ping posted in the
+thread as for /move. A non-player who opens the Activity there cannot move."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+import render
+from bot.web.server import sdk_folder
+
+playwright = pytest.importorskip(
+    "playwright.async_api", reason="needs Playwright: pip install -e '.[test]'")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None,
+                       reason="needs headless Chromium: apt-get install -y chromium"),
+    pytest.mark.skipif(sdk_folder() is None,
+                       reason="needs Discord's Embedded App SDK: npm ci (package.json)"),
+    # One database is enough: the browser's side is what is tested here.
+    pytest.mark.parametrize("backend", ["sqlite"]),
+    pytest.mark.emulator(activities=True),
+]
+#: How long a page may take to show what the test waits for.
+PATIENCE_MS = 30_000
+MAX_PLIES = 200
+
+
+@pytest.fixture
+async def browser():
+    async with playwright.async_playwright() as driver:
+        chromium = await driver.chromium.launch(executable_path=CHROMIUM,
+                                                args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield chromium
+        finally:
+            await chromium.close()
+
+
+async def open_activity(browser, world, user: str, thread: int):
+    """``user``'s Discord client opens the Activity in ``thread`` and they press Authorize in
+    Discord's OAuth modal: the client, and the Activity's frame in the client's page."""
+    emu = world.emu
+    client = emu.open_activity(user, channel=thread)
+    context = await browser.new_context(locale="en-GB")
+    page = await context.new_page()
+    await page.goto(emu.activity_page_url(client))
+    await page.locator("#authorize").click(timeout=PATIENCE_MS)
+    return client, page.frame_locator("#activity")
+
+
+async def test_a_whole_game_of_alak_played_in_the_activity(web_world, browser):
+    world = web_world
+    emu = world.emu
+    board = await world.start_game("alice", "alak", "bob", {"length": 7})
+    thread = board.channel_id
+    game_id = (await world.services.games.game_for_thread(thread)).id
+    # Alice presses Open board: Discord launches the Activity in the thread.
+    await emu.click("alice", board, f"bg:board:{game_id}")
+    client, activity = await open_activity(browser, world, "alice", thread)
+    await playwright.expect(activity.get_by_role("heading", level=1)).to_have_text(
+        f"Game #{game_id}: Alak", timeout=PATIENCE_MS)
+    assert emu.user("alice").id in client.instance.users
+    await playwright.expect(activity.get_by_text("Your turn.")).to_be_visible()
+    ply = 0
+    while ply < MAX_PLIES:
+        mover, moves = await world.turn(game_id)
+        if mover is None:
+            break
+        move = moves[len(moves) // 2]
+        mark = emu.mark()
+        if mover.name == "alice":
+            play = activity.get_by_role("button", name="Play", exact=True)
+            await playwright.expect(play).to_be_disabled()
+            for part in render.split_move("alak", move):
+                await activity.get_by_role("button", name=part, exact=True).click()
+            await play.click()
+            pinged = "bob"
+        else:
+            await (await emu.slash("bob", "move", {"text": move}, channel=thread)).reply()
+            pinged = "alice"
+        # Posted in Discord as for /move: the board, the next player pinged.
+        posted = await emu.wait_for_message(lambda m: bool(m.files), channel_id=thread,
+                                            since=mark)
+        assert move in posted.content
+        game = await world.services.games.get_game(game_id)
+        if game.status == "active":
+            assert emu.user(pinged).mention in posted.content
+        ply += 1
+        # The Activity follows every move, live, without being reloaded.
+        await playwright.expect(activity.locator(".moves li")).to_have_count(
+            ply, timeout=PATIENCE_MS)
+        await playwright.expect(activity.locator(".moves li").last).to_have_text(move)
+    game = await world.services.games.get_game(game_id)
+    assert game.status == "finished" and ply == game.ply > 0
+    await playwright.expect(activity.get_by_text("Game over.")).to_be_visible()
+    # The list of her games is one click away (the game is over: none left).
+    await activity.get_by_role("button", name="Your games").click()
+    await playwright.expect(activity.get_by_role("heading", level=1)).to_have_text("Your games")
+    # The session token never shows in what the Activity logged to Discord.
+    assert not any("token" in message.lower() for _, message in client.logs), client.logs
+    assert emu.refusals == []
+
+
+async def test_a_non_player_in_the_activity_cannot_move(web_world, browser):
+    world = web_world
+    board = await world.start_game("alice", "alak", "bob", {"length": 7})
+    thread = board.channel_id
+    game_id = (await world.services.games.game_for_thread(thread)).id
+    # Carol opens the Activity from the App Launcher in the game's thread.
+    _, activity = await open_activity(browser, world, "carol", thread)
+    await playwright.expect(activity.get_by_role("alert")).to_have_text(
+        f"Only the players of game #{game_id} can open its board here.", timeout=PATIENCE_MS)
+    assert await activity.get_by_role("button", name="Play", exact=True).count() == 0
+    # Her games (none) are a click away.
+    await activity.get_by_role("button", name="Your games").click()
+    await playwright.expect(activity.get_by_text("You have no game going on.")).to_be_visible()
+    assert (await world.services.games.get_game(game_id)).ply == 0
+
+
+async def test_the_activity_in_a_group_dm_lists_the_games_and_plays_one(web_world, browser):
+    """From the App Launcher of a group DM (the app installed to the user's account), the
+    Activity has no game of its channel: it lists the player's games, and a move played in
+    one is posted in the game's thread."""
+    world = web_world
+    emu = world.emu
+    board = await world.start_game("alice", "alak", "bob", {"length": 7})
+    thread = board.channel_id
+    game_id = (await world.services.games.game_for_thread(thread)).id
+    emu.install_app("alice")
+    group = emu.open_group_dm("alice", "bob", "carol")
+    instance = await emu.launch("alice", channel=group)  # Discord launches it, and says so
+    assert instance.channel_id == group and instance.guild_id is None
+    _, activity = await open_activity(browser, world, "alice", group)
+    await playwright.expect(activity.get_by_role("heading", level=1)).to_have_text(
+        "Your games", timeout=PATIENCE_MS)
+    title = f"Game #{game_id}: Alak"
+    await playwright.expect(activity.get_by_role("listitem")).to_have_text(
+        f"{title} — Your turn.")
+    await activity.get_by_role("button", name=title).click()
+    await playwright.expect(activity.get_by_role("heading", level=1)).to_have_text(title)
+    _, moves = await world.turn(game_id)
+    move = moves[0]
+    for part in render.split_move("alak", move):
+        await activity.get_by_role("button", name=part, exact=True).click()
+    mark = emu.mark()
+    await activity.get_by_role("button", name="Play", exact=True).click()
+    posted = await emu.wait_for_message(lambda m: bool(m.files), channel_id=thread, since=mark)
+    assert move in posted.content and emu.user("bob").mention in posted.content
+    await playwright.expect(activity.locator(".moves li")).to_have_text([move])
+    assert emu.refusals == []
