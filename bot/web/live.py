@@ -9,9 +9,15 @@ viewer sees only what their seat may see). Other processes' commits reach this o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable, Sequence
 
+from aiohttp import WSMsgType, web
+
 from bot.core.events import Committed, EventStream, GameEvent
+
+#: What ends a page's socket from its side.
+CLOSING = (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR)
 
 
 class Watch:
@@ -28,6 +34,7 @@ class LiveGames:
 
     def __init__(self, events: EventStream) -> None:
         self._watches: dict[int, set[Watch]] = {}
+        self._sockets: set[web.WebSocketResponse] = set()
         self._unsubscribe: Callable[[], None] | None = events.subscribe(self._committed)
 
     def watch(self, game_id: int) -> Watch:
@@ -41,6 +48,41 @@ class LiveGames:
             watching.discard(watch)
             if not watching:
                 del self._watches[watch.game_id]
+
+    async def serve(self, request: web.Request, game_id: int) -> web.WebSocketResponse:
+        """A page's socket on ``game_id`` (the visitor already checked): ``{"changed": id}``
+        each time the game changes, until either side closes it."""
+        socket = web.WebSocketResponse(heartbeat=30)
+        await socket.prepare(request)
+        self._sockets.add(socket)
+        watch = self.watch(game_id)
+        reading = asyncio.ensure_future(socket.receive())
+        try:
+            while not socket.closed:
+                changed = asyncio.ensure_future(watch.changed.wait())
+                done, _ = await asyncio.wait({reading, changed},
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if changed in done:
+                    watch.changed.clear()
+                    await socket.send_json({"changed": game_id})
+                else:
+                    changed.cancel()
+                if reading in done:
+                    if reading.result().type in CLOSING:
+                        break
+                    reading = asyncio.ensure_future(socket.receive())
+        finally:
+            reading.cancel()
+            self.forget(watch)
+            self._sockets.discard(socket)
+            await socket.close()
+        return socket
+
+    async def close_sockets(self) -> None:
+        """Close every open page's socket (the server is stopping: 1001, going away)."""
+        for socket in list(self._sockets):
+            with contextlib.suppress(Exception):
+                await socket.close(code=1001, message=b"server stopping")
 
     def wake(self, game_id: int | None) -> None:
         """``game_id`` changed (None: any game may have: every page looks again)."""

@@ -32,13 +32,12 @@ refused too: their posts can only answer an interaction there.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 import engines
 from bot.core.correspondence.texts import control_text
@@ -131,7 +130,6 @@ class WebBoard:
         #: The game each **Open board** press launched the Activity for.
         self.launches = Launches()
         self._client_id = client_id
-        self._sockets: set[web.WebSocketResponse] = set()
         self._runner: web.AppRunner | None = None
         self.app = self._application()
 
@@ -182,9 +180,7 @@ class WebBoard:
             await runner.cleanup()
 
     async def _close_sockets(self, app: web.Application) -> None:
-        for socket in list(self._sockets):
-            with contextlib.suppress(Exception):
-                await socket.close(code=1001, message=b"server stopping")
+        await self.live.close_sockets()
 
     def game_url(self, game_id: int) -> str:
         return f"{self.public_url}/games/{game_id}"
@@ -394,30 +390,4 @@ class WebBoard:
             await self._playable(game_id, visitor, language(request))
         except Refused as denied:
             raise web.HTTPForbidden(text=denied.text) from None
-        socket = web.WebSocketResponse(heartbeat=30)
-        await socket.prepare(request)
-        self._sockets.add(socket)
-        watch = self.live.watch(game_id)
-        reading = asyncio.ensure_future(socket.receive())
-        try:
-            while not socket.closed:
-                changed = asyncio.ensure_future(watch.changed.wait())
-                done, _ = await asyncio.wait({reading, changed},
-                                             return_when=asyncio.FIRST_COMPLETED)
-                if changed in done:
-                    watch.changed.clear()
-                    await socket.send_json({"changed": game_id})
-                else:
-                    changed.cancel()
-                if reading in done:
-                    message = reading.result()
-                    if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED,
-                                        WSMsgType.ERROR):
-                        break
-                    reading = asyncio.ensure_future(socket.receive())
-        finally:
-            reading.cancel()
-            self.live.forget(watch)
-            self._sockets.discard(socket)
-            await socket.close()
-        return socket
+        return await self.live.serve(request, game_id)

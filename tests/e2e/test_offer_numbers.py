@@ -14,7 +14,7 @@ from tests.e2e.test_seeks import LOCALES, plain
 MARKS = {"en": {"seek": "S", "challenge": "C", "table": "T", "game": "#",
                 "join": "Join", "none": "There is no seek"},
          "fr": {"seek": "P", "challenge": "D", "table": "T", "game": "n°",
-                "join": "Rejoindre", "none": "Il n’y a pas de proposition"}}
+                "join": "Rejoindre", "none": "Il n'y a pas de proposition"}}
 
 
 @pytest.fixture(params=["en", "fr"])

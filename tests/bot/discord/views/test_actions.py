@@ -59,7 +59,7 @@ def test_the_web_boards_link_ends_the_action_row_when_there_is_room():
 
 
 def test_a_full_action_row_leaves_the_link_a_row_of_its_own_within_five_rows():
-    full = action_row(7, "en", hands=True, against_ai=True)
+    full = action_row(7, "en", hands=True, timed=True)
     assert len(full["components"]) == 5
     moves = [chr(ord("a") + i) for i in range(15)]  # three rows of five
     view = with_actions(move_view(7, 3, moves), full, [LINK])
