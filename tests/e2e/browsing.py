@@ -6,11 +6,15 @@ Importing this module skips the importing test module when Playwright is missing
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
 import os
 import shutil
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 import render
 from tests.e2e.moves import move_said
@@ -18,9 +22,13 @@ from tests.e2e.moves import move_said
 playwright = pytest.importorskip(
     "playwright.async_api", reason="needs Playwright: pip install -e '.[test]'")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-#: The browser tests' mark: skipped without Chromium.
-NEEDS_CHROMIUM = pytest.mark.skipif(
-    CHROMIUM is None, reason="needs headless Chromium: apt-get install -y chromium")
+#: The browser tests' marks: ``browser`` (slow: ``-m "not browser"`` leaves them out of a
+#: quick run), skipped without Chromium.
+IN_A_BROWSER = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None,
+                       reason="needs headless Chromium: apt-get install -y chromium"),
+]
 #: How long a page may take to show what a test waits for.
 PATIENCE_MS = 30_000
 #: The size of a browser's window: the docs' screenshots are taken at this size.
@@ -31,35 +39,35 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 SCREENSHOTS = os.environ.get("BOT_DOCS_SCREENSHOTS") == "1"
 
 
-@pytest.fixture
-async def browser():
+@contextlib.asynccontextmanager
+async def chromium():
+    """Headless Chromium, closed on leaving (the ``browser`` fixture of tests/e2e)."""
     async with playwright.async_playwright() as driver:
-        chromium = await driver.chromium.launch(executable_path=CHROMIUM,
+        launched = await driver.chromium.launch(executable_path=CHROMIUM,
                                                 args=["--no-sandbox", "--disable-gpu"])
         try:
-            yield chromium
+            yield launched
         finally:
-            await chromium.close()
+            await launched.close()
 
 
-async def pick_move(where, game: str, move: str) -> None:
+async def pick_move(where, game: str, move: str, before_pick=None) -> None:
     """Click the picks of ``move`` on a page or a frame (``where``): each a button named by the
     notation part it adds (a region of a picture or a word's button), Play disabled until the
     picks make a whole move. A part some regions share (every stone of a Polygo group, every
-    square of an LPPG region) is clicked on its first region."""
+    square of an LPPG region) is clicked on its first region. ``before_pick`` = (i, f):
+    ``await f(button)`` before the i-th pick (the last for -1), while the page offers that
+    part's choices (``button``: the one about to be clicked)."""
     play = where.get_by_role("button", name="Play", exact=True)
     await playwright.expect(play).to_be_disabled(timeout=PATIENCE_MS)
-    for part in render.split_move(game, move):
-        await where.get_by_role("button", name=part, exact=True).first.click(
-            timeout=PATIENCE_MS)
+    parts = render.split_move(game, move)
+    for i, part in enumerate(parts):
+        button = where.get_by_role("button", name=part, exact=True).first
+        if before_pick is not None and i == before_pick[0] % len(parts):
+            await before_pick[1](button)
+        await button.click(timeout=PATIENCE_MS)
     await playwright.expect(where.locator(".picks output")).to_have_text(move)
     await playwright.expect(play).to_be_enabled()
-
-
-async def play_move(where, game: str, move: str) -> None:
-    """Pick ``move`` on ``where`` and press Play."""
-    await pick_move(where, game, move)
-    await where.get_by_role("button", name="Play", exact=True).click()
 
 
 async def posted_as_by_move(world, game_id: int, thread: int, since: int, mover, move: str):
@@ -82,10 +90,17 @@ async def moves_shown(where, count: int) -> None:
     await playwright.expect(where.locator(".moves li")).to_have_count(count, timeout=PATIENCE_MS)
 
 
-async def docs_screenshot(page, game: str) -> None:
-    """docs/web-<game>.png from ``page``, when ``BOT_DOCS_SCREENSHOTS=1``."""
-    if SCREENSHOTS:
-        await page.screenshot(path=str(DOCS / f"web-{game}.png"))
+async def docs_screenshot(page, game: str, centred=None) -> None:
+    """docs/web-<game>.png from ``page``, when ``BOT_DOCS_SCREENSHOTS=1``; ``centred``: an
+    element whose picture is scrolled to the middle of the window first."""
+    if not SCREENSHOTS:
+        return
+    if centred is not None:
+        await centred.evaluate(
+            "shown => (shown.closest('.picture') || shown).scrollIntoView({block: 'center'})")
+    shot = Image.open(io.BytesIO(await page.screenshot()))
+    # 256 colours: a third of the bytes, no visible loss on a board's flat colours.
+    shot.convert("RGB").quantize(256).save(DOCS / f"web-{game}.png", optimize=True)
 
 
 async def typed_move(world, thread: int, mover, move: str, board) -> None:
@@ -95,16 +110,16 @@ async def typed_move(world, thread: int, mover, move: str, board) -> None:
 
 async def play_to_the_end(world, game: str, game_id: int, thread: int, *, pages: dict,
                           choose, in_discord=typed_move, max_plies: int,
-                          screenshot: tuple[int, object] | None = None,
+                          screenshot: tuple[int, str, object, int] | None = None,
                           after_each=None) -> int:
     """Play game ``game_id`` until it is over: a player with a page (``pages``: user name ->
     page or Activity frame) picks each move by clicks, anyone else plays in Discord
     (``in_discord(world, thread, mover, move, last board)``); ``choose(moves, ply)`` is the
     move among the mover's legal moves. Every move's board and ping is checked in Discord,
-    and every page follows every move without being reloaded. ``screenshot`` = (ply, page):
-    the docs' screenshot of ``page`` at the first move picked on a page from that ply on,
-    before Play is pressed; ``await after_each(mover)`` once the pages show a move. The
-    number of plies played."""
+    and every page follows every move without being reloaded; ``await after_each(mover)``
+    then. ``screenshot`` = (ply, user, page, i): the docs' screenshot of ``page`` (the user's
+    page, or the Discord client framing their Activity) during the first move they pick from
+    that ply on, before its i-th pick (-1: the last). The number of plies played."""
     emu = world.emu
     ply = 0
     board = None
@@ -118,10 +133,11 @@ async def play_to_the_end(world, game: str, game_id: int, thread: int, *, pages:
         if where is None:
             await in_discord(world, thread, mover, move, board)
         else:
-            await pick_move(where, game, move)
-            if screenshot is not None and ply >= screenshot[0]:
-                await docs_screenshot(screenshot[1], game)
+            shoot = None
+            if screenshot is not None and ply >= screenshot[0] and mover.name == screenshot[1]:
+                shoot = (screenshot[3], functools.partial(docs_screenshot, screenshot[2], game))
                 screenshot = None
+            await pick_move(where, game, move, before_pick=shoot)
             await where.get_by_role("button", name="Play", exact=True).click()
         board = await posted_as_by_move(world, game_id, thread, mark, mover, move)
         ply += 1
@@ -130,6 +146,7 @@ async def play_to_the_end(world, game: str, game_id: int, thread: int, *, pages:
             await playwright.expect(page.locator(".moves li").last).to_have_text(move)
         if after_each is not None:
             await after_each(mover)
+    assert screenshot is None, f"{screenshot[1]} picked no move from ply {screenshot[0]} on"
     return ply
 
 

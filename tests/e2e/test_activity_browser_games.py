@@ -18,9 +18,8 @@ import engines
 from bot.web.server import sdk_folder
 from engines.lppg import CARD_IDS
 from tests.e2e.browsing import (
-    NEEDS_CHROMIUM,
+    IN_A_BROWSER,
     PATIENCE_MS,
-    browser,  # noqa: F401  (the fixture)
     open_activity,
     open_board,
     play_to_the_end,
@@ -29,7 +28,7 @@ from tests.e2e.browsing import (
 )
 
 pytestmark = [
-    NEEDS_CHROMIUM,
+    *IN_A_BROWSER,
     pytest.mark.skipif(sdk_folder() is None,
                        reason="needs Discord's Embedded App SDK: npm ci (package.json)"),
     # One database is enough: the browser's side is what is tested here.
@@ -91,7 +90,7 @@ async def seat_table(world, game: str, host: str, guests: list[str]):
 
 
 async def test_a_whole_game_of_lppg_for_four_in_the_activity_hides_the_other_hands(
-        web_world, browser):  # noqa: F811
+        web_world, browser):
     """Alice plays her cards by clicks (a card of her hand, the square, the turned card), her
     markers (the marker, then the region) and her draws (a pile). Her hand reaches her page
     only as its picture and hit map, whose parts are slots (``play 1``) and rotations, never
@@ -138,7 +137,8 @@ async def test_a_whole_game_of_lppg_for_four_in_the_activity_hides_the_other_han
     await sign_in(["alice"])
     plies = await play_to_the_end(
         world, "lppg", game.id, thread, pages={"alice": activity},
-        choose=lambda moves, ply: moves[0], max_plies=80, screenshot=(8, page),
+        choose=lambda moves, ply: moves[0], max_plies=80,
+        screenshot=(8, "alice", page, 1),
         after_each=hand_pictures)
     assert plies == 28
     await shown_over(world, game.id, plies, [activity])
@@ -173,7 +173,7 @@ async def test_a_whole_game_of_lppg_for_four_in_the_activity_hides_the_other_han
 
 
 async def test_a_whole_game_of_palago_in_the_activity_against_a_browser(
-        web_world, browser):  # noqa: F811
+        web_world, browser):
     """Alice in the Activity, Bob on the web board in his browser, both by clicks: every move
     two tiles (cell, orientation, cell, orientation), until the 48 tiles are down."""
     world = web_world
@@ -188,6 +188,6 @@ async def test_a_whole_game_of_palago_in_the_activity_against_a_browser(
     bob = await open_board(browser, world, "bob", game_id, title="Palago")
     plies = await play_to_the_end(
         world, "palago", game_id, thread, pages={"alice": activity, "bob": bob},
-        choose=lambda moves, ply: moves[0], max_plies=30, screenshot=(10, page))
+        choose=lambda moves, ply: moves[0], max_plies=30, screenshot=(10, "alice", page, 2))
     assert plies == 24  # 48 tiles, two a move
     await shown_over(world, game_id, plies, [activity, bob])

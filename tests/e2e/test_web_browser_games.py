@@ -10,8 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.browsing import (
-    NEEDS_CHROMIUM,
-    browser,  # noqa: F401  (the fixture)
+    IN_A_BROWSER,
     open_board,
     play_to_the_end,
     playwright,
@@ -21,15 +20,13 @@ from tests.e2e.browsing import (
 from tests.e2e.buttons import move_buttons
 
 pytestmark = [
-    NEEDS_CHROMIUM,
+    *IN_A_BROWSER,
     # One database is enough: the browser's side is what is tested here.
     pytest.mark.parametrize("backend", ["sqlite"]),
-    # A whole game in a browser on a loaded machine: more than the default's margin.
-    pytest.mark.timeout(600),
 ]
 
 
-async def test_a_whole_game_of_kolory_both_players_clicking(web_world, browser):  # noqa: F811
+async def test_a_whole_game_of_kolory_both_players_clicking(web_world, browser):
     """Two players, ten cards each: twenty placements, each one click on the square where
     the card's centre goes, by whichever player the round's draw puts first."""
     world = web_world
@@ -41,7 +38,7 @@ async def test_a_whole_game_of_kolory_both_players_clicking(web_world, browser):
     plies = await play_to_the_end(
         world, "kolory", game_id, thread, pages={"alice": alice, "bob": bob},
         choose=lambda moves, ply: moves[len(moves) // 2], max_plies=20,
-        screenshot=(9, alice))
+        screenshot=(9, "alice", alice, -1))
     assert plies == 20
     await shown_over(world, game_id, plies, [alice, bob])
 
@@ -72,7 +69,7 @@ class PressedOrTyped:
             await typed_move(world, thread, mover, move, board)
 
 
-async def test_a_whole_game_of_palam_against_the_boards_buttons(web_world, browser):  # noqa: F811
+async def test_a_whole_game_of_palam_against_the_boards_buttons(web_world, browser):
     """The camp chosen, a swap, then twelve duels (attack, answer) to the last one: whoever
     the toss picks, Alice clicks her moves; Bob presses the board's buttons in Discord."""
     world = web_world
@@ -83,7 +80,7 @@ async def test_a_whole_game_of_palam_against_the_boards_buttons(web_world, brows
     bob = PressedOrTyped()
     plies = await play_to_the_end(
         world, "palam", game_id, thread, pages={"alice": alice}, choose=palam_moves,
-        in_discord=bob, max_plies=60, screenshot=(8, alice))
+        in_discord=bob, max_plies=60, screenshot=(8, "alice", alice, -1))
     assert bob.pressed >= 10, "Bob's attacks and answers are buttons"
     await shown_over(world, game_id, plies, [alice])
     record = await world.services.games.record(game_id)
@@ -103,7 +100,7 @@ def polygo_moves(moves: list[str], ply: int) -> str:
     return "accept"
 
 
-async def test_a_whole_game_of_polygo_to_the_scoring(web_world, browser):  # noqa: F811
+async def test_a_whole_game_of_polygo_to_the_scoring(web_world, browser):
     """On the hexagon of side 5: stones with a wall each (stone, then wall: two clicks), two
     passes (a button), a group marked dead (one click on any of its stones) and accepted."""
     world = web_world
@@ -114,7 +111,7 @@ async def test_a_whole_game_of_polygo_to_the_scoring(web_world, browser):  # noq
     bob_page = await open_board(browser, world, "bob", game_id, title="Polygo")
     plies = await play_to_the_end(
         world, "polygo", game_id, thread, pages={"alice": alice}, choose=polygo_moves,
-        max_plies=12, screenshot=(2, alice))
+        max_plies=12, screenshot=(2, "alice", alice, -1))
     record = await world.services.games.record(game_id)
     texts = [m.text for m in record.moves]
     assert texts[4:6] == ["pass", "pass"] and texts[6].startswith("dead ")
