@@ -11,13 +11,25 @@ import functools
 import io
 import os
 import shutil
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from PIL import Image
 
 import render
+from emulator import EmuUser, Message
+from tests.e2e.conftest import World
 from tests.e2e.moves import move_said
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, FrameLocator, Locator, Page
+
+    from emulator.activity_client import ActivityClient
+
+    #: Where a player clicks: a web page, or the Activity's frame in the client's page.
+    Where = Page | FrameLocator
 
 playwright = pytest.importorskip(
     "playwright.async_api", reason="needs Playwright: pip install -e '.[test]'")
@@ -40,7 +52,7 @@ SCREENSHOTS = os.environ.get("BOT_DOCS_SCREENSHOTS") == "1"
 
 
 @contextlib.asynccontextmanager
-async def chromium():
+async def chromium() -> AsyncIterator[Browser]:
     """Headless Chromium, closed on leaving (the ``browser`` fixture of tests/e2e)."""
     async with playwright.async_playwright() as driver:
         launched = await driver.chromium.launch(executable_path=CHROMIUM,
@@ -51,7 +63,9 @@ async def chromium():
             await launched.close()
 
 
-async def pick_move(where, game: str, move: str, before_pick=None) -> None:
+async def pick_move(where: Where, game: str, move: str,
+                    before_pick: tuple[int, Callable[[Locator], Awaitable[None]]] | None = None
+                    ) -> None:
     """Click the picks of ``move`` on a page or a frame (``where``): each a button named by the
     notation part it adds (a region of a picture or a word's button), Play disabled until the
     picks make a whole move. A part some regions share (every stone of a Polygo group, every
@@ -70,7 +84,8 @@ async def pick_move(where, game: str, move: str, before_pick=None) -> None:
     await playwright.expect(play).to_be_enabled()
 
 
-async def posted_as_by_move(world, game_id: int, thread: int, since: int, mover, move: str):
+async def posted_as_for_move(world: World, game_id: int, thread: int, since: int, mover: EmuUser,
+                             move: str) -> Message:
     """The board posted in ``thread`` after the event ``since``: it says that ``mover`` played
     ``move`` and pings the player to move next only, as after a ``/move``."""
     emu = world.emu
@@ -85,12 +100,12 @@ async def posted_as_by_move(world, game_id: int, thread: int, since: int, mover,
     return posted
 
 
-async def moves_shown(where, count: int) -> None:
+async def moves_shown(where: Where, count: int) -> None:
     """``where`` (a page or the Activity's frame) lists ``count`` moves."""
     await playwright.expect(where.locator(".moves li")).to_have_count(count, timeout=PATIENCE_MS)
 
 
-async def docs_screenshot(page, game: str, centred=None) -> None:
+async def docs_screenshot(page: Page, game: str, centred: Locator | None = None) -> None:
     """docs/web-<game>.png from ``page``, when ``BOT_DOCS_SCREENSHOTS=1``; ``centred``: an
     element whose picture is scrolled to the middle of the window first."""
     if not SCREENSHOTS:
@@ -103,15 +118,22 @@ async def docs_screenshot(page, game: str, centred=None) -> None:
     shot.convert("RGB").quantize(256).save(DOCS / f"web-{game}.png", optimize=True)
 
 
-async def typed_move(world, thread: int, mover, move: str, board) -> None:
+async def typed_move(world: World, thread: int, mover: EmuUser, move: str,
+                     board: Message | None) -> None:
     """The opponent in Discord types ``/move``."""
     await (await world.emu.slash(mover, "move", {"text": move}, channel=thread)).reply()
 
 
-async def play_to_the_end(world, game: str, game_id: int, thread: int, *, pages: dict,
-                          choose, in_discord=typed_move, max_plies: int,
-                          screenshot: tuple[int, str, object, int] | None = None,
-                          after_each=None) -> int:
+#: How a player without a page plays a move: ``(world, thread, mover, move, last board)``.
+InDiscord = Callable[[World, int, EmuUser, str, "Message | None"], Awaitable[None]]
+
+
+async def play_to_the_end(
+        world: World, game: str, game_id: int, thread: int, *, pages: dict[str, Where],
+        choose: Callable[[list[str], int], str], max_plies: int,
+        in_discord: InDiscord = typed_move,
+        screenshot: tuple[int, str, Page, int] | None = None,
+        after_each: Callable[[EmuUser], Awaitable[None]] | None = None) -> int:
     """Play game ``game_id`` until it is over: a player with a page (``pages``: user name ->
     page or Activity frame) picks each move by clicks, anyone else plays in Discord
     (``in_discord(world, thread, mover, move, last board)``); ``choose(moves, ply)`` is the
@@ -139,7 +161,7 @@ async def play_to_the_end(world, game: str, game_id: int, thread: int, *, pages:
                 screenshot = None
             await pick_move(where, game, move, before_pick=shoot)
             await where.get_by_role("button", name="Play", exact=True).click()
-        board = await posted_as_by_move(world, game_id, thread, mark, mover, move)
+        board = await posted_as_for_move(world, game_id, thread, mark, mover, move)
         ply += 1
         for page in pages.values():
             await moves_shown(page, ply)
@@ -150,7 +172,7 @@ async def play_to_the_end(world, game: str, game_id: int, thread: int, *, pages:
     return ply
 
 
-async def shown_over(world, game_id: int, plies: int, pages) -> None:
+async def shown_over(world: World, game_id: int, plies: int, pages: list[Where]) -> None:
     """The game is over after ``plies`` moves, and each page says so and offers no Play."""
     game = await world.services.games.get_game(game_id)
     assert game.status == "finished" and game.ply == plies > 0, (game.status, game.ply)
@@ -160,8 +182,8 @@ async def shown_over(world, game_id: int, plies: int, pages) -> None:
         assert await page.get_by_role("button", name="Play", exact=True).count() == 0
 
 
-async def open_board(browser, world, user: str, game_id: int, title: str = "Alak",
-                     **context_options):
+async def open_board(browser: Browser, world: World, user: str, game_id: int,
+                     title: str = "Alak", **context_options) -> Page:
     """``user``'s own browser opens the game's link: signed in to Discord (the emulator's
     link), the board sends them to the authorize page, where they press Authorize."""
     context = await browser.new_context(locale="en-GB",
@@ -176,8 +198,9 @@ async def open_board(browser, world, user: str, game_id: int, title: str = "Alak
     return page
 
 
-async def open_activity(browser, world, user: str, thread: int, *, watch=None,
-                        **context_options):
+async def open_activity(browser: Browser, world: World, user: str, thread: int, *,
+                        watch: Callable[[Page], None] | None = None, **context_options
+                        ) -> tuple[ActivityClient, Page, FrameLocator]:
     """``user``'s Discord client opens the Activity in ``thread`` and they press Authorize in
     Discord's OAuth modal: the client, the client's page, and the Activity's frame in it.
     ``watch(page)`` is called before the page opens anything (to listen to its traffic)."""

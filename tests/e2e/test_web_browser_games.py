@@ -116,5 +116,7 @@ async def test_a_whole_game_of_polygo_to_the_scoring(web_world, browser):
     texts = [m.text for m in record.moves]
     assert texts[4:6] == ["pass", "pass"] and texts[6].startswith("dead ")
     assert texts[-1] == "accept"
+    # Alice (Black, the host) clicked two stones with a wall, a pass and the dead group.
+    assert [m.text for m in record.moves if m.seat == 0] == texts[0:7:2]
     await shown_over(world, game_id, plies, [alice, bob_page])
     await playwright.expect(bob_page.locator(".moves li")).to_have_count(plies)
