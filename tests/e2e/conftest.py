@@ -197,3 +197,13 @@ async def web_world(request, tmp_path, caplog, e2e_database):
             assert emu.client_secret not in record.getMessage()
     if not world.refusals_expected:
         assert emu.refusals == []
+
+
+@pytest.fixture
+async def browser():
+    """Headless Chromium driven by Playwright, for the tests that import
+    ``tests.e2e.browsing`` (which skips them without Playwright or Chromium)."""
+    from tests.e2e.browsing import chromium
+
+    async with chromium() as launched:
+        yield launched

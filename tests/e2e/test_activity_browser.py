@@ -7,51 +7,26 @@ thread as for /move. A non-player who opens the Activity there cannot move."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 import render
 from bot.web.server import sdk_folder
+from tests.e2e.browsing import (
+    IN_A_BROWSER,
+    PATIENCE_MS,
+    open_activity,
+    playwright,
+)
 
-playwright = pytest.importorskip(
-    "playwright.async_api", reason="needs Playwright: pip install -e '.[test]'")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [
-    pytest.mark.skipif(CHROMIUM is None,
-                       reason="needs headless Chromium: apt-get install -y chromium"),
+    *IN_A_BROWSER,
     pytest.mark.skipif(sdk_folder() is None,
                        reason="needs Discord's Embedded App SDK: npm ci (package.json)"),
     # One database is enough: the browser's side is what is tested here.
     pytest.mark.parametrize("backend", ["sqlite"]),
     pytest.mark.emulator(activities=True),
 ]
-#: How long a page may take to show what the test waits for.
-PATIENCE_MS = 30_000
 MAX_PLIES = 200
-
-
-@pytest.fixture
-async def browser():
-    async with playwright.async_playwright() as driver:
-        chromium = await driver.chromium.launch(executable_path=CHROMIUM,
-                                                args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield chromium
-        finally:
-            await chromium.close()
-
-
-async def open_activity(browser, world, user: str, thread: int):
-    """``user``'s Discord client opens the Activity in ``thread`` and they press Authorize in
-    Discord's OAuth modal: the client, and the Activity's frame in the client's page."""
-    emu = world.emu
-    client = emu.open_activity(user, channel=thread)
-    context = await browser.new_context(locale="en-GB")
-    page = await context.new_page()
-    await page.goto(emu.activity_page_url(client))
-    await page.locator("#authorize").click(timeout=PATIENCE_MS)
-    return client, page.frame_locator("#activity")
 
 
 async def test_a_whole_game_of_alak_played_in_the_activity(web_world, browser):
@@ -62,7 +37,7 @@ async def test_a_whole_game_of_alak_played_in_the_activity(web_world, browser):
     game_id = (await world.services.games.game_for_thread(thread)).id
     # Alice presses Open board: Discord launches the Activity in the thread.
     await emu.click("alice", board, f"bg:board:{game_id}")
-    client, activity = await open_activity(browser, world, "alice", thread)
+    client, _, activity = await open_activity(browser, world, "alice", thread)
     await playwright.expect(activity.get_by_role("heading", level=1)).to_have_text(
         f"Game #{game_id}: Alak", timeout=PATIENCE_MS)
     assert emu.user("alice").id in client.instance.users
@@ -113,7 +88,7 @@ async def test_a_non_player_in_the_activity_cannot_move(web_world, browser):
     thread = board.channel_id
     game_id = (await world.services.games.game_for_thread(thread)).id
     # Carol opens the Activity from the App Launcher in the game's thread.
-    _, activity = await open_activity(browser, world, "carol", thread)
+    _, _, activity = await open_activity(browser, world, "carol", thread)
     await playwright.expect(activity.get_by_role("alert")).to_have_text(
         f"Only the players of game #{game_id} can open its board here.", timeout=PATIENCE_MS)
     assert await activity.get_by_role("button", name="Play", exact=True).count() == 0
@@ -136,7 +111,7 @@ async def test_the_activity_in_a_group_dm_lists_the_games_and_plays_one(web_worl
     group = emu.open_group_dm("alice", "bob", "carol")
     instance = await emu.launch("alice", channel=group)  # Discord launches it, and says so
     assert instance.channel_id == group and instance.guild_id is None
-    _, activity = await open_activity(browser, world, "alice", group)
+    _, _, activity = await open_activity(browser, world, "alice", group)
     await playwright.expect(activity.get_by_role("heading", level=1)).to_have_text(
         "Your games", timeout=PATIENCE_MS)
     title = f"Game #{game_id}: Alak"

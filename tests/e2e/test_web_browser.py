@@ -5,58 +5,24 @@ reloaded."""
 
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
 import pytest
 
 import render
+from tests.e2e.browsing import (
+    IN_A_BROWSER,
+    PATIENCE_MS,
+    docs_screenshot,
+    moves_shown,
+    open_board,
+    playwright,
+)
 
-playwright = pytest.importorskip(
-    "playwright.async_api", reason="needs Playwright: pip install -e '.[test]'")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [
-    pytest.mark.skipif(CHROMIUM is None,
-                       reason="needs headless Chromium: apt-get install -y chromium"),
+    *IN_A_BROWSER,
     # One database is enough: the browser's side is what is tested here.
     pytest.mark.parametrize("backend", ["sqlite"]),
 ]
-#: How long a page may take to show what the test waits for.
-PATIENCE_MS = 30_000
 MAX_PLIES = 200
-#: A folder where a screenshot of a game being played is written (docs/web-<game>.png).
-SCREENSHOTS = os.environ.get("WEB_SCREENSHOT_DIR")
-
-
-@pytest.fixture
-async def browser():
-    async with playwright.async_playwright() as driver:
-        chromium = await driver.chromium.launch(executable_path=CHROMIUM,
-                                                args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield chromium
-        finally:
-            await chromium.close()
-
-
-async def open_board(browser, world, user: str, game_id: int, title: str = "Alak",
-                     **context_options):
-    """``user``'s own browser opens the game's link: signed in to Discord (the emulator's
-    link), the board sends them to the authorize page, where they press Authorize."""
-    context = await browser.new_context(locale="en-GB", **context_options)
-    page = await context.new_page()
-    board = f"{world.config.web_public_url}/games/{game_id}"
-    await page.goto(world.emu.sign_in_url(user, board))
-    await page.get_by_role("button", name="Authorize").click()
-    await page.wait_for_url(board)
-    await playwright.expect(page.get_by_role("heading", level=1)).to_have_text(
-        f"Game #{game_id}: {title}", timeout=PATIENCE_MS)
-    return page
-
-
-async def moves_shown(page, count: int) -> None:
-    await playwright.expect(page.locator(".moves li")).to_have_count(count, timeout=PATIENCE_MS)
 
 
 async def test_a_whole_game_of_alak_played_by_clicks(web_world, browser):
@@ -78,11 +44,11 @@ async def test_a_whole_game_of_alak_played_by_clicks(web_world, browser):
         if mover.name == "alice":
             play = alice.get_by_role("button", name="Play", exact=True)
             await playwright.expect(play).to_be_disabled()
+            if ply == 2:  # the points offered
+                await docs_screenshot(alice, "alak")
             for part in render.split_move("alak", move):
                 await alice.get_by_role("button", name=part, exact=True).click()
             await playwright.expect(play).to_be_enabled()
-            if SCREENSHOTS and ply == 2:  # a move picked, about to be played
-                await alice.screenshot(path=str(Path(SCREENSHOTS) / "web-alak.png"))
             mark = emu.mark()
             await play.click()
             # Posted in Discord as a typed move would be: the board, bob pinged.
