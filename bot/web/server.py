@@ -59,6 +59,7 @@ from bot.web.answers import (
 )
 from bot.web.board import page_state
 from bot.web.launches import Launches
+from bot.web.limits import RateLimit
 from bot.web.live import LiveGames
 from bot.web.offers import ACTIONS, act, offers_state
 from bot.web.sessions import Visitor
@@ -127,6 +128,7 @@ class WebBoard:
         self.signin = SignIn(public_url=self.public_url, api_base=api_base,
                              client_id=client_id, client_secret=client_secret)
         self.live = LiveGames(self.services.store.events)
+        self.limits = RateLimit()
         #: The game each **Open board** press launched the Activity for.
         self.launches = Launches()
         self._client_id = client_id
@@ -249,10 +251,16 @@ class WebBoard:
                                  headers={"Cache-Control": "no-store"})
 
     def _api_visitor(self, request: web.Request) -> Visitor:
+        """The signed-in visitor of an API request, within their rate (``bot.web.limits``)."""
         visitor = self.signin.visitor(request)
         if visitor is None:
             text = t("web.not_signed_in", language(request))
             raise web.HTTPUnauthorized(text=error_json(text), content_type="application/json")
+        if not self.limits.allow(visitor.user_id):
+            wait = self.limits.retry_after(visitor.user_id)
+            text = t("web.too_many", language(request))
+            raise web.HTTPTooManyRequests(text=error_json(text), content_type="application/json",
+                                          headers={"Retry-After": str(max(1, round(wait)))})
         return visitor
 
     async def _playable(self, game_id: int, visitor: Visitor, lang: str) -> GameInfo:

@@ -180,6 +180,26 @@ async def test_only_the_players_open_a_game(web_world):
     assert (await world.services.games.get_game(game_id)).ply == 0
 
 
+async def test_a_visitor_who_floods_the_api_is_slowed_down_alone(web_world):
+    """Each state is drawn by the board workers: a script asking for it in a loop is answered
+    429 (with when to come back) once its burst is spent, changes nothing, and the other
+    player's page is served all the while."""
+    world = web_world
+    game_id, _ = await alak(world)
+    alice, bob = await signed_in(world, "alice", "bob")
+    board = world.bot.web.limits
+    board.clock = lambda: 1000.0  # time stands still: nothing refills while the test asks
+    statuses = [(await alice.state(game_id))[0] for _ in range(board.burst + 1)]
+    assert statuses[:board.burst] == [200] * board.burst
+    assert statuses[-1] == 429
+    async with alice.session.get(f"{alice.base}/api/games/{game_id}") as answer:
+        assert answer.status == 429 and int(answer.headers["Retry-After"]) >= 1
+        assert (await answer.json())["error"].startswith("Too many requests")
+    status, _ = await alice.move(game_id, "a", 0)
+    assert status == 429 and (await world.services.games.get_game(game_id)).ply == 0
+    assert (await bob.state(game_id))[0] == 200
+
+
 # ----- moves -----------------------------------------------------------------------------------
 
 
