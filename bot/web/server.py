@@ -84,12 +84,17 @@ SHUTDOWN_SECONDS = 3.0
 #: The largest request body the API reads (a move, a code).
 MAX_BODY = 16 * 1024
 #: Headers on every answer: nothing from elsewhere runs in the pages.
+#: The policy of every page: its own scripts, styles and pictures only.
+PAGE_POLICY = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'"
 SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
-                               "object-src 'none'; base-uri 'none'",
+    # No other site may frame the board's pages (clicks on a hidden board). The Activity's
+    # page is framed by Discord's clients, whose origins on every platform we could not all
+    # confirm: it keeps the policy without ``frame-ancestors`` (``ACTIVITY_HEADERS``).
+    "Content-Security-Policy": PAGE_POLICY + "; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
 }
+ACTIVITY_HEADERS = {**SECURITY_HEADERS, "Content-Security-Policy": PAGE_POLICY}
 
 class WebHost(Protocol):
     """What the web board needs from the bot."""
@@ -193,7 +198,8 @@ class WebBoard:
                        ) -> web.StreamResponse:
         response = await handler(request)
         if not isinstance(response, web.WebSocketResponse) and not response.prepared:
-            response.headers.update(SECURITY_HEADERS)
+            for name, value in SECURITY_HEADERS.items():
+                response.headers.setdefault(name, value)
         return response
 
     # ----- pages ------------------------------------------------------------------------------
@@ -225,7 +231,7 @@ class WebBoard:
                             text=pages.game(game_id, visitor, lang))
 
     async def _activity_page(self, request: web.Request) -> web.StreamResponse:
-        return web.Response(content_type="text/html",
+        return web.Response(content_type="text/html", headers=ACTIVITY_HEADERS,
                             text=pages.activity(self._client_id(), language(request)))
 
     # ----- the API ----------------------------------------------------------------------------

@@ -200,6 +200,19 @@ async def test_a_visitor_who_floods_the_api_is_slowed_down_alone(web_world):
     assert (await bob.state(game_id))[0] == 200
 
 
+async def test_no_other_site_frames_a_board_page_but_discord_frames_the_activity(web_world):
+    world = web_world
+    game_id, _ = await alak(world)
+    (alice,) = await signed_in(world, "alice")
+    async with alice.session.get(f"{alice.base}/games/{game_id}") as page:
+        assert page.status == 200
+        assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+    async with alice.session.get(f"{alice.base}/activity") as activity:
+        assert activity.status == 200
+        policy = activity.headers["Content-Security-Policy"]
+        assert "frame-ancestors" not in policy and "default-src 'self'" in policy
+
+
 # ----- moves -----------------------------------------------------------------------------------
 
 
