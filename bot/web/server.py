@@ -42,7 +42,7 @@ from aiohttp import web
 import engines
 from bot.core.correspondence.texts import control_text
 from bot.core.errors import BoardChanged, ServiceError
-from bot.core.i18n import t
+from bot.core.i18n import say, t
 from bot.core.models import GameInfo
 from bot.services.clocks import ClockService
 from bot.services.wiring import Services
@@ -64,8 +64,10 @@ from bot.web.live import LiveGames
 from bot.web.offers import ACTIONS, act, offers_state
 from bot.web.sessions import Visitor
 from bot.web.signin import SignIn
+from bot.workers.ai_player import AiPlayer, HintsBusy
 from bot.workers.board_process import WorkerGone
 from bot.workers.boards import BoardDrawer
+from bot.workers.pool import PoolBusy
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +106,8 @@ class WebHost(Protocol):
     boards: BoardDrawer
     #: The games' clocks (correspondence play): the page shows when the move is due.
     clocks: ClockService
+    #: The AI's workers: a hint against the AI is thought there, as for ``/hint``.
+    ai_player: AiPlayer
 
     async def display_name(self, user_id: int) -> str: ...
 
@@ -153,6 +157,7 @@ class WebBoard:
         app.router.add_post("/api/games/{id:\\d+}/move", self._move)
         app.router.add_post("/api/games/{id:\\d+}/resign", self._resign)
         app.router.add_post("/api/games/{id:\\d+}/offers", self._offers)
+        app.router.add_post("/api/games/{id:\\d+}/hint", self._hint)
         app.router.add_get("/api/games/{id:\\d+}/live", self._live)
         app.router.add_static("/static/", STATIC)
         sdk = sdk_folder()
@@ -299,6 +304,8 @@ class WebBoard:
         state = await page_state(seen, names, moves, lang, theme, self._draw)
         state["clock"] = await self._clock(game_id, lang)
         state["offers"] = await offers_state(self.services, seen.game, seen.seat, names, lang)
+        state["hint"] = bool(seen.moves) and await self.services.aiseats.hint_offered(
+            seen.game, visitor.user_id)
         state["words"] = pages.words(lang, game_id)
         return web.json_response(state, headers={"Cache-Control": "no-store"})
 
@@ -369,6 +376,33 @@ class WebBoard:
             return refused(error, lang)
         await self._deliver(game_id, written)
         return web.json_response({"status": written.status, "version": written.version})
+
+    async def _hint(self, request: web.Request) -> web.Response:
+        """The AI's suggestion for the visitor's move, for them alone, with the checks and the
+        wording of ``/hint`` (against the AI only, never in a tournament game)."""
+        visitor = self._api_visitor(request)
+        game_id = int(request.match_info["id"])
+        lang = language(request)
+        try:
+            await self._playable(game_id, visitor, lang)
+            job = await self.services.aiseats.hint_job(game_id, visitor.user_id)
+        except Refused as denied:
+            return web.json_response({"error": denied.text}, status=denied.status)
+        except ServiceError as error:
+            return refused(error, lang)
+        thinker = self.host.ai_player
+        try:
+            if not thinker.may_hint(visitor.user_id):
+                raise HintsBusy
+            tip = await thinker.hint(job)
+        except HintsBusy:
+            return web.json_response({"error": t("ai.hint_busy", lang)}, status=429)
+        except PoolBusy:
+            return web.json_response({"error": t("ai.busy", lang)}, status=503)
+        text = (t("ai.hint.move", lang, move=tip.move) if tip.reason is None
+                else t("ai.hint.because", lang, move=tip.move, reason=say(tip.reason, lang)))
+        # The words are Discord's markdown; the page shows plain text.
+        return web.json_response({"move": tip.move, "text": text.replace("**", "")})
 
     async def _clock(self, game_id: int, lang: str) -> dict[str, Any] | None:
         """When the move is due (None: no deadline): the page writes the time in the

@@ -21,6 +21,7 @@ from bot.store import open_store
 from bot.web.sessions import COOKIE, Sessions, Visitor
 from emulator.oauth2 import AuthorizationRequest
 from tests.e2e.loaded import loaded
+from tests.e2e.test_ai import until_human_turn
 from tests.e2e.web import WebClient
 
 
@@ -211,6 +212,28 @@ async def test_no_other_site_frames_a_board_page_but_discord_frames_the_activity
         assert activity.status == 200
         policy = activity.headers["Content-Security-Policy"]
         assert "frame-ancestors" not in policy and "default-src 'self'" in policy
+
+
+async def test_a_hint_against_the_ai_on_the_web_and_none_against_a_person(web_world):
+    world = web_world
+    thread = await world.play_ai("alice", "alak")
+    game = await world.services.games.game_for_thread(thread)
+    await until_human_turn(world.services, game.id)
+    (alice,) = await signed_in(world, "alice")
+    status, state = await alice.state(game.id)
+    assert status == 200 and state["your_turn"] and state["hint"] is True
+    status, tip = await alice.post(f"/api/games/{game.id}/hint", {})
+    assert status == 200, tip
+    legal = await world.services.games.legal_moves(game.id, world.emu.user("alice").id)
+    assert tip["move"] in [str(m) for m in legal]
+    assert tip["text"].startswith(f"Hint: {tip['move']}")
+    # Between people /hint refuses, and so do the page (no button) and the API.
+    people, _ = await alak(world)
+    status, state = await alice.state(people)
+    assert state["hint"] is False
+    status, refused = await alice.post(f"/api/games/{people}/hint", {})
+    assert status >= 400 and refused["error"]
+    assert (await world.services.games.get_game(people)).ply == 0
 
 
 # ----- moves -----------------------------------------------------------------------------------

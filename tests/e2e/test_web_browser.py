@@ -16,6 +16,7 @@ from tests.e2e.browsing import (
     open_board,
     playwright,
 )
+from tests.e2e.test_ai import until_human_turn
 
 pytestmark = [
     *IN_A_BROWSER,
@@ -148,3 +149,14 @@ async def test_a_draw_offered_and_accepted_by_clicks(web_world, browser):
         await playwright.expect(page.get_by_text("Game over. Draw.")).to_be_visible(
             timeout=PATIENCE_MS)
     assert (await world.services.games.get_game(game_id)).status == "finished"
+
+
+async def test_a_hint_against_the_ai_is_shown_to_its_player(web_world, browser):
+    world = web_world
+    thread = await world.play_ai("alice", "alak")
+    game = await world.services.games.game_for_thread(thread)
+    await until_human_turn(world.services, game.id)
+    alice = await open_board(browser, world, "alice", game.id)
+    await alice.get_by_role("button", name="Hint", exact=True).click()
+    await playwright.expect(alice.get_by_role("alert")).to_contain_text(
+        "Hint: ", timeout=PATIENCE_MS)

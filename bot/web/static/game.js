@@ -125,13 +125,13 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
     for (const move of s.moves) list.append(el("li", { textContent: move }));
     parts.push(el("h2", { textContent: w.moves }), s.moves.length ? list : el("p", { textContent: w.no_moves_yet }));
     if (s.offers.text) parts.push(el("p", { className: "offers", textContent: s.offers.text }));
-    if (s.status === "active") parts.push(resignControls(w, s.offers.actions));
+    if (s.status === "active") parts.push(resignControls(w, s.offers.actions, s.hint));
     const focused = document.activeElement?.getAttribute?.("aria-label");
     main.replaceChildren(...parts);
     if (focused) main.querySelector(`[aria-label="${CSS.escape(focused)}"]`)?.focus();
   }
 
-  function resignControls(w, actions) {
+  function resignControls(w, actions, hint) {
     const dialog = el("dialog", {},
       el("p", { textContent: w.resign_question }),
       el("button", { type: "button", textContent: w.resign_confirm, onclick: () => { dialog.close(); resign(); } }),
@@ -140,7 +140,16 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
     // Draw offers and take-backs: each a button named by what it does.
     const offers = actions.map((action) => el("button", { type: "button", textContent: w[action],
       onclick: () => post(`${api}/offers`, { action, ply: state.ply }) }));
+    // Against the AI, where /hint would answer: the AI's move, said to this player alone.
+    if (hint) offers.unshift(el("button", { type: "button", textContent: w.hint, onclick: askHint }));
     return el("div", { className: "actions" }, ...offers, open, dialog);
+  }
+
+  async function askHint() {
+    const answer = await fetch(`${api}/hint`, { method: "POST", headers: { "Content-Type": "application/json", ...auth }, body: "{}" });
+    const result = await answer.json();
+    notice = answer.ok ? result.text : result.error;
+    draw();
   }
 
   async function post(path, body) {
