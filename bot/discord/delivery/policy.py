@@ -19,6 +19,11 @@ HANDLER_GRACE_SECONDS = 10.0
 #: How long a handler waits for another delivery of its game before acknowledging its
 #: interaction some other way (Discord allows 3 s).
 LOCK_PATIENCE = 2.0
+#: Seconds after a press by which its answer must be on its way, or it is acknowledged
+#: privately and the rows go to the thread (``Delivery.flush``); Discord allows 3.
+LATE_SECONDS = 2.2
+#: The least wait before acknowledging so, whatever the clocks say.
+LATE_MINIMUM = 0.5
 #: An interaction token answers this long (then a row's answer can no longer be looked up).
 TOKEN_SECONDS = 15 * 60.0
 

@@ -6,6 +6,7 @@ the buttons the new message makes stale come off."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,9 @@ class Answering:
     interaction: discord.Interaction | None = None
     written: GameInfo | None = None
     settled: set[str] = field(default_factory=set)
+    #: Held while the interaction is being answered, by a row or by the acknowledgement of
+    #: an answer that is running late (``Delivery.flush``): never both at once.
+    responding: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 async def message_kwargs(images: BoardImages, game: GameInfo, composed: Composed,
@@ -120,16 +124,21 @@ class GamePosts:
         message_id = None
         if answers:
             assert interaction is not None
-            try:
-                response = await interaction.response.send_message(**kwargs)
-                message_id = response.message_id
-            except discord.NotFound:
-                # Too late for the interaction (Discord allows 3 s): the board goes to the
-                # thread like any other row (the player saw "did not respond").
-                log.warning("interaction for outbox row %s expired; posting it", item.id)
-                answers = False
-                if "file" in kwargs:
-                    kwargs["file"].reset()
+            async with answering.responding:
+                # Acknowledged meanwhile, as running late: the board goes to the thread.
+                answers = not interaction.response.is_done()
+                if answers:
+                    try:
+                        response = await interaction.response.send_message(**kwargs)
+                        message_id = response.message_id
+                    except discord.NotFound:
+                        # Too late for the interaction (Discord allows 3 s): the board goes to
+                        # the thread like any other row (the player saw "did not respond").
+                        log.warning("interaction for outbox row %s expired; posting it",
+                                    item.id)
+                        answers = False
+                        if "file" in kwargs:
+                            kwargs["file"].reset()
         if not answers and game.in_conversation:
             # Where the bot is not, only an interaction's token can post (``bot.discord.anywhere``).
             message_id = await self.conversations.follow_up(game, item, interaction, kwargs,
