@@ -362,7 +362,9 @@ class Delivery:
         The service decides (turn, seat, legality...) before anything is sent, so a refusal is
         a private reply and nothing is posted. There is no defer: a move takes milliseconds,
         and the answer is one request carrying the board and the mention of the next player (a
-        deferred answer's follow-up would be an edit, and an edit pings nobody). When no row
+        deferred answer's follow-up would be an edit, and an edit pings nobody); only an answer
+        running late is acknowledged privately, its rows then posted in the thread
+        (``_acknowledge_when_late``). When no row
         answers the interaction (a command from another channel), ``done_text`` does, privately
         (None: the caller answers). ``moved_past``: the press of a button on a board the game
         may have moved past; where the bot is not, and rows were missed there, the game as it
