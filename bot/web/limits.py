@@ -8,10 +8,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-#: Requests a visitor may make at once (a page opening, a burst of clicks and offers).
+#: Writes a visitor may make at once (moves, offers, hints: a burst of clicks).
 BURST = 30
-#: Requests a second, sustained (a live page fetches its state once per change).
+#: Writes a second, sustained.
 PER_SECOND = 5.0
+#: Reads at once, and a second: an open page fetches its state after every change of its
+#: game, and a quick game between two clicking players changes several times a second.
+READ_BURST = 120
+READS_PER_SECOND = 20.0
 #: Buckets kept at most: the fullest are forgotten first (a full bucket is the default).
 KEPT = 10_000
 

@@ -59,7 +59,7 @@ from bot.web.answers import (
 )
 from bot.web.board import page_state
 from bot.web.launches import Launches
-from bot.web.limits import RateLimit
+from bot.web.limits import READ_BURST, READS_PER_SECOND, RateLimit
 from bot.web.live import LiveGames
 from bot.web.offers import ACTIONS, act, offers_state
 from bot.web.sessions import Visitor
@@ -137,7 +137,8 @@ class WebBoard:
         self.signin = SignIn(public_url=self.public_url, api_base=api_base,
                              client_id=client_id, client_secret=client_secret)
         self.live = LiveGames(self.services.store.events)
-        self.limits = RateLimit()
+        #: Reads (a page's state, once per change) and writes (moves, offers, hints) apart.
+        self.limits = {"GET": RateLimit(READ_BURST, READS_PER_SECOND), "POST": RateLimit()}
         #: The game each **Open board** press launched the Activity for.
         self.launches = Launches()
         self._client_id = client_id
@@ -267,8 +268,9 @@ class WebBoard:
         if visitor is None:
             text = t("web.not_signed_in", language(request))
             raise web.HTTPUnauthorized(text=error_json(text), content_type="application/json")
-        if not self.limits.allow(visitor.user_id):
-            wait = self.limits.retry_after(visitor.user_id)
+        limit = self.limits["GET" if request.method == "GET" else "POST"]
+        if not limit.allow(visitor.user_id):
+            wait = limit.retry_after(visitor.user_id)
             text = t("web.too_many", language(request))
             raise web.HTTPTooManyRequests(text=error_json(text), content_type="application/json",
                                           headers={"Retry-After": str(max(1, round(wait)))})

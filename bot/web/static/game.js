@@ -35,6 +35,12 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
     const answer = await fetch(`${api}?theme=${theme}`, { headers: { Accept: "application/json", ...auth } });
     const body = await answer.json();
     if (ask !== asked || stopped) return;
+    if (answer.status === 429 && state) {
+      // Too many at once: keep the board shown and look again when the server says.
+      const wait = Number(answer.headers.get("Retry-After")) || 1;
+      setTimeout(() => { if (!stopped) load(); }, wait * 1000);
+      return;
+    }
     if (!answer.ok) {
       state = null;
       main.replaceChildren(el("p", { role: "alert", textContent: body.error }));
