@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(PY) -m bench.review
 	$(PY) -m bench.review_fairness
 	$(PY) -m bench.profile
+	$(PY) -m bench.web --browser
 
 gallery: $(STAMP)
 	$(PY) -m render.gallery
