@@ -186,7 +186,8 @@ async def bench(games: int, think: float, browser: bool) -> dict:
             threads = await asyncio.gather(*(start_game(emu, a, b) for a, b in pairs))
             if browser and shutil.which("chromium") is None and shutil.which(
                     "chromium-browser") is None:
-                result["first_board_skipped"] = "needs headless Chromium: apt-get install -y chromium"
+                result["first_board_skipped"] = ("needs headless Chromium: "
+                                                 "apt-get install -y chromium")
             elif browser:
                 board = [m for m in emu.channel_messages(threads[0]) if m.files][-1]
                 result["first_board_s"] = await first_board_in_browser(
