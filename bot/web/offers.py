@@ -15,7 +15,7 @@ from bot.services.wiring import Services
 
 #: What a page may ask: each is a button of the page.
 ACTIONS = ("offer_draw", "accept_draw", "decline_draw", "ask_undo", "accept_undo",
-           "decline_undo")
+           "decline_undo", "claim")
 
 
 async def offers_state(services: Services, info: GameInfo, seat: int | None,

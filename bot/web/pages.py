@@ -15,7 +15,7 @@ from bot.web.sessions import Visitor
 PAGE_WORDS = ("play", "back", "clear", "resign", "resign_confirm", "cancel", "moves",
               "no_moves_yet", "pick_hint", "your_cards", "choices", "live_lost", "due",
               "paused", "offer_draw", "accept_draw", "decline_draw", "ask_undo",
-              "accept_undo", "decline_undo", "hint")
+              "accept_undo", "decline_undo", "hint", "claim")
 
 
 def _page(title: str, body: str, lang: str, *, script: str = "") -> str:

@@ -306,6 +306,8 @@ class WebBoard:
         state = await page_state(seen, names, moves, lang, theme, self._draw)
         state["clock"] = await self._clock(game_id, lang)
         state["offers"] = await offers_state(self.services, seen.game, seen.seat, names, lang)
+        if await self._claimable(seen.game, seen.seat):
+            state["offers"]["actions"].append("claim")
         state["hint"] = bool(seen.moves) and await self.services.aiseats.hint_offered(
             seen.game, visitor.user_id)
         state["words"] = pages.words(lang, game_id)
@@ -371,7 +373,10 @@ class WebBoard:
             info = await self._playable(game_id, visitor, lang)
             if info.ply != ply:
                 raise BoardChanged("web.stale")
-            written = await act(self.services, game_id, visitor.user_id, action)
+            if action == "claim":
+                written = await self.host.clocks.claim(game_id, visitor.user_id)
+            else:
+                written = await act(self.services, game_id, visitor.user_id, action)
         except Refused as denied:
             return web.json_response({"error": denied.text}, status=denied.status)
         except ServiceError as error:
@@ -405,6 +410,15 @@ class WebBoard:
                 else t("ai.hint.because", lang, move=tip.move, reason=say(tip.reason, lang)))
         # The words are Discord's markdown; the page shows plain text.
         return web.json_response({"move": tip.move, "text": text.replace("**", "")})
+
+    async def _claimable(self, info: GameInfo, seat: int | None) -> bool:
+        """Whether the visitor (at ``seat``) may claim the win on time: the player to move is
+        another, and their move is overdue (as ``/claim`` checks, which decides)."""
+        if info.status != "active" or seat is None or info.to_move == seat:
+            return False
+        due = await self.host.clocks.due_info(info.id)
+        return (due is not None and due.deadline is not None and not due.paused_by
+                and due.deadline <= self.host.clocks.clock())
 
     async def _clock(self, game_id: int, lang: str) -> dict[str, Any] | None:
         """When the move is due (None: no deadline): the page writes the time in the

@@ -9,6 +9,7 @@ import base64
 import logging
 import os
 import time
+from datetime import timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
@@ -22,6 +23,7 @@ from bot.web.sessions import COOKIE, Sessions, Visitor
 from emulator.oauth2 import AuthorizationRequest
 from tests.e2e.loaded import loaded
 from tests.e2e.test_ai import until_human_turn
+from tests.e2e.test_notify import skew_to
 from tests.e2e.web import WebClient
 
 
@@ -237,6 +239,32 @@ async def test_a_hint_against_the_ai_on_the_web_and_none_against_a_person(web_wo
     status, refused = await alice.post(f"/api/games/{people}/hint", {})
     assert status >= 400 and refused["error"]
     assert (await world.services.games.get_game(people)).ply == 0
+
+
+async def test_the_win_on_time_is_claimed_on_the_web_once_the_move_is_overdue(web_world):
+    world = web_world
+    board = await world.start_game("alice", "alak", "bob", {"length": 7, "time_control": "1d"})
+    game = await world.services.games.game_for_thread(board.channel_id)
+    alice_id = world.emu.user("alice").id
+    waiting = "bob" if game.user_to_move() == alice_id else "alice"
+    (claimer,) = await signed_in(world, waiting)
+    _, state = await claimer.state(game.id)
+    assert "claim" not in state["offers"]["actions"]  # not overdue yet
+    status, refused = await claimer.post(f"/api/games/{game.id}/offers",
+                                         {"action": "claim", "ply": 0})
+    assert status >= 400 and refused["error"]
+    assert (await world.services.games.get_game(game.id)).status == "active"
+    deadline = await world.bot.clocks.deadline(game.id)
+    skew_to(world, deadline + timedelta(minutes=1))
+    _, state = await claimer.state(game.id)
+    assert "claim" in state["offers"]["actions"]
+    mark = world.emu.mark()
+    status, answer = await claimer.post(f"/api/games/{game.id}/offers",
+                                        {"action": "claim", "ply": 0})
+    assert status == 200 and answer["status"] == "finished", answer
+    ended = await world.emu.wait_for_message(lambda m: "Game over" in m.content,
+                                             channel_id=board.channel_id, since=mark)
+    assert world.emu.user(waiting).mention in ended.content or waiting in ended.content
 
 
 # ----- moves -----------------------------------------------------------------------------------
