@@ -40,9 +40,8 @@ from typing import Any, Protocol
 from aiohttp import web
 
 import engines
-from bot.core.correspondence.texts import control_text
 from bot.core.errors import BoardChanged, ServiceError
-from bot.core.i18n import say, t
+from bot.core.i18n import t
 from bot.core.models import GameInfo
 from bot.services.clocks import ClockService
 from bot.services.wiring import Services
@@ -58,16 +57,17 @@ from bot.web.answers import (
     status_of,
 )
 from bot.web.board import page_state
+from bot.web.clocks import claimable, clock_state
+from bot.web.hints import hint_answer
 from bot.web.launches import Launches
 from bot.web.limits import READ_BURST, READS_PER_SECOND, RateLimit
 from bot.web.live import LiveGames
 from bot.web.offers import ACTIONS, act, offers_state
 from bot.web.sessions import Visitor
 from bot.web.signin import SignIn
-from bot.workers.ai_player import AiPlayer, HintsBusy
+from bot.workers.ai_player import AiPlayer
 from bot.workers.board_process import WorkerGone
 from bot.workers.boards import BoardDrawer
-from bot.workers.pool import PoolBusy
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +97,18 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "same-origin",
 }
 ACTIVITY_HEADERS = {**SECURITY_HEADERS, "Content-Security-Policy": PAGE_POLICY}
+
+@web.middleware
+async def security_headers(request: web.Request,
+                           handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                           ) -> web.StreamResponse:
+    """``SECURITY_HEADERS`` on every answer that does not set its own."""
+    response = await handler(request)
+    if not isinstance(response, web.WebSocketResponse) and not response.prepared:
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+    return response
+
 
 class WebHost(Protocol):
     """What the web board needs from the bot."""
@@ -148,7 +160,7 @@ class WebBoard:
     # ----- the process ------------------------------------------------------------------------
 
     def _application(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._headers])
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[security_headers])
         app.router.add_get("/", self._home)
         app.router.add_get("/games/{id:\\d+}", self._game_page)
         app.router.add_get("/activity", self._activity_page)
@@ -197,16 +209,6 @@ class WebBoard:
 
     def game_url(self, game_id: int) -> str:
         return f"{self.public_url}/games/{game_id}"
-
-    @web.middleware
-    async def _headers(self, request: web.Request,
-                       handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-                       ) -> web.StreamResponse:
-        response = await handler(request)
-        if not isinstance(response, web.WebSocketResponse) and not response.prepared:
-            for name, value in SECURITY_HEADERS.items():
-                response.headers.setdefault(name, value)
-        return response
 
     # ----- pages ------------------------------------------------------------------------------
 
@@ -304,9 +306,9 @@ class WebBoard:
         names = [await self.host.display_name(uid) for uid in seen.game.seats]
         moves = [m.text for m in record.moves]
         state = await page_state(seen, names, moves, lang, theme, self._draw)
-        state["clock"] = await self._clock(game_id, lang)
+        state["clock"] = await clock_state(self.host.clocks, game_id, lang)
         state["offers"] = await offers_state(self.services, seen.game, seen.seat, names, lang)
-        if await self._claimable(seen.game, seen.seat):
+        if await claimable(self.host.clocks, seen.game, seen.seat):
             state["offers"]["actions"].append("claim")
         state["hint"] = bool(seen.moves) and await self.services.aiseats.hint_offered(
             seen.game, visitor.user_id)
@@ -385,50 +387,16 @@ class WebBoard:
         return web.json_response({"status": written.status, "version": written.version})
 
     async def _hint(self, request: web.Request) -> web.Response:
-        """The AI's suggestion for the visitor's move, for them alone, with the checks and the
-        wording of ``/hint`` (against the AI only, never in a tournament game)."""
+        """The AI's suggestion for the visitor's move, for them alone (``bot.web.hints``)."""
         visitor = self._api_visitor(request)
         game_id = int(request.match_info["id"])
         lang = language(request)
         try:
             await self._playable(game_id, visitor, lang)
-            job = await self.services.aiseats.hint_job(game_id, visitor.user_id)
         except Refused as denied:
             return web.json_response({"error": denied.text}, status=denied.status)
-        except ServiceError as error:
-            return refused(error, lang)
-        thinker = self.host.ai_player
-        try:
-            if not thinker.may_hint(visitor.user_id):
-                raise HintsBusy
-            tip = await thinker.hint(job)
-        except HintsBusy:
-            return web.json_response({"error": t("ai.hint_busy", lang)}, status=429)
-        except PoolBusy:
-            return web.json_response({"error": t("ai.busy", lang)}, status=503)
-        text = (t("ai.hint.move", lang, move=tip.move) if tip.reason is None
-                else t("ai.hint.because", lang, move=tip.move, reason=say(tip.reason, lang)))
-        # The words are Discord's markdown; the page shows plain text.
-        return web.json_response({"move": tip.move, "text": text.replace("**", "")})
-
-    async def _claimable(self, info: GameInfo, seat: int | None) -> bool:
-        """Whether the visitor (at ``seat``) may claim the win on time: the player to move is
-        another, and their move is overdue (as ``/claim`` checks, which decides)."""
-        if info.status != "active" or seat is None or info.to_move == seat:
-            return False
-        due = await self.host.clocks.due_info(info.id)
-        return (due is not None and due.deadline is not None and not due.paused_by
-                and due.deadline <= self.host.clocks.clock())
-
-    async def _clock(self, game_id: int, lang: str) -> dict[str, Any] | None:
-        """When the move is due (None: no deadline): the page writes the time in the
-        visitor's own time zone."""
-        info = await self.host.clocks.due_info(game_id)
-        if info is None or info.deadline is None:
-            return None
-        return {"deadline": info.deadline.isoformat(),
-                "control": control_text(info.time_control, lang),
-                "paused": bool(info.paused_by)}
+        return await hint_answer(self.services, self.host.ai_player, game_id, visitor.user_id,
+                                 lang)
 
     async def _draw(self, fn: Callable[..., Any], /, *args: Any) -> Any:
         try:

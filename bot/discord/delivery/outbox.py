@@ -27,15 +27,14 @@ from bot.discord.delivery.buttons import StaleButtons
 from bot.discord.delivery.compose import Composer, game_language
 from bot.discord.delivery.conversations import ConversationSender
 from bot.discord.delivery.images import BoardImages, DisplayName
-from bot.discord.delivery.policy import (
-    LATE_MINIMUM,
-    LATE_SECONDS,
-    Failed,
-    acquire,
-    after_failure,
-    left_to_handler,
+from bot.discord.delivery.policy import Failed, acquire, after_failure, left_to_handler
+from bot.discord.delivery.posting import (
+    Answering,
+    GamePosts,
+    acknowledge_when_late,
+    stop_waiting,
+    together,
 )
-from bot.discord.delivery.posting import Answering, GamePosts, together
 from bot.discord.delivery.threads import ThreadSender
 from bot.discord.host import Acted, Action
 from bot.discord.replies import reply_error, send_ephemeral
@@ -235,9 +234,9 @@ class Delivery:
             await lock.acquire()
         answered = False
         answering = Answering(interaction, written)
-        late = None
-        if interaction is not None and not deferred and bot_is_here(interaction):
-            late = asyncio.create_task(self._acknowledge_when_late(interaction, answering))
+        late = (asyncio.create_task(acknowledge_when_late(  # read lazily: few answers are late
+            interaction, answering, lambda token: self.services.outbox.forget_reply(token)))
+            if interaction is not None and not deferred and bot_is_here(interaction) else None)
         try:
             if game_id is None:
                 pending = await self.services.outbox.pending_outbox(shards=self.shards)
@@ -270,9 +269,7 @@ class Delivery:
         finally:
             lock.release()
             if late is not None:
-                async with answering.responding:  # not while it acknowledges
-                    late.cancel()
-                deferred = deferred or (late.done() and not late.cancelled() and late.result())
+                deferred = await stop_waiting(late, answering) or deferred
         if deferred:
             assert interaction is not None
             with contextlib.suppress(discord.HTTPException):
@@ -280,27 +277,6 @@ class Delivery:
                     content=t("bot.game.done", interaction.locale))
             return True
         return answered
-
-    async def _acknowledge_when_late(self, interaction: discord.Interaction,
-                                     answering: Answering) -> bool:
-        """Discord allows 3 s to answer an interaction. When the board that answers it is not
-        on its way ``LATE_SECONDS`` after the press (a busy machine, a slow database), the
-        interaction is acknowledged privately instead (the rows then go to the game's thread
-        like the others, its ping with them), and True is returned: the caller says "done"
-        in the placeholder. Only where the bot is in the channel, so that the thread can
-        take the rows."""
-        elapsed = (datetime.now(UTC) - interaction.created_at).total_seconds()
-        # A clock ahead of Discord's must not acknowledge every press at once.
-        await asyncio.sleep(max(LATE_MINIMUM, LATE_SECONDS - elapsed))
-        async with answering.responding:
-            if interaction.response.is_done():
-                return False
-            log.info("interaction %s answered late: acknowledged, its rows go to the thread",
-                     interaction.id)
-            await self.services.outbox.forget_reply(interaction.token)
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            return interaction.response.is_done()
 
     async def _runs(self, game_id: int | None, items: list[OutboxItem],
                     written: GameInfo | None) -> list[list[OutboxItem]]:
@@ -364,7 +340,7 @@ class Delivery:
         and the answer is one request carrying the board and the mention of the next player (a
         deferred answer's follow-up would be an edit, and an edit pings nobody); only an answer
         running late is acknowledged privately, its rows then posted in the thread
-        (``_acknowledge_when_late``). When no row
+        (``posting.acknowledge_when_late``). When no row
         answers the interaction (a command from another channel), ``done_text`` does, privately
         (None: the caller answers). ``moved_past``: the press of a button on a board the game
         may have moved past; where the bot is not, and rows were missed there, the game as it

@@ -7,8 +7,11 @@ the buttons the new message makes stale come off."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,6 +22,7 @@ from bot.discord.delivery.buttons import StaleButtons
 from bot.discord.delivery.compose import Composed, Composer, game_language
 from bot.discord.delivery.conversations import ConversationSender
 from bot.discord.delivery.images import BoardImages
+from bot.discord.delivery.policy import LATE_MINIMUM, LATE_SECONDS
 from bot.discord.delivery.threads import ThreadSender
 from bot.discord.replies import clip
 
@@ -41,6 +45,35 @@ class Answering:
     #: Held while the interaction is being answered, by a row or by the acknowledgement of
     #: an answer that is running late (``Delivery.flush``): never both at once.
     responding: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+async def acknowledge_when_late(interaction: discord.Interaction, answering: Answering,
+                                forget_reply: Callable[[str], Awaitable[Any]]) -> bool:
+    """Discord allows 3 s to answer an interaction. When the board that answers it is not on
+    its way ``LATE_SECONDS`` after the press (a busy machine, a slow database), acknowledge it
+    privately instead, its token forgotten by the rows (``forget_reply``: they then go to the
+    game's thread like the others, their pings with them), and return True: the caller says
+    "done" in the placeholder. Only where the bot is in the channel (``Delivery.flush``), so
+    that the thread can take the rows."""
+    elapsed = (datetime.now(UTC) - interaction.created_at).total_seconds()
+    # A clock ahead of Discord's must not acknowledge every press at once.
+    await asyncio.sleep(max(LATE_MINIMUM, LATE_SECONDS - elapsed))
+    async with answering.responding:
+        if interaction.response.is_done():
+            return False
+        log.info("interaction %s answered late: acknowledged, its rows go to the thread",
+                 interaction.id)
+        await forget_reply(interaction.token)
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        return interaction.response.is_done()
+
+
+async def stop_waiting(late: asyncio.Task[bool], answering: Answering) -> bool:
+    """Stop ``acknowledge_when_late`` (not while it acknowledges); whether it did."""
+    async with answering.responding:
+        late.cancel()
+    return late.done() and not late.cancelled() and late.result()
 
 
 async def message_kwargs(images: BoardImages, game: GameInfo, composed: Composed,
