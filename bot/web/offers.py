@@ -1,6 +1,6 @@
-"""Draw offers and take-backs on the web board: what a page shows of them, and the answers it
-sends, through the same services as the buttons in Discord (``services.draws``,
-``services.play``'s undo)."""
+"""Draw offers, take-backs and claims on time on the web board: what a page shows of them, and
+the answers it sends, through the same services as the buttons in Discord (``services.draws``,
+``services.play``'s undo, the clocks' claim)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 from bot.core.i18n import t
 from bot.core.models import GameInfo
 from bot.core.seats import has_ai
+from bot.services.clocks import ClockService
 from bot.services.draws import DrawError, draw_possible
 from bot.services.wiring import Services
 
@@ -49,9 +50,12 @@ async def offers_state(services: Services, info: GameInfo, seat: int | None,
     return {"text": " ".join(texts), "actions": actions}
 
 
-async def act(services: Services, game_id: int, user_id: int, action: str) -> GameInfo:
+async def act(services: Services, clocks: ClockService, game_id: int, user_id: int,
+              action: str) -> GameInfo:
     """Do ``action`` (one of ``ACTIONS``) for the user: the game as the service left it.
     Raises the service's refusal (a ``ServiceError``)."""
+    if action == "claim":
+        return await clocks.claim(game_id, user_id)
     if action == "offer_draw":
         return (await services.draws.offer_draw(game_id, user_id)).game
     if action in ("accept_draw", "decline_draw"):

@@ -348,18 +348,8 @@ class WebBoard:
         ply = body.get("ply") if isinstance(body, dict) else None
         if not isinstance(ply, int):
             return web.json_response({"error": "ply (number) expected"}, status=400)
-        try:
-            info = await self._playable(game_id, visitor, lang)
-            if info.ply != ply:
-                raise BoardChanged("web.stale")
-            written = await self.services.play.resign(game_id, visitor.user_id,
-                                                      expected_version=info.version)
-        except Refused as denied:
-            return web.json_response({"error": denied.text}, status=denied.status)
-        except ServiceError as error:
-            return refused(error, lang)
-        await self._deliver(game_id, written)
-        return web.json_response({"status": written.status, "version": written.version})
+        return await self._change(visitor, game_id, lang, ply, lambda info: (
+            self.services.play.resign(game_id, visitor.user_id, expected_version=info.version)))
 
     async def _offers(self, request: web.Request) -> web.Response:
         """A draw offer or a take-back, asked or answered: ``{action, ply}``."""
@@ -371,14 +361,18 @@ class WebBoard:
         if action not in ACTIONS or not isinstance(ply, int):
             return web.json_response({"error": f"action (one of {', '.join(ACTIONS)}) and ply "
                                       "(number) expected"}, status=400)
+        return await self._change(visitor, game_id, lang, ply, lambda info: (
+            act(self.services, self.host.clocks, game_id, visitor.user_id, action)))
+
+    async def _change(self, visitor: Visitor, game_id: int, lang: str, ply: int,
+                      change: Callable[[GameInfo], Awaitable[GameInfo]]) -> web.Response:
+        """A change the page asked for on the position it showed (``ply``; a stale page is
+        refused), through a service call, then posted in Discord like the command's."""
         try:
             info = await self._playable(game_id, visitor, lang)
             if info.ply != ply:
                 raise BoardChanged("web.stale")
-            if action == "claim":
-                written = await self.host.clocks.claim(game_id, visitor.user_id)
-            else:
-                written = await act(self.services, game_id, visitor.user_id, action)
+            written = await change(info)
         except Refused as denied:
             return web.json_response({"error": denied.text}, status=denied.status)
         except ServiceError as error:
