@@ -55,16 +55,17 @@ from bot.web.answers import (
     refusal,
     refused,
     status_of,
+    theme_of,
 )
-from bot.web.board import page_state
-from bot.web.clocks import claimable, clock_state
 from bot.web.hints import hint_answer
 from bot.web.launches import Launches
 from bot.web.limits import READ_BURST, READS_PER_SECOND, RateLimit
 from bot.web.live import LiveGames
-from bot.web.offers import ACTIONS, act, offers_state
+from bot.web.offers import ACTIONS, act
+from bot.web.past import past_answer
 from bot.web.sessions import Visitor
 from bot.web.signin import SignIn
+from bot.web.state import whole_state
 from bot.workers.ai_player import AiPlayer
 from bot.workers.board_process import WorkerGone
 from bot.workers.boards import BoardDrawer
@@ -172,6 +173,7 @@ class WebBoard:
         app.router.add_post("/api/games/{id:\\d+}/offers", self._offers)
         app.router.add_post("/api/games/{id:\\d+}/hint", self._hint)
         app.router.add_get("/api/games/{id:\\d+}/live", self._live)
+        app.router.add_get("/api/games/{id:\\d+}/past/{ply:\\d+}", self._past)
         app.router.add_static("/static/", STATIC)
         sdk = sdk_folder()
         if sdk is not None:
@@ -294,7 +296,6 @@ class WebBoard:
         visitor = self._api_visitor(request)
         game_id = int(request.match_info["id"])
         lang = language(request)
-        theme = "light" if request.query.get("theme") == "light" else "dark"
         try:
             await self._playable(game_id, visitor, lang)
             seen = await self.services.games.seen_by(game_id, visitor.user_id)
@@ -303,16 +304,8 @@ class WebBoard:
             return web.json_response({"error": denied.text}, status=denied.status)
         except ServiceError as error:
             return refused(error, lang)
-        names = [await self.host.display_name(uid) for uid in seen.game.seats]
-        moves = [m.text for m in record.moves]
-        state = await page_state(seen, names, moves, lang, theme, self._draw)
-        state["clock"] = await clock_state(self.host.clocks, game_id, lang)
-        state["offers"] = await offers_state(self.services, seen.game, seen.seat, names, lang)
-        if await claimable(self.host.clocks, seen.game, seen.seat):
-            state["offers"]["actions"].append("claim")
-        state["hint"] = bool(seen.moves) and await self.services.aiseats.hint_offered(
-            seen.game, visitor.user_id)
-        state["words"] = pages.words(lang, game_id)
+        state = await whole_state(self.host, seen, record, visitor.user_id, lang,
+                                  theme_of(request), self._draw)
         return web.json_response(state, headers={"Cache-Control": "no-store"})
 
     async def _move(self, request: web.Request) -> web.Response:
@@ -379,6 +372,16 @@ class WebBoard:
             return refused(error, lang)
         await self._deliver(game_id, written)
         return web.json_response({"status": written.status, "version": written.version})
+
+    async def _past(self, request: web.Request) -> web.Response:
+        """The board after move ``ply``, as the visitor saw it (``bot.web.past``)."""
+        visitor, lang = self._api_visitor(request), language(request)
+        try:
+            info = await self._playable(int(request.match_info["id"]), visitor, lang)
+        except Refused as denied:
+            return web.json_response({"error": denied.text}, status=denied.status)
+        return await past_answer(self.host, info, visitor.user_id, int(request.match_info["ply"]),
+                                 lang, theme_of(request), self._draw)
 
     async def _hint(self, request: web.Request) -> web.Response:
         """The AI's suggestion for the visitor's move, for them alone (``bot.web.hints``)."""
