@@ -15,7 +15,8 @@ from bot.web.sessions import Visitor
 PAGE_WORDS = ("play", "back", "clear", "resign", "resign_confirm", "cancel", "moves",
               "no_moves_yet", "pick_hint", "your_cards", "choices", "live_lost", "due",
               "paused", "offer_draw", "accept_draw", "decline_draw", "ask_undo",
-              "accept_undo", "decline_undo", "hint", "claim")
+              "accept_undo", "decline_undo", "hint", "claim", "show_move", "past_board",
+              "to_current")
 
 
 def _page(title: str, body: str, lang: str, *, script: str = "") -> str:
@@ -79,8 +80,9 @@ def message(text: str, lang: str) -> str:
 
 
 def words(lang: str, game_id: int) -> dict[str, str]:
-    # The page fills in the due time itself, in the visitor's time zone.
-    found = {key: t(f"web.{key}", lang, when="{when}", control="{control}")
+    # The page fills in the due time itself (in the visitor's time zone), and the moves.
+    found = {key: t(f"web.{key}", lang, when="{when}", control="{control}", n="{n}",
+                    move="{move}")
              for key in PAGE_WORDS}
     found["resign_question"] = t("web.resign_question", lang, id=game_id)
     return found

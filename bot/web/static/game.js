@@ -28,6 +28,9 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
   let asked = 0; // the newest state asked for: an older answer arriving late is dropped
   let stopped = false;
   let socket = null;
+  // Looking back: the ply shown (null: the current position) and its pictures once loaded.
+  let looking = null;
+  let past = null;
 
   async function load() {
     const theme = light.matches ? "light" : "dark";
@@ -48,9 +51,31 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
     }
     if (state && state.version !== body.version) picks = [];
     state = body;
+    // A take-back may remove the move looked at: then the present is shown.
+    if (looking !== null && looking >= state.moves.length) looking = past = null;
     if (!candidates(state.legal, picks).length) picks = [];
     draw();
   }
+
+  /** Show the board after move `ply` (the bot draws it for this viewer), or the present. */
+  async function lookAt(ply) {
+    if (ply === null || ply >= state.moves.length) {
+      looking = past = null;
+      draw();
+      return;
+    }
+    looking = ply;
+    const theme = light.matches ? "light" : "dark";
+    const answer = await fetch(`${api}/past/${ply}?theme=${theme}`, { headers: { Accept: "application/json", ...auth } });
+    const body = await answer.json();
+    if (stopped || looking !== ply) return;
+    if (answer.ok) past = body;
+    else notice = body.error;
+    if (!answer.ok && !past) looking = null;
+    draw();
+  }
+
+  const fill = (text, ply) => text.replace("{n}", ply).replace("{move}", state.moves[ply - 1]);
 
   function pick(part) {
     picks = [...picks, part];
@@ -112,10 +137,20 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
       parts.push(el("p", { className: "clock", textContent: text }));
     }
     if (notice) parts.push(el("p", { role: "alert", className: "notice", textContent: notice }));
-    parts.push(picture(s.board, s.title, next));
-    if (s.hand) parts.push(el("h2", { textContent: w.your_cards }), picture(s.hand, w.your_cards, next));
-    if (s.choices) parts.push(el("h2", { textContent: w.choices }), picture(s.choices, w.choices, next));
-    if (s.your_turn) {
+    if (looking !== null && past) {
+      // The past is looked at, not played: its pictures alone, without regions or Play.
+      const caption = fill(w.past_board, past.ply);
+      parts.push(el("p", { className: "past" }, caption, " ",
+        el("button", { type: "button", className: "present", textContent: w.to_current, ariaLabel: w.to_current, onclick: () => lookAt(null) })));
+      const shown = (drawn, label) => el("div", { className: "picture" }, el("img", { src: drawn.image, alt: label }));
+      parts.push(shown(past.board, caption));
+      if (past.hand) parts.push(el("h2", { textContent: w.your_cards }), shown(past.hand, w.your_cards));
+    } else {
+      parts.push(picture(s.board, s.title, next));
+      if (s.hand) parts.push(el("h2", { textContent: w.your_cards }), picture(s.hand, w.your_cards, next));
+      if (s.choices) parts.push(el("h2", { textContent: w.choices }), picture(s.choices, w.choices, next));
+    }
+    if (s.your_turn && looking === null) {
       const bar = el("div", { className: "picks" });
       bar.append(el("output", { textContent: picks.length ? joinMove(picks) : w.pick_hint }));
       for (const word of s.buttons) {
@@ -128,7 +163,13 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
       parts.push(bar);
     }
     const list = el("ol", { className: "moves" });
-    for (const move of s.moves) list.append(el("li", { textContent: move }));
+    // Each move a button showing the board after it (the last one: the present).
+    s.moves.forEach((move, i) => {
+      const ply = i + 1;
+      const shown = looking === null ? ply === s.moves.length : ply === looking;
+      list.append(el("li", {}, el("button", { type: "button", className: "step", textContent: move,
+        ariaLabel: fill(w.show_move, ply), ariaCurrent: shown ? "step" : null, onclick: () => lookAt(ply) })));
+    });
     parts.push(el("h2", { textContent: w.moves }), s.moves.length ? list : el("p", { textContent: w.no_moves_yet }));
     if (s.offers.text) parts.push(el("p", { className: "offers", textContent: s.offers.text }));
     if (s.status === "active") parts.push(resignControls(w, s.offers.actions, s.hint));
