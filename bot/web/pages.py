@@ -16,7 +16,7 @@ PAGE_WORDS = ("play", "back", "clear", "resign", "resign_confirm", "cancel", "mo
               "no_moves_yet", "pick_hint", "your_cards", "choices", "live_lost", "due",
               "paused", "offer_draw", "accept_draw", "decline_draw", "ask_undo",
               "accept_undo", "decline_undo", "hint", "claim", "show_move", "past_board",
-              "to_current")
+              "to_current", "time_left", "time_up", "days")
 
 
 def _page(title: str, body: str, lang: str, *, script: str = "") -> str:
@@ -82,7 +82,7 @@ def message(text: str, lang: str) -> str:
 def words(lang: str, game_id: int) -> dict[str, str]:
     # The page fills in the due time itself (in the visitor's time zone), and the moves.
     found = {key: t(f"web.{key}", lang, when="{when}", control="{control}", n="{n}",
-                    move="{move}")
+                    move="{move}", left="{left}")
              for key in PAGE_WORDS}
     found["resign_question"] = t("web.resign_question", lang, id=game_id)
     return found

@@ -31,6 +31,9 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
   // Looking back: the ply shown (null: the current position) and its pictures once loaded.
   let looking = null;
   let past = null;
+  // The countdown: the server's clock minus this one's (ms), and the timer that ticks it.
+  let skew = 0;
+  let ticker = null;
 
   async function load() {
     const theme = light.matches ? "light" : "dark";
@@ -51,6 +54,7 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
     }
     if (state && state.version !== body.version) picks = [];
     state = body;
+    if (state.clock) skew = Date.parse(state.clock.now) - Date.now();
     // A take-back may remove the move looked at: then the present is shown.
     if (looking !== null && looking >= state.moves.length) looking = past = null;
     if (!candidates(state.legal, picks).length) picks = [];
@@ -135,6 +139,7 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
       const when = new Date(s.clock.deadline).toLocaleString(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" });
       const text = s.clock.paused ? w.paused : w.due.replace("{when}", when).replace("{control}", s.clock.control);
       parts.push(el("p", { className: "clock", textContent: text }));
+      if (!s.clock.paused) parts.push(el("p", { className: "countdown", role: "timer" }));
     }
     if (notice) parts.push(el("p", { role: "alert", className: "notice", textContent: notice }));
     if (looking !== null && past) {
@@ -176,6 +181,30 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
     const focused = document.activeElement?.getAttribute?.("aria-label");
     main.replaceChildren(...parts);
     if (focused) main.querySelector(`[aria-label="${CSS.escape(focused)}"]`)?.focus();
+    tick();
+  }
+
+  /** The time left for the move, counted down here from the server's deadline and clock:
+   * nothing is asked of the server until the time is up (then once, for what that allows). */
+  function tick() {
+    const shown = main.querySelector(".countdown");
+    clearTimeout(ticker);
+    if (!shown || stopped) return;
+    const w = state.words;
+    const left = Date.parse(state.clock.deadline) - (Date.now() + skew);
+    if (left <= 0) {
+      const over = shown.textContent === w.time_up;
+      shown.textContent = w.time_up;
+      if (!over && shown.dataset.seen) load();
+      return;
+    }
+    shown.dataset.seen = "1";
+    const total = Math.floor(left / 1000);
+    const days = Math.floor(total / 86400);
+    const hms = [Math.floor(total / 3600) % 24, Math.floor(total / 60) % 60, total % 60]
+      .map((n) => String(n).padStart(2, "0")).join(":");
+    shown.textContent = w.time_left.replace("{left}", days ? `${days} ${w.days} ${hms}` : hms);
+    ticker = setTimeout(tick, (left % 1000) || 1000);
   }
 
   function resignControls(w, actions, hint) {
@@ -229,6 +258,7 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
   listen();
   return () => {
     stopped = true;
+    clearTimeout(ticker);
     light.removeEventListener("change", reload);
     socket?.close();
   };
