@@ -16,7 +16,7 @@ PAGE_WORDS = ("play", "back", "clear", "resign", "resign_confirm", "cancel", "mo
               "no_moves_yet", "pick_hint", "your_cards", "choices", "live_lost", "due",
               "paused", "offer_draw", "accept_draw", "decline_draw", "ask_undo",
               "accept_undo", "decline_undo", "hint", "claim", "show_move", "past_board",
-              "to_current", "time_left", "time_up", "days")
+              "to_current", "time_left", "time_up", "days", "rules")
 
 
 def _page(title: str, body: str, lang: str, *, script: str = "") -> str:
@@ -70,6 +70,11 @@ def activity(client_id: str, lang: str) -> str:
             f'data-words="{escape(json.dumps(words))}" aria-live="polite">'
             f'<p role="status">{escape(words["activity_connecting"])}</p></main>')
     return _page(t("web.your_games", lang), body, lang, script="activity.js")
+
+
+def plain(title: str, body: str, lang: str) -> str:
+    """A page of ``body`` (HTML the caller escaped) without a script."""
+    return _page(title, body, lang)
 
 
 def message(text: str, lang: str) -> str:

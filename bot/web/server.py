@@ -63,6 +63,7 @@ from bot.web.limits import READ_BURST, READS_PER_SECOND, RateLimit
 from bot.web.live import LiveGames
 from bot.web.offers import ACTIONS, act
 from bot.web.past import past_answer
+from bot.web.rules import rules_page
 from bot.web.sessions import Visitor
 from bot.web.signin import SignIn
 from bot.web.state import whole_state
@@ -165,6 +166,7 @@ class WebBoard:
         app.router.add_get("/", self._home)
         app.router.add_get("/games/{id:\\d+}", self._game_page)
         app.router.add_get("/activity", self._activity_page)
+        app.router.add_get("/rules/{game:[a-z]+}", rules_page)
         self.signin.add_routes(app)
         app.router.add_get("/api/games", self._games)
         app.router.add_get("/api/games/{id:\\d+}", self._state)

@@ -1,6 +1,7 @@
 """Looking back on the web board in a real browser: the move list's moves are buttons showing
 the board after each, with nothing to click or play on it; a move made meanwhile lengthens the
-list without taking the viewer away; a button brings back the present."""
+list without taking the viewer away; a button brings back the present. And the link to the
+game's rules."""
 
 from __future__ import annotations
 
@@ -25,6 +26,10 @@ async def test_stepping_back_through_the_moves_and_returning(web_world, browser)
     bob = await open_board(browser, world, "bob", game_id)
     await moves_shown(bob, 2)
     present = await bob.locator(".picture img").first.get_attribute("src")
+    # The rules, as /rules gives them, a link away (in a new tab: the board stays open).
+    rules = bob.get_by_role("link", name="Rules of the game")
+    await playwright.expect(rules).to_have_attribute("href", "/rules/alak")
+    await playwright.expect(rules).to_have_attribute("target", "_blank")
 
     # By keyboard: the first move's button, named by what it shows.
     first = bob.get_by_role("button", name=f"Show the board after move 1: {played[0]}")

@@ -176,6 +176,8 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
         ariaLabel: fill(w.show_move, ply), ariaCurrent: shown ? "step" : null, onclick: () => lookAt(ply) })));
     });
     parts.push(el("h2", { textContent: w.moves }), s.moves.length ? list : el("p", { textContent: w.no_moves_yet }));
+    // The rules /rules gives, as a page in the viewer's language (a new tab: the board stays).
+    parts.push(el("p", {}, el("a", { href: `${root}/rules/${s.game}`, target: "_blank", rel: "noopener", textContent: w.rules })));
     if (s.offers.text) parts.push(el("p", { className: "offers", textContent: s.offers.text }));
     if (s.status === "active") parts.push(resignControls(w, s.offers.actions, s.hint));
     const focused = document.activeElement?.getAttribute?.("aria-label");
