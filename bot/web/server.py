@@ -44,6 +44,7 @@ from bot.core.errors import BoardChanged, ServiceError
 from bot.core.i18n import t
 from bot.core.models import GameInfo
 from bot.services.clocks import ClockService
+from bot.services.rematches import Rematch
 from bot.services.wiring import Services
 from bot.web import pages
 from bot.web.answers import (
@@ -63,6 +64,7 @@ from bot.web.limits import READ_BURST, READS_PER_SECOND, RateLimit
 from bot.web.live import LiveGames
 from bot.web.offers import ACTIONS, act
 from bot.web.past import past_answer
+from bot.web.rematch import rematch_answer
 from bot.web.rules import rules_page
 from bot.web.sessions import Visitor
 from bot.web.signin import SignIn
@@ -128,6 +130,9 @@ class WebHost(Protocol):
     async def deliver(self, game_id: int, written: GameInfo) -> None:
         """Post what a change wrote to the outbox (the board, the ping), as after ``/move``."""
 
+    async def announce_rematch(self, rematch: Rematch, user_id: int) -> None:
+        """Tell the game's thread of a Rematch asked on the web, as the button's answer does."""
+
 
 class WebBoard:
     """The web board of one bot process: ``await start()``, ``await stop()``."""
@@ -176,6 +181,7 @@ class WebBoard:
         app.router.add_post("/api/games/{id:\\d+}/hint", self._hint)
         app.router.add_get("/api/games/{id:\\d+}/live", self._live)
         app.router.add_get("/api/games/{id:\\d+}/past/{ply:\\d+}", self._past)
+        app.router.add_post("/api/games/{id:\\d+}/rematch", self._rematch)
         app.router.add_static("/static/", STATIC)
         sdk = sdk_folder()
         if sdk is not None:
@@ -226,15 +232,13 @@ class WebBoard:
         games = await self.services.games.games_of(visitor.user_id)
         listed = [(g.id, g.game, g.user_to_move() == visitor.user_id) for g in games
                   if not g.in_conversation]
-        return web.Response(content_type="text/html",
-                            text=pages.home(visitor, listed, lang))
+        return web.Response(content_type="text/html", text=pages.home(visitor, listed, lang))
 
     async def _game_page(self, request: web.Request) -> web.StreamResponse:
         visitor = self.signin.visitor(request)
         if visitor is None:
             raise self.signin.sign_in_first(request)
-        game_id = int(request.match_info["id"])
-        lang = language(request)
+        game_id, lang = int(request.match_info["id"]), language(request)
         try:
             await self._playable(game_id, visitor, lang)
         except Refused as denied:
@@ -385,16 +389,23 @@ class WebBoard:
         return await past_answer(self.host, info, visitor.user_id, int(request.match_info["ply"]),
                                  lang, theme_of(request), self._draw)
 
-    async def _hint(self, request: web.Request) -> web.Response:
-        """The AI's suggestion for the visitor's move, for them alone (``bot.web.hints``)."""
-        visitor = self._api_visitor(request)
-        game_id = int(request.match_info["id"])
-        lang = language(request)
+    async def _rematch(self, request: web.Request) -> web.Response:
+        """Rematch, as Discord's button (``bot.web.rematch``)."""
+        visitor, lang = self._api_visitor(request), language(request)
         try:
-            await self._playable(game_id, visitor, lang)
+            info = await self._playable(int(request.match_info["id"]), visitor, lang)
         except Refused as denied:
             return web.json_response({"error": denied.text}, status=denied.status)
-        return await hint_answer(self.services, self.host.ai_player, game_id, visitor.user_id,
+        return await rematch_answer(self.host, info.id, visitor.user_id, lang)
+
+    async def _hint(self, request: web.Request) -> web.Response:
+        """The AI's suggestion for the visitor's move, for them alone (``bot.web.hints``)."""
+        visitor, lang = self._api_visitor(request), language(request)
+        try:
+            info = await self._playable(int(request.match_info["id"]), visitor, lang)
+        except Refused as denied:
+            return web.json_response({"error": denied.text}, status=denied.status)
+        return await hint_answer(self.services, self.host.ai_player, info.id, visitor.user_id,
                                  lang)
 
     async def _draw(self, fn: Callable[..., Any], /, *args: Any) -> Any:

@@ -9,6 +9,7 @@ from bot.web import pages
 from bot.web.board import Draw, page_state
 from bot.web.clocks import claimable, clock_state
 from bot.web.offers import offers_state
+from bot.web.rematch import rematch_state
 
 if TYPE_CHECKING:
     from bot.core.models import GameRecord
@@ -28,5 +29,6 @@ async def whole_state(host: Any, seen: SeenGame, record: GameRecord, user_id: in
         state["offers"]["actions"].append("claim")
     state["hint"] = bool(seen.moves) and await host.services.aiseats.hint_offered(
         seen.game, user_id)
+    state["rematch"] = await rematch_state(host, seen.game, user_id)
     state["words"] = pages.words(lang, game_id)
     return state

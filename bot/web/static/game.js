@@ -17,9 +17,10 @@ const el = (tag, props = {}, ...children) => {
 /**
  * Show game `gameId` in `main`, and keep it up to date. `root` prefixes the API's paths;
  * `token`, when given, is sent as the bearer session (header, and query of the live socket,
- * which takes no headers). Returns a function that stops following the game.
+ * which takes no headers); `open(id)`, when given, shows another game in its place (the
+ * Activity's), else that game's page is linked. Returns a function that stops following the game.
  */
-export async function showGame(main, gameId, { root = "", token = null } = {}) {
+export async function showGame(main, gameId, { root = "", token = null, open = null } = {}) {
   const api = `${root}/api/games/${gameId}`;
   const auth = token ? { Authorization: `Bearer ${token}` } : {};
   let state = null;
@@ -180,6 +181,7 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
     parts.push(el("p", {}, el("a", { href: `${root}/rules/${s.game}`, target: "_blank", rel: "noopener", textContent: w.rules })));
     if (s.offers.text) parts.push(el("p", { className: "offers", textContent: s.offers.text }));
     if (s.status === "active") parts.push(resignControls(w, s.offers.actions, s.hint));
+    if (s.rematch) parts.push(rematchControls(w, s.rematch));
     const focused = document.activeElement?.getAttribute?.("aria-label");
     main.replaceChildren(...parts);
     if (focused) main.querySelector(`[aria-label="${CSS.escape(focused)}"]`)?.focus();
@@ -221,6 +223,20 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
     // Against the AI, where /hint would answer: the AI's move, said to this player alone.
     if (hint) offers.unshift(el("button", { type: "button", textContent: w.hint, onclick: askHint }));
     return el("div", { className: "actions" }, ...offers, open, dialog);
+  }
+
+  /** After the game: Rematch (as Discord's button), then the new game once it has started. */
+  function rematchControls(w, rematch) {
+    const id = rematch.new_game;
+    if (id) {
+      const text = w.rematch_open.replace("{n}", id);
+      return el("p", { className: "rematch" }, open
+        ? el("button", { type: "button", className: "play", textContent: text, onclick: () => open(id) })
+        : el("a", { href: `/games/${id}`, textContent: text }));
+    }
+    if (rematch.asked) return el("p", { className: "rematch", textContent: w.rematch_asked });
+    return el("div", { className: "actions" }, el("button", { type: "button", className: "play",
+      textContent: w.rematch, onclick: () => post(`${api}/rematch`, {}) }));
   }
 
   async function askHint() {
