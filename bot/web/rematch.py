@@ -6,6 +6,7 @@ the new game."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -26,12 +27,16 @@ async def rematch_state(host: Any, info: GameInfo, user_id: int) -> dict[str, An
     return {"asked": user_id in asked, "new_game": new_game}
 
 
-async def rematch_answer(host: Any, game_id: int, user_id: int, lang: str) -> web.Response:
-    """``POST /api/games/<id>/rematch``: ask (the last player to ask starts the new game)."""
+async def rematch_answer(host: Any, game_id: int, user_id: int, lang: str,
+                         wake: Callable[[int], None]) -> web.Response:
+    """``POST /api/games/<id>/rematch``: ask (the last player to ask starts the new game).
+    ``wake(game_id)`` tells the game's open pages to look again: a rematch writes no event
+    of the finished game that their live sockets would hear."""
     try:
         rematch = await host.services.rematches.ask_rematch(game_id, user_id)
     except ServiceError as error:
         return refused(error, lang)
+    wake(game_id)
     try:
         await host.announce_rematch(rematch, user_id)
         if rematch.new_game is not None:

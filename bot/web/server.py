@@ -396,7 +396,7 @@ class WebBoard:
             info = await self._playable(int(request.match_info["id"]), visitor, lang)
         except Refused as denied:
             return web.json_response({"error": denied.text}, status=denied.status)
-        return await rematch_answer(self.host, info.id, visitor.user_id, lang)
+        return await rematch_answer(self.host, info.id, visitor.user_id, lang, self.live.wake)
 
     async def _hint(self, request: web.Request) -> web.Response:
         """The AI's suggestion for the visitor's move, for them alone (``bot.web.hints``)."""
