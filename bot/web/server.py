@@ -16,6 +16,9 @@ Routes (all under ``web_public_url``):
   visitor's language (``Accept-Language``).
 * ``POST /api/games/<id>/offers`` ``{action, ply}``: draw offers and take-backs, asked or
   answered (``bot.web.offers``).
+* ``GET /api/games/<id>/past/<ply>``: the board after move ``ply`` as the visitor saw it
+  (``bot.web.past``); ``POST /api/games/<id>/rematch``: Rematch (``bot.web.rematch``);
+  ``GET /rules/<game>``: the rules ``/rules`` gives, as a page (``bot.web.rules``).
 * ``GET /api/games/<id>/live``: a WebSocket that says ``{"changed": id}`` when the game
   changes (``bot.web.live``).
 * The Discord Activity (the URL mapping's root is this board): ``GET /activity``, or ``GET /``
