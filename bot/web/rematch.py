@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 async def rematch_state(host: Any, info: GameInfo, user_id: int) -> dict[str, Any] | None:
     """What the page shows of a rematch: None where the game has none (running, aborted, a
     tournament's); else whether the visitor asked already, and the new game once started."""
-    if not await host.services.rematches.rematch_offered(info.id):
+    if info.status != "finished" or not await host.services.rematches.rematch_offered(info.id):
         return None
     asked, new_game = await host.services.rematches.rematch_state(info.id)
     return {"asked": user_id in asked, "new_game": new_game}
