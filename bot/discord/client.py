@@ -44,8 +44,10 @@ from bot.discord.shutdown import (
 )
 from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS, answer_move_form
+from bot.discord.views.game import rematch_said
 from bot.services.clocks import ClockService, GraceFor
 from bot.services.notify import NotifyService
+from bot.services.rematches import Rematch
 from bot.services.review import ReviewService
 from bot.services.scheduler import Scheduler
 from bot.services.wiring import Services
@@ -258,6 +260,16 @@ class BoardGamesBot(commands.Bot):
     async def deliver(self, game_id: int, written: GameInfo) -> None:
         """Post what a change made outside Discord (the web board) wrote to the outbox."""
         await self.delivery.flush(game_id, written=written)
+
+    async def announce_rematch(self, rematch: Rematch, user_id: int) -> None:
+        """Say in the game's thread what a Rematch pressed on the web board did, as the
+        button's answer says it (the new game's board is delivered apart, by ``deliver``)."""
+        where = rematch.game.thread_id or rematch.game.channel_id
+        if where is None:
+            return
+        channel = self.get_channel(where) or await self.fetch_channel(where)
+        text, mentions = rematch_said(rematch, user_id, self.delivery.language(rematch.game))
+        await channel.send(text, allowed_mentions=mentions)  # type: ignore[union-attr]
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d guild(s)", self.user, len(self.guilds))

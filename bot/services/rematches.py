@@ -69,6 +69,11 @@ class RematchService:
             return False
         return await tournament_reads(self._store).tournament_game(game_id) is None
 
+    async def rematch_state(self, game_id: int) -> tuple[tuple[int, ...], int | None]:
+        """Who has asked for a rematch of the game so far, and the new game once started."""
+        found = await rematch_reads(self._store).rematch(game_id)
+        return (found.consents, found.new_game_id) if found is not None else ((), None)
+
     @retrying
     async def ask_rematch(self, game_id: int, user_id: int) -> Rematch:
         """``user_id`` asks for a rematch of ``game_id``; the last player to ask starts it."""

@@ -49,6 +49,11 @@ def language(request: web.Request) -> str:
     return "en"
 
 
+def theme_of(request: web.Request) -> str:
+    """The page's colours (``?theme=light``, else dark): the pictures are drawn to match."""
+    return "light" if request.query.get("theme") == "light" else "dark"
+
+
 def refusal(error: ServiceError, lang: str) -> str:
     """The service's refusal in the visitor's words."""
     try:

@@ -12,13 +12,15 @@ from bot.services.clocks import ClockService
 
 async def clock_state(clocks: ClockService, game_id: int, lang: str) -> dict[str, Any] | None:
     """When the move is due (None: no deadline): the page writes the time in the visitor's
-    own time zone."""
+    own time zone, and counts the time left down by itself from the server's ``now`` (its
+    own clock may be off; the service's clock is the one the deadline is kept by)."""
     info = await clocks.due_info(game_id)
     if info is None or info.deadline is None:
         return None
     return {"deadline": info.deadline.isoformat(),
             "control": control_text(info.time_control, lang),
-            "paused": bool(info.paused_by)}
+            "paused": bool(info.paused_by),
+            "now": clocks.clock().isoformat()}
 
 
 async def claimable(clocks: ClockService, info: GameInfo, seat: int | None) -> bool:

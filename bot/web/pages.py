@@ -15,7 +15,9 @@ from bot.web.sessions import Visitor
 PAGE_WORDS = ("play", "back", "clear", "resign", "resign_confirm", "cancel", "moves",
               "no_moves_yet", "pick_hint", "your_cards", "choices", "live_lost", "due",
               "paused", "offer_draw", "accept_draw", "decline_draw", "ask_undo",
-              "accept_undo", "decline_undo", "hint", "claim")
+              "accept_undo", "decline_undo", "hint", "claim", "show_move", "past_board",
+              "to_current", "time_left", "time_up", "days", "rules",
+              "rematch", "rematch_asked", "rematch_open")
 
 
 def _page(title: str, body: str, lang: str, *, script: str = "") -> str:
@@ -71,6 +73,11 @@ def activity(client_id: str, lang: str) -> str:
     return _page(t("web.your_games", lang), body, lang, script="activity.js")
 
 
+def plain(title: str, body: str, lang: str) -> str:
+    """A page of ``body`` (HTML the caller escaped) without a script."""
+    return _page(title, body, lang)
+
+
 def message(text: str, lang: str) -> str:
     """A page saying one thing (a refusal, a failed sign-in)."""
     back = escape(t("web.your_games", lang))
@@ -79,8 +86,9 @@ def message(text: str, lang: str) -> str:
 
 
 def words(lang: str, game_id: int) -> dict[str, str]:
-    # The page fills in the due time itself, in the visitor's time zone.
-    found = {key: t(f"web.{key}", lang, when="{when}", control="{control}")
+    # The page fills in the due time itself (in the visitor's time zone), and the moves.
+    found = {key: t(f"web.{key}", lang, when="{when}", control="{control}", n="{n}",
+                    move="{move}", left="{left}")
              for key in PAGE_WORDS}
     found["resign_question"] = t("web.resign_question", lang, id=game_id)
     return found

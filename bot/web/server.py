@@ -16,6 +16,9 @@ Routes (all under ``web_public_url``):
   visitor's language (``Accept-Language``).
 * ``POST /api/games/<id>/offers`` ``{action, ply}``: draw offers and take-backs, asked or
   answered (``bot.web.offers``).
+* ``GET /api/games/<id>/past/<ply>``: the board after move ``ply`` as the visitor saw it
+  (``bot.web.past``); ``POST /api/games/<id>/rematch``: Rematch (``bot.web.rematch``);
+  ``GET /rules/<game>``: the rules ``/rules`` gives, as a page (``bot.web.rules``).
 * ``GET /api/games/<id>/live``: a WebSocket that says ``{"changed": id}`` when the game
   changes (``bot.web.live``).
 * The Discord Activity (the URL mapping's root is this board): ``GET /activity``, or ``GET /``
@@ -44,6 +47,7 @@ from bot.core.errors import BoardChanged, ServiceError
 from bot.core.i18n import t
 from bot.core.models import GameInfo
 from bot.services.clocks import ClockService
+from bot.services.rematches import Rematch
 from bot.services.wiring import Services
 from bot.web import pages
 from bot.web.answers import (
@@ -55,16 +59,19 @@ from bot.web.answers import (
     refusal,
     refused,
     status_of,
+    theme_of,
 )
-from bot.web.board import page_state
-from bot.web.clocks import claimable, clock_state
 from bot.web.hints import hint_answer
 from bot.web.launches import Launches
 from bot.web.limits import READ_BURST, READS_PER_SECOND, RateLimit
 from bot.web.live import LiveGames
-from bot.web.offers import ACTIONS, act, offers_state
+from bot.web.offers import ACTIONS, act
+from bot.web.past import past_answer
+from bot.web.rematch import rematch_answer
+from bot.web.rules import rules_page
 from bot.web.sessions import Visitor
 from bot.web.signin import SignIn
+from bot.web.state import whole_state
 from bot.workers.ai_player import AiPlayer
 from bot.workers.board_process import WorkerGone
 from bot.workers.boards import BoardDrawer
@@ -126,6 +133,9 @@ class WebHost(Protocol):
     async def deliver(self, game_id: int, written: GameInfo) -> None:
         """Post what a change wrote to the outbox (the board, the ping), as after ``/move``."""
 
+    async def announce_rematch(self, rematch: Rematch, user_id: int) -> None:
+        """Tell the game's thread of a Rematch asked on the web, as the button's answer does."""
+
 
 class WebBoard:
     """The web board of one bot process: ``await start()``, ``await stop()``."""
@@ -164,6 +174,7 @@ class WebBoard:
         app.router.add_get("/", self._home)
         app.router.add_get("/games/{id:\\d+}", self._game_page)
         app.router.add_get("/activity", self._activity_page)
+        app.router.add_get("/rules/{game:[a-z]+}", rules_page)
         self.signin.add_routes(app)
         app.router.add_get("/api/games", self._games)
         app.router.add_get("/api/games/{id:\\d+}", self._state)
@@ -172,6 +183,8 @@ class WebBoard:
         app.router.add_post("/api/games/{id:\\d+}/offers", self._offers)
         app.router.add_post("/api/games/{id:\\d+}/hint", self._hint)
         app.router.add_get("/api/games/{id:\\d+}/live", self._live)
+        app.router.add_get("/api/games/{id:\\d+}/past/{ply:\\d+}", self._past)
+        app.router.add_post("/api/games/{id:\\d+}/rematch", self._rematch)
         app.router.add_static("/static/", STATIC)
         sdk = sdk_folder()
         if sdk is not None:
@@ -222,15 +235,13 @@ class WebBoard:
         games = await self.services.games.games_of(visitor.user_id)
         listed = [(g.id, g.game, g.user_to_move() == visitor.user_id) for g in games
                   if not g.in_conversation]
-        return web.Response(content_type="text/html",
-                            text=pages.home(visitor, listed, lang))
+        return web.Response(content_type="text/html", text=pages.home(visitor, listed, lang))
 
     async def _game_page(self, request: web.Request) -> web.StreamResponse:
         visitor = self.signin.visitor(request)
         if visitor is None:
             raise self.signin.sign_in_first(request)
-        game_id = int(request.match_info["id"])
-        lang = language(request)
+        game_id, lang = int(request.match_info["id"]), language(request)
         try:
             await self._playable(game_id, visitor, lang)
         except Refused as denied:
@@ -294,7 +305,6 @@ class WebBoard:
         visitor = self._api_visitor(request)
         game_id = int(request.match_info["id"])
         lang = language(request)
-        theme = "light" if request.query.get("theme") == "light" else "dark"
         try:
             await self._playable(game_id, visitor, lang)
             seen = await self.services.games.seen_by(game_id, visitor.user_id)
@@ -303,16 +313,8 @@ class WebBoard:
             return web.json_response({"error": denied.text}, status=denied.status)
         except ServiceError as error:
             return refused(error, lang)
-        names = [await self.host.display_name(uid) for uid in seen.game.seats]
-        moves = [m.text for m in record.moves]
-        state = await page_state(seen, names, moves, lang, theme, self._draw)
-        state["clock"] = await clock_state(self.host.clocks, game_id, lang)
-        state["offers"] = await offers_state(self.services, seen.game, seen.seat, names, lang)
-        if await claimable(self.host.clocks, seen.game, seen.seat):
-            state["offers"]["actions"].append("claim")
-        state["hint"] = bool(seen.moves) and await self.services.aiseats.hint_offered(
-            seen.game, visitor.user_id)
-        state["words"] = pages.words(lang, game_id)
+        state = await whole_state(self.host, seen, record, visitor.user_id, lang,
+                                  theme_of(request), self._draw)
         return web.json_response(state, headers={"Cache-Control": "no-store"})
 
     async def _move(self, request: web.Request) -> web.Response:
@@ -380,16 +382,33 @@ class WebBoard:
         await self._deliver(game_id, written)
         return web.json_response({"status": written.status, "version": written.version})
 
-    async def _hint(self, request: web.Request) -> web.Response:
-        """The AI's suggestion for the visitor's move, for them alone (``bot.web.hints``)."""
-        visitor = self._api_visitor(request)
-        game_id = int(request.match_info["id"])
-        lang = language(request)
+    async def _past(self, request: web.Request) -> web.Response:
+        """The board after move ``ply``, as the visitor saw it (``bot.web.past``)."""
+        visitor, lang = self._api_visitor(request), language(request)
         try:
-            await self._playable(game_id, visitor, lang)
+            info = await self._playable(int(request.match_info["id"]), visitor, lang)
         except Refused as denied:
             return web.json_response({"error": denied.text}, status=denied.status)
-        return await hint_answer(self.services, self.host.ai_player, game_id, visitor.user_id,
+        return await past_answer(self.host, info, visitor.user_id, int(request.match_info["ply"]),
+                                 lang, theme_of(request), self._draw)
+
+    async def _rematch(self, request: web.Request) -> web.Response:
+        """Rematch, as Discord's button (``bot.web.rematch``)."""
+        visitor, lang = self._api_visitor(request), language(request)
+        try:
+            info = await self._playable(int(request.match_info["id"]), visitor, lang)
+        except Refused as denied:
+            return web.json_response({"error": denied.text}, status=denied.status)
+        return await rematch_answer(self.host, info.id, visitor.user_id, lang, self.live.wake)
+
+    async def _hint(self, request: web.Request) -> web.Response:
+        """The AI's suggestion for the visitor's move, for them alone (``bot.web.hints``)."""
+        visitor, lang = self._api_visitor(request), language(request)
+        try:
+            info = await self._playable(int(request.match_info["id"]), visitor, lang)
+        except Refused as denied:
+            return web.json_response({"error": denied.text}, status=denied.status)
+        return await hint_answer(self.services, self.host.ai_player, info.id, visitor.user_id,
                                  lang)
 
     async def _draw(self, fn: Callable[..., Any], /, *args: Any) -> Any:

@@ -9,7 +9,7 @@ import base64
 import logging
 import os
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
@@ -422,6 +422,10 @@ async def test_a_timed_game_says_when_the_move_is_due(web_world):
     (alice,) = await signed_in(world, "alice")
     _, state = await alice.state(game_id)
     deadline = (await world.bot.clocks.clock_info(game_id)).deadline
+    before = world.bot.clocks.clock()
+    _, state = await alice.state(game_id)
+    now = datetime.fromisoformat(state["clock"].pop("now"))
+    assert before <= now <= world.bot.clocks.clock()  # the service's clock, not the page's
     assert state["clock"] == {"deadline": deadline.isoformat(), "control": "3 days per move",
                               "paused": False}
     assert state["words"]["due"] == "Move due {when} ({control})."

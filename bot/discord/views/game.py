@@ -21,6 +21,7 @@ from bot.core.names import player_name
 from bot.discord.host import Host
 from bot.discord.replies import NO_PINGS, pinging, reply_error, send_ephemeral
 from bot.discord.views.move_labels import move_label
+from bot.services.rematches import Rematch
 
 #: Discord's limits: a custom_id, a label, buttons per row and rows per message.
 CUSTOM_ID_MAX = 100
@@ -285,24 +286,31 @@ class RematchButton(
             await reply_error(interaction, error)
             return
         # Posted in the thread for everyone: in the game's language, whoever pressed.
-        locale = host.delivery.language(rematch.game)
+        text, mentions = rematch_said(rematch, interaction.user.id,
+                                      host.delivery.language(rematch.game))
+        await interaction.response.send_message(text, allowed_mentions=mentions)
         if rematch.new_game is None:
-            # Said in the thread, pinging those whose answer is awaited.
-            waiting = " ".join(player_name(uid, locale) for uid in rematch.waiting)
-            await interaction.response.send_message(
-                t("bot.rematch.asked", locale, player=player_name(interaction.user.id, locale),
-                  id=self.game_id, waiting=waiting),
-                allowed_mentions=pinging(*rematch.waiting))
             return
-        # One press started it: every other seat is an AI's, which accepts without asking.
-        key = "started_against_ai" if len(rematch.asked) == 1 else "started"
-        await interaction.response.send_message(
-            t(f"bot.rematch.{key}", locale, id=self.game_id, new_id=rematch.new_game.id),
-            allowed_mentions=NO_PINGS)
         host.delivery.strip_buttons(interaction.message, interaction)
         # The new game's first board, in its own thread, pings every player (where the bot
         # is not: a follow-up of this press).
         await host.delivery.flush(rematch.new_game.id, interaction)
+
+
+def rematch_said(rematch: Rematch, user_id: int, locale: str
+                 ) -> tuple[str, discord.AllowedMentions]:
+    """What the thread is told of ``user_id``'s Rematch (pressed here or on the web board):
+    asked, pinging those whose answer is awaited; or started (no ping: the new game's first
+    board pings every player)."""
+    game_id = rematch.game.id
+    if rematch.new_game is None:
+        waiting = " ".join(player_name(uid, locale) for uid in rematch.waiting)
+        return (t("bot.rematch.asked", locale, player=player_name(user_id, locale), id=game_id,
+                  waiting=waiting), pinging(*rematch.waiting))
+    # One press started it: every other seat is an AI's, which accepts without asking.
+    key = "started_against_ai" if len(rematch.asked) == 1 else "started"
+    return (t(f"bot.rematch.{key}", locale, id=game_id, new_id=rematch.new_game.id),
+            NO_PINGS)
 
 
 def rematch_view(game_id: int, locale: Any) -> discord.ui.View:

@@ -60,7 +60,7 @@ async function openGame(token, channelId, gameId) {
                               onclick: () => listGames(token, channelId, false) });
   const board = el("section", { id: "game" });
   main.replaceChildren(el("nav", {}, back), board);
-  stopGame = await showGame(board, gameId, { root, token });
+  stopGame = await showGame(board, gameId, { root, token, open: (id) => openGame(token, channelId, id) });
 }
 
 async function start() {

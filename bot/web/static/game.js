@@ -17,9 +17,10 @@ const el = (tag, props = {}, ...children) => {
 /**
  * Show game `gameId` in `main`, and keep it up to date. `root` prefixes the API's paths;
  * `token`, when given, is sent as the bearer session (header, and query of the live socket,
- * which takes no headers). Returns a function that stops following the game.
+ * which takes no headers); `open(id)`, when given, shows another game in its place (the
+ * Activity's), else that game's page is linked. Returns a function that stops following the game.
  */
-export async function showGame(main, gameId, { root = "", token = null } = {}) {
+export async function showGame(main, gameId, { root = "", token = null, open = null } = {}) {
   const api = `${root}/api/games/${gameId}`;
   const auth = token ? { Authorization: `Bearer ${token}` } : {};
   let state = null;
@@ -28,6 +29,12 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
   let asked = 0; // the newest state asked for: an older answer arriving late is dropped
   let stopped = false;
   let socket = null;
+  // Looking back: the ply shown (null: the current position) and its pictures once loaded.
+  let looking = null;
+  let past = null;
+  // The countdown: the server's clock minus this one's (ms), and the timer that ticks it.
+  let skew = 0;
+  let ticker = null;
 
   async function load() {
     const theme = light.matches ? "light" : "dark";
@@ -48,9 +55,32 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
     }
     if (state && state.version !== body.version) picks = [];
     state = body;
+    if (state.clock) skew = Date.parse(state.clock.now) - Date.now();
+    // A take-back may remove the move looked at: then the present is shown.
+    if (looking !== null && looking >= state.moves.length) looking = past = null;
     if (!candidates(state.legal, picks).length) picks = [];
     draw();
   }
+
+  /** Show the board after move `ply` (the bot draws it for this viewer), or the present. */
+  async function lookAt(ply) {
+    if (ply === null || ply >= state.moves.length) {
+      looking = past = null;
+      draw();
+      return;
+    }
+    looking = ply;
+    const theme = light.matches ? "light" : "dark";
+    const answer = await fetch(`${api}/past/${ply}?theme=${theme}`, { headers: { Accept: "application/json", ...auth } });
+    const body = await answer.json();
+    if (stopped || looking !== ply) return;
+    if (answer.ok) past = body;
+    else notice = body.error;
+    if (!answer.ok && !past) looking = null;
+    draw();
+  }
+
+  const fill = (text, ply) => text.replace("{n}", ply).replace("{move}", state.moves[ply - 1]);
 
   function pick(part) {
     picks = [...picks, part];
@@ -110,12 +140,23 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
       const when = new Date(s.clock.deadline).toLocaleString(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" });
       const text = s.clock.paused ? w.paused : w.due.replace("{when}", when).replace("{control}", s.clock.control);
       parts.push(el("p", { className: "clock", textContent: text }));
+      if (!s.clock.paused) parts.push(el("p", { className: "countdown", role: "timer" }));
     }
     if (notice) parts.push(el("p", { role: "alert", className: "notice", textContent: notice }));
-    parts.push(picture(s.board, s.title, next));
-    if (s.hand) parts.push(el("h2", { textContent: w.your_cards }), picture(s.hand, w.your_cards, next));
-    if (s.choices) parts.push(el("h2", { textContent: w.choices }), picture(s.choices, w.choices, next));
-    if (s.your_turn) {
+    if (looking !== null && past) {
+      // The past is looked at, not played: its pictures alone, without regions or Play.
+      const caption = fill(w.past_board, past.ply);
+      parts.push(el("p", { className: "past" }, caption, " ",
+        el("button", { type: "button", className: "present", textContent: w.to_current, ariaLabel: w.to_current, onclick: () => lookAt(null) })));
+      const shown = (drawn, label) => el("div", { className: "picture" }, el("img", { src: drawn.image, alt: label }));
+      parts.push(shown(past.board, caption));
+      if (past.hand) parts.push(el("h2", { textContent: w.your_cards }), shown(past.hand, w.your_cards));
+    } else {
+      parts.push(picture(s.board, s.title, next));
+      if (s.hand) parts.push(el("h2", { textContent: w.your_cards }), picture(s.hand, w.your_cards, next));
+      if (s.choices) parts.push(el("h2", { textContent: w.choices }), picture(s.choices, w.choices, next));
+    }
+    if (s.your_turn && looking === null) {
       const bar = el("div", { className: "picks" });
       bar.append(el("output", { textContent: picks.length ? joinMove(picks) : w.pick_hint }));
       for (const word of s.buttons) {
@@ -128,13 +169,46 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
       parts.push(bar);
     }
     const list = el("ol", { className: "moves" });
-    for (const move of s.moves) list.append(el("li", { textContent: move }));
+    // Each move a button showing the board after it (the last one: the present).
+    s.moves.forEach((move, i) => {
+      const ply = i + 1;
+      const shown = looking === null ? ply === s.moves.length : ply === looking;
+      list.append(el("li", {}, el("button", { type: "button", className: "step", textContent: move,
+        ariaLabel: fill(w.show_move, ply), ariaCurrent: shown ? "step" : null, onclick: () => lookAt(ply) })));
+    });
     parts.push(el("h2", { textContent: w.moves }), s.moves.length ? list : el("p", { textContent: w.no_moves_yet }));
+    // The rules /rules gives, as a page in the viewer's language (a new tab: the board stays).
+    parts.push(el("p", {}, el("a", { href: `${root}/rules/${s.game}`, target: "_blank", rel: "noopener", textContent: w.rules })));
     if (s.offers.text) parts.push(el("p", { className: "offers", textContent: s.offers.text }));
     if (s.status === "active") parts.push(resignControls(w, s.offers.actions, s.hint));
+    if (s.rematch) parts.push(rematchControls(w, s.rematch));
     const focused = document.activeElement?.getAttribute?.("aria-label");
     main.replaceChildren(...parts);
     if (focused) main.querySelector(`[aria-label="${CSS.escape(focused)}"]`)?.focus();
+    tick();
+  }
+
+  /** The time left for the move, counted down here from the server's deadline and clock:
+   * nothing is asked of the server until the time is up (then once, for what that allows). */
+  function tick() {
+    const shown = main.querySelector(".countdown");
+    clearTimeout(ticker);
+    if (!shown || stopped) return;
+    const w = state.words;
+    const left = Date.parse(state.clock.deadline) - (Date.now() + skew);
+    if (left <= 0) {
+      const over = shown.textContent === w.time_up;
+      shown.textContent = w.time_up;
+      if (!over && shown.dataset.seen) load();
+      return;
+    }
+    shown.dataset.seen = "1";
+    const total = Math.floor(left / 1000);
+    const days = Math.floor(total / 86400);
+    const hms = [Math.floor(total / 3600) % 24, Math.floor(total / 60) % 60, total % 60]
+      .map((n) => String(n).padStart(2, "0")).join(":");
+    shown.textContent = w.time_left.replace("{left}", days ? `${days} ${w.days} ${hms}` : hms);
+    ticker = setTimeout(tick, (left % 1000) || 1000);
   }
 
   function resignControls(w, actions, hint) {
@@ -149,6 +223,20 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
     // Against the AI, where /hint would answer: the AI's move, said to this player alone.
     if (hint) offers.unshift(el("button", { type: "button", textContent: w.hint, onclick: askHint }));
     return el("div", { className: "actions" }, ...offers, open, dialog);
+  }
+
+  /** After the game: Rematch (as Discord's button), then the new game once it has started. */
+  function rematchControls(w, rematch) {
+    const id = rematch.new_game;
+    if (id) {
+      const text = w.rematch_open.replace("{n}", id);
+      return el("p", { className: "rematch" }, open
+        ? el("button", { type: "button", className: "play", textContent: text, onclick: () => open(id) })
+        : el("a", { href: `/games/${id}`, textContent: text }));
+    }
+    if (rematch.asked) return el("p", { className: "rematch", textContent: w.rematch_asked });
+    return el("div", { className: "actions" }, el("button", { type: "button", className: "play",
+      textContent: w.rematch, onclick: () => post(`${api}/rematch`, {}) }));
   }
 
   async function askHint() {
@@ -188,6 +276,7 @@ export async function showGame(main, gameId, { root = "", token = null } = {}) {
   listen();
   return () => {
     stopped = true;
+    clearTimeout(ticker);
     light.removeEventListener("change", reload);
     socket?.close();
   };
