@@ -24,7 +24,6 @@ import pwd
 import re
 import secrets
 import shutil
-import socket
 import subprocess
 import tempfile
 import threading
@@ -34,6 +33,8 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import asyncpg
+
+from tests.ports import free_port
 
 INSTALL_HINT = "apt-get install -y postgresql"
 UNPRIVILEGED_USER = "nobody"
@@ -59,12 +60,6 @@ def find_binaries() -> Path:
         if (folder / "initdb").is_file() and (folder / "pg_ctl").is_file():
             return folder
     raise PostgresUnavailable(f"PostgreSQL is not installed (no initdb found): {INSTALL_HINT}")
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def with_database(url: str, database: str) -> str:
@@ -138,7 +133,7 @@ class PostgresCluster:
         options = " ".join(f"-c {name}={value!r}" if value == "" else f"-c {name}={value}"
                            for name, value in settings.items())
         for _ in range(5):  # another program may take the free port between probe and start
-            port = _free_port()
+            port = free_port()
             try:
                 self._run("pg_ctl", "-D", self.data, "-l", self.folder / "server.log", "-w",
                           "-t", "60", "-o", f"-p {port} {options}", "start")

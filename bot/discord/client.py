@@ -17,6 +17,7 @@ order in which it stops.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import pkgutil
 from datetime import timedelta
@@ -224,7 +225,10 @@ class BoardGamesBot(commands.Bot):
         # Command names, descriptions and choices are localised from the i18n catalogs.
         await self.tree.set_translator(CatalogTranslator())
         for extension in extensions():
-            await self.load_extension(extension)
+            # Imported once per process and set up on this bot, rather than load_extension,
+            # which runs the module anew for every bot (a restart in the same process) and
+            # leaves two copies of its classes about. Bot.close removes the cogs all the same.
+            await importlib.import_module(extension).setup(self)
         register_installs(self.tree)  # where each command may be installed and used
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.on_error = answer_command_error

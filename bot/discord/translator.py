@@ -125,13 +125,18 @@ def localised(string: locale_str, language: str, context: TranslationContextType
     return text
 
 
+#: The catalogs' language of each Discord locale, worked out once: a sync asks the translator
+#: about every text in each of Discord's 30-odd locales, all but one of them English here.
+LANGUAGE_OF_LOCALE = {locale: language_of(locale) for locale in Locale}
+
+
 class CatalogTranslator(Translator):
     """Translates command texts into the language of each Discord locale from the catalogs."""
 
     async def translate(
         self, string: locale_str, locale: Locale, context: TranslationContextTypes
     ) -> str | None:
-        language = language_of(locale)
+        language = LANGUAGE_OF_LOCALE.get(locale) or language_of(locale)
         if language == DEFAULT_LANGUAGE:
             return None
         return localised(string, language, context)

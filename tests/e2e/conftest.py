@@ -190,7 +190,8 @@ async def web_world(request, tmp_path, caplog, e2e_database):
     redirect (``@pytest.mark.bot_config(...)`` as for ``world``); every log line is checked
     for the token and the client secret."""
     # Here, not at the top: those helpers build on this module's World.
-    from tests.e2e.web import WebClient, free_port, web_config, web_emulator
+    from tests.e2e.web import WebClient, web_config, web_emulator
+    from tests.ports import free_port
 
     capture_logs(caplog)
     port = free_port()

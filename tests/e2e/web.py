@@ -4,7 +4,6 @@ the browser (a cookie jar), signed in through the emulator's OAuth2 like a perso
 
 from __future__ import annotations
 
-import socket
 from dataclasses import replace
 from urllib.parse import parse_qs, urlsplit
 
@@ -13,12 +12,6 @@ import aiohttp
 from bot.web.sessions import COOKIE
 from emulator import Emulator
 from tests.e2e.conftest import TOKEN, World, make_config
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def web_emulator(port: int, **options) -> Emulator:
