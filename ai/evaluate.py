@@ -222,14 +222,34 @@ def _alphabeta(rules: Any, pos: Any, nodes: int, scale: float) -> tuple[int, flo
 
 
 def _alak(view: Any, seat: int, rng: random.Random, budget: float, found: list[str]) -> float:
-    from ai import alak
+    from ai import alak, alak_solved
     from engines.alak import LETTERS
 
-    mover, value, move = _alphabeta(alak.RULES, alak.from_view(view),
-                                    work(budget, alak.NODES_PER_S), ALAK_SCALE)
+    pos = alak.from_view(view)
+    nodes = work(budget, alak.NODES_PER_S)
+    solved = alak_solved.table(len(pos.board))
+    if solved is not None:
+        return _alak_solved(solved, pos, seat, nodes, found)
+    mover, value, move = _alphabeta(alak.RULES, pos, nodes, ALAK_SCALE)
     if move is not None:
         found.append(LETTERS[move])
     return _for_seat(value, mover, seat)
+
+
+def _alak_solved(solved: Any, pos: Any, seat: int, nodes: int, found: list[str]) -> float:
+    """The exact result for ``seat``, and a move that keeps it: among those, the one the
+    search prefers (larger margins, more chances for a fallible opponent to go wrong)."""
+    from ai import alak
+    from engines.alak import LETTERS
+
+    value = solved.value(pos)
+    keeping = [p for p in alak.RULES.moves(pos)
+               if -solved.value(alak.RULES.play(pos, p)) == value]
+    if len(keeping) == 1:
+        found.append(LETTERS[keeping[0]])
+    elif keeping:
+        found.append(LETTERS[AlphaBeta(alak.RULES, nodes).search(pos, keeping).move])
+    return _for_seat((value + 1) / 2, pos.to_move, seat)
 
 
 def _palam(view: Any, seat: int, rng: random.Random, budget: float, found: list[str]) -> float:
