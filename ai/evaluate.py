@@ -17,10 +17,18 @@ process can run it. The seat need not be the one to move.
 
 How each game is judged, and why:
 
-- **Alak** and **Palam** (perfect information, alpha-beta already written): the hard level's
-  alpha-beta search from the position, turned into a probability. A proven result is exact
-  (1, 0.5 or 0); otherwise the margin the search expects (stones, points) goes through a
-  logistic curve whose width was fitted on games between the AI levels (``bench/evaluate.py``).
+- **Alak** up to ``ai.alak_solved.SOLVED_UP_TO`` points (11, the default line): the exact
+  result with perfect play (1, 0.5 or 0) from the game solved by retrograde analysis, solved
+  once per process on first use (about 1.5 s of CPU at 11 points). Positions from which
+  neither side can force the game to end in its favour are draws; the empty line of 8 to 12
+  points is one, and so is every first move on it. The move found best is one that keeps the
+  exact result, the search's choice among them (larger margins, likelier slips by the
+  opponent), so that a heuristic's lean no longer charges a move that loses nothing.
+- **Alak** on longer lines and **Palam** (perfect information, alpha-beta already written):
+  the hard level's alpha-beta search from the position, turned into a probability. A proven
+  result is exact (1, 0.5 or 0); otherwise the margin the search expects (stones, points) goes
+  through a logistic curve whose width was fitted on games between the AI levels
+  (``bench/evaluate.py``).
   Palam's draft (24 picks before any duel) is too deep for the search: there the value is the
   mean result of random completions of the draft followed by greedy duels, as the draft AI uses.
 - **Polygo** and **Kolory** (no cheap evaluation; MCTS already written): the tree search from the
