@@ -30,7 +30,7 @@ from array import array
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from ai.alak import Position
+from ai.alak import RULES, Position
 from engines.graphgo import EMPTY
 
 #: The longest line solved exactly (longer lines are left to the search).
@@ -95,6 +95,13 @@ class Solution:
         if i == len(self.keys) or self.keys[i] != key:
             raise KeyError("a position not reachable from the empty line")
         return self.values[i] - 1
+
+
+def keeping(solved: Solution, pos: Position, moves: list[int]) -> list[int]:
+    """The moves of ``moves`` (legal in ``pos``, not over) that keep the value of ``pos``, in
+    their order."""
+    value = solved.value(pos)
+    return [p for p in moves if -solved.value(RULES.play(pos, p)) == value]
 
 
 def solve(length: int) -> Solution:

@@ -21,7 +21,7 @@ How each game is judged, and why:
   result with perfect play (1, 0.5 or 0) from the game solved by retrograde analysis, solved
   once per process on first use (about 1.5 s of CPU at 11 points). Positions from which
   neither side can force the game to end in its favour are draws; the empty line of 8 to 12
-  points is one, and so is every first move on it. The move found best is one that keeps the
+  points is a draw, and so is every first move on it. The move found best is one that keeps the
   exact result, the search's choice among them (larger margins, likelier slips by the
   opponent), so that a heuristic's lean no longer charges a move that loses nothing.
 - **Alak** on longer lines and **Palam** (perfect information, alpha-beta already written):
@@ -247,12 +247,11 @@ def _alak(view: Any, seat: int, rng: random.Random, budget: float, found: list[s
 def _alak_solved(solved: Any, pos: Any, seat: int, nodes: int, found: list[str]) -> float:
     """The exact result for ``seat``, and a move that keeps it: among those, the one the
     search prefers (larger margins, more chances for a fallible opponent to go wrong)."""
-    from ai import alak
+    from ai import alak, alak_solved
     from engines.alak import LETTERS
 
     value = solved.value(pos)
-    keeping = [p for p in alak.RULES.moves(pos)
-               if -solved.value(alak.RULES.play(pos, p)) == value]
+    keeping = alak_solved.keeping(solved, pos, alak.RULES.moves(pos))
     if len(keeping) == 1:
         found.append(LETTERS[keeping[0]])
     elif keeping:
