@@ -12,9 +12,7 @@ thousands of random positions.
 
 Levels: ``easy`` looks one move ahead and picks among the moves within a stone of the best;
 ``medium`` searches three plies and takes the best; ``hard`` deepens until the node budget is
-spent or the game is solved, and on lines up to ``ai.alak_solved.SOLVED_UP_TO`` points (the
-default 11) searches only the moves that keep the exact value of the position (the game solved
-once per process, about 1.3 s of CPU at 11 points), so it never gives away a win or a draw.
+spent or the game is solved.
 """
 
 from __future__ import annotations
@@ -146,12 +144,6 @@ def decide(view: AlakState, seat: int, level: str, rng: random.Random,
     elif level == "medium":
         move = AlphaBeta(RULES, work(budget, NODES_PER_S), max_depth=3).search(pos, moves).move
     else:
-        from ai import alak_solved
-
-        solved = alak_solved.table(len(pos.board))
-        if solved is not None:
-            # Never throw away a won or drawn position: search only the moves that keep it.
-            moves = alak_solved.keeping(solved, pos, moves)
         result = AlphaBeta(RULES, work(budget, NODES_PER_S), tie_margin=TIE_MARGIN).search(
             pos, moves)
         move = result.move
