@@ -11,8 +11,9 @@ the positions left undecided when nothing more flows are those from which neithe
 force the game to end in its favour, and they are **draws** (either side can keep the game
 going, or steer it to a drawn end, rather than lose).
 
-From the empty line of 8 to 12 points the game is such a draw, every first move included:
-neither side can force it to a finished position that it does not lose. That is also why the
+From the empty line of 8 to 12 points the game is a draw, every first move included, and
+of this kind (checked from 8 to 11 points): neither side can force it to a finished position
+that it does not lose. That is also why the
 AI levels do not play from this table: a player that only keeps the draw lets the game go on
 for ever.
 
