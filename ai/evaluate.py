@@ -17,10 +17,18 @@ process can run it. The seat need not be the one to move.
 
 How each game is judged, and why:
 
-- **Alak** and **Palam** (perfect information, alpha-beta already written): the hard level's
-  alpha-beta search from the position, turned into a probability. A proven result is exact
-  (1, 0.5 or 0); otherwise the margin the search expects (stones, points) goes through a
-  logistic curve whose width was fitted on games between the AI levels (``bench/evaluate.py``).
+- **Alak** up to ``ai.alak_solved.SOLVED_UP_TO`` points (11, the default line): the exact
+  result with perfect play (1, 0.5 or 0) from the game solved by retrograde analysis, solved
+  once per process on first use (about 1.5 s of CPU at 11 points). Positions from which
+  neither side can force the game to end in its favour are draws; the empty line of 8 to 12
+  points is a draw, and so is every first move on it. The move found best is one that keeps the
+  exact result, the search's choice among them (larger margins, likelier slips by the
+  opponent), so that a heuristic's lean no longer charges a move that loses nothing.
+- **Alak** on longer lines and **Palam** (perfect information, alpha-beta already written):
+  the hard level's alpha-beta search from the position, turned into a probability. A proven
+  result is exact (1, 0.5 or 0); otherwise the margin the search expects (stones, points) goes
+  through a logistic curve whose width was fitted on games between the AI levels
+  (``bench/evaluate.py``).
   Palam's draft (24 picks before any duel) is too deep for the search: there the value is the
   mean result of random completions of the draft followed by greedy duels, as the draft AI uses.
 - **Polygo** and **Kolory** (no cheap evaluation; MCTS already written): the tree search from the
@@ -222,14 +230,33 @@ def _alphabeta(rules: Any, pos: Any, nodes: int, scale: float) -> tuple[int, flo
 
 
 def _alak(view: Any, seat: int, rng: random.Random, budget: float, found: list[str]) -> float:
-    from ai import alak
+    from ai import alak, alak_solved
     from engines.alak import LETTERS
 
-    mover, value, move = _alphabeta(alak.RULES, alak.from_view(view),
-                                    work(budget, alak.NODES_PER_S), ALAK_SCALE)
+    pos = alak.from_view(view)
+    nodes = work(budget, alak.NODES_PER_S)
+    solved = alak_solved.table(len(pos.board))
+    if solved is not None:
+        return _alak_solved(solved, pos, seat, nodes, found)
+    mover, value, move = _alphabeta(alak.RULES, pos, nodes, ALAK_SCALE)
     if move is not None:
         found.append(LETTERS[move])
     return _for_seat(value, mover, seat)
+
+
+def _alak_solved(solved: Any, pos: Any, seat: int, nodes: int, found: list[str]) -> float:
+    """The exact result for ``seat``, and a move that keeps it: among those, the one the
+    search prefers (larger margins, more chances for a fallible opponent to go wrong)."""
+    from ai import alak, alak_solved
+    from engines.alak import LETTERS
+
+    value = solved.value(pos)
+    keeping = alak_solved.keeping(solved, pos, alak.RULES.moves(pos))
+    if len(keeping) == 1:
+        found.append(LETTERS[keeping[0]])
+    elif keeping:
+        found.append(LETTERS[AlphaBeta(alak.RULES, nodes).search(pos, keeping).move])
+    return _for_seat((value + 1) / 2, pos.to_move, seat)
 
 
 def _palam(view: Any, seat: int, rng: random.Random, budget: float, found: list[str]) -> float:

@@ -4,7 +4,8 @@
 
 Each game is played by the AI (``easy`` against ``medium``, or ``easy`` against ``easy`` for a
 longer game, fixed seeds) up to a number of plies (``GAMES``: a 40-ply Alak game on a
-21-point line and a 100-ply Polygo game are the budgets' cases; the others are typical
+21-point line, one on the default 11-point line (judged by the solved game) and a 100-ply
+Polygo game are the budgets' cases; the others are typical
 lengths), then reviewed as the bot does
 (``bot.services.review``): every position evaluated (``evaluate_positions``), the AI asked
 for its move where the largest mistakes were made, and that move's position evaluated
@@ -42,6 +43,8 @@ from bot.workers.review import ReviewWork, review_png
 #: (game, players, options, plies) per row.
 GAMES: dict[str, tuple[str, int, dict, int]] = {
     "alak": ("alak", 2, {"length": 21}, 40),
+    # The default line, judged by the solved game (solved once per process, included).
+    "alak-11": ("alak", 2, {"length": 11}, 40),
     "polygo": ("polygo", 2, {}, 100),
     "palago": ("palago", 2, {}, 40),
     "palam": ("palam", 2, {}, 60),
@@ -49,7 +52,7 @@ GAMES: dict[str, tuple[str, int, dict, int]] = {
     "lppg-4": ("lppg", 4, {}, 60),
     "kolory": ("kolory", 3, {}, 60),
 }
-BUDGET_S = {"alak": 60.0, "polygo": 60.0}
+BUDGET_S = {"alak": 60.0, "alak-11": 60.0, "polygo": 60.0}
 
 
 def played(name: str, players: int, options: dict, plies: int) -> ReviewSource:
