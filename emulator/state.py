@@ -14,10 +14,10 @@ from typing import Any
 
 from emulator.api import (
     DM_CHANNEL,
+    MISSING_ACCESS,
     PUBLIC_THREAD,
     SHARD_SHIFT,
     TEXT_CHANNEL,
-    MISSING_ACCESS,
     UNKNOWN_CHANNEL,
     UNKNOWN_GUILD,
     UNKNOWN_MEMBER,

@@ -180,7 +180,9 @@ export async function showGame(main, gameId, { root = "", token = null, open = n
     // The rules /rules gives, as a page in the viewer's language (a new tab: the board stays).
     parts.push(el("p", {}, el("a", { href: `${root}/rules/${s.game}`, target: "_blank", rel: "noopener", textContent: w.rules })));
     if (s.offers.text) parts.push(el("p", { className: "offers", textContent: s.offers.text }));
-    if (s.status === "active") parts.push(resignControls(w, s.offers.actions, s.hint));
+    // A spectator's page changes nothing: no resigning, offers or hint (the server refuses them).
+    if (s.watching) parts.push(el("p", { className: "watching", textContent: w.watching }));
+    else if (s.status === "active") parts.push(resignControls(w, s.offers.actions, s.hint));
     if (s.rematch) parts.push(rematchControls(w, s.rematch));
     const focused = document.activeElement?.getAttribute?.("aria-label");
     main.replaceChildren(...parts);
