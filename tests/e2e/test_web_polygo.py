@@ -9,22 +9,22 @@ from engines.polygo import EMPTY, geometry
 from tests.e2e.test_web import signed_in
 
 
-async def to_the_scoring(world) -> tuple[int, dict]:
-    """A Polygo game on hex5 after four turns of a stone and a wall and two passes: the
-    scoring phase, and the web clients of its players by user name."""
+async def to_the_scoring(world) -> int:
+    """A Polygo game on hex5 after four turns of a stone and a wall and two passes, in the
+    scoring phase: its id."""
     board = await world.start_game("alice", "polygo", "bob", {"board": "hex5"})
     game_id = (await world.services.games.game_for_thread(board.channel_id)).id
     for ply in range(6):
         user, moves = await world.turn(game_id)
         move = next(m for m in moves if " " in m) if ply < 4 else "pass"
         await world.services.play.move(game_id, user.id, move)
-    clients = dict(zip(("alice", "bob"), await signed_in(world, "alice", "bob"), strict=True))
-    return game_id, clients
+    return game_id
 
 
 async def test_several_groups_are_marked_dead_in_one_move(web_world):
     world = web_world
-    game_id, clients = await to_the_scoring(world)
+    game_id = await to_the_scoring(world)
+    clients = dict(zip(("alice", "bob"), await signed_in(world, "alice", "bob"), strict=True))
     user, moves = await world.turn(game_id)
     page = clients[user.name]
     _, state = await page.state(game_id)
