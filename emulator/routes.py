@@ -60,6 +60,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/users/@me", State.get_current_user),
     Route("POST", "/users/@me/channels", Channels.create_dm),
     Route("GET", "/users/{user.id}", State.get_user),
+    Route("GET", "/guilds/{guild.id}/members/{user.id}", State.get_guild_member),
     Route("GET", "/applications/@me", State.get_current_application),
     Route("GET", "/oauth2/applications/@me", State.get_current_application),
     Route("GET", "/applications/{application.id}/activity-instances/{instance_id}",

@@ -14,17 +14,20 @@ from typing import Any
 
 from emulator.api import (
     DM_CHANNEL,
+    MISSING_ACCESS,
     PUBLIC_THREAD,
     SHARD_SHIFT,
     TEXT_CHANNEL,
     UNKNOWN_CHANNEL,
+    UNKNOWN_GUILD,
+    UNKNOWN_MEMBER,
     UNKNOWN_USER,
     Call,
     Refused,
     json_response,
 )
 from emulator.models import EmuUser, Message
-from emulator.permissions import MEMBER_PERMISSIONS
+from emulator.permissions import MEMBER_PERMISSIONS, VIEW_CHANNEL
 
 
 class State:
@@ -40,8 +43,10 @@ class State:
         for name in users:
             self.add_user(name)
         self.owner = next(iter(self.users.values()), self.bot_user)
-        #: Server id -> name; every user is a member of every server.
+        #: Server id -> name; every user is a member of every server but those ``leave``
+        #: took them out of (``outsiders``: server id -> user ids).
         self.guilds: dict[int, str] = {}
+        self.outsiders: dict[int, set[int]] = {}
         #: Channel id -> Discord's channel object: text channels, threads, direct messages.
         self.channels: dict[int, dict[str, Any]] = {}
         #: The first server and its channel (``add_guild`` makes more).
@@ -86,6 +91,31 @@ class State:
         """The server of a channel or thread (None: a direct message)."""
         guild = self.channels.get(channel_id, {}).get("guild_id")
         return None if guild is None else int(guild)
+
+    def leave(self, name_or_user: str | EmuUser, guild_id: int | None = None) -> None:
+        """The user is no longer a member of the server (the first one by default): Get Guild
+        Member answers 404 for them and the server's payload lists them no more."""
+        user = self.user(name_or_user)
+        self.outsiders.setdefault(guild_id or self.guild_id, set()).add(user.id)
+
+    def is_member(self, user_id: int, guild_id: int) -> bool:
+        known = user_id == self.bot_user.id or any(u.id == user_id for u in self.users.values())
+        return known and user_id not in self.outsiders.get(guild_id, set())
+
+    async def hide_channel(self, name_or_user: str | EmuUser, channel_id: int) -> None:
+        """A member overwrite on a server's text channel denies the user View Channel (as a
+        moderator's edit of the channel's permissions would), told to the bot by
+        CHANNEL_UPDATE. Discord resolves a member's permissions in a channel from the server's
+        roles, then the channel's overwrites (@everyone's, the roles', the member's last); a
+        thread has its parent's (discord-api-docs, topics/permissions, "Permission
+        Overwrites"). The bot's library does that resolution from these payloads."""
+        user = self.user(name_or_user)
+        channel = self.channels[channel_id]
+        channel["permission_overwrites"] = [
+            *(o for o in channel["permission_overwrites"] if o["id"] != str(user.id)),
+            {"id": str(user.id), "type": 1, "allow": "0", "deny": str(VIEW_CHANNEL)},
+        ]
+        await self._dispatch("CHANNEL_UPDATE", channel, guild_id=int(channel["guild_id"]))
 
     def add_user(self, name: str) -> EmuUser:
         user = EmuUser(self._next_id(), name.lower())
@@ -141,7 +171,8 @@ class State:
         }
 
     def _guild_payload(self, guild_id: int) -> dict[str, Any]:
-        members = [self._member_payload(u) for u in (self.bot_user, *self.users.values())]
+        members = [self._member_payload(u) for u in (self.bot_user, *self.users.values())
+                   if self.is_member(u.id, guild_id)]
         return {
             "id": str(guild_id),
             "name": self.guilds[guild_id],
@@ -222,6 +253,21 @@ class State:
         if not found:
             raise Refused(404, UNKNOWN_USER, "Unknown User")
         return json_response(found[0].payload())
+
+    def get_guild_member(self, call: Call) -> Any:
+        """Get Guild Member (discord-api-docs, resources/guild): the member object of a user
+        of a server the bot is in; 404 Unknown Member for anyone else. It needs no privileged
+        intent."""
+        guild_id = int(call.params["guild.id"])
+        if guild_id not in self.guilds:
+            raise Refused(404, UNKNOWN_GUILD, "Unknown Guild")
+        if guild_id not in self.bot_guild_ids:
+            raise Refused(403, MISSING_ACCESS, "Missing Access")
+        uid = call.params["user.id"]
+        found = [u for u in (self.bot_user, *self.users.values()) if str(u.id) == uid]
+        if not found or not self.is_member(found[0].id, guild_id):
+            raise Refused(404, UNKNOWN_MEMBER, "Unknown Member")
+        return json_response(self._member_payload(found[0]))
 
     def get_current_application(self, call: Call) -> Any:
         return json_response(self._application_payload())

@@ -31,7 +31,7 @@ from PIL import Image
 
 import engines
 from engines.core import IllegalMove, Move
-from render.hitmap import HitMap, Region, button_parts, join_move, split_move
+from render.hitmap import HitMap, Region, button_parts, join_move, split_move, together
 from render.options import Options
 from render.surface import PALETTE_SIZE, WIDTH, fixed_palette, png_bytes, to_palette
 from render.theme import Theme, get_theme
@@ -39,7 +39,7 @@ from render.words import words
 
 __all__ = ["HitMap", "Options", "Region", "board", "board_image", "board_with_hits",
            "button_parts", "choices", "hand", "hand_with_hits", "hits", "join_move", "palette",
-           "replay", "split_move", "supported_games", "warm_up"]
+           "replay", "split_move", "supported_games", "together", "warm_up"]
 
 
 def _module(game_name: str) -> ModuleType:

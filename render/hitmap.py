@@ -25,9 +25,11 @@ How moves split, per game (each part is exactly the text it adds):
   ``/2`` (an orientation attaches to its cell without a space). Orientations are the three
   tiles of the board's legend.
 - Polygo: the stone, then each wall: ``i9 h9 j8`` -> ``i9`` ``h9`` ``j8``. In the scoring
-  phase a whole group is one click: ``dead a13`` on every stone of the group the engine names
-  by ``a13`` (several groups in one move, ``dead a13 k7``, are typed, not clicked: the legal
-  moves name one group each); ``pass``, ``accept`` and ``resume`` are buttons.
+  phase a whole group is one region: ``dead a13`` on every stone of the group the engine names
+  by ``a13``. The groups that may be marked dead are toggled (``together``: the legal ``dead``
+  moves, in the order a move names them), and Play sends the one move naming every group
+  chosen, ``dead a13 k7``; ``alive a13`` is a single pick; ``pass``, ``accept`` and ``resume``
+  are buttons.
 - Palam: ``camp isis`` (the camp's band); an attack or answer ``c`` (the duel-row spot in
   front of the mover's column c, where the piece goes); a swap ``b1 e2`` -> ``b1`` ``e2``
   (cells of the mover's camp, named from the mover's own left); a draft pick ``A5 b2`` ->
@@ -177,6 +179,24 @@ BUTTONS: dict[str, frozenset[str]] = {
     "polygo": frozenset({"pass", "accept", "resume"}),
     "lppg": frozenset({"pass"}),
 }
+
+
+#: Words whose legal moves, one region each, may be chosen together into one move naming them
+#: all: Polygo's ``dead`` (every group it names is a live one; marking several at once is as
+#: legal as marking each).
+TOGETHER: dict[str, str] = {"polygo": "dead"}
+
+
+def together(game_name: str, legal: Iterable[str]) -> dict[str, object] | None:
+    """The legal moves a page may toggle and send as one (``{"word": "dead", "parts": [...]}``),
+    or None where there are none. The parts are in the order the move names them: the engine
+    lists each group by its first cell in the board's cell order, the order in which it writes
+    the cells of a ``dead`` move, so the chosen parts joined in this order are canonical."""
+    word = TOGETHER.get(game_name)
+    if word is None:
+        return None
+    parts = [move for move in legal if move.startswith(word + " ") and move.count(" ") == 1]
+    return {"word": word, "parts": parts} if parts else None
 
 
 def button_parts(game_name: str) -> frozenset[str]:

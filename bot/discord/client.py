@@ -43,6 +43,7 @@ from bot.discord.shutdown import (
     finish_answers,
     finish_in_flight,
 )
+from bot.discord.sight import member_sight
 from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS, answer_move_form
 from bot.discord.views.game import rematch_said
@@ -54,6 +55,7 @@ from bot.services.scheduler import Scheduler
 from bot.services.wiring import Services
 from bot.store.base import ShardClaim
 from bot.web.server import WebBoard
+from bot.web.watchers import Sight
 from bot.workers.ai_player import AI_WORKERS, AiPlayer
 from bot.workers.boards import BoardDrawer
 from bot.workers.heavy import HeavyWork
@@ -264,6 +266,10 @@ class BoardGamesBot(commands.Bot):
     async def deliver(self, game_id: int, written: GameInfo) -> None:
         """Post what a change made outside Discord (the web board) wrote to the outbox."""
         await self.delivery.flush(game_id, written=written)
+
+    async def sight(self, user_id: int, guild_id: int, channel_id: int) -> Sight:
+        """Whether a web visitor may watch a game played in that server's channel."""
+        return await member_sight(self, user_id, guild_id, channel_id)
 
     async def announce_rematch(self, rematch: Rematch, user_id: int) -> None:
         """Say in the game's thread what a Rematch pressed on the web board did, as the

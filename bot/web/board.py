@@ -107,5 +107,7 @@ async def page_state(seen: SeenGame, names: Sequence[str], moves: Sequence[str],
         # Each legal move as the picks that make it, in notation order.
         "legal": [render.split_move(info.game, move) for move in seen.moves],
         "buttons": sorted(render.button_parts(info.game)),
+        # Moves the page toggles and sends as one (Polygo's groups marked dead together).
+        "together": render.together(info.game, seen.moves),
         **pictures,
     }

@@ -17,7 +17,7 @@ PAGE_WORDS = ("play", "back", "clear", "resign", "resign_confirm", "cancel", "mo
               "paused", "offer_draw", "accept_draw", "decline_draw", "ask_undo",
               "accept_undo", "decline_undo", "hint", "claim", "show_move", "past_board",
               "to_current", "time_left", "time_up", "days", "rules",
-              "rematch", "rematch_asked", "rematch_open")
+              "rematch", "rematch_asked", "rematch_open", "watching")
 
 
 def _page(title: str, body: str, lang: str, *, script: str = "") -> str:

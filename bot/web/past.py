@@ -63,7 +63,7 @@ def past_state(drawn: dict[str, bytes | None], ply: int, moves: Sequence[str]
 async def past_answer(host: Any, info: GameInfo, user_id: int, ply: int, lang: str,
                       theme: str, draw: Draw) -> web.Response:
     """The page's answer for the position after move ``ply`` of a game the visitor plays
-    (``host``: the ``WebHost``; ``draw``: the board workers, as for the live page)."""
+    or watches (``host``: the ``WebHost``; ``draw``: the board workers, as for the live page)."""
     try:
         source = await host.clocks.replay_source(info.id)
     except ServiceError as error:
@@ -71,7 +71,7 @@ async def past_answer(host: Any, info: GameInfo, user_id: int, ply: int, lang: s
     if not 0 <= ply <= len(source.moves):
         return web.json_response({"error": f"ply from 0 to {len(source.moves)} expected"},
                                  status=404)
-    seat = info.seats.index(user_id)
+    seat = info.seats.index(user_id) if user_id in info.seats else None  # None: a spectator
     names = [await host.display_name(uid) for uid in info.seats]
     drawn = await draw(draw_past, source, ply, seat, names, lang, theme)
     return web.json_response(past_state(drawn, ply, source.moves),

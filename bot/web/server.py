@@ -27,9 +27,12 @@ Routes (all under ``web_public_url``):
   ``POST /api/token``); ``GET /api/games?channel_id=…`` lists the visitor's games and names the
   one to open (``bot.web.launches``).
 
-Only the players of a game open its page: the web cannot tell which servers a visitor shares
-with a game, so spectators watch in Discord. Games played where the bot is not a member are
-refused too: their posts can only answer an interaction there.
+A game played in a server is opened by its players, and watched by the members of the server
+who can see its channel (``bot.web.watchers``: the bot asks Discord, ``WebHost.sight``). A
+spectator's page is the public board's: drawn for no seat (no hand), no region to click, and
+every ``POST`` refused (403). Games played where the bot is not a member (DMs, group DMs) are
+their players' alone, and refused to them as well: their posts can only answer an
+interaction there.
 """
 
 from __future__ import annotations
@@ -56,9 +59,7 @@ from bot.web.answers import (
     json_body,
     language,
     page_error,
-    refusal,
     refused,
-    status_of,
     theme_of,
 )
 from bot.web.hints import hint_answer
@@ -72,6 +73,7 @@ from bot.web.rules import rules_page
 from bot.web.sessions import Visitor
 from bot.web.signin import SignIn
 from bot.web.state import whole_state
+from bot.web.watchers import Sight, Watchers
 from bot.workers.ai_player import AiPlayer
 from bot.workers.board_process import WorkerGone
 from bot.workers.boards import BoardDrawer
@@ -130,6 +132,9 @@ class WebHost(Protocol):
 
     async def display_name(self, user_id: int) -> str: ...
 
+    async def sight(self, user_id: int, guild_id: int, channel_id: int) -> Sight:
+        """Whether the user is a member of the server who can see the channel (or thread)."""
+
     async def deliver(self, game_id: int, written: GameInfo) -> None:
         """Post what a change wrote to the outbox (the board, the ping), as after ``/move``."""
 
@@ -163,6 +168,8 @@ class WebBoard:
         self.limits = {"GET": RateLimit(READ_BURST, READS_PER_SECOND), "POST": RateLimit()}
         #: The game each **Open board** press launched the Activity for.
         self.launches = Launches()
+        #: Who may open a game's page: its players, and the server's members who see it.
+        self.watchers = Watchers(host)
         self._client_id = client_id
         self._runner: web.AppRunner | None = None
         self.app = self._application()
@@ -243,7 +250,7 @@ class WebBoard:
             raise self.signin.sign_in_first(request)
         game_id, lang = int(request.match_info["id"]), language(request)
         try:
-            await self._playable(game_id, visitor, lang)
+            await self.watchers.admit(game_id, visitor, lang)
         except Refused as denied:
             return page_error(request, denied.status, denied.text)
         return web.Response(content_type="text/html",
@@ -289,24 +296,12 @@ class WebBoard:
                                           headers={"Retry-After": str(max(1, round(wait)))})
         return visitor
 
-    async def _playable(self, game_id: int, visitor: Visitor, lang: str) -> GameInfo:
-        """The game, if the visitor plays in it and it is played where the bot posts."""
-        try:
-            info = await self.services.games.get_game(game_id)
-        except ServiceError as error:
-            raise Refused(status_of(error), refusal(error, lang)) from None
-        if visitor.user_id not in info.seats:
-            raise Refused(403, t("web.not_a_player", lang, id=game_id))
-        if info.in_conversation:
-            raise Refused(403, t("web.conversation", lang, id=game_id))
-        return info
-
     async def _state(self, request: web.Request) -> web.Response:
         visitor = self._api_visitor(request)
         game_id = int(request.match_info["id"])
         lang = language(request)
         try:
-            await self._playable(game_id, visitor, lang)
+            await self.watchers.admit(game_id, visitor, lang)
             seen = await self.services.games.seen_by(game_id, visitor.user_id)
             record = await self.services.games.record(game_id)
         except Refused as denied:
@@ -327,7 +322,7 @@ class WebBoard:
             return web.json_response({"error": "move (text) and ply (number) expected"},
                                      status=400)
         try:
-            info = await self._playable(game_id, visitor, lang)
+            info = await self.watchers.admit(game_id, visitor, lang, acting=True)
             if info.ply != ply:
                 raise BoardChanged("web.stale")
             # The same call as /move; the version read with the ply makes a move landing
@@ -371,7 +366,7 @@ class WebBoard:
         """A change the page asked for on the position it showed (``ply``; a stale page is
         refused), through a service call, then posted in Discord like the command's."""
         try:
-            info = await self._playable(game_id, visitor, lang)
+            info = await self.watchers.admit(game_id, visitor, lang, acting=True)
             if info.ply != ply:
                 raise BoardChanged("web.stale")
             written = await change(info)
@@ -386,7 +381,7 @@ class WebBoard:
         """The board after move ``ply``, as the visitor saw it (``bot.web.past``)."""
         visitor, lang = self._api_visitor(request), language(request)
         try:
-            info = await self._playable(int(request.match_info["id"]), visitor, lang)
+            info = await self.watchers.admit(int(request.match_info["id"]), visitor, lang)
         except Refused as denied:
             return web.json_response({"error": denied.text}, status=denied.status)
         return await past_answer(self.host, info, visitor.user_id, int(request.match_info["ply"]),
@@ -396,7 +391,8 @@ class WebBoard:
         """Rematch, as Discord's button (``bot.web.rematch``)."""
         visitor, lang = self._api_visitor(request), language(request)
         try:
-            info = await self._playable(int(request.match_info["id"]), visitor, lang)
+            info = await self.watchers.admit(int(request.match_info["id"]), visitor, lang,
+                                             acting=True)
         except Refused as denied:
             return web.json_response({"error": denied.text}, status=denied.status)
         return await rematch_answer(self.host, info.id, visitor.user_id, lang, self.live.wake)
@@ -405,7 +401,8 @@ class WebBoard:
         """The AI's suggestion for the visitor's move, for them alone (``bot.web.hints``)."""
         visitor, lang = self._api_visitor(request), language(request)
         try:
-            info = await self._playable(int(request.match_info["id"]), visitor, lang)
+            info = await self.watchers.admit(int(request.match_info["id"]), visitor, lang,
+                                             acting=True)
         except Refused as denied:
             return web.json_response({"error": denied.text}, status=denied.status)
         return await hint_answer(self.services, self.host.ai_player, info.id, visitor.user_id,
@@ -432,7 +429,7 @@ class WebBoard:
             raise web.HTTPUnauthorized(text="sign in first")
         game_id = int(request.match_info["id"])
         try:
-            await self._playable(game_id, visitor, language(request))
+            await self.watchers.admit(game_id, visitor, language(request))
         except Refused as denied:
             raise web.HTTPForbidden(text=denied.text) from None
         return await self.live.serve(request, game_id)

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 async def whole_state(host: Any, seen: SeenGame, record: GameRecord, user_id: int, lang: str,
                       theme: str, draw: Draw) -> dict[str, Any]:
-    """The JSON of ``GET /api/games/<id>`` (``host``: the ``WebHost``)."""
+    """The JSON of ``GET /api/games/<id>`` (``host``: the ``WebHost``), for a player or a
+    spectator (``seen.seat`` None: the public board's view, nothing to click)."""
     game_id = seen.game.id
     names = [await host.display_name(uid) for uid in seen.game.seats]
     moves = [m.text for m in record.moves]
@@ -27,8 +28,11 @@ async def whole_state(host: Any, seen: SeenGame, record: GameRecord, user_id: in
     state["offers"] = await offers_state(host.services, seen.game, seen.seat, names, lang)
     if await claimable(host.clocks, seen.game, seen.seat):
         state["offers"]["actions"].append("claim")
-    state["hint"] = bool(seen.moves) and await host.services.aiseats.hint_offered(
-        seen.game, user_id)
-    state["rematch"] = await rematch_state(host, seen.game, user_id)
+    # A spectator (no seat) has no part in the game: no hint, no rematch.
+    watching = user_id not in seen.game.seats
+    state["watching"] = watching
+    state["hint"] = (not watching and bool(seen.moves)
+                     and await host.services.aiseats.hint_offered(seen.game, user_id))
+    state["rematch"] = None if watching else await rematch_state(host, seen.game, user_id)
     state["words"] = pages.words(lang, game_id)
     return state

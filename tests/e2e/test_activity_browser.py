@@ -82,16 +82,20 @@ async def test_a_whole_game_of_alak_played_in_the_activity(web_world, browser):
     assert emu.refusals == []
 
 
-async def test_a_non_player_in_the_activity_cannot_move(web_world, browser):
+async def test_a_spectator_in_the_activity_watches_and_cannot_move(web_world, browser):
     world = web_world
     board = await world.start_game("alice", "alak", "bob", {"length": 7})
     thread = board.channel_id
     game_id = (await world.services.games.game_for_thread(thread)).id
-    # Carol opens the Activity from the App Launcher in the game's thread.
+    # Carol, a member of the server who sees the thread, opens the Activity from the App
+    # Launcher there: she watches the board, with nothing to click and no Play.
     _, _, activity = await open_activity(browser, world, "carol", thread)
-    await playwright.expect(activity.get_by_role("alert")).to_have_text(
-        f"Only the players of game #{game_id} can open its board here.", timeout=PATIENCE_MS)
+    await playwright.expect(activity.get_by_text("You are watching this game.")).to_be_visible(
+        timeout=PATIENCE_MS)
+    await playwright.expect(activity.locator(".picture img").first).to_be_visible()
     assert await activity.get_by_role("button", name="Play", exact=True).count() == 0
+    assert await activity.get_by_role("button", name="Resign").count() == 0
+    assert await activity.locator("svg [role=button]").count() == 0
     # Her games (none) are a click away.
     await activity.get_by_role("button", name="Your games").click()
     await playwright.expect(activity.get_by_text("You have no game going on.")).to_be_visible()

@@ -171,13 +171,15 @@ async def test_a_hidden_hand_reaches_its_owner_only(web_world):
                                                                png(theirs["board"]))
 
 
-async def test_only_the_players_open_a_game(web_world):
+async def test_only_the_players_and_the_servers_members_open_a_game(web_world):
     world = web_world
     game_id, _ = await alak(world)
+    world.emu.leave("carol")
     (carol,) = await signed_in(world, "carol")
     status, answer = await carol.state(game_id)
     assert status == 403
-    assert answer["error"] == f"Only the players of game #{game_id} can open its board here."
+    assert answer["error"] == (f"Game #{game_id} is played in a server you are not a member "
+                               "of: only its members can watch it here.")
     status, answer = await carol.move(game_id, "a", 0)
     assert status == 403
     assert (await world.services.games.get_game(game_id)).ply == 0

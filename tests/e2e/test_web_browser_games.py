@@ -11,6 +11,7 @@ import pytest
 
 from tests.e2e.browsing import (
     IN_A_BROWSER,
+    PATIENCE_MS,
     open_board,
     play_to_the_end,
     playwright,
@@ -18,6 +19,7 @@ from tests.e2e.browsing import (
     typed_move,
 )
 from tests.e2e.buttons import move_buttons
+from tests.e2e.test_web_polygo import to_the_scoring
 
 pytestmark = [
     *IN_A_BROWSER,
@@ -120,3 +122,34 @@ async def test_a_whole_game_of_polygo_to_the_scoring(web_world, browser):
     assert [m.text for m in record.moves if m.seat == 0] == texts[0:7:2]
     await shown_over(world, game_id, plies, [alice, bob_page])
     await playwright.expect(bob_page.locator(".moves li")).to_have_count(plies)
+
+
+async def test_several_polygo_groups_are_marked_dead_in_one_move(web_world, browser):
+    """In the scoring phase each group the player may mark dead is a toggle: two of them on
+    (a third on, then off again), and Play sends the one move naming both."""
+    world = web_world
+    game_id = await to_the_scoring(world)
+    user, moves = await world.turn(game_id)
+    dead = [m for m in moves if m.startswith("dead ")]
+    assert len(dead) >= 3, dead
+    page = await open_board(browser, world, user.name, game_id, title="Polygo")
+    play = page.get_by_role("button", name="Play", exact=True)
+    await playwright.expect(play).to_be_disabled(timeout=PATIENCE_MS)
+    for part in (dead[1], dead[2], dead[0]):
+        await page.get_by_role("button", name=part, exact=True).first.click()
+    toggled = page.get_by_role("button", name=dead[1], exact=True)
+    await playwright.expect(toggled.first).to_have_attribute("aria-pressed", "true")
+    await toggled.first.click()  # off again
+    await playwright.expect(toggled.first).to_have_attribute("aria-pressed", "false")
+    # Every stone of a group toggled on shows it.
+    on = page.get_by_role("button", name=dead[2], exact=True)
+    assert await on.count() >= 1
+    for i in range(await on.count()):
+        await playwright.expect(on.nth(i)).to_have_attribute("aria-pressed", "true")
+    move = f"dead {dead[0].split()[1]} {dead[2].split()[1]}"
+    await playwright.expect(page.locator(".picks output")).to_have_text(move)
+    await play.click()
+    await playwright.expect(page.locator(".moves li").last).to_have_text(move,
+                                                                        timeout=PATIENCE_MS)
+    record = await world.services.games.record(game_id)
+    assert record.moves[-1].text == move and record.moves[-1].seat is not None

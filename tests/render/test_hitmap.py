@@ -528,3 +528,10 @@ def test_hit_maps_survive_a_json_round_trip(case):
             text = hit_map.to_json()
             assert HitMap.from_json(text) == hit_map
             assert isinstance(text, str)
+
+
+def test_together_names_polygos_groups_that_may_be_marked_dead_as_one_move():
+    legal = ["accept", "resume", "dead c3", "alive e5", "dead a13"]
+    assert render.together("polygo", legal) == {"word": "dead", "parts": ["dead c3", "dead a13"]}
+    assert render.together("polygo", ["accept", "resume", "alive e5"]) is None
+    assert render.together("alak", ["a", "b"]) is None

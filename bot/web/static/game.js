@@ -3,7 +3,7 @@
 // live socket that says when to look again. Drawn from GET /api/games/<id>: by the web
 // board's game page (signed in by cookie), or by the Activity (``activity.js``: its API is
 // under Discord's /.proxy/ prefix and it signs in with a bearer token).
-import { candidates, complete, joinMove, nextParts } from "./picks.js";
+import { candidates, complete, joinMove, nextParts, togetherMove } from "./picks.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const light = window.matchMedia("(prefers-color-scheme: light)");
@@ -25,6 +25,8 @@ export async function showGame(main, gameId, { root = "", token = null, open = n
   const auth = token ? { Authorization: `Bearer ${token}` } : {};
   let state = null;
   let picks = [];
+  // Regions toggled on, sent together as one move (Polygo's groups marked dead: `together`).
+  let chosen = [];
   let notice = "";
   let asked = 0; // the newest state asked for: an older answer arriving late is dropped
   let stopped = false;
@@ -53,8 +55,9 @@ export async function showGame(main, gameId, { root = "", token = null, open = n
       main.replaceChildren(el("p", { role: "alert", textContent: body.error }));
       return;
     }
-    if (state && state.version !== body.version) picks = [];
+    if (state && state.version !== body.version) picks = chosen = [];
     state = body;
+    chosen = chosen.filter((part) => state.together?.parts.includes(part));
     if (state.clock) skew = Date.parse(state.clock.now) - Date.now();
     // A take-back may remove the move looked at: then the present is shown.
     if (looking !== null && looking >= state.moves.length) looking = past = null;
@@ -110,6 +113,35 @@ export async function showGame(main, gameId, { root = "", token = null, open = n
     return shape;
   }
 
+  function flip(part) {
+    chosen = chosen.includes(part) ? chosen.filter((p) => p !== part) : [...chosen, part];
+    notice = "";
+    draw();
+  }
+
+  /** A region toggled on or off (aria-pressed) by a click: part of one move with the others on. */
+  function toggle(part, points) {
+    const on = chosen.includes(part);
+    const shape = document.createElementNS(SVG, "polygon");
+    shape.setAttribute("points", points.map(([x, y]) => `${x},${y}`).join(" "));
+    shape.setAttribute("class", on ? "region picked" : "region");
+    shape.setAttribute("role", "button");
+    shape.setAttribute("tabindex", "0");
+    shape.setAttribute("aria-label", part);
+    shape.setAttribute("aria-pressed", String(on));
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = part;
+    shape.append(title);
+    shape.addEventListener("click", () => flip(part));
+    shape.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        flip(part);
+      }
+    });
+    return shape;
+  }
+
   /** An image with the regions of its hit map that may come next (and the ones picked). */
   function picture(drawn, label, next) {
     const { width, height, fields, regions } = drawn.hits;
@@ -117,8 +149,13 @@ export async function showGame(main, gameId, { root = "", token = null, open = n
     const svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.setAttribute("preserveAspectRatio", "none");
+    const toggles = !picks.length && state.your_turn ? (state.together?.parts ?? []) : [];
     for (const values of regions) {
       const part = values[at.part];
+      if (toggles.includes(part)) {
+        svg.append(toggle(part, values[at.polygon]));
+        continue;
+      }
       const after = values[at.after];
       if (after && !picks.includes(after)) continue;
       const picked = picks.includes(part) && !next.has(part);
@@ -132,7 +169,8 @@ export async function showGame(main, gameId, { root = "", token = null, open = n
     const s = state;
     const w = s.words;
     const next = nextParts(s.legal, picks);
-    const done = complete(s.legal, picks);
+    const joined = togetherMove(s.together, chosen);
+    const done = joined ?? complete(s.legal, picks);
     document.title = s.title;
     const parts = [el("h1", { textContent: s.title }),
                    el("p", { className: "turn", textContent: s.turn_text })];
@@ -158,13 +196,14 @@ export async function showGame(main, gameId, { root = "", token = null, open = n
     }
     if (s.your_turn && looking === null) {
       const bar = el("div", { className: "picks" });
-      bar.append(el("output", { textContent: picks.length ? joinMove(picks) : w.pick_hint }));
+      const shown = joined ?? picks;
+      bar.append(el("output", { textContent: shown.length ? joinMove(shown) : w.pick_hint }));
       for (const word of s.buttons) {
-        if (next.has(word)) bar.append(el("button", { type: "button", textContent: word, onclick: () => pick(word) }));
+        if (next.has(word) && !joined) bar.append(el("button", { type: "button", textContent: word, onclick: () => pick(word) }));
       }
       const play = el("button", { type: "button", className: "play", textContent: w.play, disabled: !done, onclick: () => send(done) });
-      const back = el("button", { type: "button", textContent: w.back, disabled: !picks.length,
-                                  onclick: () => { picks = picks.slice(0, -1); draw(); } });
+      const back = el("button", { type: "button", textContent: w.back, disabled: !picks.length && !chosen.length,
+                                  onclick: () => { if (joined) chosen = chosen.slice(0, -1); else picks = picks.slice(0, -1); draw(); } });
       bar.append(play, back);
       parts.push(bar);
     }
@@ -180,7 +219,9 @@ export async function showGame(main, gameId, { root = "", token = null, open = n
     // The rules /rules gives, as a page in the viewer's language (a new tab: the board stays).
     parts.push(el("p", {}, el("a", { href: `${root}/rules/${s.game}`, target: "_blank", rel: "noopener", textContent: w.rules })));
     if (s.offers.text) parts.push(el("p", { className: "offers", textContent: s.offers.text }));
-    if (s.status === "active") parts.push(resignControls(w, s.offers.actions, s.hint));
+    // A spectator's page changes nothing: no resigning, offers or hint (the server refuses them).
+    if (s.watching) parts.push(el("p", { className: "watching", textContent: w.watching }));
+    else if (s.status === "active") parts.push(resignControls(w, s.offers.actions, s.hint));
     if (s.rematch) parts.push(rematchControls(w, s.rematch));
     const focused = document.activeElement?.getAttribute?.("aria-label");
     main.replaceChildren(...parts);
@@ -250,7 +291,7 @@ export async function showGame(main, gameId, { root = "", token = null, open = n
     const answer = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", ...auth }, body: JSON.stringify(body) });
     const result = await answer.json();
     notice = answer.ok ? "" : result.error;
-    picks = [];
+    picks = chosen = [];
     await load();
   }
 

@@ -27,3 +27,11 @@ export function joinMove(parts) {
   return parts.reduce((text, part) =>
     (!text || part.startsWith("/")) ? text + part : `${text} ${part}`, "");
 }
+
+/** The move naming every chosen toggle (`together`: the server's word and parts, in the order
+ * the move names them; `chosen`: the parts toggled on), as picks; null when none is chosen. */
+export function togetherMove(together, chosen) {
+  if (!together || !chosen.length) return null;
+  const named = together.parts.filter((part) => chosen.includes(part));
+  return named.length ? [together.word, ...named.map((part) => part.slice(together.word.length + 1))] : null;
+}
