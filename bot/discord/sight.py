@@ -13,7 +13,8 @@ from bot.web.watchers import Sight
 
 async def member_sight(client: discord.Client, user_id: int, guild_id: int,
                        channel_id: int) -> Sight:
-    """``"sees"``, ``"stranger"`` (not a member, or a server the bot left) or ``"hidden"``."""
+    """``"sees"``, ``"stranger"`` (not a member, or a server the bot left), ``"hidden"``, or
+    ``"unsure"`` when Discord did not answer (an error of its own, a timeout)."""
     guild = client.get_guild(guild_id)
     if guild is None:
         return "stranger"
@@ -23,12 +24,16 @@ async def member_sight(client: discord.Client, user_id: int, guild_id: int,
             member = await guild.fetch_member(user_id)
         except discord.NotFound:
             return "stranger"
+        except (discord.HTTPException, TimeoutError):
+            return "unsure"
     channel = guild.get_channel_or_thread(channel_id)
     if channel is None:
         try:
             channel = await guild.fetch_channel(channel_id)
         except (discord.NotFound, discord.Forbidden):
             return "hidden"
+        except (discord.HTTPException, TimeoutError):
+            return "unsure"
     try:
         sees = channel.permissions_for(member).view_channel
     except discord.ClientException:  # a thread whose parent the bot no longer knows

@@ -21,8 +21,9 @@ from bot.web.answers import Refused, refusal, status_of
 from bot.web.sessions import Visitor
 
 #: What Discord says of a visitor and a game's channel: they see it; they are not a member of
-#: its server; they are a member who cannot see the channel.
-Sight = Literal["sees", "stranger", "hidden"]
+#: its server; they are a member who cannot see the channel; Discord did not answer (not kept:
+#: the next read asks again).
+Sight = Literal["sees", "stranger", "hidden", "unsure"]
 #: How long an answer is kept: a member who loses sight of the channel stops watching within
 #: this time.
 SIGHT_SECONDS = 30.0
@@ -49,6 +50,8 @@ class Watchers:
         if info.guild_id is None or where is None:
             return "stranger"
         found: Sight = await self.host.sight(user_id, info.guild_id, where)
+        if found == "unsure":
+            return found
         if len(self._seen) >= MOST_KEPT:
             del self._seen[next(iter(self._seen))]
         self._seen.pop(key, None)
@@ -74,6 +77,8 @@ class Watchers:
             raise Refused(403, t("web.not_in_server", lang, id=game_id))
         if sight == "hidden":
             raise Refused(403, t("web.channel_hidden", lang, id=game_id))
+        if sight == "unsure":
+            raise Refused(503, t("web.sight_unsure", lang, id=game_id))
         if acting:
             raise Refused(403, t("web.only_players", lang, id=game_id))
         return info

@@ -79,3 +79,14 @@ async def test_a_conversation_game_is_its_players_alone():
     with pytest.raises(Refused, match="play it in Discord"):
         await watchers.admit(5, visitor(1), "en")
     assert host.asked == []
+
+
+async def test_when_discord_does_not_answer_the_visitor_is_asked_to_retry_and_nothing_is_kept():
+    host = Host({3: "unsure"})
+    watchers = Watchers(host)
+    with pytest.raises(Refused) as refused:
+        await watchers.admit(5, visitor(3), "en")
+    assert refused.value.status == 503 and "try again" in refused.value.text
+    host.answers[3] = "sees"
+    assert await watchers.admit(5, visitor(3), "en") is GAME
+    assert len(host.asked) == 2  # the unsure answer was not kept
