@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import ai
 import engines
 from ai import alak
@@ -42,6 +44,7 @@ def test_fast_rules_match_the_engine_over_thousands_of_positions():
             state = GAME.play(state, legal[rng.randrange(len(legal))])
 
 
+@pytest.mark.slow(16)
 def test_hard_finds_the_forced_win_whenever_one_exists():
     """On short endings a search with every root move searched in full proves which moves
     force a win; hard (at its normal budget) must play one of them."""

@@ -53,6 +53,7 @@ def _samples(name: str, players: int, options: dict | None, games: int, every: i
 
 @pytest.mark.parametrize(("name", "players", "options", "games", "every"), CASES,
                          ids=[case[0] for case in CASES])
+@pytest.mark.slow(12)
 def test_the_evaluation_predicts_results_better_than_any_constant(
         name: str, players: int, options: dict | None, games: int, every: int) -> None:
     pairs = _samples(name, players, options, games, every)
@@ -69,6 +70,7 @@ def _briers(samples: list[tuple[float, float, int]]) -> tuple[float, float]:
     return statistics.fmean((v - r) ** 2 for v, r, _ in samples), constant
 
 
+@pytest.mark.slow(22)
 def test_kolory_with_three_players_beats_a_constant_overall_and_at_the_end() -> None:
     # With three players the last cards decide (a seat that cannot win cuts the leader's
     # patch), which the search alone misjudged: worse than a constant overall and at the end

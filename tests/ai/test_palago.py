@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import ai
 import engines
 from ai import palago
@@ -89,6 +91,7 @@ def test_every_level_takes_a_win_on_the_table():
     assert ai.hint("palago", state, 1).reason.key == "ai.palago.creature"
 
 
+@pytest.mark.slow(11)
 def test_hard_blocks_the_opponents_threats():
     """Positions where the opponent (to move next) could close a creature of theirs: hard
     plays a move after which they no longer can, whenever such a move exists."""

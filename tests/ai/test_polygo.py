@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
+
 import ai
 import engines
 from ai import polygo
@@ -168,6 +170,7 @@ def _hard_pass_positions(board: str, games: int, budget: float) -> list:
     return found
 
 
+@pytest.mark.slow(55)
 def test_the_hard_level_never_passes_while_a_move_would_change_the_score():
     """From every position where the hard level passed, any other turn of the player (each
     legal lone stone) followed by the hard level playing both sides until two passes ends

@@ -263,6 +263,7 @@ def test_the_image_ships_every_package_of_the_project():
     assert not shipped & {"tests", "bench", ".git", ".venv"}
 
 
+@pytest.mark.slow(60)
 @pytest.mark.timeout(600)
 async def test_the_bot_installed_as_the_dockerfile_does_plays_a_move(tmp_path):
     image_name = os.environ.get("BOT_DEPLOY_IMAGE")

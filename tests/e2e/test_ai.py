@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 import ai
 from bot.core.i18n import say, t
 from bot.services.aiseats import ai_level, is_ai
@@ -151,6 +153,7 @@ async def test_a_lobby_filled_with_ai_players_is_played_to_the_end(world):
     assert_no_ai_reached(emu)
 
 
+@pytest.mark.slow(9)
 async def test_a_hint_in_a_game_against_the_ai_and_none_between_people(world):
     emu = world.emu
     alice = emu.user("alice")

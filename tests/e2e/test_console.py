@@ -280,6 +280,7 @@ async def test_a_private_answer_for_another_local_user_is_printed_as_theirs(
     assert not any("(only you)" in line for line in printed.lines[start:])
 
 
+@pytest.mark.slow(9)
 async def test_the_prompt_does_not_wait_for_a_review(world, console_of, monkeypatch):
     """Once the bot has acknowledged /review ("thinking…"), the typed line is done: the
     console comes back at once, not when the review is ready."""

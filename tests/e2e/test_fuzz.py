@@ -7,6 +7,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import pytest
+
 from emulator.api import (
     AUTOCOMPLETE,
     BOOLEAN,
@@ -86,6 +88,7 @@ def cases(path: str, leaf: dict[str, Any], emu) -> list[dict[str, Any]]:
     return runs
 
 
+@pytest.mark.slow(11)
 async def test_hostile_input_on_every_command_is_answered_within_discords_limits(world, caplog):
     emu = world.emu
     alak = await world.start_game("alice", "alak", "bob")

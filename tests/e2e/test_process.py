@@ -67,6 +67,7 @@ async def test_a_stop_signal_finishes_the_move_in_flight_and_exits_0(tmp_path, s
     assert "Traceback" not in log
 
 
+@pytest.mark.slow(19)
 async def test_kill_9_at_any_moment_posts_nothing_twice_and_loses_nothing(tmp_path):
     report = await drill(cycles=4, workdir=tmp_path, seed=7)
     assert report.cycles == 4 and report.moves >= 2

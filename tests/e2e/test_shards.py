@@ -10,6 +10,8 @@ import asyncio
 import signal
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from bench.crash import Report, check, settle
 from bot.core.sharding import shard_of
 from bot.services import Services
@@ -78,6 +80,7 @@ class Server:
                 answer.content)
 
 
+@pytest.mark.slow(21)
 async def test_two_processes_one_killed_each_board_and_reminder_once(
     tmp_path, postgres_cluster  # noqa: F811
 ):

@@ -121,6 +121,7 @@ async def test_aborted_games_have_no_review(service, store):
     assert refused.value.key == "errors.review.aborted"
 
 
+@pytest.mark.slow(12)
 @pytest.mark.parametrize("backend", ["sqlite"])
 async def test_the_jobs_evaluate_every_position_and_ask_the_ai(service, store):
     info = await start_game(service, "alak", (1, 2))

@@ -178,6 +178,7 @@ async def test_a_round_takes_another_persons_turn_before_one_persons_many(store)
         player.close()
 
 
+@pytest.mark.slow(11)
 async def test_a_second_hint_of_a_user_in_flight_is_refused_at_once_others_are_not(store):
     service = Services(store)
     bot = SimpleNamespace(services=service, delivery=None)
