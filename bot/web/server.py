@@ -99,8 +99,8 @@ MAX_BODY = 16 * 1024
 PAGE_POLICY = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'"
 SECURITY_HEADERS = {
     # No other site may frame the board's pages (clicks on a hidden board). The Activity's
-    # page is framed by Discord's clients, whose origins on every platform we could not all
-    # confirm: it keeps the policy without ``frame-ancestors`` (``ACTIVITY_HEADERS``).
+    # page is framed by Discord's clients, a mobile one from an opaque origin that no
+    # ``frame-ancestors`` can name; framed elsewhere it cannot sign in (docs/web.md, Framing).
     "Content-Security-Policy": PAGE_POLICY + "; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
