@@ -44,13 +44,19 @@ async def test_an_lppg_table_of_four_with_two_ai_players_is_shown_to_its_end(wor
     assert info.status == "finished"
     result = await emu.wait_for_message(lambda m: "Game over" in m.content, channel_id=group,
                                         since=mark)
-    assert result.files, "the result comes with the final board"
+    public = [e.data for e in emu.events if e.kind == "message"
+              and e.data.channel_id == group and not e.data.ephemeral]
+    last_mover = info.seats[(await world.services.store.moves(game.id))[-1].seat]
+    if last_mover in humans:
+        # A person's last move is answered with the final board; the result follows it at once.
+        before = public[[m.id for m in public].index(result.id) - 1]
+        assert before.files and before.interaction_id is not None, before.content
+    else:
+        assert result.files, "the result of the AI's last move comes with the final board"
     skipped = [r.getMessage() for r in caplog.records
                if r.name.startswith("bot.") and any(s in r.getMessage() for s in SKIPPED)]
     assert skipped == [], skipped[:3]
     # Every AI move was shown: each one is listed in a public message.
-    public = [e.data for e in emu.events if e.kind == "message"
-              and e.data.channel_id == group and not e.data.ephemeral]
     ai_moves = [m for m in await world.services.store.moves(game.id)
                 if info.seats[m.seat] not in humans]
     shown = sum(1 for m in public for line in m.content.splitlines()
