@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import bisect
 import json
-import math
 import statistics
 import sys
 import time
@@ -34,12 +33,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
+import ai
 import engines
-from ai.evaluate import CALIBRATION, calibration_group, estimate, features
 from bench.foreign import PHASES, state_of
-
-#: The ridge penalty of the calibration's fit (the weights stay small where data say little).
-RIDGE = 1.0
 
 
 def group_name(row: dict) -> str:
@@ -73,18 +69,18 @@ def auc(values: Sequence[float], results: Sequence[float]) -> float:
     return total / (len(won) * len(lost))
 
 
-def estimate_row(row: dict) -> dict:
-    """The estimate behind ``ai.evaluate``'s value of one stored position (before calibration,
-    which costs nothing), with its CPU time."""
+def evaluate_row(row: dict) -> dict:
+    """``ai.evaluate``'s value of one stored position for its seat (default budget, seed 0),
+    with its CPU time."""
     state = state_of(row)
     view = engines.get(row["game"]).view(state, row["seat"])
     start = time.process_time()
-    raw = estimate(row["game"], view, row["seat"], seed=0)
-    return {"estimate": raw, "seconds": time.process_time() - start}
+    value = ai.evaluate(row["game"], view, row["seat"], seed=0)
+    return {"value": value, "seconds": time.process_time() - start}
 
 
-def estimates(rows: list[dict], jobs: int, cache: str | None) -> list[dict]:
-    """Every row's estimate, from ``cache`` where it holds them (extended with the rest)."""
+def evaluations(rows: list[dict], jobs: int, cache: str | None) -> list[dict]:
+    """Every row's evaluation, from ``cache`` where it holds them (extended with the rest)."""
     known: list[dict] = []
     if cache:
         try:
@@ -95,7 +91,7 @@ def estimates(rows: list[dict], jobs: int, cache: str | None) -> list[dict]:
     todo = rows[len(known):]
     if todo:
         with ProcessPoolExecutor(jobs) as pool:
-            for done, found in enumerate(pool.map(estimate_row, todo, chunksize=4)):
+            for done, found in enumerate(pool.map(evaluate_row, todo, chunksize=4)):
                 known.append(found)
                 if cache:
                     with open(cache, "a") as out:
@@ -104,70 +100,6 @@ def estimates(rows: list[dict], jobs: int, cache: str | None) -> list[dict]:
                     print(".", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
     return known[:len(rows)]
-
-
-def feature_rows(rows: list[dict], found: list[dict]) -> list[tuple[float, ...]]:
-    """Each position's calibration features (``ai.evaluate.features``) from its estimate."""
-    game_views = []
-    for row, f in zip(rows, found, strict=True):
-        view = engines.get(row["game"]).view(state_of(row), row["seat"])
-        game_views.append(features(row["game"], view, row["seat"], f["estimate"]))
-    return game_views
-
-
-def values(rows: list[dict], xs: list[tuple[float, ...]],
-           weights: dict[str, tuple[float, ...]]) -> list[float]:
-    """``ai.evaluate``'s values with the calibration ``weights``."""
-    found = []
-    for row, x in zip(rows, xs, strict=True):
-        w = weights[calibration_group(row["game"], row["players"])]
-        found.append(1.0 / (1.0 + math.exp(-sum(a * b for a, b in zip(w, x, strict=True)))))
-    return found
-
-
-def fit(xs: list[tuple[float, ...]], results: list[float], ridge: float = RIDGE,
-        steps: int = 30) -> tuple[float, ...]:
-    """Logistic regression of the results (0, ½, 1: the log-loss with fractional targets) on
-    the features, without intercept, with a ridge penalty: Newton steps."""
-    size = len(xs[0])
-    w = [0.0] * size
-    for _ in range(steps):
-        grad = [ridge * wi for wi in w]
-        hess = [[ridge if i == j else 0.0 for j in range(size)] for i in range(size)]
-        for x, y in zip(xs, results, strict=True):
-            p = 1.0 / (1.0 + math.exp(-sum(a * b for a, b in zip(w, x, strict=True))))
-            for i in range(size):
-                grad[i] += (p - y) * x[i]
-                for j in range(size):
-                    hess[i][j] += p * (1 - p) * x[i] * x[j]
-        step = _solve(hess, grad)
-        w = [wi - si for wi, si in zip(w, step, strict=True)]
-    return tuple(round(wi, 3) for wi in w)
-
-
-def _solve(a: list[list[float]], b: list[float]) -> list[float]:
-    """x with a x = b (Gaussian elimination with partial pivoting; a is small)."""
-    n = len(b)
-    m = [[*row, b[i]] for i, row in enumerate(a)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
-        m[col], m[pivot] = m[pivot], m[col]
-        if abs(m[col][col]) < 1e-12:
-            continue
-        for r in range(n):
-            if r != col:
-                f = m[r][col] / m[col][col]
-                m[r] = [x - f * y for x, y in zip(m[r], m[col], strict=True)]
-    return [m[i][n] / m[i][i] if abs(m[i][i]) >= 1e-12 else 0.0 for i in range(n)]
-
-
-def fitted(rows: list[dict], xs: list[tuple[float, ...]]) -> dict[str, tuple[float, ...]]:
-    """The calibration of every group, fitted on ``rows``."""
-    groups: dict[str, list[int]] = defaultdict(list)
-    for i, row in enumerate(rows):
-        groups[calibration_group(row["game"], row["players"])].append(i)
-    return {name: fit([xs[i] for i in index], [rows[i]["result"] for i in index])
-            for name, index in sorted(groups.items())}
 
 
 def _fmt(x: float) -> str:
@@ -233,25 +165,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--positions", nargs="+", required=True)
     parser.add_argument("--game", action="append")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--estimates", help="JSON lines cache of the positions' estimates")
-    parser.add_argument("--fit", nargs="+", help="fit the calibration on these positions and "
-                        "measure it (instead of ai.evaluate's own CALIBRATION)")
-    parser.add_argument("--fit-estimates", help="JSON lines cache of the --fit estimates")
+    parser.add_argument("--values", help="JSON lines cache of the positions' evaluations")
     parser.add_argument("--markdown", help="write the table to this file too")
     args = parser.parse_args(argv)
-    weights = CALIBRATION
-    if args.fit:
-        train = _read(args.fit, args.game)
-        train_xs = feature_rows(train, estimates(train, args.jobs, args.fit_estimates))
-        weights = {**CALIBRATION, **fitted(train, train_xs)}
-        print("CALIBRATION = {")
-        for name, w in weights.items():
-            print(f'    "{name}": {w},')
-        print("}")
     rows = _read(args.positions, args.game)
-    found = estimates(rows, args.jobs, args.estimates)
-    text = table(rows, values(rows, feature_rows(rows, found), weights),
-                 [f["seconds"] for f in found])
+    found = evaluations(rows, args.jobs, args.values)
+    text = table(rows, [f["value"] for f in found], [f["seconds"] for f in found])
     print(text)
     if args.markdown:
         with open(args.markdown, "w") as out:
