@@ -377,36 +377,34 @@ class WebBoard:
         await self._deliver(game_id, written)
         return web.json_response({"status": written.status, "version": written.version})
 
-    async def _past(self, request: web.Request) -> web.Response:
-        """The board after move ``ply``, as the visitor saw it (``bot.web.past``)."""
+    async def _admitted(self, request: web.Request,
+                        answer: Callable[[GameInfo, Visitor, str], Awaitable[web.Response]],
+                        *, acting: bool = False) -> web.Response:
+        """``answer(info, visitor, lang)`` if the visitor may open the request's game
+        (``acting``: change it, players only), else the refusal (``bot.web.watchers``)."""
         visitor, lang = self._api_visitor(request), language(request)
         try:
-            info = await self.watchers.admit(int(request.match_info["id"]), visitor, lang)
+            info = await self.watchers.admit(int(request.match_info["id"]), visitor, lang,
+                                             acting=acting)
         except Refused as denied:
             return web.json_response({"error": denied.text}, status=denied.status)
-        return await past_answer(self.host, info, visitor.user_id, int(request.match_info["ply"]),
-                                 lang, theme_of(request), self._draw)
+        return await answer(info, visitor, lang)
+
+    async def _past(self, request: web.Request) -> web.Response:
+        """The board after move ``ply``, as the visitor saw it (``bot.web.past``)."""
+        return await self._admitted(request, lambda info, visitor, lang: past_answer(
+            self.host, info, visitor.user_id, int(request.match_info["ply"]), lang,
+            theme_of(request), self._draw))
 
     async def _rematch(self, request: web.Request) -> web.Response:
         """Rematch, as Discord's button (``bot.web.rematch``)."""
-        visitor, lang = self._api_visitor(request), language(request)
-        try:
-            info = await self.watchers.admit(int(request.match_info["id"]), visitor, lang,
-                                             acting=True)
-        except Refused as denied:
-            return web.json_response({"error": denied.text}, status=denied.status)
-        return await rematch_answer(self.host, info.id, visitor.user_id, lang, self.live.wake)
+        return await self._admitted(request, lambda info, visitor, lang: rematch_answer(
+            self.host, info.id, visitor.user_id, lang, self.live.wake), acting=True)
 
     async def _hint(self, request: web.Request) -> web.Response:
         """The AI's suggestion for the visitor's move, for them alone (``bot.web.hints``)."""
-        visitor, lang = self._api_visitor(request), language(request)
-        try:
-            info = await self.watchers.admit(int(request.match_info["id"]), visitor, lang,
-                                             acting=True)
-        except Refused as denied:
-            return web.json_response({"error": denied.text}, status=denied.status)
-        return await hint_answer(self.services, self.host.ai_player, info.id, visitor.user_id,
-                                 lang)
+        return await self._admitted(request, lambda info, visitor, lang: hint_answer(
+            self.services, self.host.ai_player, info.id, visitor.user_id, lang), acting=True)
 
     async def _draw(self, fn: Callable[..., Any], /, *args: Any) -> Any:
         try:

@@ -19,6 +19,7 @@ import pytest
 from PIL import Image
 
 import render
+from bot.web.server import sdk_folder
 from emulator import EmuUser, Message
 from tests.e2e.conftest import World
 from tests.e2e.moves import move_said
@@ -40,6 +41,15 @@ IN_A_BROWSER = [
     pytest.mark.browser,
     pytest.mark.skipif(CHROMIUM is None,
                        reason="needs headless Chromium: apt-get install -y chromium"),
+]
+#: The marks of a test module that plays in the emulated Activity: in a browser, with the SDK
+#: installed, on one database (the browser's side is what is tested), Activities on.
+IN_THE_ACTIVITY = [
+    *IN_A_BROWSER,
+    pytest.mark.skipif(sdk_folder() is None,
+                       reason="needs Discord's Embedded App SDK: npm ci (package.json)"),
+    pytest.mark.parametrize("backend", ["sqlite"]),
+    pytest.mark.emulator(activities=True),
 ]
 #: How long a page may take to show what a test waits for.
 PATIENCE_MS = 30_000
@@ -180,6 +190,13 @@ async def shown_over(world: World, game_id: int, plies: int, pages: list[Where])
         await playwright.expect(page.get_by_text("Game over.")).to_be_visible(
             timeout=PATIENCE_MS)
         assert await page.get_by_role("button", name="Play", exact=True).count() == 0
+
+
+async def seven_point_alak(world: World) -> tuple[Message, int, int]:
+    """Alice and Bob's game of Alak on seven points: its first board, its thread and its id."""
+    board = await world.start_game("alice", "alak", "bob", {"length": 7})
+    thread = board.channel_id
+    return board, thread, (await world.services.games.game_for_thread(thread)).id
 
 
 async def open_board(browser: Browser, world: World, user: str, game_id: int,

@@ -7,34 +7,23 @@ thread as for /move. A non-player who opens the Activity there cannot move."""
 
 from __future__ import annotations
 
-import pytest
-
 import render
-from bot.web.server import sdk_folder
 from tests.e2e.browsing import (
-    IN_A_BROWSER,
+    IN_THE_ACTIVITY,
     PATIENCE_MS,
     open_activity,
     playwright,
+    seven_point_alak,
 )
 
-pytestmark = [
-    *IN_A_BROWSER,
-    pytest.mark.skipif(sdk_folder() is None,
-                       reason="needs Discord's Embedded App SDK: npm ci (package.json)"),
-    # One database is enough: the browser's side is what is tested here.
-    pytest.mark.parametrize("backend", ["sqlite"]),
-    pytest.mark.emulator(activities=True),
-]
+pytestmark = IN_THE_ACTIVITY
 MAX_PLIES = 200
 
 
 async def test_a_whole_game_of_alak_played_in_the_activity(web_world, browser):
     world = web_world
     emu = world.emu
-    board = await world.start_game("alice", "alak", "bob", {"length": 7})
-    thread = board.channel_id
-    game_id = (await world.services.games.game_for_thread(thread)).id
+    board, thread, game_id = await seven_point_alak(world)
     # Alice presses Open board: Discord launches the Activity in the thread.
     await emu.click("alice", board, f"bg:board:{game_id}")
     client, _, activity = await open_activity(browser, world, "alice", thread)
@@ -84,9 +73,7 @@ async def test_a_whole_game_of_alak_played_in_the_activity(web_world, browser):
 
 async def test_a_spectator_in_the_activity_watches_and_cannot_move(web_world, browser):
     world = web_world
-    board = await world.start_game("alice", "alak", "bob", {"length": 7})
-    thread = board.channel_id
-    game_id = (await world.services.games.game_for_thread(thread)).id
+    _, thread, game_id = await seven_point_alak(world)
     # Carol, a member of the server who sees the thread, opens the Activity from the App
     # Launcher there: she watches the board, with nothing to click and no Play.
     _, _, activity = await open_activity(browser, world, "carol", thread)
@@ -108,9 +95,7 @@ async def test_the_activity_in_a_group_dm_lists_the_games_and_plays_one(web_worl
     one is posted in the game's thread."""
     world = web_world
     emu = world.emu
-    board = await world.start_game("alice", "alak", "bob", {"length": 7})
-    thread = board.channel_id
-    game_id = (await world.services.games.game_for_thread(thread)).id
+    _, thread, game_id = await seven_point_alak(world)
     emu.install_app("alice")
     group = emu.open_group_dm("alice", "bob", "carol")
     instance = await emu.launch("alice", channel=group)  # Discord launches it, and says so

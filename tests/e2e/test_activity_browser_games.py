@@ -12,13 +12,11 @@ import asyncio
 import re
 
 import orjson
-import pytest
 
 import engines
-from bot.web.server import sdk_folder
 from engines.lppg import CARD_IDS
 from tests.e2e.browsing import (
-    IN_A_BROWSER,
+    IN_THE_ACTIVITY,
     PATIENCE_MS,
     open_activity,
     open_board,
@@ -27,14 +25,7 @@ from tests.e2e.browsing import (
     shown_over,
 )
 
-pytestmark = [
-    *IN_A_BROWSER,
-    pytest.mark.skipif(sdk_folder() is None,
-                       reason="needs Discord's Embedded App SDK: npm ci (package.json)"),
-    # One database is enough: the browser's side is what is tested here.
-    pytest.mark.parametrize("backend", ["sqlite"]),
-    pytest.mark.emulator(activities=True),
-]
+pytestmark = IN_THE_ACTIVITY
 
 #: A card's id as the engine names it (``R1``..``Y19``).
 CARD = re.compile(r"\b[RBGY](?:1[0-9]|[1-9])\b")

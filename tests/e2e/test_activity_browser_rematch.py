@@ -3,27 +3,22 @@ opens the new game in its own frame (no page of the web board to go to there).""
 
 from __future__ import annotations
 
-import pytest
-
-from bot.web.server import sdk_folder
-from tests.e2e.browsing import IN_A_BROWSER, PATIENCE_MS, open_activity, playwright
+from tests.e2e.browsing import (
+    IN_THE_ACTIVITY,
+    PATIENCE_MS,
+    open_activity,
+    playwright,
+    seven_point_alak,
+)
 from tests.e2e.test_web import signed_in
 
-pytestmark = [
-    *IN_A_BROWSER,
-    pytest.mark.skipif(sdk_folder() is None,
-                       reason="needs Discord's Embedded App SDK: npm ci (package.json)"),
-    pytest.mark.parametrize("backend", ["sqlite"]),
-    pytest.mark.emulator(activities=True),
-]
+pytestmark = IN_THE_ACTIVITY
 
 
 async def test_the_activity_opens_the_rematch(web_world, browser):
     world = web_world
     emu = world.emu
-    board = await world.start_game("alice", "alak", "bob", {"length": 7})
-    thread = board.channel_id
-    game_id = (await world.services.games.game_for_thread(thread)).id
+    board, thread, game_id = await seven_point_alak(world)
     await emu.click("alice", board, f"bg:board:{game_id}")
     _, _, activity = await open_activity(browser, world, "alice", thread)
     await playwright.expect(activity.get_by_role("heading", level=1)).to_have_text(

@@ -15,6 +15,7 @@ from tests.e2e.browsing import (
     moves_shown,
     open_board,
     playwright,
+    seven_point_alak,
 )
 from tests.e2e.test_ai import until_human_turn
 
@@ -29,9 +30,7 @@ MAX_PLIES = 200
 async def test_a_whole_game_of_alak_played_by_clicks(web_world, browser):
     world = web_world
     emu = world.emu
-    board = await world.start_game("alice", "alak", "bob", {"length": 7})
-    thread = board.channel_id
-    game_id = (await world.services.games.game_for_thread(thread)).id
+    _, thread, game_id = await seven_point_alak(world)
     alice = await open_board(browser, world, "alice", game_id)
     bob = await open_board(browser, world, "bob", game_id)
     await playwright.expect(alice.get_by_text("Your turn.")).to_be_visible()

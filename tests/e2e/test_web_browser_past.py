@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.browsing import IN_A_BROWSER, PATIENCE_MS, moves_shown, open_board, playwright
+from tests.e2e.browsing import (
+    IN_A_BROWSER,
+    PATIENCE_MS,
+    moves_shown,
+    open_board,
+    playwright,
+    seven_point_alak,
+)
 
 pytestmark = [*IN_A_BROWSER, pytest.mark.parametrize("backend", ["sqlite"])]
 
@@ -15,9 +22,7 @@ pytestmark = [*IN_A_BROWSER, pytest.mark.parametrize("backend", ["sqlite"])]
 async def test_stepping_back_through_the_moves_and_returning(web_world, browser):
     world = web_world
     emu = world.emu
-    board = await world.start_game("alice", "alak", "bob", {"length": 7})
-    thread = board.channel_id
-    game_id = (await world.services.games.game_for_thread(thread)).id
+    _, thread, game_id = await seven_point_alak(world)
     played = []
     for mover in ("alice", "bob"):
         _, moves = await world.turn(game_id)

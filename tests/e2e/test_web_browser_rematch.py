@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.browsing import IN_A_BROWSER, PATIENCE_MS, open_board, playwright
+from tests.e2e.browsing import IN_A_BROWSER, PATIENCE_MS, open_board, playwright, seven_point_alak
 
 pytestmark = [*IN_A_BROWSER, pytest.mark.parametrize("backend", ["sqlite"])]
 
 
 async def test_rematch_pressed_on_both_pages_opens_the_new_game(web_world, browser):
     world = web_world
-    board = await world.start_game("alice", "alak", "bob", {"length": 7})
-    thread = board.channel_id
-    game_id = (await world.services.games.game_for_thread(thread)).id
+    _, thread, game_id = await seven_point_alak(world)
     alice = await open_board(browser, world, "alice", game_id)
     bob = await open_board(browser, world, "bob", game_id)
     rematch = alice.get_by_role("button", name="Rematch", exact=True)

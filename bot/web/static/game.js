@@ -91,26 +91,33 @@ export async function showGame(main, gameId, { root = "", token = null, open = n
     draw();
   }
 
-  /** One clickable region: a focusable polygon named by the notation part it adds. */
-  function region(part, points, picked) {
+  /** A polygon of the hit map; with `activate`, a focusable button named by its notation
+   * part that runs `activate(part)` on a click, Enter or Space. */
+  function polygon(part, points, className, activate) {
     const shape = document.createElementNS(SVG, "polygon");
     shape.setAttribute("points", points.map(([x, y]) => `${x},${y}`).join(" "));
-    shape.setAttribute("class", picked ? "region picked" : "region");
-    if (picked) return shape;
+    shape.setAttribute("class", className);
+    if (!activate) return shape;
     shape.setAttribute("role", "button");
     shape.setAttribute("tabindex", "0");
     shape.setAttribute("aria-label", part);
     const title = document.createElementNS(SVG, "title");
     title.textContent = part;
     shape.append(title);
-    shape.addEventListener("click", () => pick(part));
+    shape.addEventListener("click", () => activate(part));
     shape.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") {
         event.preventDefault();
-        pick(part);
+        activate(part);
       }
     });
     return shape;
+  }
+
+  /** One clickable region: the notation part it adds (a picked one is drawn, not offered). */
+  function region(part, points, picked) {
+    return picked ? polygon(part, points, "region picked")
+      : polygon(part, points, "region", pick);
   }
 
   function flip(part) {
@@ -122,23 +129,8 @@ export async function showGame(main, gameId, { root = "", token = null, open = n
   /** A region toggled on or off (aria-pressed) by a click: part of one move with the others on. */
   function toggle(part, points) {
     const on = chosen.includes(part);
-    const shape = document.createElementNS(SVG, "polygon");
-    shape.setAttribute("points", points.map(([x, y]) => `${x},${y}`).join(" "));
-    shape.setAttribute("class", on ? "region picked" : "region");
-    shape.setAttribute("role", "button");
-    shape.setAttribute("tabindex", "0");
-    shape.setAttribute("aria-label", part);
+    const shape = polygon(part, points, on ? "region picked" : "region", flip);
     shape.setAttribute("aria-pressed", String(on));
-    const title = document.createElementNS(SVG, "title");
-    title.textContent = part;
-    shape.append(title);
-    shape.addEventListener("click", () => flip(part));
-    shape.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        flip(part);
-      }
-    });
     return shape;
   }
 
